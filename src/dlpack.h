@@ -1,0 +1,137 @@
+/*
+ * dlpack.h -- the DLPack ABI, version 1.3, declared by ltensor.
+ *
+ * Written from the field lists of the DLPack specification: the type names, field order and
+ * include guard match the upstream header, so a program that includes the upstream dlpack.h
+ * first still compiles against ltensor (this file then expands to nothing) and the two agree on
+ * every byte. The static asserts pin the x86-64 layout.
+ */
+#ifndef DLPACK_DLPACK_H_
+#define DLPACK_DLPACK_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define DLPACK_MAJOR_VERSION 1
+#define DLPACK_MINOR_VERSION 3
+
+#ifdef __cplusplus
+#define DLPACK_EXTERN_C extern "C"
+#else
+#define DLPACK_EXTERN_C
+#endif
+
+#ifndef DLPACK_DLL
+#define DLPACK_DLL
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The version of a managed tensor; a consumer checks major before touching anything else. */
+typedef struct {
+  uint32_t major;
+  uint32_t minor;
+} DLPackVersion;
+
+/* Where the data lives. */
+#ifdef __cplusplus
+typedef enum : int32_t {
+#else
+typedef enum {
+#endif
+  kDLCPU = 1,
+  kDLCUDA = 2,
+  kDLCUDAHost = 3,
+  kDLOpenCL = 4,
+  kDLVulkan = 7,
+  kDLMetal = 8,
+  kDLVPI = 9,
+  kDLROCM = 10,
+  kDLROCMHost = 11,
+  kDLExtDev = 12,
+  kDLCUDAManaged = 13,
+  kDLOneAPI = 14,
+  kDLWebGPU = 15,
+  kDLHexagon = 16,
+  kDLMAIA = 17,
+  kDLTrn = 18,
+} DLDeviceType;
+
+typedef struct {
+  DLDeviceType device_type;
+  int32_t device_id;
+} DLDevice;
+
+/* The kind of number an element is; bits and lanes complete it in DLDataType. */
+typedef enum {
+  kDLInt = 0U,
+  kDLUInt = 1U,
+  kDLFloat = 2U,
+  kDLOpaqueHandle = 3U,
+  kDLBfloat = 4U,
+  kDLComplex = 5U,
+  kDLBool = 6U,
+  kDLFloat8_e3m4 = 7U,
+  kDLFloat8_e4m3 = 8U,
+  kDLFloat8_e4m3b11fnuz = 9U,
+  kDLFloat8_e4m3fn = 10U,
+  kDLFloat8_e4m3fnuz = 11U,
+  kDLFloat8_e5m2 = 12U,
+  kDLFloat8_e5m2fnuz = 13U,
+  kDLFloat8_e8m0fnu = 14U,
+  kDLFloat6_e2m3fn = 15U,
+  kDLFloat6_e3m2fn = 16U,
+  kDLFloat4_e2m1fn = 17U,
+} DLDataTypeCode;
+
+typedef struct {
+  uint8_t code;   /* a DLDataTypeCode */
+  uint8_t bits;   /* bits of one lane */
+  uint16_t lanes; /* 1 for scalars */
+} DLDataType;
+
+/* A view of memory: no ownership. strides may be NULL (compact row-major), in elements. */
+typedef struct {
+  void *data;
+  DLDevice device;
+  int32_t ndim;
+  DLDataType dtype;
+  int64_t *shape;
+  int64_t *strides;
+  uint64_t byte_offset;
+} DLTensor;
+
+/* The legacy (unversioned) managed tensor. */
+typedef struct DLManagedTensor {
+  DLTensor dl_tensor;
+  void *manager_ctx;
+  void (*deleter)(struct DLManagedTensor *self);
+} DLManagedTensor;
+
+#define DLPACK_FLAG_BITMASK_READ_ONLY (1UL << 0UL)
+#define DLPACK_FLAG_BITMASK_IS_COPIED (1UL << 1UL)
+#define DLPACK_FLAG_BITMASK_IS_SUBBYTE_TYPE_PADDED (1UL << 2UL)
+
+/* The versioned managed tensor (DLPack >= 1.0). */
+typedef struct DLManagedTensorVersioned {
+  DLPackVersion version;
+  void *manager_ctx;
+  void (*deleter)(struct DLManagedTensorVersioned *self);
+  uint64_t flags;
+  DLTensor dl_tensor;
+} DLManagedTensorVersioned;
+
+#ifdef __cplusplus
+}
+#endif
+
+#if defined(__x86_64__) && !defined(__cplusplus)
+_Static_assert(sizeof(DLTensor) == 48, "DLTensor must be 48 bytes on x86-64");
+_Static_assert(sizeof(DLManagedTensor) == 64, "DLManagedTensor must be 64 bytes on x86-64");
+_Static_assert(sizeof(DLManagedTensorVersioned) == 80,
+               "DLManagedTensorVersioned must be 80 bytes on x86-64");
+#endif
+
+#endif /* DLPACK_DLPACK_H_ */

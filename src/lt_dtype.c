@@ -1,0 +1,175 @@
+/*
+ * lt_dtype.c -- the dtype table, name lookup, float16/bfloat16 rounding and lt_store.
+ */
+#include "lt_dtype.h"
+
+#include <string.h>
+
+const lt_dtype_info lt_dtypes[LT_NDTYPES] = {
+#define LT_X_INFO(E, n, T, c, b, K)                                                     \
+  {#n,                                                                                  \
+   sizeof(T),                                                                           \
+   {(uint8_t)(c), (uint8_t)(b), 1},                                                     \
+   (c) == kDLInt || (c) == kDLUInt,                                                     \
+   (c) == kDLInt || (c) == kDLFloat || (c) == kDLBfloat || (c) == kDLComplex,           \
+   (c) == kDLFloat || (c) == kDLBfloat,                                                 \
+   (c) == kDLComplex},
+    LT_DTYPES(LT_X_INFO)
+#undef LT_X_INFO
+};
+
+static const struct {
+  const char *alias;
+  lt_dtype dt;
+} aliases[] = {
+    {"float", LT_FLOAT32}, {"double", LT_FLOAT64}, {"half", LT_FLOAT16},
+    {"int", LT_INT32},     {"long", LT_INT64},     {"short", LT_INT16},
+    {"cfloat", LT_COMPLEX64}, {"cdouble", LT_COMPLEX128},
+};
+
+lt_dtype lt_dtype_from_name(const char *name) {
+  for (int i = 0; i < LT_NDTYPES; i++)
+    if (strcmp(name, lt_dtypes[i].name) == 0) return (lt_dtype)i;
+  for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++)
+    if (strcmp(name, aliases[i].alias) == 0) return aliases[i].dt;
+  return LT_NDTYPES;
+}
+
+lt_dtype lt_dtype_from_dl(DLDataType dl) {
+  if (dl.lanes == 1)
+    for (int i = 0; i < LT_NDTYPES; i++)
+      if (lt_dtypes[i].dl.code == dl.code && lt_dtypes[i].dl.bits == dl.bits) return (lt_dtype)i;
+  return LT_OPAQUE;
+}
+
+/* {====== narrowing doubles to 16-bit floats ====== */
+
+/*
+ * Rounds v to a binary float with `mbits` mantissa bits and exponent bias `bias` (float16: 10,
+ * 15; bfloat16: 7, 127), to nearest even, in one step from the double (no double rounding).
+ * The encoding is built as an integer (exponent << mbits | mantissa) so that a carry out of the
+ * mantissa bumps the exponent, and the largest finite value rounds up into infinity.
+ */
+static uint16_t narrow_f64(double v, int mbits, int bias) {
+  uint64_t b;
+  memcpy(&b, &v, sizeof b);
+  uint32_t sign = (uint32_t)(b >> 63) << 15;
+  uint64_t mag = b & 0x7fffffffffffffffULL;
+  uint32_t inf = (uint32_t)(2 * bias + 1) << mbits;
+  if (mag >= 0x7ff0000000000000ULL) {
+    if (mag == 0x7ff0000000000000ULL) return (uint16_t)(sign | inf);
+    /* NaN: quiet, with the top payload bits kept. */
+    uint32_t payload = (uint32_t)((mag >> (52 - mbits)) & ((1u << mbits) - 1));
+    return (uint16_t)(sign | inf | (1u << (mbits - 1)) | payload);
+  }
+  int e = (int)(mag >> 52) - 1023;
+  if (e > bias) return (uint16_t)(sign | inf);
+  uint64_t m = (mag & ((1ULL << 52) - 1)) | (1ULL << 52); /* v = m * 2^(e-52) */
+  int shift;
+  uint64_t q;
+  if (e >= 1 - bias) { /* normal in the narrow format */
+    shift = 52 - mbits;
+    q = ((uint64_t)(e + bias) << mbits) | ((m >> shift) & ((1ULL << mbits) - 1));
+  } else { /* subnormal: units of 2^(1-bias-mbits) */
+    shift = 53 - bias - mbits - e;
+    if (shift > 53) return (uint16_t)sign; /* below half the smallest subnormal */
+    q = m >> shift;
+  }
+  uint64_t rem = m & ((1ULL << shift) - 1), half = 1ULL << (shift - 1);
+  if (rem > half || (rem == half && (q & 1))) q++;
+  return (uint16_t)(sign | (uint32_t)q);
+}
+
+uint16_t lt_f64_to_f16(double v) { return narrow_f64(v, 10, 15); }
+uint16_t lt_f64_to_bf16(double v) { return narrow_f64(v, 7, 127); }
+
+float lt_f16_to_f32(uint16_t h) {
+  uint32_t sign = (uint32_t)(h & 0x8000) << 16, e = (h >> 10) & 0x1f, m = h & 0x3ff, u;
+  if (e == 0x1f)
+    u = sign | 0x7f800000u | (m << 13);
+  else if (e != 0)
+    u = sign | ((e + 112) << 23) | (m << 13);
+  else {
+    float f = (float)m * 0x1p-24f; /* exact: m < 2^10 */
+    return sign ? -f : f;
+  }
+  float f;
+  memcpy(&f, &u, sizeof f);
+  return f;
+}
+
+/* }====== */
+
+/* {====== lt_store: the write rules ====== */
+
+/* The scalar as a double (real part for complex). */
+static double scalar_f64(const lt_scalar *s) {
+  switch (s->kind) {
+    case LT_SK_INT: return (double)s->v.i;
+    case LT_SK_UINT: return (double)s->v.u;
+    default: return s->v.f;
+  }
+}
+
+/* The scalar as an integer under the write rules: integers as they are (wrapped later by the
+   narrowing cast), floats truncated when they fit the target. */
+static int scalar_int(const lt_scalar *s, int bits, int is_signed, uint64_t *out) {
+  if (s->kind == LT_SK_INT) {
+    *out = (uint64_t)s->v.i;
+    return LT_STORE_OK;
+  }
+  if (s->kind == LT_SK_UINT) {
+    *out = s->v.u;
+    return LT_STORE_OK;
+  }
+  double x = s->v.f;
+  if (!lt_fits_int(x, bits, is_signed)) return LT_STORE_RANGE;
+  *out = is_signed ? (uint64_t)(int64_t)x : (uint64_t)x;
+  return LT_STORE_OK;
+}
+
+int lt_store(lt_dtype dt, void *p, const lt_scalar *s) {
+  uint64_t u;
+  double f;
+  switch (dt) {
+    case LT_BOOL:
+      switch (s->kind) {
+        case LT_SK_INT: *(uint8_t *)p = s->v.i != 0; break;
+        case LT_SK_UINT: *(uint8_t *)p = s->v.u != 0; break;
+        case LT_SK_FLOAT: *(uint8_t *)p = s->v.f != 0; break;
+        case LT_SK_COMPLEX: *(uint8_t *)p = s->v.f != 0 || s->im != 0; break;
+      }
+      return LT_STORE_OK;
+#define LT_X_STORE_INT(E, T, bits, sgn)                                         \
+  case LT_##E:                                                                  \
+    if (scalar_int(s, bits, sgn, &u) != LT_STORE_OK) return LT_STORE_RANGE;     \
+    *(T *)p = (T)u;                                                             \
+    return LT_STORE_OK;
+      LT_X_STORE_INT(UINT8, uint8_t, 8, 0)
+      LT_X_STORE_INT(INT8, int8_t, 8, 1)
+      LT_X_STORE_INT(INT16, int16_t, 16, 1)
+      LT_X_STORE_INT(INT32, int32_t, 32, 1)
+      LT_X_STORE_INT(INT64, int64_t, 64, 1)
+      LT_X_STORE_INT(UINT16, uint16_t, 16, 0)
+      LT_X_STORE_INT(UINT32, uint32_t, 32, 0)
+      LT_X_STORE_INT(UINT64, uint64_t, 64, 0)
+#undef LT_X_STORE_INT
+    case LT_FLOAT16: *(uint16_t *)p = lt_f64_to_f16(scalar_f64(s)); return LT_STORE_OK;
+    case LT_BFLOAT16: *(uint16_t *)p = lt_f64_to_bf16(scalar_f64(s)); return LT_STORE_OK;
+    case LT_FLOAT32: *(float *)p = (float)scalar_f64(s); return LT_STORE_OK;
+    case LT_FLOAT64: *(double *)p = scalar_f64(s); return LT_STORE_OK;
+    case LT_COMPLEX64:
+      f = scalar_f64(s);
+      ((lt_c64 *)p)->re = (float)f;
+      ((lt_c64 *)p)->im = s->kind == LT_SK_COMPLEX ? (float)s->im : 0.0f;
+      return LT_STORE_OK;
+    case LT_COMPLEX128:
+      f = scalar_f64(s);
+      ((lt_c128 *)p)->re = f;
+      ((lt_c128 *)p)->im = s->kind == LT_SK_COMPLEX ? s->im : 0.0;
+      return LT_STORE_OK;
+    default: return LT_STORE_RANGE;
+  }
+}
+
+/* }====== */

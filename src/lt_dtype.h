@@ -1,0 +1,153 @@
+/*
+ * lt_dtype.h -- element types: the fifteen dtypes, their DLPack codes, float16/bfloat16
+ * conversions, and single-element load/store through a tagged scalar.
+ *
+ * Owns: the dtype table (names, sizes, DLPack code/bits), the conversion rules of a write
+ * (float -> integer truncates toward zero and refuses NaN, +-inf and out-of-range values;
+ * integer -> narrower integer wraps; anything -> bool is "!= 0"; complex -> real drops the
+ * imaginary part). Lua-free.
+ */
+#ifndef LT_DTYPE_H
+#define LT_DTYPE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "dlpack.h"
+
+/*
+ * X(ENUM, name, ctype, dlpack code, bits, category). Categories pick the conversion rules:
+ * BOOL, SINT, UINT, FLT (float/double), F16, BF16, CPX. The order is the order of the spec and
+ * of the enum below; it is also the order of type promotion within a category.
+ */
+#define LT_DTYPES(X)                                  \
+  X(BOOL, bool, uint8_t, kDLBool, 8, BOOL)            \
+  X(UINT8, uint8, uint8_t, kDLUInt, 8, UINT)          \
+  X(INT8, int8, int8_t, kDLInt, 8, SINT)              \
+  X(INT16, int16, int16_t, kDLInt, 16, SINT)          \
+  X(INT32, int32, int32_t, kDLInt, 32, SINT)          \
+  X(INT64, int64, int64_t, kDLInt, 64, SINT)          \
+  X(UINT16, uint16, uint16_t, kDLUInt, 16, UINT)      \
+  X(UINT32, uint32, uint32_t, kDLUInt, 32, UINT)      \
+  X(UINT64, uint64, uint64_t, kDLUInt, 64, UINT)      \
+  X(FLOAT16, float16, uint16_t, kDLFloat, 16, F16)    \
+  X(BFLOAT16, bfloat16, uint16_t, kDLBfloat, 16, BF16) \
+  X(FLOAT32, float32, float, kDLFloat, 32, FLT)       \
+  X(FLOAT64, float64, double, kDLFloat, 64, FLT)      \
+  X(COMPLEX64, complex64, lt_c64, kDLComplex, 64, CPX) \
+  X(COMPLEX128, complex128, lt_c128, kDLComplex, 128, CPX)
+
+typedef struct {
+  float re, im;
+} lt_c64;
+typedef struct {
+  double re, im;
+} lt_c128;
+
+typedef enum {
+#define LT_X_ENUM(E, n, T, c, b, K) LT_##E,
+  LT_DTYPES(LT_X_ENUM)
+#undef LT_X_ENUM
+      LT_NDTYPES,
+  /* A valid DLPack type ltensor keeps but cannot compute with (fp8, fp6, fp4, vector lanes):
+     the tensor carries its DLDataType and its elements raise on access. */
+  LT_OPAQUE = LT_NDTYPES
+} lt_dtype;
+
+typedef struct {
+  const char *name;     /* "float32" */
+  size_t size;          /* bytes per element */
+  DLDataType dl;        /* DLPack code, bits, lanes (1) */
+  unsigned char is_int; /* integer kinds, bool excluded */
+  unsigned char is_signed, is_float, is_complex;
+} lt_dtype_info;
+
+extern const lt_dtype_info lt_dtypes[LT_NDTYPES];
+
+/* Looks a dtype up by name ("float32", also "float", "double", "half", "int", "long").
+   Returns LT_NDTYPES when the name is unknown. */
+lt_dtype lt_dtype_from_name(const char *name);
+/* The dtype of a DLPack type, or LT_OPAQUE when DLPack allows it but ltensor has no dtype. */
+lt_dtype lt_dtype_from_dl(DLDataType dl);
+
+/* float16 / bfloat16 bit patterns. Narrowing rounds to nearest even, keeps NaN quiet, overflows
+   to +-inf and produces subnormals; widening is exact. */
+uint16_t lt_f64_to_f16(double v);
+uint16_t lt_f64_to_bf16(double v);
+float lt_f16_to_f32(uint16_t h);
+static inline float lt_bf16_to_f32(uint16_t h) {
+  uint32_t u = (uint32_t)h << 16;
+  float f;
+  memcpy(&f, &u, sizeof f);
+  return f;
+}
+static inline uint16_t lt_f32_to_f16(float v) { return lt_f64_to_f16((double)v); }
+static inline uint16_t lt_f32_to_bf16(float v) { return lt_f64_to_bf16((double)v); }
+
+/* {====== tagged scalar: one element on its way in or out ====== */
+
+typedef enum { LT_SK_INT, LT_SK_UINT, LT_SK_FLOAT, LT_SK_COMPLEX } lt_scalar_kind;
+
+typedef struct {
+  lt_scalar_kind kind;
+  union {
+    int64_t i;
+    uint64_t u;
+    double f;
+  } v;
+  double im; /* imaginary part, LT_SK_COMPLEX only */
+} lt_scalar;
+
+/* Status of a store: the value cannot be represented under the write rules. */
+#define LT_STORE_OK 0
+#define LT_STORE_RANGE 1
+
+/* Float -> integer range check: true when trunc(x) fits the integer type. NaN fails. */
+static inline int lt_fits_int(double x, int bits, int is_signed) {
+  switch (bits) {
+    case 8: return is_signed ? (x > -129.0 && x < 128.0) : (x > -1.0 && x < 256.0);
+    case 16: return is_signed ? (x > -32769.0 && x < 32768.0) : (x > -1.0 && x < 65536.0);
+    case 32:
+      return is_signed ? (x > -2147483649.0 && x < 2147483648.0) : (x > -1.0 && x < 4294967296.0);
+    default: return is_signed ? (x >= -0x1p63 && x < 0x1p63) : (x > -1.0 && x < 0x1p64);
+  }
+}
+
+/* Reads the element at p. */
+static inline void lt_load(lt_dtype dt, const void *p, lt_scalar *s) {
+  switch (dt) {
+    case LT_BOOL: s->kind = LT_SK_INT; s->v.i = *(const uint8_t *)p != 0; break;
+    case LT_UINT8: s->kind = LT_SK_INT; s->v.i = *(const uint8_t *)p; break;
+    case LT_INT8: s->kind = LT_SK_INT; s->v.i = *(const int8_t *)p; break;
+    case LT_INT16: s->kind = LT_SK_INT; s->v.i = *(const int16_t *)p; break;
+    case LT_INT32: s->kind = LT_SK_INT; s->v.i = *(const int32_t *)p; break;
+    case LT_INT64: s->kind = LT_SK_INT; s->v.i = *(const int64_t *)p; break;
+    case LT_UINT16: s->kind = LT_SK_INT; s->v.i = *(const uint16_t *)p; break;
+    case LT_UINT32: s->kind = LT_SK_INT; s->v.i = *(const uint32_t *)p; break;
+    case LT_UINT64: s->kind = LT_SK_UINT; s->v.u = *(const uint64_t *)p; break;
+    case LT_FLOAT16: s->kind = LT_SK_FLOAT; s->v.f = lt_f16_to_f32(*(const uint16_t *)p); break;
+    case LT_BFLOAT16: s->kind = LT_SK_FLOAT; s->v.f = lt_bf16_to_f32(*(const uint16_t *)p); break;
+    case LT_FLOAT32: s->kind = LT_SK_FLOAT; s->v.f = *(const float *)p; break;
+    case LT_FLOAT64: s->kind = LT_SK_FLOAT; s->v.f = *(const double *)p; break;
+    case LT_COMPLEX64:
+      s->kind = LT_SK_COMPLEX;
+      s->v.f = ((const lt_c64 *)p)->re;
+      s->im = ((const lt_c64 *)p)->im;
+      break;
+    case LT_COMPLEX128:
+      s->kind = LT_SK_COMPLEX;
+      s->v.f = ((const lt_c128 *)p)->re;
+      s->im = ((const lt_c128 *)p)->im;
+      break;
+    default: s->kind = LT_SK_INT; s->v.i = 0; break;
+  }
+}
+
+/* Writes s into the element at p under the write rules. Returns LT_STORE_RANGE (and writes
+   nothing) when a float is NaN, infinite or out of range for an integer dtype. */
+int lt_store(lt_dtype dt, void *p, const lt_scalar *s);
+
+/* }====== */
+
+#endif

@@ -1,0 +1,146 @@
+/*
+ * lt_tensor.h -- the core tensor: a view (dtype, shape, strides, offset) over a storage.
+ *
+ * Owns: tensor creation, shape and size arithmetic (every product checked for overflow), the
+ * views (view/reshape, transpose, permute, narrow, select, slice, unsqueeze, squeeze, flatten,
+ * expand), contiguity, and read-only state. Dimensions are 0-based here; the Lua binding maps
+ * its 1-based, negative-from-the-end numbers onto them. Every view holds a reference to the
+ * storage, so a view keeps its base's data alive. Lua-free.
+ *
+ * Functions that can fail return an LT_E* code and, when err is not NULL, a message in it.
+ */
+#ifndef LT_TENSOR_H
+#define LT_TENSOR_H
+
+#include <stdint.h>
+
+#include "lt_dtype.h"
+#include "lt_storage.h"
+
+#define LT_MAX_NDIM 64
+
+/* Status codes. */
+enum { LT_OK = 0, LT_ENOMEM, LT_EARG, LT_ERANGE, LT_EREADONLY, LT_EOPAQUE };
+
+typedef struct {
+  char msg[256];
+} lt_error;
+
+/* Records a message (printf-style) in err when it is not NULL; returns code. */
+int lt_fail(lt_error *err, int code, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* Why a tensor refuses writes (0: it does not). */
+typedef enum {
+  LT_WRITABLE = 0,
+  LT_RO_DLPACK,  /* imported with DLPACK_FLAG_BITMASK_READ_ONLY */
+  LT_RO_HOST,    /* pushed read-only by the host program */
+  LT_RO_WRAPPER, /* came through a ReadOnlyTensorWrapper */
+} lt_readonly;
+
+typedef struct lt_tensor {
+  lt_storage *storage;
+  int64_t offset;      /* in elements, from storage->data to element (0, ..., 0) */
+  lt_dtype dtype;      /* LT_OPAQUE for types ltensor keeps but cannot compute with */
+  DLDataType dl_dtype; /* the DLPack type, always set */
+  int ndim;
+  lt_readonly readonly;
+  int64_t *shape;   /* ndim sizes */
+  int64_t *strides; /* ndim strides, in elements, may be zero or negative */
+  int64_t dims[];   /* storage for shape then strides */
+} lt_tensor;
+
+/* Bytes per element (opaque sub-byte types round up). */
+static inline size_t lt_esize(const lt_tensor *t) {
+  return ((size_t)t->dl_dtype.bits * t->dl_dtype.lanes + 7) / 8;
+}
+
+/* Address of element (0, ..., 0). */
+static inline char *lt_data(const lt_tensor *t) {
+  return (char *)t->storage->data + t->offset * (int64_t)lt_esize(t);
+}
+
+/* Product of shape[0..ndim) into *out; LT_ERANGE on a negative size or overflow. */
+int lt_shape_numel(int ndim, const int64_t *shape, int64_t *out, lt_error *err);
+int64_t lt_numel(const lt_tensor *t);
+int lt_is_contiguous(const lt_tensor *t);
+/* Fills row-major strides for shape. */
+void lt_contiguous_strides(int ndim, const int64_t *shape, int64_t *strides);
+/* Fast check that the elements of t can be read from the host (see lt_check_readable). */
+static inline int lt_readable(const lt_tensor *t) {
+  DLDeviceType d = t->storage->device.device_type;
+  return t->dtype != LT_OPAQUE && (d == kDLCPU || d == kDLCUDAHost || d == kDLROCMHost);
+}
+/* "cpu", "cuda:0", ... as torch names devices. */
+void lt_device_str(DLDevice d, char *buf, size_t n);
+/* Message naming why t refuses writes, or NULL when it is writable. */
+const char *lt_readonly_reason(const lt_tensor *t);
+/* LT_OK when t may be written; LT_EREADONLY or LT_EOPAQUE with a message otherwise. */
+int lt_check_writable(const lt_tensor *t, lt_error *err);
+/* LT_OK when the elements of t can be read as numbers (host device, known dtype). */
+int lt_check_readable(const lt_tensor *t, lt_error *err);
+
+/* An uninitialised header for ndim dims (shape/strides pointers set), NULL when out of
+   memory. Takes no storage reference. */
+lt_tensor *lt_tensor_alloc(int ndim);
+/* Releases the storage reference and the header. NULL is ignored. */
+void lt_tensor_free(lt_tensor *t);
+
+/* A new contiguous tensor on fresh storage; zero != 0 zero-fills it. */
+int lt_tensor_new(lt_dtype dt, int ndim, const int64_t *shape, int zero, lt_tensor **out,
+                  lt_error *err);
+/* A header sharing t's storage, dtype, offset, shape, strides and read-only state. */
+int lt_tensor_alias(const lt_tensor *t, lt_tensor **out, lt_error *err);
+
+/*
+ * A header with room for LT_MAX_NDIM dims, for views that live on the C stack: it borrows the
+ * storage of the tensor it was made from (no reference), so it must not outlive it. The view
+ * operations below work in place on a frame (lt_*_ functions); the allocating forms wrap them.
+ */
+typedef union {
+  lt_tensor t;
+  struct {
+    char head[sizeof(lt_tensor)];
+    int64_t dims[2 * LT_MAX_NDIM];
+  } room;
+} lt_frame;
+
+/* Copies t's header into f (borrowing t's storage); returns &f->t. */
+lt_tensor *lt_frame_of(lt_frame *f, const lt_tensor *t);
+
+/* In-place views of a frame; on failure the frame is unchanged. */
+int lt_select_(lt_tensor *v, int dim, int64_t index, lt_error *err);
+int lt_slice_(lt_tensor *v, int dim, int64_t start, int64_t count, int64_t step, lt_error *err);
+
+/* {====== views: each *out shares t's storage ====== */
+/* shape may hold one -1 (inferred). Fails when the strides cannot express it. */
+int lt_view(const lt_tensor *t, int ndim, const int64_t *shape, lt_tensor **out, lt_error *err);
+/* As lt_view, or a contiguous copy when no view can express the shape (*copied = 1). */
+int lt_reshape(const lt_tensor *t, int ndim, const int64_t *shape, lt_tensor **out, int *copied,
+               lt_error *err);
+int lt_transpose(const lt_tensor *t, int d0, int d1, lt_tensor **out, lt_error *err);
+/* perm is a permutation of 0..ndim-1. */
+int lt_permute(const lt_tensor *t, const int *perm, lt_tensor **out, lt_error *err);
+int lt_narrow(const lt_tensor *t, int dim, int64_t start, int64_t length, lt_tensor **out,
+              lt_error *err);
+int lt_select(const lt_tensor *t, int dim, int64_t index, lt_tensor **out, lt_error *err);
+/* count elements from start, step apart (step != 0; negative walks backwards). */
+int lt_slice(const lt_tensor *t, int dim, int64_t start, int64_t count, int64_t step,
+             lt_tensor **out, lt_error *err);
+int lt_unsqueeze(const lt_tensor *t, int dim, lt_tensor **out, lt_error *err);
+/* dim < 0: every size-1 dim. A dim whose size is not 1 is kept, as in torch. */
+int lt_squeeze(const lt_tensor *t, int dim, lt_tensor **out, lt_error *err);
+/* Merges dims start..end (inclusive) into one; a view when possible, else a copy. */
+int lt_flatten(const lt_tensor *t, int start, int end, lt_tensor **out, lt_error *err);
+/* sizes may hold -1 (keep); new leading dims and size-1 dims broadcast with stride 0. */
+int lt_expand(const lt_tensor *t, int ndim, const int64_t *sizes, lt_tensor **out,
+              lt_error *err);
+/* }====== */
+
+/* A new contiguous copy of t (same dtype, writable). */
+int lt_clone(const lt_tensor *t, lt_tensor **out, lt_error *err);
+
+#endif

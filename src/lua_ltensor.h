@@ -1,0 +1,37 @@
+/*
+ * lua_ltensor.h -- what the Lua binding files share (not installed).
+ *
+ * A tensor in Lua is a full userdata holding one lt_tensor pointer; NULL once released (by
+ * __gc, __close or a host revoke), after which every use raises "tensor has been released".
+ * The tensor metatable lives in the registry under the light-userdata key ltl_tensor_key (and
+ * under the name "ltensor.Tensor" for luaL_checkudata users).
+ */
+#ifndef LUA_LTENSOR_H
+#define LUA_LTENSOR_H
+
+#include <lauxlib.h>
+#include <lua.h>
+
+#include "lt_tensor.h"
+
+#define LTL_TENSOR_NAME "ltensor.Tensor"
+
+typedef struct {
+  lt_tensor *t;
+} ltl_ud;
+
+extern const char ltl_tensor_key;
+
+/* A new tensor userdata (t == NULL) with the tensor metatable, on top of the stack. Fill ud->t
+   after: if anything raises before, the empty userdata is simply collected. */
+ltl_ud *ltl_newud(lua_State *L);
+/* The tensor at idx, or NULL when the value is not a tensor (released ones included). */
+ltl_ud *ltl_testud(lua_State *L, int idx);
+/* The live tensor at idx; raises for a non-tensor (naming argument idx) or a released one. */
+lt_tensor *ltl_check(lua_State *L, int idx);
+/* Raises err's message. */
+int ltl_raise(lua_State *L, const lt_error *err);
+/* Tells the garbage collector that nbytes outside its heap are about to be allocated. */
+void ltl_account(lua_State *L, size_t nbytes);
+
+#endif
