@@ -25,7 +25,8 @@ struct lt_storage {
   void *data;         /* first byte, LT_ALIGN-aligned when ltensor allocated it */
   size_t nbytes;      /* bytes addressable from data (0 when unknown for wrapped memory) */
   DLDevice device;    /* where data lives */
-  void *base;         /* what to free: the malloc'd block, or NULL for wrapped memory */
+  void *base;         /* what to free: the malloc'd or mapped block; NULL for wrapped memory */
+  size_t map_len;     /* > 0 when base was mapped with mmap (large blocks) */
   lt_release_fn release;
   void *release_ctx;
 };

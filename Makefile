@@ -1,0 +1,62 @@
+# ltensor -- a thin wrapper over CMake. The two commands a newcomer types:
+#   make run    install what is missing, build, run examples/quickstart.lua
+#   make test   the same set-up, then the whole suite (C tests, busted specs, examples)
+# and: make bench, make asan (the suite under AddressSanitizer + UBSan), make install, make clean.
+
+BUILD      ?= build
+ASAN_BUILD ?= build-asan
+CMAKE      ?= cmake
+JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
+CMAKE_ARGS ?=
+LUA_ENV     = LUA_PATH="$(CURDIR)/lua/?.lua;$(CURDIR)/lua/?/init.lua;;" \
+              LUA_CPATH="$(CURDIR)/$(BUILD)/lua/?.so;;"
+
+
+.PHONY: all deps build run test bench asan install clean
+
+all: build
+
+deps:
+	@missing=""; \
+	command -v lua5.4 >/dev/null 2>&1     || missing="$$missing lua5.4"; \
+	test -f /usr/include/lua5.4/lua.h     || missing="$$missing liblua5.4-dev"; \
+	command -v busted >/dev/null 2>&1     || missing="$$missing lua-busted"; \
+	command -v luarocks >/dev/null 2>&1   || missing="$$missing luarocks"; \
+	command -v cmake >/dev/null 2>&1      || missing="$$missing cmake"; \
+	command -v cc >/dev/null 2>&1         || missing="$$missing gcc"; \
+	command -v pkg-config >/dev/null 2>&1 || missing="$$missing pkg-config"; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing:$$missing"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	  else \
+	    echo "ltensor needs:$$missing"; \
+	    echo "install them with:  sudo apt-get install -y$$missing"; \
+	    exit 1; \
+	  fi; \
+	fi
+
+build: deps
+	$(CMAKE) -S . -B $(BUILD) -DLTENSOR_WERROR=ON $(CMAKE_ARGS)
+	$(CMAKE) --build $(BUILD) -j $(JOBS)
+
+run: build
+	$(LUA_ENV) lua5.4 examples/quickstart.lua
+
+test: build
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+asan: deps
+	$(CMAKE) -S . -B $(ASAN_BUILD) -DLTENSOR_WERROR=ON -DLTENSOR_BUILD_BENCH=OFF \
+	  -DLTENSOR_SANITIZE=address,undefined $(CMAKE_ARGS)
+	$(CMAKE) --build $(ASAN_BUILD) -j $(JOBS)
+	cd $(ASAN_BUILD) && ctest --output-on-failure -j $(JOBS)
+
+bench: build
+	./$(BUILD)/bench/bench_access
+
+install: build
+	$(CMAKE) --install $(BUILD)
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD)
