@@ -23,23 +23,19 @@ int lt_fail(lt_error *err, int code, const char *fmt, ...) {
 /* {====== sizes ====== */
 
 int lt_shape_numel(int ndim, const int64_t *shape, int64_t *out, lt_error *err) {
+  /* The product of the nonzero sizes must fit too: strides are computed from it. */
   int64_t n = 1;
   int zero = 0;
   for (int i = 0; i < ndim; i++) {
     if (shape[i] < 0)
       return lt_fail(err, LT_ERANGE, "size %lld of dim %d is negative", (long long)shape[i],
                      i + 1);
-    if (shape[i] == 0) zero = 1;
-  }
-  if (zero) {
-    *out = 0;
-    return LT_OK;
-  }
-  for (int i = 0; i < ndim; i++) {
-    if (__builtin_mul_overflow(n, shape[i], &n))
+    if (shape[i] == 0)
+      zero = 1;
+    else if (__builtin_mul_overflow(n, shape[i], &n))
       return lt_fail(err, LT_ERANGE, "shape has too many elements (overflow)");
   }
-  *out = n;
+  *out = zero ? 0 : n;
   return LT_OK;
 }
 
@@ -166,7 +162,7 @@ int lt_tensor_new(lt_dtype dt, int ndim, const int64_t *shape, int zero, lt_tens
   }
   t->dtype = dt;
   t->dl_dtype = lt_dtypes[dt].dl;
-  memcpy(t->shape, shape, (size_t)ndim * sizeof(int64_t));
+  if (ndim > 0) memcpy(t->shape, shape, (size_t)ndim * sizeof(int64_t));
   lt_contiguous_strides(ndim, shape, t->strides);
   *out = t;
   return LT_OK;
@@ -258,7 +254,7 @@ static int infer_shape(int64_t numel, int ndim, const int64_t *shape, int64_t *r
   if (known != numel)
     return lt_fail(err, LT_EARG, "shape of %lld elements is invalid for input of size %lld",
                    (long long)known, (long long)numel);
-  return LT_OK;
+  return lt_shape_numel(ndim, res, &known, err); /* sizes beside a zero must not overflow */
 }
 
 /* Strides that let newshape view (oldshape, oldstride) without copying; 0 when impossible.
@@ -478,10 +474,9 @@ int lt_flatten(const lt_tensor *t, int start, int end, lt_tensor **out, lt_error
   int64_t shape[LT_MAX_NDIM], merged = 1;
   int n = 0;
   for (int i = 0; i < start; i++) shape[n++] = t->shape[i];
-  for (int i = start; i <= end; i++) merged *= t->shape[i]; /* bounded by numel */
-  if (lt_numel(t) == 0) merged = 0;
-  for (int i = start; i <= end; i++)
-    if (t->shape[i] == 0) merged = 0;
+  /* No overflow: the product of a shape's nonzero sizes fits (lt_shape_numel). Only a zero
+     in start..end empties the merged dim; one elsewhere keeps it, as torch: (0,3,4) -> (0,12). */
+  for (int i = start; i <= end; i++) merged *= t->shape[i];
   shape[n++] = merged;
   for (int i = end + 1; i < t->ndim; i++) shape[n++] = t->shape[i];
   return lt_reshape(t, n, shape, out, NULL, err);
@@ -521,6 +516,9 @@ static int expand_(lt_tensor *v, int ndim, const int64_t *sizes, lt_error *err) 
   }
   int rc = lt_shape_numel(ndim, sh, &numel, err);
   if (rc) return rc;
+  if ((uint64_t)numel > (uint64_t)INT64_MAX / lt_esize(v))
+    return lt_fail(err, LT_ERANGE, "expand: %lld elements are too many bytes (overflow)",
+                   (long long)numel);
   v->ndim = ndim;
   memcpy(v->shape, sh, (size_t)ndim * sizeof(int64_t));
   memcpy(v->strides, st, (size_t)ndim * sizeof(int64_t));

@@ -203,9 +203,7 @@ static int to_scalar(lua_State *L, int idx, lt_dtype dt, lt_scalar *s) {
       s->v.i = lua_toboolean(L, idx);
       return 1;
     case LUA_TTABLE: /* {re, im} for complex tensors */
-      if (!lt_dtypes[dt < LT_NDTYPES ? dt : 0].is_complex || dt >= LT_NDTYPES ||
-          lua_rawlen(L, idx) != 2)
-        return 0;
+      if (dt >= LT_NDTYPES || !lt_dtypes[dt].is_complex || lua_rawlen(L, idx) != 2) return 0;
       lua_rawgeti(L, idx, 1);
       lua_rawgeti(L, idx, 2);
       if (lua_type(L, -2) != LUA_TNUMBER || lua_type(L, -1) != LUA_TNUMBER) {
@@ -390,7 +388,8 @@ static int lt_tensor_fn(lua_State *L) {
 static int make_filled(lua_State *L, int how) {
   int64_t shape[LT_MAX_NDIM];
   int next;
-  if (lua_isnoneornil(L, 1)) luaL_typeerror(L, 1, "shape (table or integers)");
+  if (lua_type(L, 1) != LUA_TTABLE && lua_type(L, 1) != LUA_TNUMBER)
+    luaL_typeerror(L, 1, "shape (table or integers)");
   int ndim = check_sizes(L, 1, shape, 0, &next);
   lt_dtype dt = opt_dtype(L, next, LT_FLOAT32);
   lt_tensor *t = new_tensor(L, dt, ndim, shape, how != 'e');
@@ -417,12 +416,14 @@ static int lt_full(lua_State *L) {
     shape[0] = n;
     ndim = 1;
   }
-  lt_scalar s;
-  if (!to_scalar(L, 2, LT_COMPLEX128, &s)) luaL_typeerror(L, 2, "number or boolean");
-  lt_dtype def = lua_isboolean(L, 2) ? LT_BOOL
+  lt_dtype def = lua_isboolean(L, 2)   ? LT_BOOL
                  : lua_isinteger(L, 2) ? LT_INT64
-                 : s.kind == LT_SK_COMPLEX ? LT_COMPLEX64 : LT_FLOAT32;
+                 : lua_istable(L, 2)   ? LT_COMPLEX64
+                                       : LT_FLOAT32;
   lt_dtype dt = opt_dtype(L, 3, def);
+  lt_scalar s;
+  if (!to_scalar(L, 2, dt, &s))
+    luaL_typeerror(L, 2, lt_dtypes[dt].is_complex ? "number or {re, im}" : "number or boolean");
   lt_tensor *t = new_tensor(L, dt, ndim, shape, 0);
   lt_error err;
   CHECK_RC(L, lt_fill(t, &s, &err), err);
@@ -549,8 +550,9 @@ static void apply_range(lua_State *L, lt_tensor *v, int dim) {
   lua_Integer a, b, step = 1;
   if (lua_rawgeti(L, -1, 3) != LUA_TNIL) step = key_int(L, -1, "range step");
   lua_pop(L, 1);
-  if (step == 0 || step < -(LUA_MAXINTEGER / 2) || step > LUA_MAXINTEGER / 2)
-    luaL_error(L, "range step must be a nonzero integer");
+  if (step == 0) luaL_error(L, "range step must be a nonzero integer");
+  /* |step| in unsigned arithmetic: LUA_MININTEGER has no positive counterpart */
+  lua_Unsigned ustep = step > 0 ? (lua_Unsigned)step : 0u - (lua_Unsigned)step;
   a = step > 0 ? 1 : (lua_Integer)n;
   b = step > 0 ? (lua_Integer)n : 1;
   if (lua_rawgeti(L, -1, 1) != LUA_TNIL) a = key_int(L, -1, "range start");
@@ -565,13 +567,13 @@ static void apply_range(lua_State *L, lt_tensor *v, int dim) {
       luaL_error(L, "range start %I is out of range for dim %d of size %I", ra, dim + 1, nn);
     if (b < 0 || b > nn)
       luaL_error(L, "range end %I is out of range for dim %d of size %I", rb, dim + 1, nn);
-    count = b >= a ? (b - a) / step + 1 : 0;
+    count = b >= a ? (int64_t)((lua_Unsigned)(b - a) / ustep) + 1 : 0;
   } else {
     if (a < 0 || a > nn)
       luaL_error(L, "range start %I is out of range for dim %d of size %I", ra, dim + 1, nn);
     if (b < 1 || b > nn + 1)
       luaL_error(L, "range end %I is out of range for dim %d of size %I", rb, dim + 1, nn);
-    count = a >= b ? (a - b) / -step + 1 : 0;
+    count = a >= b ? (int64_t)((lua_Unsigned)(a - b) / ustep) + 1 : 0;
   }
   lt_error err;
   int64_t start = count > 0 ? a - 1 : (a - 1 < 0 ? 0 : (a - 1 > nn ? nn : a - 1));
@@ -636,7 +638,8 @@ static void assign(lua_State *L, lt_tensor *v, int vidx) {
     return;
   }
   lt_scalar s;
-  if (to_scalar(L, vidx, v->dtype, &s)) {
+  /* a table is a {re, im} scalar only for one complex element; otherwise it holds rows */
+  if ((v->ndim == 0 || lua_type(L, vidx) != LUA_TTABLE) && to_scalar(L, vidx, v->dtype, &s)) {
     if (v->ndim == 0) {
       if (lt_store(v->dtype, lt_data(v), &s) != LT_STORE_OK) scalar_error(L, &s, v->dtype);
     } else {
@@ -940,6 +943,7 @@ static int reshape_like(lua_State *L, int copy_ok) {
   int64_t shape[LT_MAX_NDIM];
   int next;
   int ndim = check_sizes(L, 2, shape, 1, &next);
+  luaL_argcheck(L, lua_isnone(L, next), next, "integer size expected");
   lt_error err;
   ltl_ud *ud = ltl_newud(L);
   int copied = 0;
@@ -963,17 +967,18 @@ static int m_transpose(lua_State *L) {
 
 static int m_permute(lua_State *L) {
   lt_tensor *t = ltl_check(L, 1);
-  int64_t dims[LT_MAX_NDIM];
-  int perm[LT_MAX_NDIM], next;
-  int n = check_sizes(L, 2, dims, 0, &next);
-  for (int i = 0; i < n; i++) { /* sizes reject negatives; dims come 1-based */
-    if (dims[i] < 1 || dims[i] > t->ndim)
-      return luaL_error(L, "permute: dim %I out of range for a tensor of %d dims",
-                        (lua_Integer)dims[i], t->ndim);
-    perm[i] = (int)dims[i] - 1;
+  int perm[LT_MAX_NDIM], n = 0;
+  if (lua_type(L, 2) == LUA_TTABLE) { /* permute({3, 1, 2}): unpack onto the stack */
+    lua_Unsigned len = lua_rawlen(L, 2);
+    luaL_argcheck(L, len <= LT_MAX_NDIM, 2, "too many dims");
+    luaL_checkstack(L, (int)len, NULL);
+    for (lua_Unsigned i = 1; i <= len; i++) lua_rawgeti(L, 2, (lua_Integer)i);
+    lua_remove(L, 2);
   }
-  if (n != t->ndim)
-    return luaL_error(L, "permute: expected %d dims, got %d", t->ndim, n);
+  int top = lua_gettop(L);
+  if (top - 1 != t->ndim)
+    return luaL_error(L, "permute: expected %d dims, got %d", t->ndim, top - 1);
+  for (int a = 2; a <= top; a++) perm[n++] = check_dim(L, a, t->ndim);
   lt_error err;
   ltl_ud *ud = ltl_newud(L);
   CHECK_RC(L, lt_permute(t, perm, &ud->t, &err), err);
@@ -985,6 +990,7 @@ static int m_narrow(lua_State *L) {
   int d = check_dim(L, 2, t->ndim);
   lua_Integer start = check_int(L, 3, "start"), len = check_int(L, 4, "length");
   lua_Integer n = (lua_Integer)t->shape[d];
+  luaL_argcheck(L, len >= 0, 4, "length must be non-negative");
   if (start < 0) start += n + 1;
   if (start < 1 || start > n + 1)
     return luaL_argerror(L, 3, lua_pushfstring(L, "start %I out of range for dim %d of size %I",
@@ -1039,6 +1045,7 @@ static int m_expand(lua_State *L) {
   int64_t sizes[LT_MAX_NDIM];
   int next;
   int n = check_sizes(L, 2, sizes, 1, &next);
+  luaL_argcheck(L, lua_isnone(L, next), next, "integer size expected");
   lt_error err;
   ltl_ud *ud = ltl_newud(L);
   CHECK_RC(L, lt_expand(t, n, sizes, &ud->t, &err), err);
