@@ -130,6 +130,7 @@ lt_tensor *lt_tensor_alloc(int ndim) {
   t->dl_dtype = lt_dtypes[LT_FLOAT32].dl;
   t->ndim = ndim;
   t->readonly = LT_WRITABLE;
+  t->packed = 0;
   t->shape = t->dims;
   t->strides = t->dims + ndim;
   return t;
@@ -180,6 +181,7 @@ lt_tensor *lt_frame_of(lt_frame *f, const lt_tensor *t) {
   v->dl_dtype = t->dl_dtype;
   v->ndim = t->ndim;
   v->readonly = t->readonly;
+  v->packed = t->packed;
   v->shape = f->room.dims;
   v->strides = f->room.dims + LT_MAX_NDIM;
   memcpy(v->shape, t->shape, (size_t)t->ndim * sizeof(int64_t));
@@ -195,6 +197,7 @@ int lt_tensor_alias(const lt_tensor *t, lt_tensor **out, lt_error *err) {
   v->dtype = t->dtype;
   v->dl_dtype = t->dl_dtype;
   v->readonly = t->readonly;
+  v->packed = t->packed;
   memcpy(v->shape, t->shape, (size_t)t->ndim * sizeof(int64_t));
   memcpy(v->strides, t->strides, (size_t)t->ndim * sizeof(int64_t));
   *out = v;
@@ -215,6 +218,13 @@ static int check_dim(const lt_tensor *t, int dim, lt_error *err) {
   if (dim < 0 || dim >= t->ndim)
     return lt_fail(err, LT_ERANGE, "dimension %d out of range (tensor has %d)", dim + 1, t->ndim);
   return LT_OK;
+}
+
+/* Elements packed several to a byte have no byte address of their own. */
+static int packed_offset_error(lt_error *err) {
+  return lt_fail(err, LT_EARG,
+                 "this view would start inside a byte of a packed sub-byte tensor; only views "
+                 "that keep the first element are possible");
 }
 
 /* Removes dim d from v's shape and strides. */
@@ -382,6 +392,7 @@ int lt_slice_(lt_tensor *v, int dim, int64_t start, int64_t count, int64_t step,
         __builtin_add_overflow(start, last, &last) || last < 0 || last >= n)
       return lt_fail(err, LT_ERANGE, "slice out of range for dim %d of size %lld", dim + 1,
                      (long long)n);
+    if (v->packed && start * v->strides[dim] != 0) return packed_offset_error(err);
     v->offset += start * v->strides[dim];
   } else if (start < 0 || start > n) {
     return lt_fail(err, LT_ERANGE, "slice start %lld out of range for dim %d of size %lld",
@@ -417,6 +428,7 @@ int lt_select_(lt_tensor *v, int dim, int64_t index, lt_error *err) {
   if (index < 0 || index >= v->shape[dim])
     return lt_fail(err, LT_ERANGE, "index %lld is out of range for dim %d of size %lld",
                    (long long)index + 1, dim + 1, (long long)v->shape[dim]);
+  if (v->packed && index * v->strides[dim] != 0) return packed_offset_error(err);
   v->offset += index * v->strides[dim];
   drop_dim(v, dim);
   return LT_OK;

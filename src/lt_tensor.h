@@ -48,6 +48,7 @@ typedef struct lt_tensor {
   DLDataType dl_dtype; /* the DLPack type, always set */
   int ndim;
   lt_readonly readonly;
+  int packed;       /* sub-byte elements packed several to a byte (DLPack fp4/fp6 unpadded) */
   int64_t *shape;   /* ndim sizes */
   int64_t *strides; /* ndim strides, in elements, may be zero or negative */
   int64_t dims[];   /* storage for shape then strides */

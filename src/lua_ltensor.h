@@ -34,4 +34,14 @@ int ltl_raise(lua_State *L, const lt_error *err);
 /* Tells the garbage collector that nbytes outside its heap are about to be allocated. */
 void ltl_account(lua_State *L, size_t nbytes);
 
+/* Capsules (lua_dlpack.c). A new capsule with a NULL pointer, on top of the stack: fill the
+   slot after; an empty capsule is harmless garbage. */
+void **ltl_new_capsule(lua_State *L, int versioned);
+/* The managed tensor of the capsule at idx, consumed (pointer NULL, "used" metatable); NULL
+   when the value is no capsule; raises for a consumed or empty one. */
+void *ltl_consume_capsule(lua_State *L, int idx, int *versioned);
+/* Makes the capsule metatables and adds the DLPack methods and functions to the tables at
+   the given stack indices. */
+void ltl_open_dlpack(lua_State *L, int methods, int module);
+
 #endif

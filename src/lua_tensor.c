@@ -1180,13 +1180,14 @@ LUAMOD_API int luaopen_ltensor_core(lua_State *L) {
     lua_rawsetp(L, LUA_REGISTRYINDEX, &ltl_tensor_key);
   }
   /* mt */
-  luaL_newlib(L, funcs);
-  lua_pushvalue(L, -2);
-  lua_setfield(L, -2, "_metatable"); /* for the Lua layer (__tostring) */
+  luaL_newlib(L, funcs); /* mt M */
   lua_getfield(L, -2, "__index");
-  lua_getupvalue(L, -1, 1);
+  lua_getupvalue(L, -1, 1); /* mt M __index methods */
+  ltl_open_dlpack(L, -1, -3);
   lua_setfield(L, -3, "_methods");
   lua_pop(L, 1);
+  lua_pushvalue(L, -2);
+  lua_setfield(L, -2, "_metatable"); /* for the Lua layer (__tostring) */
   for (int i = 0; i < LT_NDTYPES; i++) {
     lua_pushstring(L, lt_dtypes[i].name);
     lua_setfield(L, -2, lt_dtypes[i].name);

@@ -1,0 +1,245 @@
+/*
+ * lt_dlpack.c -- producing and consuming DLPack managed tensors.
+ */
+#include "lt_dlpack.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "lt_kernels.h"
+
+/* The layout pinned by the DLPack ABI, checked here whichever dlpack.h was included. */
+#if defined(__x86_64__)
+_Static_assert(sizeof(DLTensor) == 48, "DLTensor must be 48 bytes on x86-64");
+_Static_assert(sizeof(DLManagedTensor) == 64, "DLManagedTensor must be 64 bytes on x86-64");
+_Static_assert(sizeof(DLManagedTensorVersioned) == 80,
+               "DLManagedTensorVersioned must be 80 bytes on x86-64");
+#endif
+
+/* {====== export ====== */
+
+/* One block per export: the managed tensor, the storage it keeps alive, shape and strides. */
+typedef struct {
+  union {
+    DLManagedTensorVersioned v;
+    DLManagedTensor l;
+  } m;
+  lt_storage *storage;
+  int64_t dims[]; /* shape, then strides */
+} export_block;
+
+static void delete_versioned(DLManagedTensorVersioned *self) {
+  export_block *b = self->manager_ctx;
+  lt_storage_release(b->storage);
+  free(b);
+}
+
+static void delete_legacy(DLManagedTensor *self) {
+  export_block *b = self->manager_ctx;
+  lt_storage_release(b->storage);
+  free(b);
+}
+
+int lt_dlpack_export(const lt_tensor *t, int versioned, int copy, int read_only, void **out,
+                     lt_error *err) {
+  read_only = read_only || t->readonly != LT_WRITABLE;
+  if (read_only && !versioned)
+    return lt_fail(err, LT_EREADONLY,
+                   "a read-only tensor cannot be exported as a legacy DLPack capsule, which "
+                   "cannot mark it read-only (ask for max_version >= 1)");
+  lt_tensor *src = NULL;
+  int rc;
+  if (copy) {
+    if ((rc = lt_clone(t, &src, err))) return rc;
+    t = src;
+  }
+  export_block *b = malloc(sizeof *b + 2 * (size_t)t->ndim * sizeof(int64_t));
+  if (!b) {
+    lt_tensor_free(src);
+    return lt_fail(err, LT_ENOMEM, "not enough memory");
+  }
+  memset(&b->m, 0, sizeof b->m);
+  b->storage = lt_storage_retain(t->storage);
+  if (t->ndim > 0) {
+    memcpy(b->dims, t->shape, (size_t)t->ndim * sizeof(int64_t));
+    memcpy(b->dims + t->ndim, t->strides, (size_t)t->ndim * sizeof(int64_t));
+  }
+  DLTensor *dl = versioned ? &b->m.v.dl_tensor : &b->m.l.dl_tensor;
+  dl->data = lt_numel(t) == 0 ? NULL : lt_data(t);
+  dl->device = t->storage->device;
+  dl->ndim = t->ndim;
+  dl->dtype = t->dl_dtype;
+  dl->shape = t->ndim > 0 ? b->dims : NULL;
+  dl->strides = t->ndim > 0 ? b->dims + t->ndim : NULL;
+  dl->byte_offset = 0;
+  if (versioned) {
+    b->m.v.version.major = LT_DLPACK_MAJOR;
+    b->m.v.version.minor = LT_DLPACK_MINOR;
+    b->m.v.manager_ctx = b;
+    b->m.v.deleter = delete_versioned;
+    b->m.v.flags = (read_only ? DLPACK_FLAG_BITMASK_READ_ONLY : 0) |
+                   (copy ? DLPACK_FLAG_BITMASK_IS_COPIED : 0);
+    if ((size_t)t->dl_dtype.bits * t->dl_dtype.lanes < 8 && !t->packed)
+      b->m.v.flags |= DLPACK_FLAG_BITMASK_IS_SUBBYTE_TYPE_PADDED;
+  } else {
+    b->m.l.manager_ctx = b;
+    b->m.l.deleter = delete_legacy;
+  }
+  lt_tensor_free(src); /* the block holds its own storage reference */
+  *out = &b->m;
+  return LT_OK;
+}
+
+uint64_t lt_dlpack_flags(const DLManagedTensorVersioned *m) { return m ? m->flags : 0; }
+
+/* }====== */
+
+/* {====== import ====== */
+
+/* Calls the producer's deleter, if it gave one. */
+static void call_deleter(void *managed, int versioned) {
+  if (versioned) {
+    DLManagedTensorVersioned *m = managed;
+    if (m->deleter) m->deleter(m);
+  } else {
+    DLManagedTensor *m = managed;
+    if (m->deleter) m->deleter(m);
+  }
+}
+
+static void release_versioned(void *ctx, void *data) {
+  (void)data;
+  call_deleter(ctx, 1);
+}
+
+static void release_legacy(void *ctx, void *data) {
+  (void)data;
+  call_deleter(ctx, 0);
+}
+
+/* Whether DLPack defines this (code, bits); *opaque when ltensor cannot compute with it. */
+static int valid_dtype(DLDataType d, int *opaque) {
+  *opaque = 1;
+  if (d.lanes < 1 || d.bits == 0) return 0;
+  if (d.lanes == 1 && lt_dtype_from_dl(d) != LT_OPAQUE) {
+    *opaque = 0;
+    return 1;
+  }
+  switch (d.code) {
+    case kDLInt:
+    case kDLUInt: return d.bits == 8 || d.bits == 16 || d.bits == 32 || d.bits == 64;
+    case kDLFloat: return d.bits == 16 || d.bits == 32 || d.bits == 64;
+    case kDLBfloat: return d.bits == 16;
+    case kDLComplex: return d.bits == 32 || d.bits == 64 || d.bits == 128;
+    case kDLBool: return d.bits == 8;
+    case kDLOpaqueHandle: return d.bits % 8 == 0;
+    case kDLFloat6_e2m3fn:
+    case kDLFloat6_e3m2fn: return d.bits == 6;
+    case kDLFloat4_e2m1fn: return d.bits == 4;
+    default: return d.code >= kDLFloat8_e3m4 && d.code <= kDLFloat8_e8m0fnu && d.bits == 8;
+  }
+}
+
+static int valid_device(DLDeviceType t) {
+  return (t >= kDLCPU && t <= kDLOpenCL) || (t >= kDLVulkan && t <= kDLTrn);
+}
+
+/* Checks dl; on success fills the element count. Message in err. */
+static int validate(const DLTensor *dl, uint64_t flags, int64_t *numel, lt_error *err) {
+  if (dl->ndim < 0 || dl->ndim > LT_MAX_NDIM)
+    return lt_fail(err, LT_EARG, "DLPack tensor has %d dims (ltensor takes 0 to %d)",
+                   (int)dl->ndim, LT_MAX_NDIM);
+  if (dl->ndim > 0 && !dl->shape)
+    return lt_fail(err, LT_EARG, "DLPack tensor of %d dims has a NULL shape", (int)dl->ndim);
+  int opaque;
+  if (!valid_dtype(dl->dtype, &opaque))
+    return lt_fail(err, LT_EARG, "DLPack tensor has an invalid dtype (code %d, bits %d, lanes %d)",
+                   dl->dtype.code, dl->dtype.bits, dl->dtype.lanes);
+  if (!valid_device(dl->device.device_type))
+    return lt_fail(err, LT_EARG, "DLPack tensor has an unknown device type %d",
+                   (int)dl->device.device_type);
+  int rc = lt_shape_numel(dl->ndim, dl->shape, numel, err);
+  if (rc) return lt_fail(err, rc, "DLPack tensor: %s", err ? err->msg : "bad shape");
+  uint64_t bits = (uint64_t)dl->dtype.bits * dl->dtype.lanes;
+  int packed = bits < 8 && !(flags & DLPACK_FLAG_BITMASK_IS_SUBBYTE_TYPE_PADDED);
+  uint64_t esize = packed ? 1 : (bits + 7) / 8;
+  if (dl->byte_offset % esize != 0 || (packed && dl->byte_offset != 0) ||
+      dl->byte_offset > (uint64_t)INT64_MAX / 2)
+    return lt_fail(err, LT_EARG,
+                   "DLPack tensor byte_offset %llu is not a multiple of the element size (%d)",
+                   (unsigned long long)dl->byte_offset, (int)esize);
+  if (*numel > 0 && !dl->data)
+    return lt_fail(err, LT_EARG, "DLPack tensor of %lld elements has NULL data",
+                   (long long)*numel);
+  if (*numel > 0) { /* the farthest element from the start, in bytes, must be addressable */
+    int64_t span = 0, part;
+    for (int i = 0; i < dl->ndim; i++) {
+      int64_t st = dl->strides ? dl->strides[i] : 0;
+      if (st == INT64_MIN || __builtin_mul_overflow(dl->shape[i] - 1, st < 0 ? -st : st, &part) ||
+          __builtin_add_overflow(span, part, &span))
+        return lt_fail(err, LT_ERANGE, "DLPack tensor strides overflow its address space");
+    }
+    if (!dl->strides) span = *numel - 1;
+    if (__builtin_mul_overflow(span + 1, (int64_t)esize, &part) ||
+        __builtin_add_overflow(part, (int64_t)dl->byte_offset, &part))
+      return lt_fail(err, LT_ERANGE, "DLPack tensor is too large for the address space");
+  }
+  return LT_OK;
+}
+
+/* Stand-in address for the data of empty tensors that came with NULL data. */
+static _Alignas(64) unsigned char empty_data[64];
+
+int lt_dlpack_import(void *managed, int versioned, lt_tensor **out, lt_error *err) {
+  if (!managed) return lt_fail(err, LT_EARG, "DLPack managed tensor is NULL");
+  const DLTensor *dl;
+  uint64_t flags = 0;
+  if (versioned) {
+    DLManagedTensorVersioned *m = managed;
+    if (m->version.major != LT_DLPACK_MAJOR) {
+      unsigned major = m->version.major, minor = m->version.minor;
+      call_deleter(managed, 1);
+      return lt_fail(err, LT_EARG,
+                     "unsupported DLPack version %u.%u (ltensor reads major version %d)", major,
+                     minor, LT_DLPACK_MAJOR);
+    }
+    dl = &m->dl_tensor;
+    flags = m->flags;
+  } else {
+    dl = &((DLManagedTensor *)managed)->dl_tensor;
+  }
+  int64_t numel;
+  int rc = validate(dl, flags, &numel, err);
+  lt_tensor *t = rc ? NULL : lt_tensor_alloc(dl->ndim);
+  if (!rc && !t) rc = lt_fail(err, LT_ENOMEM, "not enough memory");
+  if (rc) {
+    call_deleter(managed, versioned);
+    return rc;
+  }
+  void *data = dl->data ? dl->data : empty_data;
+  t->storage = lt_storage_wrap(data, 0, dl->device, versioned ? release_versioned : release_legacy,
+                               managed);
+  if (!t->storage) {
+    lt_tensor_free(t);
+    call_deleter(managed, versioned);
+    return lt_fail(err, LT_ENOMEM, "not enough memory");
+  }
+  /* from here on the storage owns the managed tensor: freeing t calls the deleter */
+  uint64_t bits = (uint64_t)dl->dtype.bits * dl->dtype.lanes;
+  t->dl_dtype = dl->dtype;
+  t->dtype = lt_dtype_from_dl(dl->dtype);
+  t->packed = bits < 8 && !(flags & DLPACK_FLAG_BITMASK_IS_SUBBYTE_TYPE_PADDED);
+  t->offset = dl->data ? (int64_t)(dl->byte_offset / lt_esize(t)) : 0;
+  t->readonly = flags & DLPACK_FLAG_BITMASK_READ_ONLY ? LT_RO_DLPACK : LT_WRITABLE;
+  if (dl->ndim > 0) {
+    memcpy(t->shape, dl->shape, (size_t)dl->ndim * sizeof(int64_t));
+    if (dl->strides)
+      memcpy(t->strides, dl->strides, (size_t)dl->ndim * sizeof(int64_t));
+    else
+      lt_contiguous_strides(dl->ndim, t->shape, t->strides);
+  }
+  *out = t;
+  return LT_OK;
+}
+
+/* }====== */

@@ -1,0 +1,319 @@
+/*
+ * lua_dlpack.c -- DLPack in Lua: capsules, t:__dlpack / t:__dlpack_device, from_dlpack and
+ * to_dlpack.
+ *
+ * A capsule is a full userdata whose block is exactly one pointer, the managed tensor, with the
+ * registry metatable "dltensor" (DLManagedTensor*) or "dltensor_versioned"
+ * (DLManagedTensorVersioned*). Consuming it sets the pointer to NULL and switches the metatable
+ * to "used_dltensor" / "used_dltensor_versioned" before anything that can fail; an unconsumed
+ * capsule's __gc calls the deleter exactly once. Other Lua C modules can make and take capsules
+ * by this convention alone, without linking ltensor.
+ */
+#include <string.h>
+
+#include "lt_dlpack.h"
+#include "lua_ltensor.h"
+
+/* Registry names of the four capsule metatables, in this order. */
+static const char *const capsule_names[] = {"dltensor", "dltensor_versioned", "used_dltensor",
+                                            "used_dltensor_versioned"};
+
+/* {====== capsules ====== */
+
+static int capsule_gc(lua_State *L, int versioned) {
+  void **p = lua_touserdata(L, 1);
+  if (!p || lua_rawlen(L, 1) != sizeof(void *) || !*p) return 0;
+  void *m = *p;
+  *p = NULL; /* once */
+  if (versioned) {
+    DLManagedTensorVersioned *v = m;
+    if (v->deleter) v->deleter(v);
+  } else {
+    DLManagedTensor *l = m;
+    if (l->deleter) l->deleter(l);
+  }
+  return 0;
+}
+static int capsule_gc_legacy(lua_State *L) { return capsule_gc(L, 0); }
+static int capsule_gc_versioned(lua_State *L) { return capsule_gc(L, 1); }
+
+static int capsule_tostring(lua_State *L) {
+  const char *name = "?";
+  if (luaL_getmetafield(L, 1, "__name") == LUA_TSTRING) name = lua_tostring(L, -1);
+  lua_pushfstring(L, "<capsule object \"%s\" at %p>", name, lua_topointer(L, 1));
+  return 1;
+}
+
+/* Creates the four metatables in the registry, once per state. */
+static void make_capsule_metatables(lua_State *L) {
+  for (int i = 0; i < 4; i++) {
+    if (luaL_newmetatable(L, capsule_names[i])) { /* sets __name */
+      lua_pushcfunction(L, capsule_tostring);
+      lua_setfield(L, -2, "__tostring");
+      if (i < 2) {
+        lua_pushcfunction(L, i == 0 ? capsule_gc_legacy : capsule_gc_versioned);
+        lua_setfield(L, -2, "__gc");
+      }
+      lua_pushliteral(L, "capsule");
+      lua_setfield(L, -2, "__metatable");
+    }
+    lua_pop(L, 1);
+  }
+}
+
+void **ltl_new_capsule(lua_State *L, int versioned) {
+  void **p = lua_newuserdatauv(L, sizeof(void *), 0);
+  *p = NULL;
+  luaL_setmetatable(L, capsule_names[versioned ? 1 : 0]);
+  return p;
+}
+
+/* Which capsule metatable the value at idx has: 0..3 as capsule_names, or -1. */
+static int capsule_kind(lua_State *L, int idx) {
+  if (lua_type(L, idx) != LUA_TUSERDATA || lua_rawlen(L, idx) != sizeof(void *) ||
+      !lua_getmetatable(L, idx))
+    return -1;
+  int kind = -1;
+  for (int i = 0; i < 4 && kind < 0; i++) {
+    lua_getfield(L, LUA_REGISTRYINDEX, capsule_names[i]);
+    if (lua_rawequal(L, -1, -2)) kind = i;
+    lua_pop(L, 1);
+  }
+  lua_pop(L, 1);
+  return kind;
+}
+
+void *ltl_consume_capsule(lua_State *L, int idx, int *versioned) {
+  idx = lua_absindex(L, idx);
+  int kind = capsule_kind(L, idx);
+  if (kind < 0) return NULL;
+  if (kind >= 2)
+    luaL_error(L, "the capsule was already consumed (a DLPack capsule can be used only once)");
+  void **p = lua_touserdata(L, idx);
+  void *m = *p;
+  *p = NULL;
+  luaL_getmetatable(L, capsule_names[kind + 2]); /* used, before anything can fail */
+  lua_setmetatable(L, idx);
+  if (!m) luaL_error(L, "the capsule holds no tensor");
+  *versioned = kind == 1;
+  return m;
+}
+
+/* Pushes the tensor of the capsule at idx (consumed); raises if it is none or invalid. */
+static lt_tensor *import_capsule(lua_State *L, int idx, uint64_t *flags) {
+  idx = lua_absindex(L, idx);
+  ltl_ud *ud = ltl_newud(L); /* allocated before the capsule is consumed */
+  int versioned;
+  void *m = ltl_consume_capsule(L, idx, &versioned);
+  if (!m) luaL_error(L, "expected a DLPack capsule, got %s", luaL_typename(L, idx));
+  *flags = versioned ? lt_dlpack_flags(m) : 0;
+  lt_error err;
+  if (lt_dlpack_import(m, versioned, &ud->t, &err)) ltl_raise(L, &err);
+  return ud->t;
+}
+
+/* }====== */
+
+/* {====== export: t:__dlpack(opts), t:__dlpack_device(), to_dlpack(t) ====== */
+
+/* Field `name` of the table at idx as an integer pair {a, b}; 0 when nil. */
+static int opt_pair(lua_State *L, int idx, const char *name, lua_Integer *a, lua_Integer *b) {
+  int tt = lua_getfield(L, idx, name);
+  if (tt == LUA_TNIL) {
+    lua_pop(L, 1);
+    return 0;
+  }
+  if (tt != LUA_TTABLE) luaL_error(L, "%s must be a table {a, b}, got %s", name, luaL_typename(L, -1));
+  for (int i = 1; i <= 2; i++) {
+    lua_rawgeti(L, -1, i);
+    int isnum;
+    lua_Integer v = lua_tointegerx(L, -1, &isnum);
+    if (!isnum) luaL_error(L, "%s[%d] must be an integer, got %s", name, i, luaL_typename(L, -1));
+    *(i == 1 ? a : b) = v;
+    lua_pop(L, 1);
+  }
+  lua_pop(L, 1);
+  return 1;
+}
+
+/* Field `name` of the table at idx: -1 nil, 0 false, 1 true. */
+static int opt_bool(lua_State *L, int idx, const char *name) {
+  int tt = lua_getfield(L, idx, name);
+  int v = tt == LUA_TNIL ? -1 : lua_toboolean(L, -1);
+  if (tt != LUA_TNIL && tt != LUA_TBOOLEAN)
+    luaL_error(L, "%s must be a boolean or nil, got %s", name, luaL_typename(L, -1));
+  lua_pop(L, 1);
+  return v;
+}
+
+static int export_capsule(lua_State *L, lt_tensor *t, int versioned, int copy) {
+  void **slot = ltl_new_capsule(L, versioned);
+  if (copy) ltl_account(L, (size_t)lt_numel(t) * lt_esize(t));
+  lt_error err;
+  if (lt_dlpack_export(t, versioned, copy, 0, slot, &err)) ltl_raise(L, &err);
+  return 1;
+}
+
+/* t:__dlpack{max_version = {major, minor}, dl_device = {type, id}, copy = bool, stream = int} */
+static int m_dlpack(lua_State *L) {
+  lt_tensor *t = ltl_check(L, 1);
+  int versioned = 0, copy = -1;
+  if (!lua_isnoneornil(L, 2)) {
+    luaL_checktype(L, 2, LUA_TTABLE);
+    lua_Integer major, minor, dtype, did;
+    if (opt_pair(L, 2, "max_version", &major, &minor)) versioned = major >= 1;
+    copy = opt_bool(L, 2, "copy");
+    if (opt_pair(L, 2, "dl_device", &dtype, &did)) {
+      DLDevice d = t->storage->device;
+      if (dtype != (lua_Integer)d.device_type || did != (lua_Integer)d.device_id) {
+        char have[32];
+        lt_device_str(d, have, sizeof have);
+        return luaL_error(L,
+                          "cannot export a tensor on %s to device (%I, %I): ltensor does not "
+                          "copy between devices",
+                          have, dtype, did);
+      }
+    }
+    int st = lua_getfield(L, 2, "stream");
+    if (st != LUA_TNIL && !lua_isinteger(L, -1))
+      return luaL_error(L, "stream must be an integer or nil, got %s", luaL_typename(L, -1));
+    lua_pop(L, 1);
+  }
+  lua_settop(L, 1);
+  return export_capsule(L, t, versioned, copy == 1);
+}
+
+static int m_dlpack_device(lua_State *L) {
+  lt_tensor *t = ltl_check(L, 1);
+  lua_pushinteger(L, (lua_Integer)t->storage->device.device_type);
+  lua_pushinteger(L, (lua_Integer)t->storage->device.device_id);
+  return 2;
+}
+
+/* dlpack.to_dlpack(t): a legacy capsule, as torch.utils.dlpack.to_dlpack. */
+static int f_to_dlpack(lua_State *L) {
+  lt_tensor *t = ltl_check(L, 1);
+  return export_capsule(L, t, 0, 0);
+}
+
+/* }====== */
+
+/* {====== from_dlpack ====== */
+
+/* A contiguous copy of the tensor at the top, replacing it. */
+static void replace_with_copy(lua_State *L) {
+  lt_tensor *t = ltl_check(L, -1);
+  lt_error err;
+  ltl_account(L, (size_t)lt_numel(t) * lt_esize(t));
+  ltl_ud *ud = ltl_newud(L);
+  if (lt_clone(t, &ud->t, &err)) ltl_raise(L, &err);
+  lua_remove(L, -2);
+}
+
+/* dlpack.from_dlpack(x [, {device = "cpu"|nil, copy = true|false|nil}]) */
+static int f_from_dlpack(lua_State *L) {
+  int want_cpu = 0, copy = -1, has_opts = !lua_isnoneornil(L, 2);
+  if (has_opts) {
+    luaL_checktype(L, 2, LUA_TTABLE);
+    int tt = lua_getfield(L, 2, "device");
+    if (tt != LUA_TNIL) {
+      const char *dev = lua_tostring(L, -1);
+      if (tt != LUA_TSTRING || strcmp(dev, "cpu") != 0)
+        return luaL_error(L, "device must be \"cpu\" or nil, got %s",
+                          tt == LUA_TSTRING ? dev : luaL_typename(L, -1));
+      want_cpu = 1;
+    }
+    lua_pop(L, 1);
+    copy = opt_bool(L, 2, "copy");
+  }
+  luaL_checkany(L, 1);
+  uint64_t flags = 0;
+  if (capsule_kind(L, 1) >= 0) {
+    if (want_cpu || copy != -1)
+      return luaL_error(L, "device and copy cannot be used with a raw capsule; pass the object "
+                           "that made it instead");
+    import_capsule(L, 1, &flags);
+    return 1;
+  }
+  ltl_ud *src = ltl_testud(L, 1);
+  if (src) { /* an ltensor tensor: share, or copy when asked */
+    lt_tensor *t = ltl_check(L, 1);
+    if (want_cpu && t->storage->device.device_type != kDLCPU) {
+      char have[32];
+      lt_device_str(t->storage->device, have, sizeof have);
+      return luaL_error(L, "tensor is on %s: moving it to cpu needs a copy ltensor cannot make",
+                        have);
+    }
+    lua_settop(L, 1);
+    if (copy == 1) {
+      replace_with_copy(L);
+      return 1;
+    }
+    lt_error err;
+    ltl_ud *ud = ltl_newud(L);
+    if (lt_tensor_alias(t, &ud->t, &err)) ltl_raise(L, &err);
+    return 1;
+  }
+  /* the protocol: x:__dlpack{max_version = {1, 3}, dl_device = ..., copy = ...} */
+  if (lua_getfield(L, 1, "__dlpack") == LUA_TNIL)
+    return luaL_error(L, "expected a tensor, a DLPack capsule or an object with __dlpack, got %s",
+                      luaL_typename(L, 1));
+  lua_pushvalue(L, 1);
+  lua_createtable(L, 0, 3);
+  lua_createtable(L, 2, 0);
+  lua_pushinteger(L, LT_DLPACK_MAJOR);
+  lua_rawseti(L, -2, 1);
+  lua_pushinteger(L, LT_DLPACK_MINOR);
+  lua_rawseti(L, -2, 2);
+  lua_setfield(L, -2, "max_version");
+  if (want_cpu) {
+    lua_createtable(L, 2, 0);
+    lua_pushinteger(L, kDLCPU);
+    lua_rawseti(L, -2, 1);
+    lua_pushinteger(L, 0);
+    lua_rawseti(L, -2, 2);
+    lua_setfield(L, -2, "dl_device");
+  }
+  if (copy != -1) {
+    lua_pushboolean(L, copy);
+    lua_setfield(L, -2, "copy");
+  }
+  lua_call(L, 2, 1);
+  int kind = capsule_kind(L, -1);
+  if (kind < 0)
+    return luaL_error(L, "__dlpack returned %s, not a DLPack capsule", luaL_typename(L, -1));
+  lt_tensor *t = import_capsule(L, -1, &flags);
+  if (want_cpu && t->storage->device.device_type != kDLCPU)
+    return luaL_error(L, "__dlpack ignored dl_device and returned a tensor that is not on cpu");
+  if (copy == 0 && (flags & DLPACK_FLAG_BITMASK_IS_COPIED))
+    return luaL_error(L, "__dlpack made a copy although copy = false was asked");
+  /* copy = true holds only if the producer says it copied (a legacy capsule cannot say) */
+  if (copy == 1 && !(flags & DLPACK_FLAG_BITMASK_IS_COPIED)) replace_with_copy(L);
+  return 1;
+}
+
+/* }====== */
+
+static const luaL_Reg dlpack_methods[] = {
+    {"__dlpack", m_dlpack},
+    {"__dlpack_device", m_dlpack_device},
+    {NULL, NULL},
+};
+
+static const luaL_Reg dlpack_funcs[] = {
+    {"from_dlpack", f_from_dlpack},
+    {"to_dlpack", f_to_dlpack},
+    {NULL, NULL},
+};
+
+void ltl_open_dlpack(lua_State *L, int methods, int module) {
+  make_capsule_metatables(L);
+  methods = lua_absindex(L, methods);
+  module = lua_absindex(L, module);
+  lua_pushvalue(L, methods);
+  luaL_setfuncs(L, dlpack_methods, 0);
+  lua_pop(L, 1);
+  lua_pushvalue(L, module);
+  luaL_setfuncs(L, dlpack_funcs, 0);
+  lua_pop(L, 1);
+}
