@@ -25,6 +25,9 @@ deps:
 	command -v cmake >/dev/null 2>&1      || missing="$$missing cmake"; \
 	command -v cc >/dev/null 2>&1         || missing="$$missing gcc"; \
 	command -v pkg-config >/dev/null 2>&1 || missing="$$missing pkg-config"; \
+	command -v git >/dev/null 2>&1        || missing="$$missing git"; \
+	pkg-config --exists python3-embed 2>/dev/null || missing="$$missing libpython3-dev"; \
+	/usr/bin/python3 -c "import numpy" >/dev/null 2>&1 || missing="$$missing python3-numpy"; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
 	    echo "installing:$$missing"; \
