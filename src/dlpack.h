@@ -6,6 +6,10 @@
  * first still compiles against ltensor (this file then expands to nothing) and the two agree on
  * every byte. The static asserts pin the x86-64 layout.
  */
+#ifdef LTENSOR_EXTERNAL_DLPACK /* set by CMake's LTENSOR_DLPACK_HEADER (checked >= 1.0) */
+#include LTENSOR_EXTERNAL_DLPACK
+#endif
+
 #ifndef DLPACK_DLPACK_H_
 #define DLPACK_DLPACK_H_
 
@@ -127,11 +131,17 @@ typedef struct DLManagedTensorVersioned {
 }
 #endif
 
+#endif /* DLPACK_DLPACK_H_ */
+
+/* Flags added after DLPack 1.0, for an external header of 1.0. */
+#ifndef DLPACK_FLAG_BITMASK_IS_SUBBYTE_TYPE_PADDED
+#define DLPACK_FLAG_BITMASK_IS_SUBBYTE_TYPE_PADDED (1UL << 2UL)
+#endif
+
+/* The x86-64 layout, whichever header declared the types. */
 #if defined(__x86_64__) && !defined(__cplusplus)
 _Static_assert(sizeof(DLTensor) == 48, "DLTensor must be 48 bytes on x86-64");
 _Static_assert(sizeof(DLManagedTensor) == 64, "DLManagedTensor must be 64 bytes on x86-64");
 _Static_assert(sizeof(DLManagedTensorVersioned) == 80,
                "DLManagedTensorVersioned must be 80 bytes on x86-64");
 #endif
-
-#endif /* DLPACK_DLPACK_H_ */

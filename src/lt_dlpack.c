@@ -8,13 +8,9 @@
 
 #include "lt_kernels.h"
 
-/* The layout pinned by the DLPack ABI, checked here whichever dlpack.h was included. */
-#if defined(__x86_64__)
-_Static_assert(sizeof(DLTensor) == 48, "DLTensor must be 48 bytes on x86-64");
-_Static_assert(sizeof(DLManagedTensor) == 64, "DLManagedTensor must be 64 bytes on x86-64");
-_Static_assert(sizeof(DLManagedTensorVersioned) == 80,
-               "DLManagedTensorVersioned must be 80 bytes on x86-64");
-#endif
+/* Type codes and device types by number: an external dlpack.h 1.0 lacks the newer names. */
+enum { FP8_FIRST = 7, FP8_LAST = 14, FP6_E2M3 = 15, FP6_E3M2 = 16, FP4_E2M1 = 17 };
+enum { DEV_VULKAN = 7, DEV_LAST = 18 };
 
 /* {====== export ====== */
 
@@ -133,15 +129,15 @@ static int valid_dtype(DLDataType d, int *opaque) {
     case kDLComplex: return d.bits == 32 || d.bits == 64 || d.bits == 128;
     case kDLBool: return d.bits == 8;
     case kDLOpaqueHandle: return d.bits % 8 == 0;
-    case kDLFloat6_e2m3fn:
-    case kDLFloat6_e3m2fn: return d.bits == 6;
-    case kDLFloat4_e2m1fn: return d.bits == 4;
-    default: return d.code >= kDLFloat8_e3m4 && d.code <= kDLFloat8_e8m0fnu && d.bits == 8;
+    case FP6_E2M3:
+    case FP6_E3M2: return d.bits == 6;
+    case FP4_E2M1: return d.bits == 4;
+    default: return d.code >= FP8_FIRST && d.code <= FP8_LAST && d.bits == 8;
   }
 }
 
 static int valid_device(DLDeviceType t) {
-  return (t >= kDLCPU && t <= kDLOpenCL) || (t >= kDLVulkan && t <= kDLTrn);
+  return ((int)t >= kDLCPU && (int)t <= kDLOpenCL) || ((int)t >= DEV_VULKAN && (int)t <= DEV_LAST);
 }
 
 /* Checks dl; on success fills the element count. Message in err. */
