@@ -85,8 +85,8 @@ uint16_t lt_f64_to_bf16(double v) { return narrow_f64(v, 7, 127); }
 
 float lt_f16_to_f32(uint16_t h) {
   uint32_t sign = (uint32_t)(h & 0x8000) << 16, e = (h >> 10) & 0x1f, m = h & 0x3ff, u;
-  if (e == 0x1f)
-    u = sign | 0x7f800000u | (m << 13);
+  if (e == 0x1f) /* inf, or NaN made quiet (as a conversion does), payload kept */
+    u = sign | 0x7f800000u | (m << 13) | (m ? 0x00400000u : 0);
   else if (e != 0)
     u = sign | ((e + 112) << 23) | (m << 13);
   else {
@@ -108,6 +108,15 @@ static double scalar_f64(const lt_scalar *s) {
     case LT_SK_INT: return (double)s->v.i;
     case LT_SK_UINT: return (double)s->v.u;
     default: return s->v.f;
+  }
+}
+
+/* The scalar as a float, rounded once (an integer through a double would round twice). */
+static float scalar_f32(const lt_scalar *s) {
+  switch (s->kind) {
+    case LT_SK_INT: return (float)s->v.i;
+    case LT_SK_UINT: return (float)s->v.u;
+    default: return (float)s->v.f;
   }
 }
 
@@ -156,11 +165,10 @@ int lt_store(lt_dtype dt, void *p, const lt_scalar *s) {
 #undef LT_X_STORE_INT
     case LT_FLOAT16: *(uint16_t *)p = lt_f64_to_f16(scalar_f64(s)); return LT_STORE_OK;
     case LT_BFLOAT16: *(uint16_t *)p = lt_f64_to_bf16(scalar_f64(s)); return LT_STORE_OK;
-    case LT_FLOAT32: *(float *)p = (float)scalar_f64(s); return LT_STORE_OK;
+    case LT_FLOAT32: *(float *)p = scalar_f32(s); return LT_STORE_OK;
     case LT_FLOAT64: *(double *)p = scalar_f64(s); return LT_STORE_OK;
     case LT_COMPLEX64:
-      f = scalar_f64(s);
-      ((lt_c64 *)p)->re = (float)f;
+      ((lt_c64 *)p)->re = scalar_f32(s);
       ((lt_c64 *)p)->im = s->kind == LT_SK_COMPLEX ? (float)s->im : 0.0f;
       return LT_STORE_OK;
     case LT_COMPLEX128:

@@ -360,9 +360,11 @@ int lt_copy(lt_tensor *dst, const lt_tensor *src, lt_error *err) {
   }
   lt_tensor *aside = NULL, *b = NULL;
   if (src->storage == dst->storage || may_overlap(dst, src)) {
+    /* shape and strides through their pointers: a frame keeps its strides apart from dims */
+    size_t nb = (size_t)src->ndim * sizeof(int64_t);
     if (src->storage->data == dst->storage->data && src->offset == dst->offset &&
         src->dtype == dst->dtype && src->ndim == dst->ndim &&
-        memcmp(src->dims, dst->dims, 2 * (size_t)src->ndim * sizeof(int64_t)) == 0)
+        memcmp(src->shape, dst->shape, nb) == 0 && memcmp(src->strides, dst->strides, nb) == 0)
       return LT_OK; /* copying a tensor onto itself */
     if (may_overlap(dst, src)) {
       if ((rc = lt_clone(src, &aside, err))) return rc;

@@ -1,0 +1,57 @@
+/*
+ * test_util.h -- a tiny check framework for the C unit tests of the core.
+ *
+ * CHECK(cond) counts a check and, when cond is false, prints file:line and the expression.
+ * CHECKF(cond, fmt, ...) does the same and prints a printf-style detail line.
+ * tu_finish() prints "N checks, M failed" and returns the exit status of main (nonzero on any
+ * failure). Printing stops after TU_MAX_REPORTS failures (they are still counted), so that an
+ * exhaustive loop that goes wrong does not flood the log.
+ */
+#ifndef TEST_UTIL_H
+#define TEST_UTIL_H
+
+#include <stdio.h>
+#include <string.h>
+
+#define TU_MAX_REPORTS 60
+
+static long tu_checks, tu_failed;
+
+static inline int tu_fail(const char *file, int line, const char *expr) {
+  tu_failed++;
+  if (tu_failed <= TU_MAX_REPORTS) fprintf(stderr, "%s:%d: CHECK failed: %s\n", file, line, expr);
+  if (tu_failed == TU_MAX_REPORTS) fprintf(stderr, "(further failures are counted only)\n");
+  return tu_failed <= TU_MAX_REPORTS;
+}
+
+#define CHECK(cond)                                              \
+  do {                                                           \
+    tu_checks++;                                                 \
+    if (!(cond)) (void)tu_fail(__FILE__, __LINE__, #cond);       \
+  } while (0)
+
+/* The variadic part is the format and its arguments. */
+#define CHECKF(cond, ...)                                        \
+  do {                                                           \
+    tu_checks++;                                                 \
+    if (!(cond) && tu_fail(__FILE__, __LINE__, #cond)) {         \
+      fprintf(stderr, "    ");                                   \
+      fprintf(stderr, __VA_ARGS__);                              \
+      fprintf(stderr, "\n");                                     \
+    }                                                            \
+  } while (0)
+
+/* Checks that a call returned status `want` (0 is success). */
+#define CHECK_RC(call, want)                                                  \
+  do {                                                                        \
+    int tu_rc_ = (call);                                                      \
+    CHECKF(tu_rc_ == (want), "%s returned %d, expected %d", #call, tu_rc_,   \
+           (int)(want));                                                      \
+  } while (0)
+
+static inline int tu_finish(const char *name) {
+  printf("%s: %ld checks, %ld failed\n", name, tu_checks, tu_failed);
+  return tu_failed != 0;
+}
+
+#endif
