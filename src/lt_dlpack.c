@@ -14,29 +14,30 @@ enum { DEV_VULKAN = 7, DEV_LAST = 18 };
 
 /* {====== export ====== */
 
-/* One block per export: the managed tensor, the storage it keeps alive, shape and strides. */
+/* One allocation per export: the managed tensor, the memory block it keeps alive (the block,
+   not the handle: a handle may move to a new block when a clone is written), shape, strides. */
 typedef struct {
   union {
     DLManagedTensorVersioned v;
     DLManagedTensor l;
   } m;
-  lt_storage *storage;
+  lt_block *block;
   int64_t dims[]; /* shape, then strides */
 } export_block;
 
 static void delete_versioned(DLManagedTensorVersioned *self) {
   export_block *b = self->manager_ctx;
-  lt_storage_release(b->storage);
+  lt_block_release(b->block);
   free(b);
 }
 
 static void delete_legacy(DLManagedTensor *self) {
   export_block *b = self->manager_ctx;
-  lt_storage_release(b->storage);
+  lt_block_release(b->block);
   free(b);
 }
 
-int lt_dlpack_export(const lt_tensor *t, int versioned, int copy, int read_only, void **out,
+int lt_dlpack_export(lt_tensor *t, int versioned, int copy, int read_only, void **out,
                      lt_error *err) {
   read_only = read_only || t->readonly != LT_WRITABLE;
   if (read_only && !versioned)
@@ -48,6 +49,9 @@ int lt_dlpack_export(const lt_tensor *t, int versioned, int copy, int read_only,
   if (copy) {
     if ((rc = lt_clone(t, &src, err))) return rc;
     t = src;
+  } else if (!read_only && !t->storage->pinned && lt_storage_pin(t->storage)) {
+    /* the consumer may write: t gets a block of its own that is never shared again */
+    return lt_fail(err, LT_ENOMEM, "not enough memory to copy a shared (cloned) tensor");
   }
   export_block *b = malloc(sizeof *b + 2 * (size_t)t->ndim * sizeof(int64_t));
   if (!b) {
@@ -55,7 +59,7 @@ int lt_dlpack_export(const lt_tensor *t, int versioned, int copy, int read_only,
     return lt_fail(err, LT_ENOMEM, "not enough memory");
   }
   memset(&b->m, 0, sizeof b->m);
-  b->storage = lt_storage_retain(t->storage);
+  b->block = lt_block_retain(t->storage->block);
   if (t->ndim > 0) {
     memcpy(b->dims, t->shape, (size_t)t->ndim * sizeof(int64_t));
     memcpy(b->dims + t->ndim, t->strides, (size_t)t->ndim * sizeof(int64_t));
@@ -81,7 +85,7 @@ int lt_dlpack_export(const lt_tensor *t, int versioned, int copy, int read_only,
     b->m.l.manager_ctx = b;
     b->m.l.deleter = delete_legacy;
   }
-  lt_tensor_free(src); /* the block holds its own storage reference */
+  lt_tensor_free(src); /* the export holds its own block reference */
   *out = &b->m;
   return LT_OK;
 }
@@ -154,8 +158,9 @@ static int validate(const DLTensor *dl, uint64_t flags, int64_t *numel, lt_error
   if (!valid_device(dl->device.device_type))
     return lt_fail(err, LT_EARG, "DLPack tensor has an unknown device type %d",
                    (int)dl->device.device_type);
-  int rc = lt_shape_numel(dl->ndim, dl->shape, numel, err);
-  if (rc) return lt_fail(err, rc, "DLPack tensor: %s", err ? err->msg : "bad shape");
+  lt_error why; /* its own buffer: err->msg cannot be both the output and an argument */
+  int rc = lt_shape_numel(dl->ndim, dl->shape, numel, &why);
+  if (rc) return lt_fail(err, rc, "DLPack tensor: %s", why.msg);
   uint64_t bits = (uint64_t)dl->dtype.bits * dl->dtype.lanes;
   int packed = bits < 8 && !(flags & DLPACK_FLAG_BITMASK_IS_SUBBYTE_TYPE_PADDED);
   uint64_t esize = packed ? 1 : (bits + 7) / 8;

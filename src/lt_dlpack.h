@@ -24,7 +24,7 @@
  * which the legacy form cannot say: that fails with LT_EREADONLY.
  * Strides are always filled; data is NULL for an empty tensor.
  */
-int lt_dlpack_export(const lt_tensor *t, int versioned, int copy, int read_only, void **out,
+int lt_dlpack_export(lt_tensor *t, int versioned, int copy, int read_only, void **out,
                      lt_error *err);
 
 /*

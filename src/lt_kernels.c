@@ -350,7 +350,7 @@ static int may_overlap(const lt_tensor *x, const lt_tensor *y) {
 
 int lt_copy(lt_tensor *dst, const lt_tensor *src, lt_error *err) {
   int rc;
-  if ((rc = lt_check_writable(dst, err)) || (rc = lt_check_readable(src, err))) return rc;
+  if ((rc = lt_prepare_write(dst, err)) || (rc = lt_check_readable(src, err))) return rc;
   if ((rc = check_no_internal_overlap(dst, err))) return rc;
   if (lt_numel(dst) == 0) {
     lt_tensor *b;
@@ -420,7 +420,7 @@ FILL_RUN(lt_c128)
 
 int lt_fill(lt_tensor *dst, const lt_scalar *v, lt_error *err) {
   int rc;
-  if ((rc = lt_check_writable(dst, err))) return rc;
+  if ((rc = lt_prepare_write(dst, err))) return rc;
   if ((rc = check_no_internal_overlap(dst, err))) return rc;
   union {
     lt_c128 c;

@@ -1,5 +1,5 @@
 /*
- * lt_storage.c -- allocation and reference counting of tensor data.
+ * lt_storage.c -- blocks, handles, and copy-on-write.
  */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MADV_HUGEPAGE */
 #include "lt_storage.h"
@@ -15,82 +15,149 @@
 #define LT_MAP_MIN ((size_t)4 << 20)
 #define LT_HUGE ((size_t)2 << 20)
 
-static lt_storage *storage_map(size_t nbytes) {
-  lt_storage *s = malloc(sizeof *s);
-  if (!s) return NULL;
+/* {====== blocks ====== */
+
+static lt_block *block_map(size_t nbytes) {
+  lt_block *b = malloc(sizeof *b);
+  if (!b) return NULL;
   size_t len = nbytes + LT_HUGE;
   void *base = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (base == MAP_FAILED) {
-    free(s);
+    free(b);
     return NULL;
   }
   uintptr_t first = ((uintptr_t)base + LT_HUGE - 1) & ~(uintptr_t)(LT_HUGE - 1);
 #ifdef MADV_HUGEPAGE
   madvise((void *)first, nbytes, MADV_HUGEPAGE); /* advice only: failure is harmless */
 #endif
+  atomic_init(&b->refs, 1);
+  b->data = (void *)first;
+  b->nbytes = nbytes;
+  b->base = base;
+  b->map_len = len;
+  b->release = NULL;
+  b->release_ctx = NULL;
+  return b;
+}
+
+static lt_block *block_new(size_t nbytes, int zero) {
+  if (nbytes > SIZE_MAX - LT_HUGE - sizeof(lt_block)) return NULL;
+  if (nbytes >= LT_MAP_MIN) return block_map(nbytes);
+  /* One allocation: the header, then the data at the next LT_ALIGN boundary. */
+  size_t total = sizeof(lt_block) + LT_ALIGN + nbytes;
+  void *base = zero ? calloc(1, total) : malloc(total);
+  if (!base) return NULL;
+  lt_block *b = base;
+  uintptr_t first = (uintptr_t)base + sizeof(lt_block);
+  first = (first + LT_ALIGN - 1) & ~(uintptr_t)(LT_ALIGN - 1);
+  atomic_init(&b->refs, 1);
+  b->data = (void *)first;
+  b->nbytes = nbytes;
+  b->base = base;
+  b->map_len = 0;
+  b->release = NULL;
+  b->release_ctx = NULL;
+  return b;
+}
+
+void lt_block_release(lt_block *b) {
+  if (!b) return;
+  /* acq_rel: the thread that frees must see every write made through other references. */
+  if (atomic_fetch_sub_explicit(&b->refs, 1, memory_order_acq_rel) != 1) return;
+  if (b->map_len) {
+    munmap(b->base, b->map_len);
+    free(b);
+  } else if (b->base) {
+    free(b->base); /* header and data are one allocation */
+  } else {
+    if (b->release) b->release(b->release_ctx, b->data);
+    free(b);
+  }
+}
+
+/* }====== */
+
+/* {====== handles ====== */
+
+static lt_storage *handle_new(lt_block *b, DLDevice device) {
+  lt_storage *s = malloc(sizeof *s);
+  if (!s) return NULL;
   atomic_init(&s->refs, 1);
-  s->data = (void *)first;
-  s->nbytes = nbytes;
-  s->device.device_type = kDLCPU;
-  s->device.device_id = 0;
-  s->base = base;
-  s->map_len = len;
-  s->release = NULL;
-  s->release_ctx = NULL;
+  s->data = b->data;
+  s->device = device;
+  s->block = b;
+  s->shared = 0;
+  s->pinned = 0;
   return s;
 }
 
 lt_storage *lt_storage_new(size_t nbytes, int zero) {
-  if (nbytes > SIZE_MAX - LT_HUGE - sizeof(lt_storage)) return NULL;
-  if (nbytes >= LT_MAP_MIN) return storage_map(nbytes);
-  /* One block: the header, then the data at the next LT_ALIGN boundary. calloc lets large
-     zeroed blocks come straight from fresh (already zero) pages. */
-  size_t total = sizeof(lt_storage) + LT_ALIGN + nbytes;
-  void *base = zero ? calloc(1, total) : malloc(total);
-  if (!base) return NULL;
-  lt_storage *s = base;
-  uintptr_t first = (uintptr_t)base + sizeof(lt_storage);
-  first = (first + LT_ALIGN - 1) & ~(uintptr_t)(LT_ALIGN - 1);
-  atomic_init(&s->refs, 1);
-  s->data = (void *)first;
-  s->nbytes = nbytes;
-  s->device.device_type = kDLCPU;
-  s->device.device_id = 0;
-  s->base = base;
-  s->map_len = 0;
-  s->release = NULL;
-  s->release_ctx = NULL;
+  lt_block *b = block_new(nbytes, zero);
+  if (!b) return NULL;
+  DLDevice cpu = {kDLCPU, 0};
+  lt_storage *s = handle_new(b, cpu);
+  if (!s) lt_block_release(b);
   return s;
 }
 
 lt_storage *lt_storage_wrap(void *data, size_t nbytes, DLDevice device, lt_release_fn release,
                             void *ctx) {
-  lt_storage *s = malloc(sizeof *s);
-  if (!s) return NULL;
-  atomic_init(&s->refs, 1);
-  s->data = data;
-  s->nbytes = nbytes;
-  s->device = device;
-  s->base = NULL;
-  s->map_len = 0;
-  s->release = release;
-  s->release_ctx = ctx;
+  lt_block *b = malloc(sizeof *b);
+  if (!b) return NULL;
+  atomic_init(&b->refs, 1);
+  b->data = data;
+  b->nbytes = nbytes;
+  b->base = NULL;
+  b->map_len = 0;
+  b->release = release;
+  b->release_ctx = ctx;
+  lt_storage *s = handle_new(b, device);
+  if (!s) {
+    free(b); /* release not called: the caller still owns the memory */
+    return NULL;
+  }
+  s->pinned = 1;
   return s;
 }
 
 void lt_storage_release(lt_storage *s) {
   if (!s) return;
-  /* acq_rel: the thread that frees must see every write made through other references. */
   if (atomic_fetch_sub_explicit(&s->refs, 1, memory_order_acq_rel) != 1) return;
-  if (s->map_len) {
-    munmap(s->base, s->map_len);
-    free(s);
-    return;
-  }
-  if (s->base) {
-    free(s->base); /* header and data are one block */
-    return;
-  }
-  if (s->release) s->release(s->release_ctx, s->data);
+  lt_block_release(s->block);
   free(s);
 }
+
+lt_storage *lt_storage_share(lt_storage *s) {
+  if (s->pinned || !s->block->base) return NULL;
+  lt_storage *c = handle_new(lt_block_retain(s->block), s->device);
+  if (!c) {
+    lt_block_release(s->block);
+    return NULL;
+  }
+  c->shared = 1;
+  s->shared = 1;
+  return c;
+}
+
+int lt_storage_unshare(lt_storage *s) {
+  if (!s->shared) return 0;
+  lt_block *old = s->block;
+  if (atomic_load_explicit(&old->refs, memory_order_acquire) > 1) {
+    lt_block *b = block_new(old->nbytes, 0);
+    if (!b) return -1;
+    memcpy(b->data, old->data, old->nbytes);
+    s->block = b;
+    s->data = b->data;
+    lt_block_release(old);
+  }
+  s->shared = 0; /* the block is this handle's alone now */
+  return 0;
+}
+
+int lt_storage_pin(lt_storage *s) {
+  if (lt_storage_unshare(s)) return -1;
+  s->pinned = 1;
+  return 0;
+}
+
+/* }====== */

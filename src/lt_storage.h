@@ -1,9 +1,14 @@
 /*
- * lt_storage.h -- reference-counted blocks of tensor data.
+ * lt_storage.h -- reference-counted tensor data, shared copy-on-write between clones.
  *
- * Owns: allocation (64-byte aligned, optionally zeroed), the atomic reference count, and the
- * release of memory that ltensor did not allocate (a DLPack producer's deleter, a host's release
- * callback) exactly once, on whichever thread drops the last reference. Lua-free.
+ * Two levels. A *block* is memory: allocated by ltensor (64-byte aligned; large ones mapped
+ * 2 MiB aligned with huge pages) or wrapped from elsewhere (a DLPack producer's, a host's),
+ * released exactly once, on whichever thread drops the last reference. A *storage* is what a
+ * tensor and all its views hold: a handle on one block. t:clone() gives the clone a new handle on
+ * the same block; the first write through a handle whose block is shared copies the block for
+ * that handle alone (lt_storage_unshare), so every view of the writer follows it and the other
+ * side keeps the original. Exports hold the block itself, so they stay valid whatever the
+ * handles do later. Counts are atomic. Lua-free.
  */
 #ifndef LT_STORAGE_H
 #define LT_STORAGE_H
@@ -16,27 +21,36 @@
 #define LT_ALIGN 64
 
 typedef struct lt_storage lt_storage;
+typedef struct lt_block lt_block;
 
-/* Called once when the last reference to a wrapped block goes. */
+/* Called once when the last reference to wrapped memory goes. */
 typedef void (*lt_release_fn)(void *ctx, void *data);
 
-struct lt_storage {
+struct lt_block {
   atomic_long refs;
-  void *data;         /* first byte, LT_ALIGN-aligned when ltensor allocated it */
-  size_t nbytes;      /* bytes addressable from data (0 when unknown for wrapped memory) */
-  DLDevice device;    /* where data lives */
-  void *base;         /* what to free: the malloc'd or mapped block; NULL for wrapped memory */
-  size_t map_len;     /* > 0 when base was mapped with mmap (large blocks) */
+  void *data;    /* first byte */
+  size_t nbytes; /* bytes from data (0 when unknown: wrapped memory) */
+  void *base;    /* what to free: the malloc'd or mapped block; NULL for wrapped memory */
+  size_t map_len;
   lt_release_fn release;
   void *release_ctx;
 };
 
-/* A new block of nbytes (>= 0), LT_ALIGN-aligned, zero-filled when zero != 0.
+struct lt_storage {
+  atomic_long refs;
+  void *data;      /* == block->data */
+  DLDevice device; /* where data lives */
+  lt_block *block;
+  int shared;      /* the block may have other handles: unshare before writing */
+  int pinned;      /* writers outside ltensor may hold data: never share the block */
+};
+
+/* A new block of nbytes (>= 0), LT_ALIGN-aligned, zero-filled when zero != 0, with its handle.
    Returns NULL when out of memory. The count starts at 1. */
 lt_storage *lt_storage_new(size_t nbytes, int zero);
 
-/* Wraps memory owned elsewhere; release(ctx, data) runs when the last reference goes.
-   Returns NULL when out of memory, and then has not called release. */
+/* Wraps memory owned elsewhere; release(ctx, data) runs when the last reference goes. The
+   storage is pinned. Returns NULL when out of memory, and then has not called release. */
 lt_storage *lt_storage_wrap(void *data, size_t nbytes, DLDevice device, lt_release_fn release,
                             void *ctx);
 
@@ -45,7 +59,25 @@ static inline lt_storage *lt_storage_retain(lt_storage *s) {
   return s;
 }
 
-/* Drops a reference; frees or releases the block with the last one. NULL is ignored. */
+/* Drops a reference; the last one drops the block. NULL is ignored. */
 void lt_storage_release(lt_storage *s);
+
+/* A second handle on s's block, for a copy-on-write clone; NULL when s is pinned or not
+   ltensor's memory (the caller copies eagerly), or when out of memory. */
+lt_storage *lt_storage_share(lt_storage *s);
+
+/* Before a write: gives s a block of its own if its block is shared. 0, or -1 when out of
+   memory (s unchanged). */
+int lt_storage_unshare(lt_storage *s);
+
+/* A writable pointer to s's memory escapes (a writable export, data_ptr()): unshares and
+   pins. 0, or -1 when out of memory. */
+int lt_storage_pin(lt_storage *s);
+
+static inline lt_block *lt_block_retain(lt_block *b) {
+  atomic_fetch_add_explicit(&b->refs, 1, memory_order_relaxed);
+  return b;
+}
+void lt_block_release(lt_block *b);
 
 #endif

@@ -116,6 +116,14 @@ int lt_check_writable(const lt_tensor *t, lt_error *err) {
   return lt_check_readable(t, err);
 }
 
+int lt_prepare_write(lt_tensor *t, lt_error *err) {
+  int rc = lt_check_writable(t, err);
+  if (rc) return rc;
+  if (t->storage->shared && lt_storage_unshare(t->storage))
+    return lt_fail(err, LT_ENOMEM, "not enough memory to copy a shared (cloned) tensor");
+  return LT_OK;
+}
+
 /* }====== */
 
 /* {====== headers ====== */
@@ -553,6 +561,25 @@ int lt_clone(const lt_tensor *t, lt_tensor **out, lt_error *err) {
     lt_tensor_free(c);
     return rc;
   }
+  *out = c;
+  return LT_OK;
+}
+
+int lt_clone_lazy(const lt_tensor *t, lt_tensor **out, lt_error *err) {
+  int rc = lt_check_readable(t, err);
+  if (rc) return rc;
+  uint64_t used = (uint64_t)lt_numel(t) * lt_esize(t);
+  lt_storage *s = NULL;
+  if (used > 0 && used * 2 >= t->storage->block->nbytes) s = lt_storage_share(t->storage);
+  if (!s) return lt_clone(t, out, err);
+  lt_tensor *c;
+  if ((rc = lt_tensor_alias(t, &c, err))) {
+    lt_storage_release(s);
+    return rc;
+  }
+  lt_storage_release(c->storage);
+  c->storage = s;
+  c->readonly = LT_WRITABLE;
   *out = c;
   return LT_OK;
 }

@@ -81,6 +81,9 @@ void lt_device_str(DLDevice d, char *buf, size_t n);
 const char *lt_readonly_reason(const lt_tensor *t);
 /* LT_OK when t may be written; LT_EREADONLY or LT_EOPAQUE with a message otherwise. */
 int lt_check_writable(const lt_tensor *t, lt_error *err);
+/* Before writing t's elements: lt_check_writable, then a block of its own if t's block is
+   shared with a copy-on-write clone (every view of t follows). */
+int lt_prepare_write(lt_tensor *t, lt_error *err);
 /* LT_OK when the elements of t can be read as numbers (host device, known dtype). */
 int lt_check_readable(const lt_tensor *t, lt_error *err);
 
@@ -143,5 +146,9 @@ int lt_expand(const lt_tensor *t, int ndim, const int64_t *sizes, lt_tensor **ou
 
 /* A new contiguous copy of t (same dtype, writable). */
 int lt_clone(const lt_tensor *t, lt_tensor **out, lt_error *err);
+/* A writable copy of t that shares t's block until either side writes (same shape, strides and
+   offset). Falls back to lt_clone when the block cannot be shared (memory from outside, a
+   pinned block) or when t covers less than half of it. */
+int lt_clone_lazy(const lt_tensor *t, lt_tensor **out, lt_error *err);
 
 #endif

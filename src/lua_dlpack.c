@@ -254,8 +254,14 @@ static int f_from_dlpack(lua_State *L) {
     if (lt_tensor_alias(t, &ud->t, &err)) ltl_raise(L, &err);
     return 1;
   }
-  /* the protocol: x:__dlpack{max_version = {1, 3}, dl_device = ..., copy = ...} */
-  if (lua_getfield(L, 1, "__dlpack") == LUA_TNIL)
+  /* the protocol: x:__dlpack{max_version = {1, 3}, dl_device = ..., copy = ...}; a value that
+     cannot be indexed (number, boolean, plain userdata) gets the same clear error */
+  int indexable = lua_type(L, 1) == LUA_TTABLE;
+  if (!indexable && luaL_getmetafield(L, 1, "__index") != LUA_TNIL) {
+    lua_pop(L, 1);
+    indexable = 1;
+  }
+  if (!indexable || lua_getfield(L, 1, "__dlpack") == LUA_TNIL)
     return luaL_error(L, "expected a tensor, a DLPack capsule or an object with __dlpack, got %s",
                       luaL_typename(L, 1));
   lua_pushvalue(L, 1);

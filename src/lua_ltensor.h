@@ -3,6 +3,10 @@
  *
  * A tensor in Lua is a full userdata holding one lt_tensor pointer; NULL once released (by
  * __gc, __close or a host revoke), after which every use raises "tensor has been released".
+ * Its block also holds a tag, the address of ltl_tensor_key: a value is a tensor when it is a
+ * userdata of exactly sizeof(ltl_ud) bytes carrying the tag. That check costs no registry
+ * lookup (it is on every element access) and, unlike a metatable comparison, cannot be fooled by
+ * debug.setmetatable on a foreign userdata.
  * The tensor metatable lives in the registry under the light-userdata key ltl_tensor_key (and
  * under the name "ltensor.Tensor" for luaL_checkudata users).
  */
@@ -18,6 +22,7 @@
 
 typedef struct {
   lt_tensor *t;
+  const char *tag; /* &ltl_tensor_key: identifies a tensor without a metatable lookup */
 } ltl_ud;
 
 extern const char ltl_tensor_key;

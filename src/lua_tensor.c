@@ -22,18 +22,28 @@ const char ltl_tensor_key = 0;
 ltl_ud *ltl_newud(lua_State *L) {
   ltl_ud *ud = lua_newuserdatauv(L, sizeof(ltl_ud), 0);
   ud->t = NULL;
+  ud->tag = &ltl_tensor_key;
   lua_rawgetp(L, LUA_REGISTRYINDEX, &ltl_tensor_key);
   lua_setmetatable(L, -2);
   return ud;
 }
 
-ltl_ud *ltl_testud(lua_State *L, int idx) {
+static inline ltl_ud *testud(lua_State *L, int idx) {
   ltl_ud *ud = lua_touserdata(L, idx);
-  if (!ud || !lua_getmetatable(L, idx)) return NULL;
-  lua_rawgetp(L, LUA_REGISTRYINDEX, &ltl_tensor_key);
-  int same = lua_rawequal(L, -1, -2);
-  lua_pop(L, 2);
-  return same ? ud : NULL;
+  return ud && lua_rawlen(L, idx) == sizeof(ltl_ud) && ud->tag == &ltl_tensor_key ? ud : NULL;
+}
+
+ltl_ud *ltl_testud(lua_State *L, int idx) { return testud(L, idx); }
+
+/*
+ * The self of a metamethod. The metatable is protected (__metatable), so without the debug
+ * library a metamethod is only ever called with a value that has it: a tensor. The tag is still
+ * checked (a number or a table gives a clean error), but not the block size, which costs an API
+ * call on every element access.
+ */
+static inline ltl_ud *self_ud(lua_State *L) {
+  ltl_ud *ud = lua_touserdata(L, 1);
+  return ud && ud->tag == &ltl_tensor_key ? ud : NULL;
 }
 
 static int released(lua_State *L) { return luaL_error(L, "tensor has been released"); }
@@ -234,9 +244,13 @@ static void store_value(lua_State *L, int idx, lt_dtype dt, char *p) {
   if (lt_store(dt, p, &s) != LT_STORE_OK) scalar_error(L, &s, dt);
 }
 
-static void check_writable(lua_State *L, const lt_tensor *t) {
+/* Before writing through t: raises for read-only or opaque tensors, and gives a copy-on-write
+   clone (or its source) a block of its own, charging the copy to the collector. */
+static void prepare_write(lua_State *L, lt_tensor *t) {
   lt_error err;
-  if (lt_check_writable(t, &err)) ltl_raise(L, &err);
+  void *before = t->storage->data;
+  if (lt_prepare_write(t, &err)) ltl_raise(L, &err);
+  if (t->storage->data != before) ltl_account(L, t->storage->block->nbytes);
 }
 
 static void check_readable(lua_State *L, const lt_tensor *t) {
@@ -630,7 +644,7 @@ static void push_view(lua_State *L, const lt_tensor *v) {
 /* Writes the Lua value at vidx into the view v: an element, a fill, or a broadcast copy. */
 static void assign(lua_State *L, lt_tensor *v, int vidx) {
   lt_error err;
-  check_writable(L, v);
+  prepare_write(L, v);
   ltl_ud *src = ltl_testud(L, vidx);
   if (src) {
     if (!src->t) released(L);
@@ -658,10 +672,8 @@ static void assign(lua_State *L, lt_tensor *v, int vidx) {
 }
 
 static int t_index(lua_State *L) {
-  ltl_ud *ud = lua_touserdata(L, 1);
-  if (!ud || !lua_getmetatable(L, 1) || !lua_rawequal(L, -1, lua_upvalueindex(3)))
-    return luaL_typeerror(L, 1, "tensor");
-  lua_pop(L, 1);
+  ltl_ud *ud = self_ud(L);
+  if (!ud) return luaL_typeerror(L, 1, "tensor");
   switch (lua_type(L, 2)) {
     case LUA_TNUMBER: {
       lt_tensor *t = ud->t;
@@ -706,14 +718,22 @@ static int t_index(lua_State *L) {
 }
 
 static int t_newindex(lua_State *L) {
-  lt_tensor *t = ltl_check(L, 1);
+  ltl_ud *ud = self_ud(L);
+  if (!ud) return luaL_typeerror(L, 1, "tensor");
+  lt_tensor *t = ud->t;
+  if (!t) return released(L);
   if (lua_type(L, 2) == LUA_TNUMBER && t->ndim == 1) { /* the fast path */
     int isnum;
     lua_Integer i = lua_tointegerx(L, 2, &isnum);
     int64_t n = t->shape[0];
     if (i < 0) i += n + 1;
-    if (isnum && i >= 1 && i <= n && !t->readonly && lt_readable(t)) {
-      store_value(L, 3, t->dtype, lt_data(t) + (i - 1) * t->strides[0] * (int64_t)lt_esize(t));
+    if (isnum && i >= 1 && i <= n && !t->readonly && !t->storage->shared && lt_readable(t)) {
+      char *p = lt_data(t) + (i - 1) * t->strides[0] * (int64_t)lt_esize(t);
+      if (t->dtype == LT_FLOAT32 && lua_type(L, 3) == LUA_TNUMBER) { /* as lt_store does */
+        *(float *)p = lua_isinteger(L, 3) ? (float)lua_tointeger(L, 3) : (float)lua_tonumber(L, 3);
+        return 0;
+      }
+      store_value(L, 3, t->dtype, p);
       return 0;
     }
   }
@@ -787,7 +807,21 @@ static int m_storage_offset(lua_State *L) {
   return 1;
 }
 
+/* t:data_ptr(): the address of the first element, writable: a copy-on-write clone gets its own
+   block first, and the block is never shared again (the address may be written through). */
 static int m_data_ptr(lua_State *L) {
+  lt_tensor *t = ltl_check(L, 1);
+  if (!t->storage->pinned) {
+    void *before = t->storage->data;
+    if (lt_storage_pin(t->storage)) return luaL_error(L, "not enough memory");
+    if (t->storage->data != before) ltl_account(L, t->storage->block->nbytes);
+  }
+  lua_pushinteger(L, (lua_Integer)(intptr_t)lt_data(t));
+  return 1;
+}
+
+/* t:const_data_ptr(): the same address for reading; never copies a shared block. */
+static int m_const_data_ptr(lua_State *L) {
   lua_pushinteger(L, (lua_Integer)(intptr_t)lt_data(ltl_check(L, 1)));
   return 1;
 }
@@ -864,8 +898,8 @@ static int m_set(lua_State *L) {
   if (nidx != t->ndim)
     return luaL_error(L, "set: expected %d indices and a value for a %d-d tensor, got %d indices",
                       t->ndim, t->ndim, nidx < 0 ? 0 : nidx);
+  if (t->readonly || t->storage->shared || !lt_readable(t)) prepare_write(L, t);
   char *p = index_args(L, t, 2);
-  if (t->readonly || !lt_readable(t)) check_writable(L, t);
   store_value(L, lua_gettop(L), t->dtype, p);
   return 0;
 }
@@ -883,9 +917,14 @@ static int m_bytes(lua_State *L) {
   return 1;
 }
 
+/* t:clone(): copy-on-write; shares t's block until either side writes. */
 static int m_clone(lua_State *L) {
   lt_tensor *t = ltl_check(L, 1);
-  copy_as(L, t, t->dtype);
+  lt_error err;
+  ltl_ud *ud = ltl_newud(L);
+  CHECK_RC(L, lt_clone_lazy(t, &ud->t, &err), err);
+  if (ud->t->storage != t->storage && ud->t->storage->block != t->storage->block)
+    ltl_account(L, (size_t)lt_numel(t) * lt_esize(t)); /* it was an eager copy */
   return 1;
 }
 
@@ -1109,6 +1148,7 @@ static const luaL_Reg methods[] = {
     {"nbytes", m_nbytes},
     {"storage_offset", m_storage_offset},
     {"data_ptr", m_data_ptr},
+    {"const_data_ptr", m_const_data_ptr},
     {"is_read_only", m_is_read_only},
     {"tolist", m_tolist},
     {"item", m_item},
@@ -1171,10 +1211,11 @@ LUAMOD_API int luaopen_ltensor_core(lua_State *L) {
     lua_pop(L, 1);
     luaL_newmetatable(L, LTL_TENSOR_NAME); /* mt */
     luaL_setfuncs(L, metameth, 0);
+    lua_pushliteral(L, LTL_TENSOR_NAME); /* getmetatable(t) gives the type name */
+    lua_setfield(L, -2, "__metatable");
     luaL_newlib(L, methods);    /* mt methods */
     luaL_newlib(L, properties); /* mt methods props */
-    lua_pushvalue(L, -3);       /* mt methods props mt */
-    lua_pushcclosure(L, t_index, 3);
+    lua_pushcclosure(L, t_index, 2);
     lua_setfield(L, -2, "__index");
     lua_pushvalue(L, -1);
     lua_rawsetp(L, LUA_REGISTRYINDEX, &ltl_tensor_key);

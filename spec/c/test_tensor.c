@@ -148,7 +148,7 @@ static void test_tensor_new(void) {
     CHECK(lt_esize(t) == lt_dtypes[dt].size);
     CHECK(t->readonly == LT_WRITABLE);
     CHECK(refs(t) == 1);
-    CHECK(t->storage->nbytes >= 105 * lt_dtypes[dt].size);
+    CHECK(t->storage->block->nbytes >= 105 * lt_dtypes[dt].size);
     CHECK(t->storage->device.device_type == kDLCPU);
     CHECK(lt_numel(t) == 105);
     CHECK(lt_is_contiguous(t));
@@ -170,7 +170,7 @@ static void test_tensor_new(void) {
   /* 0-d: one element */
   CHECK_OK(lt_tensor_new(LT_FLOAT64, 0, NULL, 1, &t, &err));
   CHECK(t->ndim == 0 && lt_numel(t) == 1 && lt_is_contiguous(t));
-  CHECK(t->storage->nbytes >= 8 && ((uintptr_t)lt_data(t) & 63) == 0);
+  CHECK(t->storage->block->nbytes >= 8 && ((uintptr_t)lt_data(t) & 63) == 0);
   lt_tensor_free(t);
   /* 64 dims of size 1 are fine, 65 are not */
   int64_t ones[LT_MAX_NDIM + 1];

@@ -1,0 +1,207 @@
+/*
+ * access.c -- bench_access: the cost of element access from Lua, against the floor.
+ *
+ * Embeds Lua 5.4 with ltensor linked statically, and defines here a minimal userdata (a float*
+ * and a length, C __index/__newindex that only check the bounds) and a minimal 2-d variant with
+ * get(i, j)/set(i, j, v) methods: the least a metamethod or method call can cost. The loops are
+ * in bench/access.lua; this file times them: bench.time(fn) is clock_gettime(CLOCK_MONOTONIC)
+ * around one call of a Lua loop, and the script keeps the best of several rounds.
+ *
+ * Usage: bench_access [script]   (default: the access.lua next to this file)
+ * Env:   LTENSOR_BENCH_QUICK=1   small sizes, few repetitions (< 2 s)
+ *        LTENSOR_BENCH_STRICT=1  exit status 1 when the t[i] goal is missed
+ */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime under -std=c11 */
+
+#include <lauxlib.h>
+#include <lua.h>
+#include <lualib.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "ltensor.h"
+
+#ifndef LTENSOR_SOURCE_DIR
+#error "LTENSOR_SOURCE_DIR must name the source tree"
+#endif
+
+/* {====== the minimal userdata: the floor for metamethod and method access ====== */
+
+#define MUD1 "bench.mud1"
+#define MUD2 "bench.mud2"
+
+typedef struct {
+  float *p;
+  lua_Integer n; /* elements (1-d), or rows (2-d) */
+  lua_Integer m; /* columns (2-d) */
+} mud;
+
+static mud *mud_new(lua_State *L, lua_Integer n, lua_Integer m, const char *mt) {
+  luaL_argcheck(L, n >= 0 && m >= 0 && (m == 0 || n <= (lua_Integer)(SIZE_MAX / 4) / m), 1,
+                "bad size");
+  mud *u = lua_newuserdatauv(L, sizeof(mud), 0);
+  u->p = NULL;
+  u->n = n;
+  u->m = m;
+  luaL_setmetatable(L, mt);
+  u->p = calloc((size_t)(n * m) + 1, sizeof(float));
+  if (!u->p) luaL_error(L, "out of memory");
+  return u;
+}
+
+static int mud_gc(lua_State *L) {
+  mud *u = lua_touserdata(L, 1);
+  free(u->p);
+  u->p = NULL;
+  return 0;
+}
+
+/* bench.mud1(n) */
+static int mud1_new(lua_State *L) {
+  mud_new(L, luaL_checkinteger(L, 1), 1, MUD1);
+  return 1;
+}
+
+static int mud1_index(lua_State *L) {
+  mud *u = lua_touserdata(L, 1);
+  int isnum;
+  lua_Integer i = lua_tointegerx(L, 2, &isnum);
+  if (!isnum || i < 1 || i > u->n) return luaL_error(L, "index out of range");
+  lua_pushnumber(L, u->p[i - 1]);
+  return 1;
+}
+
+static int mud1_newindex(lua_State *L) {
+  mud *u = lua_touserdata(L, 1);
+  int isnum;
+  lua_Integer i = lua_tointegerx(L, 2, &isnum);
+  if (!isnum || i < 1 || i > u->n) return luaL_error(L, "index out of range");
+  u->p[i - 1] = (float)luaL_checknumber(L, 3);
+  return 0;
+}
+
+/* bench.mud2(rows, cols) */
+static int mud2_new(lua_State *L) {
+  mud_new(L, luaL_checkinteger(L, 1), luaL_checkinteger(L, 2), MUD2);
+  return 1;
+}
+
+/* The address of element (i, j) from the arguments 2 and 3; raises out of range. */
+static float *mud2_at(lua_State *L) {
+  mud *u = lua_touserdata(L, 1);
+  int isi, isj;
+  lua_Integer i = lua_tointegerx(L, 2, &isi), j = lua_tointegerx(L, 3, &isj);
+  if (!isi || !isj || i < 1 || i > u->n || j < 1 || j > u->m)
+    luaL_error(L, "index out of range");
+  return u->p + (i - 1) * u->m + (j - 1);
+}
+
+static int mud2_get(lua_State *L) {
+  lua_pushnumber(L, *mud2_at(L));
+  return 1;
+}
+
+static int mud2_set(lua_State *L) {
+  *mud2_at(L) = (float)luaL_checknumber(L, 4);
+  return 0;
+}
+
+/* }====== */
+
+/* {====== timing ====== */
+
+static double now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+/* bench.time(fn): calls fn() once and returns how long it took, in ns. A full collection
+   first keeps the garbage of one case from being collected in the time of another. */
+static int bench_time(lua_State *L) {
+  luaL_checktype(L, 1, LUA_TFUNCTION);
+  lua_gc(L, LUA_GCCOLLECT);
+  lua_settop(L, 1);
+  double t0 = now_ns();
+  lua_call(L, 0, 0);
+  lua_pushnumber(L, now_ns() - t0);
+  return 1;
+}
+
+/* bench.now(): CLOCK_MONOTONIC in ns (for the total). */
+static int bench_now(lua_State *L) {
+  lua_pushnumber(L, now_ns());
+  return 1;
+}
+
+/* }====== */
+
+static int open_bench(lua_State *L) {
+  luaL_newmetatable(L, MUD1);
+  lua_pushcfunction(L, mud1_index);
+  lua_setfield(L, -2, "__index");
+  lua_pushcfunction(L, mud1_newindex);
+  lua_setfield(L, -2, "__newindex");
+  lua_pushcfunction(L, mud_gc);
+  lua_setfield(L, -2, "__gc");
+  lua_pop(L, 1);
+
+  luaL_newmetatable(L, MUD2);
+  static const luaL_Reg m2[] = {{"get", mud2_get}, {"set", mud2_set}, {NULL, NULL}};
+  luaL_newlib(L, m2);
+  lua_setfield(L, -2, "__index");
+  lua_pushcfunction(L, mud_gc);
+  lua_setfield(L, -2, "__gc");
+  lua_pop(L, 1);
+
+  static const luaL_Reg fns[] = {
+      {"mud1", mud1_new}, {"mud2", mud2_new}, {"time", bench_time}, {"now", bench_now},
+      {NULL, NULL}};
+  luaL_newlib(L, fns);
+  const char *q = getenv("LTENSOR_BENCH_QUICK");
+  lua_pushboolean(L, q && q[0] && q[0] != '0');
+  lua_setfield(L, -2, "quick");
+  return 1;
+}
+
+static int msgh(lua_State *L) {
+  luaL_traceback(L, L, lua_tostring(L, 1), 1);
+  return 1;
+}
+
+int main(int argc, char **argv) {
+  const char *script = argc > 1 ? argv[1] : LTENSOR_SOURCE_DIR "/bench/access.lua";
+  lua_State *L = luaL_newstate();
+  if (!L) {
+    fprintf(stderr, "bench_access: cannot create a Lua state\n");
+    return 2;
+  }
+  luaL_openlibs(L);
+  luaL_requiref(L, "ltensor.core", luaopen_ltensor_core, 0);
+  lua_pop(L, 1);
+  luaL_requiref(L, "bench", open_bench, 0);
+  lua_pop(L, 1);
+  /* require "ltensor" finds the Lua layer in the source tree */
+  lua_getglobal(L, "package");
+  lua_pushstring(L, LTENSOR_SOURCE_DIR "/lua/?.lua;" LTENSOR_SOURCE_DIR "/lua/?/init.lua;");
+  lua_getfield(L, -2, "path");
+  lua_concat(L, 2);
+  lua_setfield(L, -2, "path");
+  lua_pop(L, 1);
+
+  lua_pushcfunction(L, msgh);
+  int rc = luaL_loadfile(L, script);
+  if (rc == LUA_OK) rc = lua_pcall(L, 0, 1, -2);
+  int status = 0;
+  if (rc != LUA_OK) {
+    fprintf(stderr, "bench_access: %s\n", lua_tostring(L, -1));
+    status = 2;
+  } else if (lua_toboolean(L, -1) == 0) { /* the script returns whether the goal was met */
+    const char *strict = getenv("LTENSOR_BENCH_STRICT");
+    if (strict && strict[0] && strict[0] != '0') status = 1;
+  }
+  lua_close(L);
+  return status;
+}
