@@ -60,8 +60,10 @@ asan: deps
 	$(CMAKE) --build $(ASAN_BUILD) -j $(JOBS)
 	cd $(ASAN_BUILD) && ctest --output-on-failure -j $(JOBS) -E "$(ASAN_SKIP)"
 
+# Benchmarks print ratios measured side by side in one run; LTENSOR_BENCH_QUICK=1 shortens them.
 bench: build
 	./$(BUILD)/bench/bench_access
+	$(LUA_ENV) lua5.4 bench/gc_memory.lua
 
 install: build
 	$(CMAKE) --install $(BUILD)

@@ -9,7 +9,7 @@
 --
 -- Two loops, each from a reset peak (/proc/self/clear_refs):
 --   zeros  lt.zeros(n) and one element written: the goal as stated. lt.zeros takes fresh
---          calloc'd pages that stay shared zero pages until written, so this loop stays small
+--          fresh zero pages that stay untouched until written, so this loop stays small
 --          even if no tensor were ever freed; it shows that the loop works, not that the
 --          collector keeps up.
 --   ones   lt.ones(n): every page written, so each live tensor really holds 64 MiB of RSS and
