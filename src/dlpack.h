@@ -127,11 +127,64 @@ typedef struct DLManagedTensorVersioned {
   DLTensor dl_tensor;
 } DLManagedTensorVersioned;
 
+
+/* {====== the C exchange API (DLPack 1.3): a table of functions a framework offers, so that
+   another framework converts its tensors without going through the interpreter ====== */
+
+/* Allocates a tensor like prototype (dtype, ndim, shape, device). 0, or -1 after calling
+   SetError(error_ctx, kind, message). */
+typedef int (*DLPackManagedTensorAllocator)(DLTensor *prototype, DLManagedTensorVersioned **out,
+                                            void *error_ctx,
+                                            void (*SetError)(void *error_ctx, const char *kind,
+                                                             const char *message));
+/* An owning managed tensor of the framework object. */
+typedef int (*DLPackManagedTensorFromPyObjectNoSync)(void *py_object,
+                                                    DLManagedTensorVersioned **out);
+/* A framework object from a managed tensor, whose ownership is taken. */
+typedef int (*DLPackManagedTensorToPyObjectNoSync)(DLManagedTensorVersioned *tensor,
+                                                  void **out_py_object);
+/* A non-owning DLTensor of the framework object, filled in place. */
+typedef int (*DLPackDLTensorFromPyObjectNoSync)(void *py_object, DLTensor *out);
+/* The stream the framework currently works on for a device (NULL when none). */
+typedef int (*DLPackCurrentWorkStream)(DLDeviceType device_type, int32_t device_id,
+                                       void **out_current_stream);
+
+typedef struct DLPackExchangeAPIHeader {
+  DLPackVersion version;
+  struct DLPackExchangeAPIHeader *prev_api; /* an older table, or NULL */
+} DLPackExchangeAPIHeader;
+
+typedef struct DLPackExchangeAPI {
+  DLPackExchangeAPIHeader header;
+  DLPackManagedTensorAllocator managed_tensor_allocator;
+  DLPackManagedTensorFromPyObjectNoSync managed_tensor_from_py_object_no_sync;
+  DLPackManagedTensorToPyObjectNoSync managed_tensor_to_py_object_no_sync;
+  DLPackDLTensorFromPyObjectNoSync dltensor_from_py_object_no_sync;
+  DLPackCurrentWorkStream current_work_stream;
+} DLPackExchangeAPI;
+
+/* }====== */
+
 #ifdef __cplusplus
 }
 #endif
 
 #endif /* DLPACK_DLPACK_H_ */
+
+/* What an external header older than 1.3 lacks: the exchange API types ltensor.h uses. */
+#if DLPACK_MAJOR_VERSION == 1 && DLPACK_MINOR_VERSION < 3 && !defined(LTENSOR_DLPACK_EXCHANGE)
+#define LTENSOR_DLPACK_EXCHANGE
+typedef int (*DLPackManagedTensorAllocator)(DLTensor *prototype, DLManagedTensorVersioned **out,
+                                            void *error_ctx,
+                                            void (*SetError)(void *error_ctx, const char *kind,
+                                                             const char *message));
+typedef int (*DLPackCurrentWorkStream)(DLDeviceType device_type, int32_t device_id,
+                                       void **out_current_stream);
+typedef struct DLPackExchangeAPIHeader {
+  DLPackVersion version;
+  struct DLPackExchangeAPIHeader *prev_api;
+} DLPackExchangeAPIHeader;
+#endif
 
 /* Flags added after DLPack 1.0, for an external header of 1.0. */
 #ifndef DLPACK_FLAG_BITMASK_IS_SUBBYTE_TYPE_PADDED

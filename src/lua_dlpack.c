@@ -13,6 +13,7 @@
 
 #include "lt_dlpack.h"
 #include "lua_ltensor.h"
+#include "ltensor.h"
 
 /* Registry names of the four capsule metatables, in this order. */
 static const char *const capsule_names[] = {"dltensor", "dltensor_versioned", "used_dltensor",
@@ -146,54 +147,61 @@ static int opt_bool(lua_State *L, int idx, const char *name) {
   return v;
 }
 
-static int export_capsule(lua_State *L, lt_tensor *t, int versioned, int copy) {
+/* Reads __dlpack's opts at idx for tensor t: sets *versioned (max_version major >= 1) and
+   returns copy (-1 nil, 0 false, 1 true). Raises for a device t is not on, or a bad stream. */
+int ltl_dlpack_opts(lua_State *L, int idx, const lt_tensor *t, int *versioned) {
+  int copy = -1;
+  *versioned = 0;
+  if (lua_isnoneornil(L, idx)) return copy;
+  luaL_checktype(L, idx, LUA_TTABLE);
+  lua_Integer major, minor, dtype, did;
+  if (opt_pair(L, idx, "max_version", &major, &minor)) *versioned = major >= 1;
+  copy = opt_bool(L, idx, "copy");
+  if (opt_pair(L, idx, "dl_device", &dtype, &did)) {
+    DLDevice d = t->storage->device;
+    if (dtype != (lua_Integer)d.device_type || did != (lua_Integer)d.device_id) {
+      char have[32];
+      lt_device_str(d, have, sizeof have);
+      luaL_error(L,
+                 "cannot export a tensor on %s to device (%I, %I): ltensor does not copy "
+                 "between devices",
+                 have, dtype, did);
+    }
+  }
+  int st = lua_getfield(L, idx, "stream");
+  if (st != LUA_TNIL && !lua_isinteger(L, -1))
+    luaL_error(L, "stream must be an integer or nil, got %s", luaL_typename(L, -1));
+  lua_pop(L, 1);
+  return copy;
+}
+
+int ltl_export_capsule(lua_State *L, lt_tensor *t, int versioned, int copy, int read_only) {
   void **slot = ltl_new_capsule(L, versioned);
   if (copy) ltl_account(L, (size_t)lt_numel(t) * lt_esize(t));
   lt_error err;
-  if (lt_dlpack_export(t, versioned, copy, 0, slot, &err)) ltl_raise(L, &err);
+  if (lt_dlpack_export(t, versioned, copy, read_only, slot, &err)) ltl_raise(L, &err);
   return 1;
 }
 
 /* t:__dlpack{max_version = {major, minor}, dl_device = {type, id}, copy = bool, stream = int} */
 static int m_dlpack(lua_State *L) {
   lt_tensor *t = ltl_check(L, 1);
-  int versioned = 0, copy = -1;
-  if (!lua_isnoneornil(L, 2)) {
-    luaL_checktype(L, 2, LUA_TTABLE);
-    lua_Integer major, minor, dtype, did;
-    if (opt_pair(L, 2, "max_version", &major, &minor)) versioned = major >= 1;
-    copy = opt_bool(L, 2, "copy");
-    if (opt_pair(L, 2, "dl_device", &dtype, &did)) {
-      DLDevice d = t->storage->device;
-      if (dtype != (lua_Integer)d.device_type || did != (lua_Integer)d.device_id) {
-        char have[32];
-        lt_device_str(d, have, sizeof have);
-        return luaL_error(L,
-                          "cannot export a tensor on %s to device (%I, %I): ltensor does not "
-                          "copy between devices",
-                          have, dtype, did);
-      }
-    }
-    int st = lua_getfield(L, 2, "stream");
-    if (st != LUA_TNIL && !lua_isinteger(L, -1))
-      return luaL_error(L, "stream must be an integer or nil, got %s", luaL_typename(L, -1));
-    lua_pop(L, 1);
-  }
+  int versioned, copy = ltl_dlpack_opts(L, 2, t, &versioned);
   lua_settop(L, 1);
-  return export_capsule(L, t, versioned, copy == 1);
+  return ltl_export_capsule(L, t, versioned, copy == 1, 0);
 }
 
-static int m_dlpack_device(lua_State *L) {
-  lt_tensor *t = ltl_check(L, 1);
-  lua_pushinteger(L, (lua_Integer)t->storage->device.device_type);
-  lua_pushinteger(L, (lua_Integer)t->storage->device.device_id);
-  return 2;
-}
+int ltl_dlpack_device(lua_State *L, const lt_tensor *t);
+
+static int m_dlpack_device(lua_State *L) { return ltl_dlpack_device(L, ltl_check(L, 1)); }
 
 /* dlpack.to_dlpack(t): a legacy capsule, as torch.utils.dlpack.to_dlpack. */
 static int f_to_dlpack(lua_State *L) {
+  if (ltl_testwrapper(L, 1))
+    return luaL_error(L, "a ReadOnlyTensorWrapper cannot become a legacy capsule, which cannot "
+                         "mark it read-only; use from_dlpack or __dlpack{max_version = {1, 3}}");
   lt_tensor *t = ltl_check(L, 1);
-  return export_capsule(L, t, 0, 0);
+  return ltl_export_capsule(L, t, 0, 0, 0);
 }
 
 /* }====== */
@@ -261,7 +269,29 @@ static int f_from_dlpack(lua_State *L) {
     lua_pop(L, 1);
     indexable = 1;
   }
-  if (!indexable || lua_getfield(L, 1, "__dlpack") == LUA_TNIL)
+  if (!indexable)
+    return luaL_error(L, "expected a tensor, a DLPack capsule or an object with __dlpack, got %s",
+                      luaL_typename(L, 1));
+  /* ltensor's own C exchange tables (wrappers carry the const one): no Lua call. Tables of
+     other modules are not trusted blindly: a script could put any light userdata there. */
+  if (lua_getfield(L, 1, "__dlpack_c_exchange_api") == LUA_TLIGHTUSERDATA) {
+    const ltensor_exchange_api *api = lua_touserdata(L, -1);
+    if (api == ltensor_exchange() || api == ltensor_exchange_const()) {
+      DLManagedTensorVersioned *m;
+      lua_settop(L, 1);
+      ltl_ud *ud = ltl_newud(L);
+      if (api->managed_tensor_from_lua_no_sync(L, 1, &m)) return lua_error(L);
+      lt_error err;
+      if (lt_dlpack_import(m, 1, &ud->t, &err)) ltl_raise(L, &err);
+      if (api == ltensor_exchange_const()) ud->t->readonly = LT_RO_WRAPPER; /* say why */
+      if (want_cpu && ud->t->storage->device.device_type != kDLCPU)
+        return luaL_error(L, "tensor is not on cpu, and ltensor does not copy between devices");
+      if (copy == 1) replace_with_copy(L);
+      return 1;
+    }
+  }
+  lua_settop(L, 2);
+  if (lua_getfield(L, 1, "__dlpack") == LUA_TNIL)
     return luaL_error(L, "expected a tensor, a DLPack capsule or an object with __dlpack, got %s",
                       luaL_typename(L, 1));
   lua_pushvalue(L, 1);
@@ -300,6 +330,12 @@ static int f_from_dlpack(lua_State *L) {
 
 /* }====== */
 
+int ltl_dlpack_device(lua_State *L, const lt_tensor *t) {
+  lua_pushinteger(L, (lua_Integer)t->storage->device.device_type);
+  lua_pushinteger(L, (lua_Integer)t->storage->device.device_id);
+  return 2;
+}
+
 static const luaL_Reg dlpack_methods[] = {
     {"__dlpack", m_dlpack},
     {"__dlpack_device", m_dlpack_device},
@@ -318,6 +354,8 @@ void ltl_open_dlpack(lua_State *L, int methods, int module) {
   module = lua_absindex(L, module);
   lua_pushvalue(L, methods);
   luaL_setfuncs(L, dlpack_methods, 0);
+  lua_pushlightuserdata(L, (void *)ltensor_exchange());
+  lua_setfield(L, -2, "__dlpack_c_exchange_api");
   lua_pop(L, 1);
   lua_pushvalue(L, module);
   luaL_setfuncs(L, dlpack_funcs, 0);

@@ -48,5 +48,19 @@ void *ltl_consume_capsule(lua_State *L, int idx, int *versioned);
 /* Makes the capsule metatables and adds the DLPack methods and functions to the tables at
    the given stack indices. */
 void ltl_open_dlpack(lua_State *L, int methods, int module);
+/* __dlpack's opts at idx for t: *versioned, and copy as -1 (nil), 0 or 1. Raises. */
+int ltl_dlpack_opts(lua_State *L, int idx, const lt_tensor *t, int *versioned);
+/* Pushes a capsule exporting t (see lt_dlpack_export). Raises. */
+int ltl_export_capsule(lua_State *L, lt_tensor *t, int versioned, int copy, int read_only);
+/* Pushes t's DLPack device type and id. */
+int ltl_dlpack_device(lua_State *L, const lt_tensor *t);
+
+/* ReadOnlyTensorWrapper (lua_wrapper.c): a userdata laid out as ltl_ud, tagged with
+   &ltl_wrapper_key. */
+extern const char ltl_wrapper_key;
+/* The wrapper at idx, or NULL. */
+ltl_ud *ltl_testwrapper(lua_State *L, int idx);
+/* Makes the wrapper metatable and adds ReadOnlyTensorWrapper to the module table at module. */
+void ltl_open_wrapper(lua_State *L, int module);
 
 #endif

@@ -1213,6 +1213,8 @@ LUAMOD_API int luaopen_ltensor_core(lua_State *L) {
     luaL_setfuncs(L, metameth, 0);
     lua_pushliteral(L, LTL_TENSOR_NAME); /* getmetatable(t) gives the type name */
     lua_setfield(L, -2, "__metatable");
+    lua_pushlightuserdata(L, (void *)ltensor_exchange());
+    lua_setfield(L, -2, "__dlpack_c_exchange_api");
     luaL_newlib(L, methods);    /* mt methods */
     luaL_newlib(L, properties); /* mt methods props */
     lua_pushcclosure(L, t_index, 2);
@@ -1225,6 +1227,7 @@ LUAMOD_API int luaopen_ltensor_core(lua_State *L) {
   lua_getfield(L, -2, "__index");
   lua_getupvalue(L, -1, 1); /* mt M __index methods */
   ltl_open_dlpack(L, -1, -3);
+  ltl_open_wrapper(L, -3);
   lua_setfield(L, -3, "_methods");
   lua_pop(L, 1);
   lua_pushvalue(L, -2);

@@ -3,12 +3,15 @@
 --   from_dlpack(x [, {device = "cpu", copy = bool}])  a tensor from a capsule, an ltensor
 --                                                      tensor, or any object with __dlpack
 --   to_dlpack(t)                                       a legacy "dltensor" capsule
+--   ReadOnlyTensorWrapper(t)                           a zero-copy view that only exports,
+--                                                      always READ_ONLY
 --   DLDeviceType                                       the DLPack device type codes
 local core = require "ltensor.core"
 
 local dlpack = {
   from_dlpack = core.from_dlpack,
   to_dlpack = core.to_dlpack,
+  ReadOnlyTensorWrapper = core.ReadOnlyTensorWrapper,
   DLDeviceType = {
     kDLCPU = 1, kDLCUDA = 2, kDLCUDAHost = 3, kDLOpenCL = 4, kDLVulkan = 7, kDLMetal = 8,
     kDLVPI = 9, kDLROCM = 10, kDLROCMHost = 11, kDLExtDev = 12, kDLCUDAManaged = 13,

@@ -1,0 +1,189 @@
+/*
+ * lua_exchange.c -- the DLPack C exchange API for Lua (see ltensor.h): export, import and
+ * non-owning views of tensors from C, with no Lua call, and two static tables, the regular one
+ * and the const one.
+ *
+ * No function here raises a Lua error into its C caller: failures return -1 with a message
+ * pushed, and the one step that must allocate Lua memory (pushing a tensor) runs under
+ * lua_pcall.
+ */
+#include <string.h>
+
+#include "lt_dlpack.h"
+#include "lua_ltensor.h"
+#include "ltensor.h"
+
+/* {====== failing without raising ====== */
+
+static int push_message(lua_State *L) {
+  lua_pushstring(L, lua_touserdata(L, 1));
+  return 1;
+}
+
+/* Pushes msg (or, if even that fails, Lua's out-of-memory message) and returns -1. */
+static int fail(lua_State *L, const char *msg) {
+  if (!lua_checkstack(L, 2)) return -1;
+  lua_pushcfunction(L, push_message);
+  lua_pushlightuserdata(L, (void *)msg);
+  lua_pcall(L, 1, 1, 0);
+  return -1;
+}
+
+/* The tensor of the tensor or wrapper at idx; *ro when it came through a wrapper. */
+static lt_tensor *source(lua_State *L, int idx, int *ro, const char **why) {
+  ltl_ud *ud = lua_touserdata(L, idx);
+  *ro = 0;
+  if (!ud || lua_rawlen(L, idx) != sizeof(ltl_ud) ||
+      (ud->tag != &ltl_tensor_key && ud->tag != &ltl_wrapper_key)) {
+    *why = "expected a tensor or a ReadOnlyTensorWrapper";
+    return NULL;
+  }
+  if (!ud->t) {
+    *why = "tensor has been released";
+    return NULL;
+  }
+  *ro = ud->tag == &ltl_wrapper_key;
+  return ud->t;
+}
+
+/* }====== */
+
+/* {====== the functions ====== */
+
+static void set_error(void (*SetError)(void *, const char *, const char *), void *ctx,
+                      const char *kind, const char *msg) {
+  if (SetError) SetError(ctx, kind, msg);
+}
+
+static int allocator(DLTensor *prototype, DLManagedTensorVersioned **out, void *error_ctx,
+                     void (*SetError)(void *error_ctx, const char *kind, const char *message)) {
+  if (!prototype || !out) {
+    set_error(SetError, error_ctx, "ValueError", "prototype and out must not be NULL");
+    return -1;
+  }
+  if (prototype->device.device_type != kDLCPU) {
+    set_error(SetError, error_ctx, "RuntimeError", "ltensor allocates host (CPU) memory only");
+    return -1;
+  }
+  lt_dtype dt = lt_dtype_from_dl(prototype->dtype);
+  if (dt == LT_OPAQUE) {
+    set_error(SetError, error_ctx, "TypeError", "ltensor cannot allocate this DLPack dtype");
+    return -1;
+  }
+  if (prototype->ndim < 0 || prototype->ndim > LT_MAX_NDIM ||
+      (prototype->ndim > 0 && !prototype->shape)) {
+    set_error(SetError, error_ctx, "ValueError", "prototype has an invalid ndim or shape");
+    return -1;
+  }
+  lt_error err;
+  lt_tensor *t;
+  void *m;
+  if (lt_tensor_new(dt, prototype->ndim, prototype->shape, 1, &t, &err)) {
+    set_error(SetError, error_ctx, "MemoryError", err.msg);
+    return -1;
+  }
+  int rc = lt_dlpack_export(t, 1, 0, 0, &m, &err);
+  lt_tensor_free(t); /* the export holds the memory */
+  if (rc) {
+    set_error(SetError, error_ctx, "MemoryError", err.msg);
+    return -1;
+  }
+  *out = m;
+  return 0;
+}
+
+static int from_lua(lua_State *L, int idx, DLManagedTensorVersioned **out, int read_only) {
+  int ro;
+  const char *why;
+  lt_tensor *t = source(L, idx, &ro, &why);
+  if (!t) return fail(L, why);
+  lt_error err;
+  void *m;
+  if (lt_dlpack_export(t, 1, 0, read_only || ro, &m, &err)) return fail(L, err.msg);
+  *out = m;
+  return 0;
+}
+static int from_lua_rw(lua_State *L, int idx, DLManagedTensorVersioned **out) {
+  return from_lua(L, idx, out, 0);
+}
+static int from_lua_ro(lua_State *L, int idx, DLManagedTensorVersioned **out) {
+  return from_lua(L, idx, out, 1);
+}
+
+typedef struct {
+  DLManagedTensorVersioned *m;
+  int consumed, read_only;
+  lt_error err;
+} push_job;
+
+static int push_tensor(lua_State *L) {
+  push_job *job = lua_touserdata(L, 1);
+  ltl_ud *ud = ltl_newud(L); /* may raise: the job is not consumed yet */
+  job->consumed = 1;
+  if (lt_dlpack_import(job->m, 1, &ud->t, &job->err)) return luaL_error(L, "%s", job->err.msg);
+  if (job->read_only) ud->t->readonly = LT_RO_WRAPPER;
+  return 1;
+}
+
+static int to_lua(lua_State *L, DLManagedTensorVersioned *tensor, int read_only) {
+  if (!tensor) return fail(L, "managed tensor is NULL");
+  push_job job = {tensor, 0, read_only, {{0}}};
+  if (!lua_checkstack(L, 2)) {
+    if (tensor->deleter) tensor->deleter(tensor);
+    return -1;
+  }
+  lua_pushcfunction(L, push_tensor);
+  lua_pushlightuserdata(L, &job);
+  if (lua_pcall(L, 1, 1, 0) == LUA_OK) return 0;
+  if (!job.consumed && tensor->deleter) tensor->deleter(tensor); /* ownership passed to us */
+  return -1; /* the error message is on the stack */
+}
+static int to_lua_rw(lua_State *L, DLManagedTensorVersioned *tensor) {
+  return to_lua(L, tensor, 0);
+}
+static int to_lua_ro(lua_State *L, DLManagedTensorVersioned *tensor) {
+  return to_lua(L, tensor, 1);
+}
+
+static int dltensor_from_lua(lua_State *L, int idx, DLTensor *out, int read_only) {
+  int ro;
+  const char *why;
+  lt_tensor *t = source(L, idx, &ro, &why);
+  if (!t) return fail(L, why);
+  if (!out) return fail(L, "out must not be NULL");
+  if (!read_only && !ro && t->readonly == LT_WRITABLE && !t->storage->pinned &&
+      lt_storage_pin(t->storage)) /* the caller may write through the view */
+    return fail(L, "not enough memory to copy a shared (cloned) tensor");
+  out->data = lt_numel(t) == 0 ? NULL : lt_data(t);
+  out->device = t->storage->device;
+  out->ndim = t->ndim;
+  out->dtype = t->dl_dtype;
+  out->shape = t->shape;
+  out->strides = t->strides;
+  out->byte_offset = 0;
+  return 0;
+}
+static int dltensor_from_lua_rw(lua_State *L, int idx, DLTensor *out) {
+  return dltensor_from_lua(L, idx, out, 0);
+}
+static int dltensor_from_lua_ro(lua_State *L, int idx, DLTensor *out) {
+  return dltensor_from_lua(L, idx, out, 1);
+}
+
+static int work_stream(DLDeviceType device_type, int32_t device_id, void **out_current_stream) {
+  (void)device_type;
+  (void)device_id;
+  if (!out_current_stream) return -1;
+  *out_current_stream = NULL;
+  return 0;
+}
+
+/* }====== */
+
+static const ltensor_exchange_api regular = {
+    {{1, 3}, NULL}, allocator, from_lua_rw, to_lua_rw, dltensor_from_lua_rw, work_stream};
+static const ltensor_exchange_api constant = {
+    {{1, 3}, NULL}, allocator, from_lua_ro, to_lua_ro, dltensor_from_lua_ro, work_stream};
+
+const ltensor_exchange_api *ltensor_exchange(void) { return &regular; }
+const ltensor_exchange_api *ltensor_exchange_const(void) { return &constant; }

@@ -1,0 +1,128 @@
+/*
+ * lua_wrapper.c -- dlpack.ReadOnlyTensorWrapper: a zero-copy, export-only view of a tensor.
+ *
+ * Owns: the wrapper userdata (laid out as a tensor userdata, with its own tag and metatable).
+ * Its metatable allows __dlpack (always versioned, READ_ONLY set, never giving a copy-on-write
+ * clone its own memory), __dlpack_device, __dlpack_c_exchange_api (the const table) and
+ * tostring. Every other index, write, operator, length, call, comparison or concatenation raises
+ * "ReadOnlyTensorWrapper only supports DLPack export; '<name>' is not allowed".
+ */
+#include "lua_ltensor.h"
+#include "ltensor.h"
+
+const char ltl_wrapper_key = 0;
+
+#define WRAPPER_NAME "ltensor.ReadOnlyTensorWrapper"
+#define REFUSED "ReadOnlyTensorWrapper only supports DLPack export; '%s' is not allowed"
+
+ltl_ud *ltl_testwrapper(lua_State *L, int idx) {
+  ltl_ud *ud = lua_touserdata(L, idx);
+  return ud && lua_rawlen(L, idx) == sizeof(ltl_ud) && ud->tag == &ltl_wrapper_key ? ud : NULL;
+}
+
+static lt_tensor *check_wrapper(lua_State *L, int idx) {
+  ltl_ud *ud = ltl_testwrapper(L, idx);
+  if (!ud) luaL_typeerror(L, idx, "ReadOnlyTensorWrapper");
+  if (!ud->t) luaL_error(L, "tensor has been released");
+  return ud->t;
+}
+
+/* w:__dlpack{max_version = {1, 3}, ...}: a READ_ONLY versioned capsule, sharing memory. */
+static int w_dlpack(lua_State *L) {
+  lt_tensor *t = check_wrapper(L, 1);
+  int versioned, copy = ltl_dlpack_opts(L, 2, t, &versioned);
+  if (!versioned)
+    return luaL_error(L, "a ReadOnlyTensorWrapper exports only versioned capsules, which can "
+                         "mark it read-only: pass max_version = {1, 3}");
+  lua_settop(L, 1);
+  return ltl_export_capsule(L, t, 1, copy == 1, 1);
+}
+
+static int w_dlpack_device(lua_State *L) { return ltl_dlpack_device(L, check_wrapper(L, 1)); }
+
+/* The allowed keys live in upvalue 1; everything else is refused by name. */
+static int w_index(lua_State *L) {
+  check_wrapper(L, 1);
+  if (lua_type(L, 2) == LUA_TSTRING) {
+    lua_pushvalue(L, 2);
+    if (lua_rawget(L, lua_upvalueindex(1)) != LUA_TNIL) return 1;
+  }
+  return luaL_error(L, REFUSED, luaL_tolstring(L, 2, NULL));
+}
+
+static int w_newindex(lua_State *L) { return luaL_error(L, REFUSED, luaL_tolstring(L, 2, NULL)); }
+
+/* Every operator: upvalue 1 is its name. */
+static int w_refuse(lua_State *L) {
+  return luaL_error(L, REFUSED, lua_tostring(L, lua_upvalueindex(1)));
+}
+
+static int w_tostring(lua_State *L) {
+  lt_tensor *t = check_wrapper(L, 1);
+  lt_error err;
+  ltl_ud *ud = ltl_newud(L); /* a temporary tensor sharing t, printed as tensors print */
+  if (lt_tensor_alias(t, &ud->t, &err)) return ltl_raise(L, &err);
+  lua_pushfstring(L, "ReadOnlyTensorWrapper(%s)", luaL_tolstring(L, -1, NULL));
+  return 1;
+}
+
+static int w_gc(lua_State *L) {
+  ltl_ud *ud = ltl_testwrapper(L, 1);
+  if (ud && ud->t) {
+    lt_tensor *t = ud->t;
+    ud->t = NULL;
+    lt_tensor_free(t);
+  }
+  return 0;
+}
+
+/* dlpack.ReadOnlyTensorWrapper(t): t a tensor (or a wrapper, wrapped again). */
+static int f_wrapper(lua_State *L) {
+  ltl_ud *w = ltl_testwrapper(L, 1);
+  lt_tensor *t = w ? check_wrapper(L, 1) : ltl_check(L, 1);
+  ltl_ud *ud = lua_newuserdatauv(L, sizeof(ltl_ud), 0);
+  ud->t = NULL;
+  ud->tag = &ltl_wrapper_key;
+  luaL_setmetatable(L, WRAPPER_NAME);
+  lt_error err;
+  if (lt_tensor_alias(t, &ud->t, &err)) return ltl_raise(L, &err);
+  return 1;
+}
+
+static const char *const refused_ops[] = {
+    "__add", "__sub", "__mul",  "__div", "__mod", "__pow", "__unm", "__idiv",
+    "__band", "__bor", "__bxor", "__shl", "__shr", "__bnot", "__concat", "__len",
+    "__eq",  "__lt",  "__le",   "__call", "__close", NULL};
+
+void ltl_open_wrapper(lua_State *L, int module) {
+  module = lua_absindex(L, module);
+  if (luaL_newmetatable(L, WRAPPER_NAME)) {
+    for (int i = 0; refused_ops[i]; i++) {
+      lua_pushstring(L, refused_ops[i]);
+      lua_pushcclosure(L, w_refuse, 1);
+      lua_setfield(L, -2, refused_ops[i]);
+    }
+    lua_createtable(L, 0, 3); /* the allowed keys */
+    lua_pushcfunction(L, w_dlpack);
+    lua_setfield(L, -2, "__dlpack");
+    lua_pushcfunction(L, w_dlpack_device);
+    lua_setfield(L, -2, "__dlpack_device");
+    lua_pushlightuserdata(L, (void *)ltensor_exchange_const());
+    lua_setfield(L, -2, "__dlpack_c_exchange_api");
+    lua_pushcclosure(L, w_index, 1);
+    lua_setfield(L, -2, "__index");
+    lua_pushcfunction(L, w_newindex);
+    lua_setfield(L, -2, "__newindex");
+    lua_pushcfunction(L, w_tostring);
+    lua_setfield(L, -2, "__tostring");
+    lua_pushcfunction(L, w_gc);
+    lua_setfield(L, -2, "__gc");
+    lua_pushlightuserdata(L, (void *)ltensor_exchange_const());
+    lua_setfield(L, -2, "__dlpack_c_exchange_api");
+    lua_pushliteral(L, "ReadOnlyTensorWrapper");
+    lua_setfield(L, -2, "__metatable");
+  }
+  lua_pop(L, 1);
+  lua_pushcfunction(L, f_wrapper);
+  lua_setfield(L, module, "ReadOnlyTensorWrapper");
+}
