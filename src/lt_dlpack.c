@@ -39,6 +39,7 @@ static void delete_legacy(DLManagedTensor *self) {
 
 int lt_dlpack_export(lt_tensor *t, int versioned, int copy, int read_only, void **out,
                      lt_error *err) {
+  if (t->storage->revoked) return lt_fail(err, LT_EREVOKED, "tensor has been released");
   read_only = read_only || t->readonly != LT_WRITABLE;
   if (read_only && !versioned)
     return lt_fail(err, LT_EREADONLY,
@@ -172,6 +173,13 @@ static int validate(const DLTensor *dl, uint64_t flags, int64_t *numel, lt_error
   if (*numel > 0 && !dl->data)
     return lt_fail(err, LT_EARG, "DLPack tensor of %lld elements has NULL data",
                    (long long)*numel);
+  lt_dtype dt = opaque ? LT_OPAQUE : lt_dtype_from_dl(dl->dtype);
+  if (*numel > 0 && dt != LT_OPAQUE &&
+      ((uintptr_t)dl->data + dl->byte_offset) % lt_dtypes[dt].align != 0)
+    return lt_fail(err, LT_EARG,
+                   "DLPack tensor data is not aligned for %s (address %% %d != 0); copy it to "
+                   "an aligned buffer first",
+                   lt_dtypes[dt].name, (int)lt_dtypes[dt].align);
   if (*numel > 0) { /* the farthest element from the start, in bytes, must be addressable */
     int64_t span = 0, part;
     for (int i = 0; i < dl->ndim; i++) {

@@ -9,6 +9,7 @@ const lt_dtype_info lt_dtypes[LT_NDTYPES] = {
 #define LT_X_INFO(E, n, T, c, b, K)                                                     \
   {#n,                                                                                  \
    sizeof(T),                                                                           \
+   _Alignof(T),                                                                         \
    {(uint8_t)(c), (uint8_t)(b), 1},                                                     \
    (c) == kDLInt || (c) == kDLUInt,                                                     \
    (c) == kDLInt || (c) == kDLFloat || (c) == kDLBfloat || (c) == kDLComplex,           \

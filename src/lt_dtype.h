@@ -58,6 +58,7 @@ typedef enum {
 typedef struct {
   const char *name;     /* "float32" */
   size_t size;          /* bytes per element */
+  size_t align;         /* alignment the element's C type needs */
   DLDataType dl;        /* DLPack code, bits, lanes (1) */
   unsigned char is_int; /* integer kinds, bool excluded */
   unsigned char is_signed, is_float, is_complex;

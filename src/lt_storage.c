@@ -88,6 +88,7 @@ static lt_storage *handle_new(lt_block *b, DLDevice device) {
   s->block = b;
   s->shared = 0;
   s->pinned = 0;
+  s->revoked = 0;
   return s;
 }
 
@@ -123,8 +124,23 @@ lt_storage *lt_storage_wrap(void *data, size_t nbytes, DLDevice device, lt_relea
 void lt_storage_release(lt_storage *s) {
   if (!s) return;
   if (atomic_fetch_sub_explicit(&s->refs, 1, memory_order_acq_rel) != 1) return;
-  lt_block_release(s->block);
+  lt_block_release(s->block); /* NULL once revoked */
   free(s);
+}
+
+/* Where a revoked handle points: never dereferenced (every access checks revoked first). */
+static _Alignas(64) unsigned char revoked_data[64];
+
+void lt_storage_revoke(lt_storage *s) {
+  if (s->revoked) return;
+  s->revoked = 1;
+  s->pinned = 1;
+  s->shared = 0;
+  s->device.device_type = (DLDeviceType)0; /* not a device: lt_readable() fails */
+  lt_block *b = s->block;
+  s->block = NULL;
+  s->data = revoked_data;
+  lt_block_release(b);
 }
 
 lt_storage *lt_storage_share(lt_storage *s) {

@@ -43,6 +43,7 @@ struct lt_storage {
   lt_block *block;
   int shared;      /* the block may have other handles: unshare before writing */
   int pinned;      /* writers outside ltensor may hold data: never share the block */
+  int revoked;     /* the host took the memory back: no access through this handle */
 };
 
 /* A new block of nbytes (>= 0), LT_ALIGN-aligned, zero-filled when zero != 0, with its handle.
@@ -73,6 +74,11 @@ int lt_storage_unshare(lt_storage *s);
 /* A writable pointer to s's memory escapes (a writable export, data_ptr()): unshares and
    pins. 0, or -1 when out of memory. */
 int lt_storage_pin(lt_storage *s);
+
+/* Revokes s (a host's per-frame buffer): every tensor and view on this handle loses access
+   at once (its device reads as 0, so element access fails), and the handle drops its block;
+   the block's memory is released when no export holds it any more. */
+void lt_storage_revoke(lt_storage *s);
 
 static inline lt_block *lt_block_retain(lt_block *b) {
   atomic_fetch_add_explicit(&b->refs, 1, memory_order_relaxed);

@@ -81,6 +81,7 @@ const char *lt_readonly_reason(const lt_tensor *t) {
 
 int lt_check_readable(const lt_tensor *t, lt_error *err) {
   if (lt_readable(t)) return LT_OK;
+  if (t->storage->revoked) return lt_fail(err, LT_EREVOKED, "tensor has been released");
   if (t->dtype != LT_OPAQUE) {
     char dev[32];
     lt_device_str(t->storage->device, dev, sizeof dev);
@@ -569,7 +570,7 @@ int lt_clone_lazy(const lt_tensor *t, lt_tensor **out, lt_error *err) {
   int rc = lt_check_readable(t, err);
   if (rc) return rc;
   uint64_t used = (uint64_t)lt_numel(t) * lt_esize(t);
-  lt_storage *s = NULL;
+  lt_storage *s = NULL; /* (a readable tensor is not revoked: it has a block) */
   if (used > 0 && used * 2 >= t->storage->block->nbytes) s = lt_storage_share(t->storage);
   if (!s) return lt_clone(t, out, err);
   lt_tensor *c;

@@ -20,7 +20,7 @@
 #define LT_MAX_NDIM 64
 
 /* Status codes. */
-enum { LT_OK = 0, LT_ENOMEM, LT_EARG, LT_ERANGE, LT_EREADONLY, LT_EOPAQUE };
+enum { LT_OK = 0, LT_ENOMEM, LT_EARG, LT_ERANGE, LT_EREADONLY, LT_EOPAQUE, LT_EREVOKED };
 
 typedef struct {
   char msg[256];

@@ -22,6 +22,86 @@ extern "C" {
    it with luaL_requiref(L, "ltensor.core", luaopen_ltensor_core, 0). */
 LUAMOD_API int luaopen_ltensor_core(lua_State *L);
 
+/* {====== the host API ======
+ *
+ * For programs that embed Lua 5.4 and hand their buffers to scripts. Unless documented
+ * otherwise a function returns LTENSOR_OK (0) or an error status, never raises a Lua error into
+ * its caller, and on failure pushes one string, the message, on the Lua stack.
+ */
+
+#define LTENSOR_OK 0
+#define LTENSOR_ERRMEM 1  /* out of memory */
+#define LTENSOR_ERRARG 2  /* an invalid argument or DLPack tensor */
+#define LTENSOR_ERRTYPE 3 /* the value is not a tensor (or is released) */
+
+/* Flags of ltensor_push_borrowed. */
+#define LTENSOR_READ_ONLY 1u
+
+/*
+ * Makes ltensor loadable in L without any file: registers package.preload entries for
+ * "ltensor.core" and the Lua modules "ltensor", "ltensor.dlpack" and "ltensor.format", whose
+ * sources are compiled into the library. Scripts then `require "ltensor"` as usual. For a host
+ * that links libltensor statically. Pushes nothing on success.
+ */
+LUA_API int ltensor_open(lua_State *L);
+
+/*
+ * Pushes a tensor that owns m (DLPack's consumer side). Ownership passes in every case: on
+ * failure (invalid tensor, out of memory) m's deleter has run exactly once and the message is
+ * pushed instead. m == NULL is an error. The _legacy form takes a DLManagedTensor.
+ */
+LUA_API int ltensor_push_managed(lua_State *L, DLManagedTensorVersioned *m);
+LUA_API int ltensor_push_managed_legacy(lua_State *L, DLManagedTensor *m);
+
+/* Called once, with ctx, when Lua and every export are done with borrowed memory. */
+typedef void (*ltensor_release_fn)(void *ctx);
+
+/* A borrowed buffer the host can take back (see ltensor_revoke_lease). */
+typedef struct ltensor_lease ltensor_lease;
+
+/*
+ * Pushes a tensor over host memory described by desc (data, device, ndim, dtype, shape,
+ * strides (NULL: row-major), byte_offset; validated as an import is), without copying. flags:
+ * LTENSOR_READ_ONLY makes every script write raise. release(ctx) runs exactly once, when the
+ * tensor, its views and every DLPack export of it are gone, or on failure before this returns
+ * (then the message is pushed instead). When lease is not NULL, *lease receives a handle for
+ * ltensor_revoke_lease (NULL on failure). Clones a script makes are copies, never the host's
+ * memory.
+ */
+LUA_API int ltensor_push_borrowed(lua_State *L, const DLTensor *desc, unsigned flags,
+                                  ltensor_release_fn release, void *ctx, ltensor_lease **lease);
+
+/*
+ * Takes a borrowed buffer back (a per-frame buffer at the end of the frame): from now on every
+ * script access through the tensor or any view of it raises "tensor has been released".
+ * release(ctx) runs now, or later when the last DLPack export of it is gone. Consumes lease.
+ * Must run on the thread that uses L, outside any script call. NULL is ignored.
+ */
+LUA_API void ltensor_revoke_lease(ltensor_lease *lease);
+
+/* Revokes the tensor at idx (and every view sharing its memory), as above. */
+LUA_API int ltensor_revoke(lua_State *L, int idx);
+
+/*
+ * Exports the tensor (or ReadOnlyTensorWrapper) at idx as a new owning managed tensor, valid
+ * after L is closed and releasable on any thread. read_only sets READ_ONLY (always set for
+ * read-only tensors and wrappers). A writable export of a copy-on-write clone gives the clone
+ * its own memory first.
+ */
+LUA_API int ltensor_export(lua_State *L, int idx, int read_only, DLManagedTensorVersioned **out);
+
+/* Fills out with a non-owning view of the tensor at idx: valid while that tensor lives and is
+   not revoked. Allocates nothing (except to unshare a copy-on-write clone). */
+LUA_API int ltensor_borrow(lua_State *L, int idx, DLTensor *out);
+
+/* For C functions that scripts call (these raise, as luaL_check* do): */
+/* Whether the value at idx is a live tensor. Pushes nothing. */
+LUA_API int ltensor_is_tensor(lua_State *L, int idx);
+/* The DLTensor view of argument arg (as ltensor_borrow); raises "bad argument" otherwise. */
+LUA_API void ltensor_check_tensor(lua_State *L, int arg, DLTensor *out);
+
+/* }====== */
+
 /* {====== the DLPack C exchange API for Lua ======
  *
  * DLPack 1.3's DLPackExchangeAPI with a (lua_State *, stack index) in place of each Python

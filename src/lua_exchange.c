@@ -38,7 +38,7 @@ static lt_tensor *source(lua_State *L, int idx, int *ro, const char **why) {
     *why = "expected a tensor or a ReadOnlyTensorWrapper";
     return NULL;
   }
-  if (!ud->t) {
+  if (!ud->t || ud->t->storage->revoked) {
     *why = "tensor has been released";
     return NULL;
   }

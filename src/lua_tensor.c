@@ -51,7 +51,7 @@ static int released(lua_State *L) { return luaL_error(L, "tensor has been releas
 lt_tensor *ltl_check(lua_State *L, int idx) {
   ltl_ud *ud = ltl_testud(L, idx);
   if (!ud) luaL_typeerror(L, idx, "tensor");
-  if (!ud->t) released(L);
+  if (!ud->t || ud->t->storage->revoked) released(L);
   return ud->t;
 }
 
@@ -705,7 +705,7 @@ static int t_index(lua_State *L) {
   }
   /* the general path: selections and ranges */
   lt_tensor *t = ud->t;
-  if (!t) return released(L);
+  if (!t || t->storage->revoked) return released(L);
   lt_frame f;
   lt_tensor *v = lt_frame_of(&f, t);
   if (apply_key(L, v, 2)) {

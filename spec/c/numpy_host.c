@@ -1,0 +1,921 @@
+/*
+ * numpy_host.c -- NumPy on the other side of DLPack: a host that embeds CPython (with NumPy)
+ * and Lua 5.4 (with ltensor linked statically) in one process and passes tensors both ways
+ * through the bridge in pylua.c.
+ *
+ *   NumPy -> Lua  arr.__dlpack__() -> pylua_push_pycapsule -> dlpack.from_dlpack(cap)
+ *   Lua -> NumPy  dlpack.to_dlpack(t) -> pylua_take_capsule -> pylua_exporter_new
+ *                 -> np.from_dlpack(exporter)
+ *
+ * What is checked: every dtype both sides support, both ways (values, dtype names, shapes,
+ * bytes); zero copy (writes seen across, equal data pointers, copy-on-write clones); strided,
+ * transposed, negative-stride, 0-d and empty tensors both ways; that both sides' deleters run
+ * (a NumPy weakref; host-made tensors whose deleter counts); an export that outlives its Lua
+ * state; errors (consumed capsules, read-only tensors, dtypes NumPy refuses).
+ *
+ * The embedded Python is the one python3-embed names (Debian's, with python3-numpy), whatever
+ * `python3` is on PATH. If NumPy cannot be imported the test fails. Exit status: nonzero when
+ * any check failed. Set NUMPY_HOST_VERBOSE=1 to print each section.
+ */
+#include "pylua.h" /* Python.h first: it sets feature macros for the system headers */
+
+#include <lauxlib.h>
+#include <lualib.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ltensor.h"
+
+#if defined(__GNUC__)
+#define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
+#else
+#define PRINTF_LIKE(f, a)
+#endif
+
+/* {====== checks ====== */
+
+static long n_checks, n_failed;
+static char context[64]; /* what the current loop is testing, for failure reports */
+
+static void check_failed(const char *file, int line, const char *expr) {
+  n_failed++;
+  if (n_failed <= 80)
+    fprintf(stderr, "%s:%d: CHECK failed%s%s%s: %s\n", file, line, context[0] ? " [" : "", context,
+            context[0] ? "]" : "", expr);
+}
+
+#define CHECK(cond)                                       \
+  do {                                                    \
+    n_checks++;                                           \
+    if (!(cond)) check_failed(__FILE__, __LINE__, #cond); \
+  } while (0)
+
+static void set_context(const char *s) { snprintf(context, sizeof context, "%s", s); }
+
+static int verbose;
+static void section(const char *name) {
+  context[0] = '\0';
+  if (verbose) printf("-- %s\n", name);
+}
+
+/* }====== */
+
+/* {====== running code on both sides ====== */
+
+static lua_State *L;
+static PyObject *G; /* globals of Python's __main__ (borrowed) */
+
+static char code[4096];
+
+/* Formats into code; 0 (with a message) when it does not fit. */
+static int vformat(const char *fmt, va_list ap) {
+  int n = vsnprintf(code, sizeof code, fmt, ap);
+  if (n < 0 || (size_t)n >= sizeof code) {
+    fprintf(stderr, "numpy_host: code too long: %.60s...\n", fmt);
+    return 0;
+  }
+  return 1;
+}
+
+#define FORMAT_OR_FAIL(fmt)      \
+  do {                           \
+    va_list ap_;                 \
+    va_start(ap_, fmt);          \
+    int ok_ = vformat(fmt, ap_); \
+    va_end(ap_);                 \
+    if (!ok_) return 0;          \
+  } while (0)
+
+static void py_report(const char *what, const char *src) {
+  fprintf(stderr, "  python %s: %s\n", what, src);
+  if (PyErr_Occurred()) PyErr_PrintEx(0); /* 0: keep no traceback (and its frames) alive */
+}
+
+/* Runs src (start: Py_file_input or Py_eval_input); a new reference, or NULL (reported). */
+static PyObject *py_run(int start, const char *src) {
+  PyObject *r = PyRun_String(src, start, G, G);
+  if (!r) py_report("error in", src);
+  return r;
+}
+
+/* Python statements ran without error. */
+PRINTF_LIKE(1, 2) static int py_ok(const char *fmt, ...) {
+  FORMAT_OR_FAIL(fmt);
+  PyObject *r = py_run(Py_file_input, code);
+  Py_XDECREF(r);
+  return r != NULL;
+}
+
+/* A Python expression is true (reported when false or failing). */
+PRINTF_LIKE(1, 2) static int py_true(const char *fmt, ...) {
+  FORMAT_OR_FAIL(fmt);
+  PyObject *r = py_run(Py_eval_input, code);
+  if (!r) return 0;
+  int t = PyObject_IsTrue(r);
+  Py_DECREF(r);
+  if (t < 0) py_report("error in", code);
+  if (t == 0) fprintf(stderr, "  python: false: %s\n", code);
+  return t == 1;
+}
+
+/* Two Python expressions are equal (both values reported when not). */
+static int py_eq(const char *lhs, const char *rhs) {
+  char src[512];
+  snprintf(src, sizeof src, "(%s) == (%s)", lhs, rhs);
+  PyObject *r = py_run(Py_eval_input, src);
+  if (!r) return 0;
+  int t = PyObject_IsTrue(r);
+  Py_DECREF(r);
+  if (t < 0) py_report("error in", src);
+  if (t == 0) {
+    fprintf(stderr, "  python: %s != %s\n", lhs, rhs);
+    snprintf(src, sizeof src, "print('    ', repr(%s), '\\n    ', repr(%s), file=sys.stderr)", lhs,
+             rhs);
+    Py_XDECREF(py_run(Py_file_input, src));
+  }
+  return t == 1;
+}
+
+static int lua_msgh(lua_State *S) {
+  const char *msg = lua_tostring(S, 1);
+  luaL_traceback(S, S, msg ? msg : "(error object is not a string)", 1);
+  return 1;
+}
+
+/* Runs src as a Lua chunk; LUA_OK with nres results pushed, or the error message pushed. */
+static int lua_run(const char *src, int nres) {
+  lua_pushcfunction(L, lua_msgh);
+  int h = lua_gettop(L);
+  int rc = luaL_loadbuffer(L, src, strlen(src), "=lua");
+  if (rc == LUA_OK) rc = lua_pcall(L, 0, nres, h);
+  lua_remove(L, h);
+  return rc;
+}
+
+/* Lua statements ran without error. */
+PRINTF_LIKE(1, 2) static int lua_ok(const char *fmt, ...) {
+  FORMAT_OR_FAIL(fmt);
+  if (lua_run(code, 0) != LUA_OK) {
+    fprintf(stderr, "  lua error in: %s\n  %s\n", code, lua_tostring(L, -1));
+    lua_pop(L, 1);
+    return 0;
+  }
+  return 1;
+}
+
+/* A Lua expression is true (reported when false or failing). */
+PRINTF_LIKE(1, 2) static int lua_true(const char *fmt, ...) {
+  FORMAT_OR_FAIL(fmt);
+  char src[sizeof code + 16];
+  snprintf(src, sizeof src, "return (%s)", code);
+  if (lua_run(src, 1) != LUA_OK) {
+    fprintf(stderr, "  lua error in: %s\n  %s\n", src, lua_tostring(L, -1));
+    lua_pop(L, 1);
+    return 0;
+  }
+  int t = lua_toboolean(L, -1);
+  lua_pop(L, 1);
+  if (!t) fprintf(stderr, "  lua: false: %s\n", code);
+  return t;
+}
+
+/* Lua statements raise an error whose message contains needle. */
+PRINTF_LIKE(2, 3) static int lua_raises(const char *needle, const char *fmt, ...) {
+  FORMAT_OR_FAIL(fmt);
+  if (lua_run(code, 0) == LUA_OK) {
+    fprintf(stderr, "  lua: no error from: %s\n", code);
+    return 0;
+  }
+  const char *msg = lua_tostring(L, -1);
+  int ok = msg && strstr(msg, needle);
+  if (!ok) fprintf(stderr, "  lua: error from %s\n  is not about \"%s\": %s\n", code, needle, msg);
+  lua_pop(L, 1);
+  return ok;
+}
+
+/* Sets Python global pyvar to the value of the Lua expression (plain values, see pylua.h). */
+PRINTF_LIKE(2, 3) static int lua_to_py(const char *pyvar, const char *fmt, ...) {
+  FORMAT_OR_FAIL(fmt);
+  char src[sizeof code + 16];
+  snprintf(src, sizeof src, "return (%s)", code);
+  if (lua_run(src, 1) != LUA_OK) {
+    fprintf(stderr, "  lua error in: %s\n  %s\n", src, lua_tostring(L, -1));
+    lua_pop(L, 1);
+    return 0;
+  }
+  PyObject *v = pylua_to_py(L, -1);
+  lua_pop(L, 1);
+  int ok = v && PyDict_SetItemString(G, pyvar, v) == 0;
+  Py_XDECREF(v);
+  if (!ok) py_report("cannot take the value of", code);
+  return ok;
+}
+
+/* Sets Lua global luavar to the value of the Python expression. */
+PRINTF_LIKE(2, 3) static int py_to_lua(const char *luavar, const char *fmt, ...) {
+  FORMAT_OR_FAIL(fmt);
+  PyObject *v = py_run(Py_eval_input, code);
+  if (!v) return 0;
+  int ok = pylua_push_py(L, v) == 0;
+  Py_DECREF(v);
+  if (!ok) {
+    py_report("cannot give Lua the value of", code);
+    return 0;
+  }
+  lua_setglobal(L, luavar);
+  return 1;
+}
+
+/* Sets Lua global luavar to a Lua capsule made from the PyCapsule the Python expression gives
+   (consuming it). */
+static int pycapsule_to_lua_(const char *luavar, const char *expr) {
+  PyObject *cap = py_run(Py_eval_input, expr);
+  if (!cap) return 0;
+  int ok = pylua_push_pycapsule(L, cap) == 0;
+  Py_DECREF(cap);
+  if (!ok) {
+    py_report("cannot bridge the capsule of", expr);
+    return 0;
+  }
+  lua_setglobal(L, luavar);
+  return 1;
+}
+
+PRINTF_LIKE(2, 3) static int pycapsule_to_lua(const char *luavar, const char *fmt, ...) {
+  FORMAT_OR_FAIL(fmt);
+  return pycapsule_to_lua_(luavar, code);
+}
+
+/* NumPy -> Lua: Lua global luavar = dlpack.from_dlpack(bridged (expr).__dlpack__()). */
+PRINTF_LIKE(2, 3) static int np_to_lua(const char *luavar, const char *fmt, ...) {
+  FORMAT_OR_FAIL(fmt);
+  char src[sizeof code + 32];
+  snprintf(src, sizeof src, "(%s).__dlpack__()", code);
+  if (!pycapsule_to_lua_("_cap", src)) return 0;
+  return lua_ok("%s = dlpack.from_dlpack(_cap); _cap = nil", luavar);
+}
+
+/* Sets Python global pyvar to an Exporter of the Lua capsule the Lua expression gives (the
+   Lua capsule is consumed). */
+static int lua_capsule_to_py_(const char *pyvar, const char *expr) {
+  char src[sizeof code + 16];
+  snprintf(src, sizeof src, "return (%s)", expr);
+  if (lua_run(src, 1) != LUA_OK) {
+    fprintf(stderr, "  lua error in: %s\n  %s\n", src, lua_tostring(L, -1));
+    lua_pop(L, 1);
+    return 0;
+  }
+  PyObject *cap = pylua_take_capsule(L, -1);
+  lua_pop(L, 1);
+  PyObject *ex = cap ? pylua_exporter_new(cap) : NULL;
+  Py_XDECREF(cap);
+  int ok = ex && PyDict_SetItemString(G, pyvar, ex) == 0;
+  Py_XDECREF(ex);
+  if (!ok) py_report("cannot bridge the capsule of", expr);
+  return ok;
+}
+
+PRINTF_LIKE(2, 3) static int lua_capsule_to_py(const char *pyvar, const char *fmt, ...) {
+  FORMAT_OR_FAIL(fmt);
+  return lua_capsule_to_py_(pyvar, code);
+}
+
+/* Lua -> NumPy: Python global pyvar = np.from_dlpack(exporter of dlpack.to_dlpack(expr)). */
+PRINTF_LIKE(2, 3) static int lua_to_np(const char *pyvar, const char *fmt, ...) {
+  FORMAT_OR_FAIL(fmt);
+  char src[sizeof code + 32];
+  snprintf(src, sizeof src, "dlpack.to_dlpack(%s)", code);
+  if (!lua_capsule_to_py_("_ex", src)) return 0;
+  return py_ok("%s = np.from_dlpack(_ex); del _ex", pyvar);
+}
+
+/* A quiet Python truth test, for what the machine has (not a check). */
+static int py_flag(const char *expr) {
+  PyObject *r = py_run(Py_eval_input, expr);
+  int t = r ? PyObject_IsTrue(r) : 0;
+  Py_XDECREF(r);
+  return t == 1;
+}
+
+/* }====== */
+
+/* {====== host tensors: made here, with a deleter that counts ====== */
+
+static int host_deleted; /* how many host tensors' deleters ran */
+
+typedef struct {
+  union {
+    DLManagedTensor l;
+    DLManagedTensorVersioned v;
+  } m;
+  int64_t shape[1];
+  double data[];
+} host_tensor;
+
+static void host_delete_legacy(DLManagedTensor *self) {
+  host_deleted++;
+  free(self->manager_ctx);
+}
+
+static void host_delete_versioned(DLManagedTensorVersioned *self) {
+  host_deleted++;
+  free(self->manager_ctx);
+}
+
+/* A 1-d managed tensor of n elements of dtype (at most 8 bytes each), owning its memory.
+   float64 elements are i + 0.5; other dtypes are zero-filled. */
+static void *host_new(int versioned, DLDataType dtype, int64_t n, uint64_t flags) {
+  host_tensor *h = calloc(1, sizeof *h + (size_t)n * sizeof(double));
+  if (!h) abort();
+  h->shape[0] = n;
+  if (dtype.code == kDLFloat && dtype.bits == 64)
+    for (int64_t i = 0; i < n; i++) h->data[i] = (double)i + 0.5;
+  DLTensor *dl = versioned ? &h->m.v.dl_tensor : &h->m.l.dl_tensor;
+  dl->data = h->data;
+  dl->device.device_type = kDLCPU;
+  dl->device.device_id = 0;
+  dl->ndim = 1;
+  dl->dtype = dtype;
+  dl->shape = h->shape;
+  dl->strides = NULL; /* compact */
+  dl->byte_offset = 0;
+  if (versioned) {
+    h->m.v.version.major = 1;
+    h->m.v.version.minor = 3;
+    h->m.v.manager_ctx = h;
+    h->m.v.deleter = host_delete_versioned;
+    h->m.v.flags = flags;
+    return &h->m.v;
+  }
+  h->m.l.manager_ctx = h;
+  h->m.l.deleter = host_delete_legacy;
+  return &h->m.l;
+}
+
+static const DLDataType host_f64 = {kDLFloat, 64, 1};
+
+/* Lua global luavar = dlpack.from_dlpack(a Lua capsule of a new host tensor). */
+static int host_to_lua(const char *luavar, int versioned, DLDataType dtype, int64_t n,
+                       uint64_t flags) {
+  if (pylua_push_managed(L, host_new(versioned, dtype, n, flags), versioned) != 0) {
+    py_report("cannot push", "a host tensor");
+    return 0;
+  }
+  lua_setglobal(L, "_cap");
+  return lua_ok("%s = dlpack.from_dlpack(_cap); _cap = nil", luavar);
+}
+
+/* }====== */
+
+/* {====== setting up both sides ====== */
+
+static void lua_gc_full(void) {
+  lua_gc(L, LUA_GCCOLLECT);
+  lua_gc(L, LUA_GCCOLLECT);
+}
+
+/* A new Lua state with ltensor linked in; its Lua files come from LUA_PATH, or else from the
+   source tree this file is in. */
+static int open_lua(void) {
+  L = luaL_newstate();
+  if (!L) return 0;
+  luaL_openlibs(L);
+  luaL_requiref(L, "ltensor.core", luaopen_ltensor_core, 0);
+  lua_pop(L, 1);
+  const char *file = __FILE__, *tail = strstr(file, "spec/c/numpy_host.c");
+  if (file[0] == '/' && tail) {
+    int n = (int)(tail - file);
+    if (!lua_ok("package.path = package.path .. ';%.*slua/?.lua;%.*slua/?/init.lua'", n, file, n,
+                file))
+      return 0;
+  }
+  return lua_ok("lt = require 'ltensor'; dlpack = require 'ltensor.dlpack'");
+}
+
+static void close_lua(void) {
+  if (L) lua_close(L);
+  L = NULL;
+}
+
+/* Python helpers the checks use. Each literal stays under C99's 4095 characters. */
+static const char py_helpers[] =
+    "import sys, gc, weakref, ctypes\n"
+    "def cplx(x):\n"
+    "    if isinstance(x, list): return [cplx(y) for y in x]\n"
+    "    if isinstance(x, complex): return [x.real, x.imag]\n"
+    "    return x\n"
+    "def strict(x):  # values with their Python types: True != 1, 1.0 != 1\n"
+    "    if isinstance(x, list): return [strict(y) for y in x]\n"
+    "    return (type(x).__name__, x)\n"
+    "def np_vals(a): return strict(cplx(a.tolist()))\n"
+    "def raises(f, exc=Exception):\n"
+    "    try: f()\n"
+    "    except exc: return True\n"
+    "    return False\n"
+    "def lstrides(a): return [s // a.itemsize for s in a.strides]\n"
+    "def alias(b):  # a writable NumPy array on b's memory (NumPy marks imports read-only)\n"
+    "    buf = (ctypes.c_char * b.nbytes).from_address(b.ctypes.data)\n"
+    "    buf.keep = b  # the alias keeps b alive\n"
+    "    return np.ndarray(b.shape, b.dtype, buffer=buf, strides=b.strides)\n"
+    "def misaligned(dt, n):  # NumPy exports arrays whose data is not aligned to the dtype\n"
+    "    a = np.frombuffer(bytearray(n * np.dtype(dt).itemsize + 1), dt, count=n, offset=1)\n"
+    "    a[...] = np.arange(n, dtype=dt) * 3\n"
+    "    return a\n"
+    "NP_BOOL_OUT = not raises(lambda: np.zeros(2, bool).__dlpack__())\n"
+    "NP_BOOL_IN = NP_BOOL_OUT and not raises(lambda: np.from_dlpack(np.zeros(2, bool)))\n";
+
+static const char py_samples[] =
+    "inf = float('inf')\n"
+    "SAMPLES = {\n"
+    " 'bool': [True, False, True, True, False, False],\n"
+    " 'int8': [-128, -35, -1, 0, 1, 127],\n"
+    " 'int16': [-32768, -1000, -1, 0, 1, 32767],\n"
+    " 'int32': [-2**31, -70000, -1, 0, 1, 2**31 - 1],\n"
+    " 'int64': [-2**63, -2**40, -1, 0, 1, 2**63 - 1],\n"
+    " 'uint8': [0, 1, 127, 128, 200, 255],\n"
+    " 'uint16': [0, 1, 255, 32768, 40000, 65535],\n"
+    " 'uint32': [0, 1, 65536, 2**31, 3000000000, 2**32 - 1],\n"
+    " 'uint64': [0, 1, 2**32, 2**53 + 1, 2**62, 2**63 - 1],\n"
+    " 'float16': [-65504.0, -1.5, -0.0, 2.0**-24, 0.1, inf],\n"
+    " 'float32': [-3.4028234663852886e38, -1.5, -0.0, 1.401298464324817e-45, 0.1, inf],\n"
+    " 'float64': [-1.7976931348623157e308, -2.5, -0.0, 5e-324, 0.1, -inf],\n"
+    " 'complex64': [1+2j, -1.5-0.25j, 0j, complex(0.1, -0.1), complex(inf, 1),\n"
+    "               complex(3.4028234663852886e38, -1e-45)],\n"
+    " 'complex128': [1+2j, -1.5-0.25j, 0j, complex(0.1, 1/3), complex(-inf, 5e-324),\n"
+    "                complex(1e308, -1e308)],\n"
+    "}\n"
+    "def writes(i, f, c, b):\n"
+    "    d = {k: i for k in ('int8', 'int16', 'int32', 'int64', 'uint8', 'uint16', 'uint32',\n"
+    "                        'uint64')}\n"
+    "    d.update({'float16': f, 'float32': f, 'float64': f, 'complex64': c, 'complex128': c,\n"
+    "              'bool': b})\n"
+    "    return d\n"
+    "W1 = writes(7, 0.1, complex(0.1, -0.2), False)   # Lua writes, NumPy reads\n"
+    "W2 = writes(99, -0.7, complex(-0.7, 0.3), True)  # NumPy writes, Lua reads\n";
+
+/* }====== */
+
+/* {====== 1, 2: every dtype, both ways; zero copy ====== */
+
+static const char *const dtypes[] = {"bool",    "int8",    "int16",     "int32",     "int64",
+                                     "uint8",   "uint16",  "uint32",    "uint64",    "float16",
+                                     "float32", "float64", "complex64", "complex128"};
+
+static void numpy_to_lua_dtype(const char *dt) {
+  CHECK(py_ok("dt = np.dtype('%s'); a = np.array(SAMPLES['%s'], dt).reshape(2, 3)", dt, dt));
+  CHECK(np_to_lua("t", "a"));
+  CHECK(lua_true("t.dtype == '%s' and t.ndim == 2 and t.device == 'cpu'", dt));
+  CHECK(lua_true("not t:is_read_only()"));
+  CHECK(lua_to_py("ls", "t.shape") && py_eq("ls", "list(a.shape)"));
+  CHECK(lua_to_py("lv", "t:tolist()") && py_eq("strict(lv)", "np_vals(a)"));
+  CHECK(lua_to_py("lb", "t:bytes()") && py_eq("lb", "a.tobytes()"));
+  CHECK(lua_to_py("le", "t:element_size()") && py_eq("le", "a.itemsize"));
+  CHECK(lua_to_py("lst", "t:stride()") && py_eq("lst", "lstrides(a)"));
+  /* zero copy: NumPy writes, Lua reads; Lua writes, NumPy reads; one address */
+  CHECK(py_ok("a[1, 2] = W2[dt.name]"));
+  CHECK(lua_to_py("lx", "t[2][3]") && py_true("strict(lx) == strict(cplx(a[1, 2].item()))"));
+  CHECK(lua_to_py("lx", "t[2][3]") &&
+        py_true("strict(lx) == strict(cplx(np.array(W2[dt.name], dt).item()))"));
+  CHECK(py_to_lua("w", "W1[dt.name]") && lua_ok("t[1][1] = w"));
+  CHECK(py_true("a[0, 0].tobytes() == np.array(W1[dt.name], dt).tobytes()"));
+  CHECK(lua_to_py("lp", "t:data_ptr()") && py_true("lp == a.ctypes.data"));
+  CHECK(lua_ok("t = nil") && py_ok("del a"));
+}
+
+static void lua_to_numpy_dtype(const char *dt) {
+  CHECK(py_ok("dt = np.dtype('%s')", dt));
+  CHECK(py_to_lua("vals", "SAMPLES[dt.name]"));
+  CHECK(
+      lua_ok("u = lt.zeros({6}, '%s'); for i = 1, #vals do u[i] = vals[i] end; "
+             "u = u:reshape(2, 3)",
+             dt));
+  CHECK(lua_true("u.dtype == '%s'", dt));
+  CHECK(lua_to_np("b", "u"));
+  CHECK(py_true("b.dtype == dt and b.shape == (2, 3)"));
+  CHECK(py_eq("np_vals(b)", "np_vals(np.array(SAMPLES[dt.name], dt).reshape(2, 3))"));
+  CHECK(py_true("b.tobytes() == np.array(SAMPLES[dt.name], dt).tobytes()"));
+  CHECK(lua_to_py("lv", "u:tolist()") && py_eq("strict(lv)", "np_vals(b)"));
+  /* zero copy: Lua writes, NumPy reads; NumPy (through a writable alias) writes, Lua reads */
+  CHECK(py_to_lua("w", "W1[dt.name]") && lua_ok("u[2][3] = w"));
+  CHECK(py_true("b[1, 2].tobytes() == np.array(W1[dt.name], dt).tobytes()"));
+  CHECK(py_ok("alias(b)[0, 1] = W2[dt.name]"));
+  CHECK(lua_to_py("lx", "u[1][2]") &&
+        py_true("strict(lx) == strict(cplx(np.array(W2[dt.name], dt).item()))"));
+  CHECK(lua_to_py("lp", "u:data_ptr()") && py_true("lp == b.ctypes.data"));
+  CHECK(lua_ok("u = nil") && py_ok("del b"));
+}
+
+static void test_dtypes(void) {
+  section("1, 2: dtypes both ways, zero copy");
+  int bool_out = py_flag("NP_BOOL_OUT"), bool_in = py_flag("NP_BOOL_IN");
+  for (size_t i = 0; i < sizeof dtypes / sizeof *dtypes; i++) {
+    const char *dt = dtypes[i];
+    int is_bool = strcmp(dt, "bool") == 0;
+    char ctx[48];
+    snprintf(ctx, sizeof ctx, "numpy -> lua %s", dt);
+    set_context(ctx);
+    if (!is_bool || bool_out) {
+      numpy_to_lua_dtype(dt);
+    } else { /* NumPy 1.24 has no DLPack bool: its export refuses cleanly */
+      CHECK(py_true("raises(lambda: np.zeros(3, bool).__dlpack__(), BufferError)"));
+    }
+    snprintf(ctx, sizeof ctx, "lua -> numpy %s", dt);
+    set_context(ctx);
+    if (!is_bool || bool_in) lua_to_numpy_dtype(dt);
+  }
+  lua_gc_full();
+
+  set_context("bool refused by numpy");
+  if (!bool_in) {
+    /* NumPy refuses the tensor after taking the capsule from __dlpack__: the capsule keeps its
+       name, so its destructor (the bridge's) runs ltensor's deleter, which lets go of the
+       host tensor underneath. */
+    const DLDataType dl_bool = {kDLBool, 8, 1};
+    int before = host_deleted;
+    CHECK(host_to_lua("hb", 0, dl_bool, 4, 0));
+    CHECK(lua_true("hb.dtype == 'bool' and hb[1] == false"));
+    CHECK(lua_capsule_to_py("ex", "dlpack.to_dlpack(hb)"));
+    CHECK(py_true("raises(lambda: np.from_dlpack(ex))"));
+    CHECK(py_true("'\"dltensor\"' in repr(ex.__dlpack__())")); /* not consumed */
+    CHECK(lua_ok("hb = nil") && (lua_gc_full(), host_deleted == before));
+    CHECK(py_ok("del ex") && host_deleted == before + 1);
+  }
+
+  set_context("extremes");
+  /* uint64 beyond Lua integers reads as the nearest float; floats that fit are stored exactly */
+  CHECK(np_to_lua("t", "np.array([2**64 - 1, 2**63], np.uint64)"));
+  CHECK(lua_true("math.type(t[1]) == 'float' and t[1] == 2^64 and t[2] == 2^63"));
+  CHECK(lua_ok("u = lt.zeros({2}, 'uint64'); u[1] = 2^63; u[2] = 1.8e19"));
+  CHECK(lua_to_np("b", "u") && py_true("b.tolist() == [2**63, 18000000000000000000]"));
+  /* NaN both ways, in every float width */
+  for (int bits = 16; bits <= 64; bits *= 2) {
+    char ctx[32];
+    snprintf(ctx, sizeof ctx, "nan float%d", bits);
+    set_context(ctx);
+    CHECK(np_to_lua("t", "np.array([np.nan, -np.nan, 1], np.float%d)", bits));
+    CHECK(lua_true("t[1] ~= t[1] and t[2] ~= t[2] and t[3] == 1"));
+    CHECK(lua_to_np("b", "lt.tensor({0/0, 1, -(0/0)}, 'float%d')", bits));
+    CHECK(py_true("np.isnan(b[0]) and b[1] == 1 and np.isnan(b[2])"));
+  }
+  CHECK(lua_ok("t, u = nil, nil") && py_ok("del b"));
+  lua_gc_full();
+}
+
+/* Copy-on-write clones and exports: observable behaviour equals an eager copy. */
+static void test_clones(void) {
+  section("2: copy-on-write clones and exports");
+  set_context("export a clone");
+  CHECK(lua_ok("c0 = lt.arange(6); c1 = c0:clone()"));
+  CHECK(lua_to_np("pc", "c1")); /* a writable export materializes the clone */
+  CHECK(lua_ok("c0[1] = 100"));
+  CHECK(py_true("pc.tolist() == [0, 1, 2, 3, 4, 5]"));
+  CHECK(lua_ok("c1[2] = 200"));
+  CHECK(py_true("pc.tolist() == [0, 200, 2, 3, 4, 5]"));
+  CHECK(lua_true("c0[1] == 100 and c0[2] == 1 and c1[1] == 0"));
+  CHECK(lua_to_py("lp", "c1:data_ptr()") && py_true("lp == pc.ctypes.data"));
+  CHECK(lua_to_py("lp", "c0:data_ptr()") && py_true("lp != pc.ctypes.data"));
+
+  set_context("clone after export");
+  CHECK(lua_ok("d0 = lt.arange(4)"));
+  CHECK(lua_to_np("pd", "d0"));
+  CHECK(lua_ok("d1 = d0:clone(); d1[1] = 50"));
+  CHECK(py_true("pd.tolist() == [0, 1, 2, 3]"));
+  CHECK(lua_ok("d0[2] = 70"));
+  CHECK(py_true("pd.tolist() == [0, 70, 2, 3]"));
+  CHECK(lua_true("d1[1] == 50 and d1[2] == 1"));
+  CHECK(lua_to_py("lp", "d0:data_ptr()") && py_true("lp == pd.ctypes.data"));
+
+  set_context("clone of an import");
+  CHECK(py_ok("e = np.arange(4.0)"));
+  CHECK(np_to_lua("e0", "e"));
+  CHECK(lua_ok("e1 = e0:clone(); e1[1] = -1; e0[2] = -2"));
+  CHECK(py_true("e.tolist() == [0.0, -2.0, 2.0, 3.0]"));
+  CHECK(lua_true("e1[1] == -1 and e1[2] == 1"));
+  CHECK(py_ok("e[3] = 9"));
+  CHECK(lua_true("e0[4] == 9 and e1[4] == 3"));
+
+  CHECK(lua_ok("c0, c1, d0, d1, e0, e1 = nil") && py_ok("del pc, pd, e"));
+  lua_gc_full();
+}
+
+/* }====== */
+
+/* {====== 3: strided, transposed, sliced, 0-d, empty ====== */
+
+/* Strides are compared in elements; not for empty tensors, whose strides mean nothing (NumPy
+   reports 0 for them whatever it was given). NumPy also exports arrays whose data address is
+   not a multiple of the element size (misaligned(), from a byte buffer at offset 1): ltensor
+   refuses those at import (typed access to them would be undefined behaviour), and NumPy's
+   deleter still runs. */
+static void test_strided(void) {
+  section("3: strided tensors both ways");
+  static const char *const np_views[] = {
+      "base.T",
+      "base[::2, 1:]",
+      "base[::-1]",
+      "base[:, ::-2]",
+      "base[::-2, ::3].T",
+      "base[3]",
+      "base[1:3, 4:5]",
+      "base[:, 2]",
+      "base[::-1, ::-1]",
+      "np.array(7.25)",
+      "np.zeros((0, 3))",
+      "np.zeros((3, 0)).T",
+  };
+  static const char *const misaligned_views[] = {
+      "misaligned(np.float64, 5)",
+      "misaligned(np.int32, 7)[::-2]",
+      "misaligned(np.complex64, 4).reshape(2, 2).T",
+  };
+  CHECK(py_ok("base0 = np.arange(24, dtype=np.float64).reshape(4, 6) * 1.5; base = base0.copy()"));
+  for (size_t i = 0; i < sizeof np_views / sizeof *np_views; i++) {
+    char ctx[64];
+    snprintf(ctx, sizeof ctx, "numpy -> lua %s", np_views[i]);
+    set_context(ctx);
+    CHECK(py_ok("base[...] = base0; pv = %s", np_views[i]));
+    CHECK(np_to_lua("v", "pv"));
+    CHECK(lua_to_py("lv", "v:tolist()") && py_eq("strict(lv)", "np_vals(pv)"));
+    CHECK(lua_to_py("ls", "v.shape") && py_eq("ls", "list(pv.shape)"));
+    CHECK(lua_to_py("ls", "v:stride()") &&
+          py_eq("ls if pv.size else 0", "lstrides(pv) if pv.size else 0"));
+    CHECK(lua_to_py("lb", "v:bytes()") && py_eq("lb", "pv.tobytes()"));
+    CHECK(lua_to_py("lp", "v:data_ptr()") && py_true("pv.size == 0 or lp == pv.ctypes.data"));
+    /* NumPy writes through its view, Lua reads; Lua writes through its tensor, NumPy reads */
+    CHECK(py_ok("pv[...] += 100"));
+    CHECK(lua_to_py("lv", "v:tolist()") && py_eq("strict(lv)", "np_vals(pv)"));
+    CHECK(lua_ok("v:fill_(-2)"));
+    CHECK(py_true("(pv == -2).all()"));
+    CHECK(py_true("(base == -2).sum() == (pv.size if np.shares_memory(pv, base) else 0)"));
+    CHECK(lua_ok("v = nil") && py_ok("del pv"));
+  }
+  lua_gc_full();
+  for (size_t i = 0; i < sizeof misaligned_views / sizeof *misaligned_views; i++) {
+    char ctx[64];
+    snprintf(ctx, sizeof ctx, "numpy -> lua %s", misaligned_views[i]);
+    set_context(ctx);
+    CHECK(py_ok("pv = %s; pv_ref = weakref.ref(pv.base if pv.base is not None else pv)",
+                misaligned_views[i]));
+    CHECK(pycapsule_to_lua("_cap", "pv.__dlpack__()"));
+    CHECK(lua_ok("ok, err = pcall(dlpack.from_dlpack, _cap); _cap = nil"));
+    CHECK(lua_ok("assert(not ok and err:find('not aligned'), tostring(err))"));
+    lua_gc_full();
+    CHECK(py_ok("del pv") && py_true("pv_ref() is None")); /* NumPy's deleter ran */
+  }
+
+  static const char *const lua_views[] = {
+      "s:transpose(1, 2)",
+      "s:narrow(2, 2, 3)",
+      "s:narrow(1, 2, 2):transpose(1, 2)",
+      "s[{{1, -1, 2}, {-1, 1, -1}}]",
+      "s[{{}, {2, 6, 2}}]",
+      "s:select(2, 3)",
+      "s:select(1, 2):select(1, 3)",
+      "s:narrow(1, 1, 0)",
+      "s:unsqueeze(2)",
+      "s:select(1, 2):unsqueeze(1):expand(3, 6)",
+      "s:permute(2, 1):narrow(1, 2, 4)[{{-1, 1, -2}}]",
+  };
+  for (size_t i = 0; i < sizeof lua_views / sizeof *lua_views; i++) {
+    char ctx[64];
+    snprintf(ctx, sizeof ctx, "lua -> numpy %s", lua_views[i]);
+    set_context(ctx);
+    CHECK(lua_ok("s = lt.arange(24, 'int32'):reshape(4, 6); sv = %s", lua_views[i]));
+    CHECK(lua_to_np("pv", "sv"));
+    CHECK(py_true("pv.dtype == np.int32"));
+    CHECK(lua_to_py("lv", "sv:tolist()") && py_eq("strict(lv)", "np_vals(pv)"));
+    CHECK(lua_to_py("ls", "sv.shape") && py_eq("ls", "list(pv.shape)"));
+    CHECK(lua_to_py("ls", "sv:stride()") &&
+          py_eq("ls if pv.size else 0", "lstrides(pv) if pv.size else 0"));
+    CHECK(lua_to_py("lb", "sv:bytes()") && py_eq("lb", "pv.tobytes()"));
+    /* Lua writes the base, NumPy sees it through the view */
+    CHECK(lua_ok("for i = 1, 4 do for j = 1, 6 do s:set(i, j, -(i * 10 + j)) end end"));
+    CHECK(lua_to_py("lv", "sv:tolist()") && py_eq("strict(lv)", "np_vals(pv)"));
+    CHECK(py_true("(pv < 0).all()"));
+    CHECK(lua_to_py("lp", "sv:data_ptr()") && py_true("pv.size == 0 or lp == pv.ctypes.data"));
+    CHECK(lua_ok("s, sv = nil") && py_ok("del pv"));
+  }
+  lua_gc_full();
+}
+
+/* }====== */
+
+/* {====== 4: both sides' deleters run ====== */
+
+static void test_deleters(void) {
+  section("4: deleters");
+  set_context("numpy -> lua, consumed");
+  /* NumPy's managed tensor holds the array: it lives while Lua holds the tensor or a view */
+  CHECK(py_ok("d = np.arange(10.0); wd = weakref.ref(d); cap = d.__dlpack__(); del d"));
+  CHECK(pycapsule_to_lua("cap", "cap"));
+  CHECK(py_true("repr(cap).startswith('<capsule object \"used_dltensor\"')"));
+  CHECK(lua_ok("t = dlpack.from_dlpack(cap); v = t:narrow(1, 2, 3)"));
+  CHECK(py_ok("del cap; gc.collect()") && py_true("wd() is not None"));
+  lua_gc_full();
+  CHECK(py_true("wd() is not None"));
+  CHECK(lua_ok("t = nil") && (lua_gc_full(), py_true("wd() is not None")));
+  CHECK(lua_true("v[1] == 1.0 and v[3] == 3.0"));
+  CHECK(lua_ok("v = nil; cap = nil") && (lua_gc_full(), py_true("wd() is None")));
+
+  set_context("numpy -> lua, never consumed");
+  /* a Lua capsule nobody consumed: its __gc calls NumPy's deleter */
+  CHECK(py_ok("d = np.arange(10.0); wd = weakref.ref(d)"));
+  CHECK(pycapsule_to_lua("cap2", "d.__dlpack__()"));
+  CHECK(py_ok("del d; gc.collect()") && py_true("wd() is not None"));
+  CHECK(lua_ok("cap2 = nil") && (lua_gc_full(), py_true("wd() is None")));
+
+  set_context("lua -> numpy, consumed");
+  /* a host tensor in Lua, exported to NumPy: ltensor's export holds the host tensor, whose
+     deleter runs when NumPy lets go of ltensor's managed tensor */
+  int before = host_deleted;
+  CHECK(host_to_lua("h", 0, host_f64, 8, 0));
+  CHECK(lua_to_np("hb", "h:narrow(1, 3, 4)"));
+  CHECK(py_true("hb.tolist() == [2.5, 3.5, 4.5, 5.5]"));
+  CHECK(lua_ok("h = nil") && (lua_gc_full(), host_deleted == before));
+  CHECK(py_true("hb.tolist() == [2.5, 3.5, 4.5, 5.5]"));
+  CHECK(py_ok("del hb; gc.collect()") && host_deleted == before + 1);
+
+  set_context("lua -> numpy, never consumed");
+  before = host_deleted;
+  CHECK(host_to_lua("h", 0, host_f64, 8, 0));
+  CHECK(lua_ok("hcap = dlpack.to_dlpack(h)"));
+  CHECK(lua_capsule_to_py("ex", "hcap"));
+  CHECK(lua_true("tostring(hcap):find('used_dltensor', 1, true) ~= nil"));
+  CHECK(py_true("repr(ex.__dlpack__()).startswith('<capsule object \"dltensor\"')"));
+  CHECK(py_true("ex.__dlpack_device__() == (1, 0)"));
+  CHECK(lua_ok("h, hcap = nil") && (lua_gc_full(), host_deleted == before));
+  CHECK(py_ok("del ex") && host_deleted == before + 1); /* the bridge's destructor */
+
+  set_context("lua -> numpy -> lua");
+  /* a round trip: Lua's tensor -> NumPy's array -> NumPy's export -> a second Lua tensor */
+  before = host_deleted;
+  CHECK(host_to_lua("h", 0, host_f64, 6, 0));
+  CHECK(lua_to_np("hb", "h"));
+  /* NumPy 1.x marks arrays from from_dlpack read-only and refuses to export read-only arrays
+     (DLPack < 1 cannot say read-only): go through a writable alias that holds hb */
+  CHECK(py_true("hb.flags.writeable or raises(lambda: hb.__dlpack__(), BufferError)"));
+  CHECK(np_to_lua("h2", "hb if hb.flags.writeable else alias(hb)"));
+  CHECK(lua_true("h2:data_ptr() == h:data_ptr() and h2[6] == 5.5"));
+  CHECK(lua_ok("h2[1] = -1") && py_true("hb[0] == -1") && lua_true("h[1] == -1"));
+  CHECK(py_ok("del hb; gc.collect()") && lua_ok("h = nil"));
+  CHECK((lua_gc_full(), host_deleted == before));
+  CHECK(lua_true("h2[2] == 1.5"));
+  CHECK(lua_ok("h2 = nil") && (lua_gc_full(), host_deleted == before + 1));
+
+  set_context("lua-allocated, many");
+  /* ltensor's own memory, exported and dropped many times (leaks show under valgrind) */
+  CHECK(lua_ok("for i = 1, 50 do _G['x' .. i] = lt.arange(1000) end"));
+  for (int i = 1; i <= 50; i++) CHECK(lua_to_np("xs", "x%d:narrow(1, %d, 10)", i, i));
+  CHECK(py_true("xs.tolist() == list(range(49, 59))"));
+  CHECK(lua_ok("for i = 1, 50 do _G['x' .. i] = nil end") && py_ok("del xs"));
+  lua_gc_full();
+}
+
+/* }====== */
+
+/* {====== 5: an export outlives its Lua state ====== */
+
+static void test_outlives_state(void) {
+  section("5: exports outlive lua_close");
+  set_context("lua_close before NumPy reads");
+  int before = host_deleted;
+  CHECK(lua_to_np("big", "lt.arange(100000):reshape(1000, 100):transpose(1, 2)"));
+  CHECK(lua_to_np("small", "lt.tensor({{1.5, 2.5}, {3.5, 4.5}}, 'float64')[{{}, 2}]"));
+  CHECK(host_to_lua("h", 0, host_f64, 5, 0));
+  CHECK(lua_to_np("hb", "h:narrow(1, 2, 3)"));
+  CHECK(lua_to_np("hb2", "h"));
+  close_lua(); /* every Lua tensor and view is gone */
+  CHECK(host_deleted == before);
+  CHECK(py_true("big.shape == (100, 1000) and big[7, 3] == 307 and big[99, 999] == 99999"));
+  CHECK(py_true("(big.T.ravel() == np.arange(100000)).all()"));
+  CHECK(py_true("small.tolist() == [2.5, 4.5]"));
+  CHECK(py_true("hb.tolist() == [1.5, 2.5, 3.5] and hb2.tolist()[4] == 4.5"));
+  CHECK(py_ok("del hb; gc.collect()") && host_deleted == before);
+  CHECK(py_ok("del hb2; gc.collect()") && host_deleted == before + 1);
+  CHECK(py_ok("del big, small"));
+  CHECK(open_lua());
+}
+
+/* }====== */
+
+/* {====== 6: errors ====== */
+
+static void test_errors(void) {
+  section("6: errors");
+  set_context("consumed capsules");
+  /* a capsule from NumPy, consumed in Lua, passed again */
+  CHECK(pycapsule_to_lua("cap", "np.arange(3.0).__dlpack__()"));
+  CHECK(lua_ok("t = dlpack.from_dlpack(cap)"));
+  CHECK(lua_raises("already consumed", "dlpack.from_dlpack(cap)"));
+  CHECK(lua_true("t[3] == 2.0"));
+  /* the same PyCapsule bridged twice */
+  CHECK(py_ok("pc = np.arange(3.0).__dlpack__()"));
+  CHECK(pycapsule_to_lua("cap", "pc"));
+  PyObject *obj = PyDict_GetItemString(G, "pc"); /* borrowed */
+  CHECK(obj && pylua_push_pycapsule(L, obj) == -1 && PyErr_ExceptionMatches(PyExc_ValueError));
+  PyErr_Clear();
+  CHECK(py_ok("del pc") && lua_ok("t = dlpack.from_dlpack(cap)") && lua_true("t[2] == 1.0"));
+  /* a PyCapsule that is no DLPack capsule */
+  CHECK(py_ok("import datetime; dtc = datetime.datetime_CAPI"));
+  obj = PyDict_GetItemString(G, "dtc");
+  CHECK(obj && pylua_push_pycapsule(L, obj) == -1 && PyErr_ExceptionMatches(PyExc_ValueError));
+  PyErr_Clear();
+  /* a Lua capsule taken by the bridge, then used again in Lua, then taken again */
+  CHECK(lua_ok("t = lt.arange(3); cap = dlpack.to_dlpack(t)"));
+  CHECK(lua_capsule_to_py("ex", "cap"));
+  CHECK(lua_raises("already consumed", "dlpack.from_dlpack(cap)"));
+  lua_getglobal(L, "cap");
+  PyObject *again = pylua_take_capsule(L, -1);
+  lua_pop(L, 1);
+  CHECK(again == NULL && PyErr_ExceptionMatches(PyExc_ValueError));
+  Py_XDECREF(again);
+  PyErr_Clear();
+  lua_pushinteger(L, 1);
+  again = pylua_take_capsule(L, -1);
+  lua_pop(L, 1);
+  CHECK(again == NULL && PyErr_ExceptionMatches(PyExc_TypeError));
+  Py_XDECREF(again);
+  PyErr_Clear();
+  /* NumPy consumes the exporter's capsule once; a second np.from_dlpack fails cleanly */
+  CHECK(py_ok("b = np.from_dlpack(ex)") && py_true("b.tolist() == [0, 1, 2]"));
+  CHECK(py_true("raises(lambda: np.from_dlpack(ex))"));
+  CHECK(py_true("b.tolist() == [0, 1, 2]"));
+  CHECK(lua_ok("t[1] = 5") && py_true("b[0] == 5"));
+  CHECK(lua_ok("t, cap = nil") && py_ok("del b, ex"));
+
+  set_context("read-only");
+  /* a read-only tensor (made here: ltensor has no Lua constructor for one) */
+  int before = host_deleted;
+  CHECK(host_to_lua("ro", 1, host_f64, 4, DLPACK_FLAG_BITMASK_READ_ONLY));
+  CHECK(lua_true("ro:is_read_only() and ro[2] == 1.5"));
+  CHECK(lua_raises("read-only", "ro[1] = 0"));
+  CHECK(lua_raises("read-only", "dlpack.to_dlpack(ro)"));
+  CHECK(lua_raises("read-only", "ro:__dlpack()"));
+  CHECK(lua_raises("read-only", "ro:narrow(1, 2, 2):__dlpack{max_version = {0, 8}}"));
+  CHECK(
+      lua_true("tostring(ro:__dlpack{max_version = {1, 0}}):find('\"dltensor_versioned\"', 1, "
+               "true) ~= nil"));
+  /* its versioned capsule, offered to NumPy: NumPy 1.x reads only legacy capsules and refuses;
+     a NumPy that takes it must honour READ_ONLY */
+  CHECK(lua_capsule_to_py("ex", "ro:__dlpack{max_version = {1, 3}}"));
+  CHECK(py_ok("try:\n    r = np.from_dlpack(ex)\nexcept Exception:\n    r = None"));
+  CHECK(py_true("r is None or (not r.flags.writeable and r.tolist() == [0.5, 1.5, 2.5, 3.5])"));
+  CHECK(py_ok("del r, ex; gc.collect()") && lua_ok("ro = nil"));
+  CHECK((lua_gc_full(), host_deleted == before + 1));
+  lua_gc_full();
+}
+
+/* }====== */
+
+int main(int argc, char **argv) {
+  const char *v = getenv("NUMPY_HOST_VERBOSE");
+  verbose = v && *v && strcmp(v, "0") != 0;
+
+  PyConfig config;
+  PyConfig_InitPythonConfig(&config);
+  config.install_signal_handlers = 0;
+  config.parse_argv = 0;
+  PyStatus st = PyConfig_SetBytesArgv(&config, argc, argv); /* program name: this program */
+  if (!PyStatus_Exception(st)) st = Py_InitializeFromConfig(&config);
+  PyConfig_Clear(&config);
+  if (PyStatus_Exception(st)) {
+    fprintf(stderr, "numpy_host: FAIL: cannot start Python: %s\n", st.err_msg ? st.err_msg : "?");
+    return 1;
+  }
+  G = PyModule_GetDict(PyImport_AddModule("__main__"));
+  if (!G || pylua_init() != 0 || !py_ok("import sys")) {
+    fprintf(stderr, "numpy_host: FAIL: cannot set up Python\n");
+    return 1;
+  }
+  if (!py_ok("import numpy as np")) {
+    py_ok("print('sys.version', sys.version, '\\nsys.path', sys.path, file=sys.stderr)");
+    fprintf(stderr,
+            "numpy_host: FAIL: the embedded Python cannot import numpy "
+            "(apt-get install python3-numpy)\n");
+    return 1;
+  }
+  if (verbose)
+    py_ok("print('python', sys.version.split()[0], sys.prefix, 'numpy', np.__version__)");
+  CHECK(py_ok("%s", py_helpers));
+  CHECK(py_ok("%s", py_samples));
+  CHECK(open_lua());
+  if (n_failed) {
+    fprintf(stderr, "numpy_host: FAIL: set-up failed\n");
+    return 1;
+  }
+
+  test_dtypes();
+  test_clones();
+  test_strided();
+  test_deleters();
+  test_outlives_state();
+  test_errors();
+
+  close_lua(); /* before Python: Lua may hold NumPy's managed tensors */
+  context[0] = '\0';
+  CHECK(Py_FinalizeEx() == 0);
+  printf("numpy_host: %ld checks, %ld failed\n", n_checks, n_failed);
+  return n_failed != 0;
+}
