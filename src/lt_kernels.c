@@ -14,91 +14,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* {====== two-operand iteration ====== */
-
-typedef struct {
-  int ndim;
-  int64_t shape[LT_MAX_NDIM];
-  int64_t st[2][LT_MAX_NDIM]; /* byte strides of operand 0 (written) and 1 (read) */
-} iter2;
-
-/* Builds the iteration: size-1 dims dropped, dims ordered by the written operand's stride
-   (largest outside), neighbours merged when both operands step evenly across them. */
-static void iter2_init(iter2 *it, int ndim, const int64_t *shape, const int64_t *st0,
-                       const int64_t *st1, int64_t es0, int64_t es1) {
-  int n = 0;
-  for (int i = 0; i < ndim; i++) {
-    if (shape[i] == 1) continue;
-    it->shape[n] = shape[i];
-    it->st[0][n] = st0[i] * es0;
-    it->st[1][n] = st1 ? st1[i] * es1 : 0;
-    n++;
-  }
-  /* insertion sort, stable: |stride of operand 0| descending */
-  for (int i = 1; i < n; i++) {
-    int64_t sh = it->shape[i], a = it->st[0][i], b = it->st[1][i];
-    int j = i - 1;
-    while (j >= 0 && llabs(it->st[0][j]) < llabs(a)) {
-      it->shape[j + 1] = it->shape[j];
-      it->st[0][j + 1] = it->st[0][j];
-      it->st[1][j + 1] = it->st[1][j];
-      j--;
-    }
-    it->shape[j + 1] = sh;
-    it->st[0][j + 1] = a;
-    it->st[1][j + 1] = b;
-  }
-  /* merge dim i into i+1 when i steps exactly over the whole of i+1 for both operands */
-  int m = 0;
-  for (int i = 0; i < n; i++) {
-    if (m > 0) {
-      int k = m - 1;
-      if ((uint64_t)it->st[0][k] == (uint64_t)it->st[0][i] * (uint64_t)it->shape[i] &&
-          (uint64_t)it->st[1][k] == (uint64_t)it->st[1][i] * (uint64_t)it->shape[i]) {
-        it->shape[k] *= it->shape[i];
-        it->st[0][k] = it->st[0][i];
-        it->st[1][k] = it->st[1][i];
-        continue;
-      }
-    }
-    it->shape[m] = it->shape[i];
-    it->st[0][m] = it->st[0][i];
-    it->st[1][m] = it->st[1][i];
-    m++;
-  }
-  it->ndim = m;
-}
-
-/* Calls run(ctx, p0, s0, p1, s1, n) for each inner run; stops at the first nonzero return. */
-typedef int (*run_fn)(void *ctx, char *p0, int64_t s0, const char *p1, int64_t s1, int64_t n);
-
-static int iter2_run(const iter2 *it, char *p0, const char *p1, run_fn run, void *ctx) {
-  if (it->ndim == 0) return run(ctx, p0, 0, p1, 0, 1);
-  int last = it->ndim - 1;
-  int64_t idx[LT_MAX_NDIM] = {0};
-  for (;;) {
-    int rc = run(ctx, p0, it->st[0][last], p1, it->st[1][last], it->shape[last]);
-    if (rc) return rc;
-    int k = last - 1;
-    for (; k >= 0; k--) {
-      p0 += it->st[0][k];
-      p1 += it->st[1][k];
-      if (++idx[k] < it->shape[k]) break;
-      p0 -= it->st[0][k] * it->shape[k];
-      p1 -= it->st[1][k] * it->shape[k];
-      idx[k] = 0;
-    }
-    if (k < 0) return 0;
-  }
-}
-
-/* }====== */
+#include "lt_iter.h"
 
 /* {====== same-dtype runs ====== */
 
 #define MOVE_RUN(T)                                                                 \
-  static int move_##T(void *ctx, char *d, int64_t ds, const char *s, int64_t ss,    \
-                      int64_t n) {                                                  \
+  static int move_##T(void *ctx, char *const *p, const int64_t *st, int64_t n) {    \
+    char *d = p[0];                                                                 \
+    const char *s = p[1];                                                           \
+    int64_t ds = st[0], ss = st[1];                                                 \
     (void)ctx;                                                                      \
     if (ds == (int64_t)sizeof(T) && ss == (int64_t)sizeof(T)) {                     \
       memcpy(d, s, (size_t)n * sizeof(T));                                          \
@@ -113,7 +37,7 @@ MOVE_RUN(uint32_t)
 MOVE_RUN(uint64_t)
 MOVE_RUN(lt_c128)
 
-static run_fn move_for_size(size_t es) {
+static lt_run_fn move_for_size(size_t es) {
   switch (es) {
     case 1: return move_uint8_t;
     case 2: return move_uint16_t;
@@ -262,8 +186,11 @@ typedef struct {
   lt_error *err;
 } convert_ctx;
 
-static int convert_run(void *ud, char *d, int64_t ds, const char *s, int64_t ss, int64_t n) {
+static int convert_run(void *ud, char *const *p, const int64_t *st, int64_t n) {
   convert_ctx *cx = ud;
+  char *d = p[0];
+  const char *s = p[1];
+  int64_t ds = st[0], ss = st[1];
   while (n > 0) {
     int64_t cnt = n < CHUNK ? n : CHUNK;
     loads[cx->from](s, ss, cnt, &cx->buf);
@@ -375,11 +302,12 @@ int lt_copy(lt_tensor *dst, const lt_tensor *src, lt_error *err) {
     lt_tensor_free(aside);
     return rc;
   }
-  iter2 it;
-  iter2_init(&it, dst->ndim, dst->shape, dst->strides, b->strides, (int64_t)lt_esize(dst),
-             (int64_t)lt_esize(b));
+  lt_iter it;
+  lt_tensor *ops[2] = {dst, b};
+  char *base[2] = {lt_data(dst), lt_data(b)};
+  lt_iter_init(&it, 2, ops);
   if (dst->dtype == b->dtype) {
-    rc = iter2_run(&it, lt_data(dst), lt_data(b), move_for_size(lt_esize(dst)), NULL);
+    rc = lt_iter_run(&it, base, move_for_size(lt_esize(dst)), NULL);
   } else {
     convert_ctx *cx = malloc(sizeof *cx);
     if (!cx) {
@@ -388,7 +316,7 @@ int lt_copy(lt_tensor *dst, const lt_tensor *src, lt_error *err) {
       cx->from = b->dtype;
       cx->to = dst->dtype;
       cx->err = err;
-      rc = iter2_run(&it, lt_data(dst), lt_data(b), convert_run, cx);
+      rc = lt_iter_run(&it, base, convert_run, cx);
       free(cx);
     }
   }
@@ -398,15 +326,14 @@ int lt_copy(lt_tensor *dst, const lt_tensor *src, lt_error *err) {
 }
 
 #define FILL_RUN(T)                                                                      \
-  static int fill_##T(void *ctx, char *d, int64_t ds, const char *s, int64_t ss,         \
-                      int64_t n) {                                                       \
-    (void)s;                                                                             \
-    (void)ss;                                                                            \
+  static int fill_##T(void *ctx, char *const *p, const int64_t *st, int64_t n) {         \
+    char *d = p[0];                                                                      \
+    int64_t ds = st[0];                                                                  \
     T v;                                                                                 \
     memcpy(&v, ctx, sizeof v);                                                           \
     if (ds == (int64_t)sizeof(T)) {                                                      \
-      T *p = (T *)(void *)d;                                                             \
-      for (int64_t i = 0; i < n; i++) p[i] = v;                                          \
+      T *q = (T *)(void *)d;                                                             \
+      for (int64_t i = 0; i < n; i++) q[i] = v;                                          \
     } else {                                                                             \
       for (int64_t i = 0; i < n; i++) memcpy(d + i * ds, &v, sizeof v);                  \
     }                                                                                    \
@@ -434,9 +361,11 @@ int lt_fill(lt_tensor *dst, const lt_scalar *v, lt_error *err) {
                    lt_dtypes[dst->dtype].name);
   }
   if (lt_numel(dst) == 0) return LT_OK;
-  iter2 it;
-  iter2_init(&it, dst->ndim, dst->shape, dst->strides, NULL, (int64_t)lt_esize(dst), 0);
-  run_fn run;
+  lt_iter it;
+  lt_tensor *ops[1] = {dst};
+  char *base[1] = {lt_data(dst)};
+  lt_iter_init(&it, 1, ops);
+  lt_run_fn run;
   switch (lt_esize(dst)) {
     case 1: run = fill_uint8_t; break;
     case 2: run = fill_uint16_t; break;
@@ -444,7 +373,7 @@ int lt_fill(lt_tensor *dst, const lt_scalar *v, lt_error *err) {
     case 8: run = fill_uint64_t; break;
     default: run = fill_lt_c128; break;
   }
-  return iter2_run(&it, lt_data(dst), lt_data(dst), run, &elem); /* operand 1 unused */
+  return lt_iter_run(&it, base, run, &elem);
 }
 
 /* }====== */
