@@ -1,11 +1,12 @@
 # ltensor -- a thin wrapper over CMake. The two commands a newcomer types:
 #   make run    install what is missing, build, run examples/quickstart.lua
 #   make test   the same set-up, then the whole suite (C tests, busted specs, examples)
-# and: make bench, make asan (the suite under AddressSanitizer + UBSan alone), make install,
-# make clean.
+# and: make bench, make asan (the suite under AddressSanitizer + UBSan alone), make tsan (the
+# threaded example under ThreadSanitizer), make install, make clean.
 
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
+TSAN_BUILD ?= build-tsan
 CMAKE      ?= cmake
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_ARGS ?=
@@ -14,7 +15,7 @@ LUA_ENV     = LUA_PATH="$(CURDIR)/lua/?.lua;$(CURDIR)/lua/?/init.lua;;" \
               LUA_CPATH="$(CURDIR)/$(BUILD)/lua/?.so;;"
 
 
-.PHONY: all deps build run test bench asan install clean
+.PHONY: all deps build run test bench asan tsan install clean
 
 all: build
 
@@ -60,13 +61,23 @@ asan: deps
 	$(CMAKE) --build $(ASAN_BUILD) -j $(JOBS)
 	cd $(ASAN_BUILD) && ctest --output-on-failure -j $(JOBS) -E "$(ASAN_SKIP)"
 
+# The threaded example (Lua states on worker threads handing tensors over through DLPack) under
+# ThreadSanitizer.
+tsan: deps
+	$(CMAKE) -S . -B $(TSAN_BUILD) -DLTENSOR_WERROR=ON -DLTENSOR_BUILD_BENCH=OFF \
+	  -DLTENSOR_SANITIZE=thread $(CMAKE_ARGS)
+	$(CMAKE) --build $(TSAN_BUILD) -j $(JOBS) --target threads_example
+	cd $(TSAN_BUILD) && ctest --output-on-failure -R '^example_threads$$'
+
 # Benchmarks print ratios measured side by side in one run; LTENSOR_BENCH_QUICK=1 shortens them.
 bench: build
 	./$(BUILD)/bench/bench_access
+	./$(BUILD)/bench/bench_exchange
+	./$(BUILD)/bench/bench_dlpack
 	$(LUA_ENV) lua5.4 bench/gc_memory.lua
 
 install: build
 	$(CMAKE) --install $(BUILD)
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(TSAN_BUILD)

@@ -118,14 +118,12 @@ static void release_legacy(void *ctx, void *data) {
   call_deleter(ctx, 0);
 }
 
-/* Whether DLPack defines this (code, bits); *opaque when ltensor cannot compute with it. */
-static int valid_dtype(DLDataType d, int *opaque) {
-  *opaque = 1;
+/* Whether DLPack defines this (code, bits, lanes); *dt is LT_OPAQUE when ltensor cannot
+   compute with it. */
+static int valid_dtype(DLDataType d, lt_dtype *dt) {
+  *dt = lt_dtype_from_dl(d);
+  if (*dt != LT_OPAQUE) return 1;
   if (d.lanes < 1 || d.bits == 0) return 0;
-  if (d.lanes == 1 && lt_dtype_from_dl(d) != LT_OPAQUE) {
-    *opaque = 0;
-    return 1;
-  }
   switch (d.code) {
     case kDLInt:
     case kDLUInt: return d.bits == 8 || d.bits == 16 || d.bits == 32 || d.bits == 64;
@@ -145,15 +143,16 @@ static int valid_device(DLDeviceType t) {
   return ((int)t >= kDLCPU && (int)t <= kDLOpenCL) || ((int)t >= DEV_VULKAN && (int)t <= DEV_LAST);
 }
 
-/* Checks dl; on success fills the element count. Message in err. */
-static int validate(const DLTensor *dl, uint64_t flags, int64_t *numel, lt_error *err) {
+/* Checks dl; on success fills the element count and the dtype. Message in err. */
+static int validate(const DLTensor *dl, uint64_t flags, int64_t *numel, lt_dtype *dtp,
+                    lt_error *err) {
   if (dl->ndim < 0 || dl->ndim > LT_MAX_NDIM)
     return lt_fail(err, LT_EARG, "DLPack tensor has %d dims (ltensor takes 0 to %d)",
                    (int)dl->ndim, LT_MAX_NDIM);
   if (dl->ndim > 0 && !dl->shape)
     return lt_fail(err, LT_EARG, "DLPack tensor of %d dims has a NULL shape", (int)dl->ndim);
-  int opaque;
-  if (!valid_dtype(dl->dtype, &opaque))
+  lt_dtype dt;
+  if (!valid_dtype(dl->dtype, &dt))
     return lt_fail(err, LT_EARG, "DLPack tensor has an invalid dtype (code %d, bits %d, lanes %d)",
                    dl->dtype.code, dl->dtype.bits, dl->dtype.lanes);
   if (!valid_device(dl->device.device_type))
@@ -173,7 +172,7 @@ static int validate(const DLTensor *dl, uint64_t flags, int64_t *numel, lt_error
   if (*numel > 0 && !dl->data)
     return lt_fail(err, LT_EARG, "DLPack tensor of %lld elements has NULL data",
                    (long long)*numel);
-  lt_dtype dt = opaque ? LT_OPAQUE : lt_dtype_from_dl(dl->dtype);
+  *dtp = dt;
   if (*numel > 0 && dt != LT_OPAQUE &&
       ((uintptr_t)dl->data + dl->byte_offset) % lt_dtypes[dt].align != 0)
     return lt_fail(err, LT_EARG,
@@ -199,6 +198,37 @@ static int validate(const DLTensor *dl, uint64_t flags, int64_t *numel, lt_error
 /* Stand-in address for the data of empty tensors that came with NULL data. */
 static _Alignas(64) unsigned char empty_data[64];
 
+/*
+ * ltensor's own export coming back (from this or another state, any thread): it was valid when
+ * made, so no validation; the tensor takes a pinned handle on the export's memory block and the
+ * export itself is freed at once, instead of living as long as the tensor.
+ */
+static int import_own(DLManagedTensorVersioned *m, lt_tensor **out, lt_error *err) {
+  export_block *b = m->manager_ctx;
+  const DLTensor *dl = &m->dl_tensor;
+  lt_tensor *t = lt_tensor_alloc(dl->ndim);
+  if (t) t->storage = lt_storage_on(b->block, dl->device);
+  if (!t || !t->storage) {
+    lt_tensor_free(t);
+    delete_versioned(m);
+    return lt_fail(err, LT_ENOMEM, "not enough memory");
+  }
+  t->dl_dtype = dl->dtype;
+  t->dtype = lt_dtype_from_dl(dl->dtype);
+  t->packed = (size_t)dl->dtype.bits * dl->dtype.lanes < 8 &&
+              !(m->flags & DLPACK_FLAG_BITMASK_IS_SUBBYTE_TYPE_PADDED);
+  /* the export points at the first element; the block starts at or before it */
+  t->offset = dl->data ? ((char *)dl->data - (char *)b->block->data) / (int64_t)lt_esize(t) : 0;
+  t->readonly = m->flags & DLPACK_FLAG_BITMASK_READ_ONLY ? LT_RO_DLPACK : LT_WRITABLE;
+  if (dl->ndim > 0) {
+    memcpy(t->shape, dl->shape, (size_t)dl->ndim * sizeof(int64_t));
+    memcpy(t->strides, dl->strides, (size_t)dl->ndim * sizeof(int64_t));
+  }
+  delete_versioned(m); /* the tensor holds the block now */
+  *out = t;
+  return LT_OK;
+}
+
 int lt_dlpack_import(void *managed, int versioned, lt_tensor **out, lt_error *err) {
   if (!managed) return lt_fail(err, LT_EARG, "DLPack managed tensor is NULL");
   const DLTensor *dl;
@@ -217,8 +247,11 @@ int lt_dlpack_import(void *managed, int versioned, lt_tensor **out, lt_error *er
   } else {
     dl = &((DLManagedTensor *)managed)->dl_tensor;
   }
+  if (versioned && ((DLManagedTensorVersioned *)managed)->deleter == delete_versioned)
+    return import_own(managed, out, err);
   int64_t numel;
-  int rc = validate(dl, flags, &numel, err);
+  lt_dtype dt = LT_OPAQUE;
+  int rc = validate(dl, flags, &numel, &dt, err);
   lt_tensor *t = rc ? NULL : lt_tensor_alloc(dl->ndim);
   if (!rc && !t) rc = lt_fail(err, LT_ENOMEM, "not enough memory");
   if (rc) {
@@ -236,7 +269,7 @@ int lt_dlpack_import(void *managed, int versioned, lt_tensor **out, lt_error *er
   /* from here on the storage owns the managed tensor: freeing t calls the deleter */
   uint64_t bits = (uint64_t)dl->dtype.bits * dl->dtype.lanes;
   t->dl_dtype = dl->dtype;
-  t->dtype = lt_dtype_from_dl(dl->dtype);
+  t->dtype = dt;
   t->packed = bits < 8 && !(flags & DLPACK_FLAG_BITMASK_IS_SUBBYTE_TYPE_PADDED);
   t->offset = dl->data ? (int64_t)(dl->byte_offset / lt_esize(t)) : 0;
   t->readonly = flags & DLPACK_FLAG_BITMASK_READ_ONLY ? LT_RO_DLPACK : LT_WRITABLE;

@@ -37,10 +37,36 @@ lt_dtype lt_dtype_from_name(const char *name) {
 }
 
 lt_dtype lt_dtype_from_dl(DLDataType dl) {
-  if (dl.lanes == 1)
-    for (int i = 0; i < LT_NDTYPES; i++)
-      if (lt_dtypes[i].dl.code == dl.code && lt_dtypes[i].dl.bits == dl.bits) return (lt_dtype)i;
-  return LT_OPAQUE;
+  if (dl.lanes != 1) return LT_OPAQUE;
+  switch (dl.code) { /* on every import: a switch, not a scan of the table */
+    case kDLBool: return dl.bits == 8 ? LT_BOOL : LT_OPAQUE;
+    case kDLInt:
+      switch (dl.bits) {
+        case 8: return LT_INT8;
+        case 16: return LT_INT16;
+        case 32: return LT_INT32;
+        case 64: return LT_INT64;
+        default: return LT_OPAQUE;
+      }
+    case kDLUInt:
+      switch (dl.bits) {
+        case 8: return LT_UINT8;
+        case 16: return LT_UINT16;
+        case 32: return LT_UINT32;
+        case 64: return LT_UINT64;
+        default: return LT_OPAQUE;
+      }
+    case kDLFloat:
+      switch (dl.bits) {
+        case 16: return LT_FLOAT16;
+        case 32: return LT_FLOAT32;
+        case 64: return LT_FLOAT64;
+        default: return LT_OPAQUE;
+      }
+    case kDLBfloat: return dl.bits == 16 ? LT_BFLOAT16 : LT_OPAQUE;
+    case kDLComplex: return dl.bits == 64 ? LT_COMPLEX64 : dl.bits == 128 ? LT_COMPLEX128 : LT_OPAQUE;
+    default: return LT_OPAQUE;
+  }
 }
 
 /* {====== narrowing doubles to 16-bit floats ====== */

@@ -121,6 +121,16 @@ lt_storage *lt_storage_wrap(void *data, size_t nbytes, DLDevice device, lt_relea
   return s;
 }
 
+lt_storage *lt_storage_on(lt_block *b, DLDevice device) {
+  lt_storage *s = handle_new(lt_block_retain(b), device);
+  if (!s) {
+    lt_block_release(b);
+    return NULL;
+  }
+  s->pinned = 1;
+  return s;
+}
+
 void lt_storage_release(lt_storage *s) {
   if (!s) return;
   if (atomic_fetch_sub_explicit(&s->refs, 1, memory_order_acq_rel) != 1) return;

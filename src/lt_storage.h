@@ -60,6 +60,10 @@ static inline lt_storage *lt_storage_retain(lt_storage *s) {
   return s;
 }
 
+/* A pinned handle on block b (taking a new reference to it), for memory that came back from
+   an export: others may write it, so it is never shared copy-on-write. NULL when out of memory. */
+lt_storage *lt_storage_on(lt_block *b, DLDevice device);
+
 /* Drops a reference; the last one drops the block. NULL is ignored. */
 void lt_storage_release(lt_storage *s);
 

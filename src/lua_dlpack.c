@@ -16,8 +16,9 @@
 #include "ltensor.h"
 
 /* Registry names of the four capsule metatables, in this order. */
-static const char *const capsule_names[] = {"dltensor", "dltensor_versioned", "used_dltensor",
-                                            "used_dltensor_versioned"};
+const char *const ltl_capsule_names[4] = {"dltensor", "dltensor_versioned", "used_dltensor",
+                                          "used_dltensor_versioned"};
+#define capsule_names ltl_capsule_names
 
 /* {====== capsules ====== */
 
@@ -65,7 +66,9 @@ static void make_capsule_metatables(lua_State *L) {
 void **ltl_new_capsule(lua_State *L, int versioned) {
   void **p = lua_newuserdatauv(L, sizeof(void *), 0);
   *p = NULL;
-  luaL_setmetatable(L, capsule_names[versioned ? 1 : 0]);
+  ltl_state *st = ltl_push_metatable(L, LTL_MT_CAPSULE + (versioned ? 1 : 0));
+  lua_setmetatable(L, -2);
+  ltl_count_finalizable(L, st);
   return p;
 }
 
@@ -74,39 +77,45 @@ static int capsule_kind(lua_State *L, int idx) {
   if (lua_type(L, idx) != LUA_TUSERDATA || lua_rawlen(L, idx) != sizeof(void *) ||
       !lua_getmetatable(L, idx))
     return -1;
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &ltl_tensor_key);
   int kind = -1;
   for (int i = 0; i < 4 && kind < 0; i++) {
-    lua_getfield(L, LUA_REGISTRYINDEX, capsule_names[i]);
-    if (lua_rawequal(L, -1, -2)) kind = i;
+    lua_getiuservalue(L, -1, LTL_MT_CAPSULE + i);
+    if (lua_rawequal(L, -1, -3)) kind = i;
     lua_pop(L, 1);
   }
-  lua_pop(L, 1);
+  lua_pop(L, 2);
   return kind;
 }
 
-void *ltl_consume_capsule(lua_State *L, int idx, int *versioned) {
-  idx = lua_absindex(L, idx);
-  int kind = capsule_kind(L, idx);
-  if (kind < 0) return NULL;
+/* Consumes the capsule at idx whose kind (capsule_kind) is known. */
+static void *consume(lua_State *L, int idx, int kind, int *versioned) {
   if (kind >= 2)
     luaL_error(L, "the capsule was already consumed (a DLPack capsule can be used only once)");
   void **p = lua_touserdata(L, idx);
   void *m = *p;
   *p = NULL;
-  luaL_getmetatable(L, capsule_names[kind + 2]); /* used, before anything can fail */
+  ltl_push_metatable(L, LTL_MT_CAPSULE + kind + 2); /* used, before anything can fail */
   lua_setmetatable(L, idx);
   if (!m) luaL_error(L, "the capsule holds no tensor");
   *versioned = kind == 1;
   return m;
 }
 
-/* Pushes the tensor of the capsule at idx (consumed); raises if it is none or invalid. */
-static lt_tensor *import_capsule(lua_State *L, int idx, uint64_t *flags) {
+void *ltl_consume_capsule(lua_State *L, int idx, int *versioned) {
+  idx = lua_absindex(L, idx);
+  int kind = capsule_kind(L, idx);
+  if (kind < 0) return NULL;
+  return consume(L, idx, kind, versioned);
+}
+
+/* Pushes the tensor of the capsule at idx, of known kind (consumed); raises if it is none or
+   invalid. */
+static lt_tensor *import_capsule(lua_State *L, int idx, int kind, uint64_t *flags) {
   idx = lua_absindex(L, idx);
   ltl_ud *ud = ltl_newud(L); /* allocated before the capsule is consumed */
   int versioned;
-  void *m = ltl_consume_capsule(L, idx, &versioned);
-  if (!m) luaL_error(L, "expected a DLPack capsule, got %s", luaL_typename(L, idx));
+  void *m = consume(L, idx, kind, &versioned);
   *flags = versioned ? lt_dlpack_flags(m) : 0;
   lt_error err;
   if (lt_dlpack_import(m, versioned, &ud->t, &err)) ltl_raise(L, &err);
@@ -236,11 +245,12 @@ static int f_from_dlpack(lua_State *L) {
   }
   luaL_checkany(L, 1);
   uint64_t flags = 0;
-  if (capsule_kind(L, 1) >= 0) {
+  int kind = capsule_kind(L, 1);
+  if (kind >= 0) {
     if (want_cpu || copy != -1)
       return luaL_error(L, "device and copy cannot be used with a raw capsule; pass the object "
                            "that made it instead");
-    import_capsule(L, 1, &flags);
+    import_capsule(L, 1, kind, &flags);
     return 1;
   }
   ltl_ud *src = ltl_testud(L, 1);
@@ -315,10 +325,10 @@ static int f_from_dlpack(lua_State *L) {
     lua_setfield(L, -2, "copy");
   }
   lua_call(L, 2, 1);
-  int kind = capsule_kind(L, -1);
+  kind = capsule_kind(L, -1);
   if (kind < 0)
     return luaL_error(L, "__dlpack returned %s, not a DLPack capsule", luaL_typename(L, -1));
-  lt_tensor *t = import_capsule(L, -1, &flags);
+  lt_tensor *t = import_capsule(L, -1, kind, &flags);
   if (want_cpu && t->storage->device.device_type != kDLCPU)
     return luaL_error(L, "__dlpack ignored dl_device and returned a tensor that is not on cpu");
   if (copy == 0 && (flags & DLPACK_FLAG_BITMASK_IS_COPIED))

@@ -46,6 +46,18 @@ static lt_tensor *source(lua_State *L, int idx, int *ro, const char **why) {
   return ud->t;
 }
 
+/* A read-only export or view of t stays a live view of t's memory. Pins t's storage when that
+   costs nothing (its block has no other handle), so that a later t:clone() copies eagerly
+   instead of sharing the block, which would move t to new memory on its next write and leave
+   the export behind (and a borrowed DLTensor dangling once the clone is gone). A storage that
+   shares its block with a clone is left alone: pinning it would copy, and a read-only export
+   never gives a copy-on-write clone its own memory. */
+static void keep_live(lt_tensor *t) {
+  lt_storage *s = t->storage;
+  if (!s->pinned && (!s->shared || atomic_load(&s->block->refs) == 1))
+    (void)lt_storage_pin(s); /* no copy here: cannot fail */
+}
+
 /* }====== */
 
 /* {====== the functions ====== */
@@ -97,6 +109,7 @@ static int from_lua(lua_State *L, int idx, DLManagedTensorVersioned **out, int r
   const char *why;
   lt_tensor *t = source(L, idx, &ro, &why);
   if (!t) return fail(L, why);
+  if (read_only || ro) keep_live(t);
   lt_error err;
   void *m;
   if (lt_dlpack_export(t, 1, 0, read_only || ro, &m, &err)) return fail(L, err.msg);
@@ -154,6 +167,7 @@ static int dltensor_from_lua(lua_State *L, int idx, DLTensor *out, int read_only
   if (!read_only && !ro && t->readonly == LT_WRITABLE && !t->storage->pinned &&
       lt_storage_pin(t->storage)) /* the caller may write through the view */
     return fail(L, "not enough memory to copy a shared (cloned) tensor");
+  keep_live(t); /* read-only, or pinned above already */
   out->data = lt_numel(t) == 0 ? NULL : lt_data(t);
   out->device = t->storage->device;
   out->ndim = t->ndim;

@@ -35,6 +35,23 @@ static int protected_call(lua_State *L, lua_CFunction fn, void *job, int fallbac
   }
 }
 
+static int push_static(lua_State *L) {
+  lua_pushstring(L, lua_touserdata(L, 1));
+  return 1;
+}
+
+/* Pushes msg (a static string) and returns status. A string is a Lua allocation, which can
+   fail and raise: it is made under lua_pcall, so that the host sees Lua's own out-of-memory
+   message instead of an error thrown past it. */
+static int push_message(lua_State *L, const char *msg, int status) {
+  if (lua_checkstack(L, 2)) {
+    lua_pushcfunction(L, push_static);
+    lua_pushlightuserdata(L, (void *)msg);
+    lua_pcall(L, 1, 1, 0);
+  }
+  return status;
+}
+
 /* Makes sure ltensor.core is initialized in L (its metatables exist). */
 static void ensure_core(lua_State *L) {
   if (lua_rawgetp(L, LUA_REGISTRYINDEX, &ltl_tensor_key) == LUA_TNIL) {
@@ -108,10 +125,7 @@ static void delete_managed(void *m, int versioned) {
 
 static int push_managed(lua_State *L, void *m, int versioned, int read_only_host) {
   push_job job = {m, versioned, 0, read_only_host};
-  if (!m) {
-    lua_pushliteral(L, "managed tensor is NULL"); /* a literal: no allocation to fail */
-    return LTENSOR_ERRARG;
-  }
+  if (!m) return push_message(L, "managed tensor is NULL", LTENSOR_ERRARG);
   int rc = protected_call(L, push_body, &job, LTENSOR_ERRARG);
   if (rc != LTENSOR_OK && !job.consumed) delete_managed(m, versioned);
   return rc;
@@ -150,19 +164,21 @@ static void borrowed_deleter(DLManagedTensorVersioned *self) {
 int ltensor_push_borrowed(lua_State *L, const DLTensor *desc, unsigned flags,
                           ltensor_release_fn release, void *ctx, ltensor_lease **lease) {
   if (lease) *lease = NULL;
-  int ndim = desc ? desc->ndim : 0;
-  borrowed *b = NULL;
-  ltensor_lease *ls = NULL;
-  if (desc && ndim >= 0 && ndim <= LT_MAX_NDIM && (ndim == 0 || desc->shape)) {
-    b = malloc(sizeof *b + 2 * (size_t)ndim * sizeof(int64_t));
-    ls = lease ? malloc(sizeof *ls) : NULL;
+  if (!desc) {
+    if (release) release(ctx);
+    return push_message(L, "ltensor_push_borrowed: desc is NULL", LTENSOR_ERRARG);
   }
+  /* Shape and strides are copied from a description the import can accept; any other (ndim
+     out of range, NULL shape) keeps its fields and is refused by the import's validation,
+     with its message, before they are read. */
+  int ndim = desc->ndim >= 0 && desc->ndim <= LT_MAX_NDIM && desc->shape ? desc->ndim : 0;
+  borrowed *b = malloc(sizeof *b + 2 * (size_t)ndim * sizeof(int64_t));
+  ltensor_lease *ls = lease ? malloc(sizeof *ls) : NULL;
   if (!b || (lease && !ls)) {
     free(b);
     free(ls);
     if (release) release(ctx);
-    lua_pushliteral(L, "cannot borrow: invalid tensor description or out of memory");
-    return desc ? LTENSOR_ERRMEM : LTENSOR_ERRARG;
+    return push_message(L, "not enough memory", LTENSOR_ERRMEM);
   }
   memset(&b->m, 0, sizeof b->m);
   b->m.version.major = LT_DLPACK_MAJOR;
@@ -173,7 +189,10 @@ int ltensor_push_borrowed(lua_State *L, const DLTensor *desc, unsigned flags,
   b->m.dl_tensor = *desc;
   b->release = release;
   b->ctx = ctx;
-  if (ndim > 0) {
+  if (desc->ndim == 0) {
+    b->m.dl_tensor.shape = NULL;
+    b->m.dl_tensor.strides = NULL;
+  } else if (ndim > 0) {
     memcpy(b->dims, desc->shape, (size_t)ndim * sizeof(int64_t));
     b->m.dl_tensor.shape = b->dims;
     if (desc->strides) {
@@ -203,10 +222,8 @@ void ltensor_revoke_lease(ltensor_lease *lease) {
 
 int ltensor_revoke(lua_State *L, int idx) {
   ltl_ud *ud = ltl_testud(L, idx);
-  if (!ud || !ud->t) {
-    lua_pushliteral(L, "ltensor_revoke: not a tensor, or already released");
-    return LTENSOR_ERRTYPE;
-  }
+  if (!ud || !ud->t)
+    return push_message(L, "ltensor_revoke: not a tensor, or already released", LTENSOR_ERRTYPE);
   lt_storage_revoke(ud->t->storage);
   return LTENSOR_OK;
 }
@@ -217,14 +234,12 @@ int ltensor_revoke(lua_State *L, int idx) {
 
 int ltensor_export(lua_State *L, int idx, int read_only, DLManagedTensorVersioned **out) {
   const ltensor_exchange_api *api = read_only ? ltensor_exchange_const() : ltensor_exchange();
-  if (!out) {
-    lua_pushliteral(L, "ltensor_export: out is NULL");
-    return LTENSOR_ERRARG;
-  }
+  if (!out) return push_message(L, "ltensor_export: out is NULL", LTENSOR_ERRARG);
   return api->managed_tensor_from_lua_no_sync(L, idx, out) ? LTENSOR_ERRTYPE : LTENSOR_OK;
 }
 
 int ltensor_borrow(lua_State *L, int idx, DLTensor *out) {
+  if (!out) return push_message(L, "ltensor_borrow: out is NULL", LTENSOR_ERRARG);
   return ltensor_exchange()->dltensor_from_lua_no_sync(L, idx, out) ? LTENSOR_ERRTYPE
                                                                      : LTENSOR_OK;
 }

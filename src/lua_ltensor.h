@@ -27,6 +27,21 @@ typedef struct {
 
 extern const char ltl_tensor_key;
 
+/* Metatables of a state, by user value index of its bookkeeping userdata: the tensor's, then
+   the four capsule metatables in ltl_capsule_names order. */
+enum { LTL_MT_TENSOR = 1, LTL_MT_CAPSULE = 2, LTL_MT_COUNT = 5 };
+extern const char *const ltl_capsule_names[4];
+/* Per-state bookkeeping (see lua_tensor.c). */
+typedef struct {
+  unsigned fresh; /* finalizable userdata made since the last extra collector step */
+} ltl_state;
+/* Pushes metatable `which` (LTL_MT_*) of L's ltensor, which must be open; returns the
+   bookkeeping. */
+ltl_state *ltl_push_metatable(lua_State *L, int which);
+/* Counts one new finalizable userdata; every so many, one extra collector step. */
+void ltl_count_finalizable(lua_State *L, ltl_state *st);
+
+
 /* A new tensor userdata (t == NULL) with the tensor metatable, on top of the stack. Fill ud->t
    after: if anything raises before, the empty userdata is simply collected. */
 ltl_ud *ltl_newud(lua_State *L);
@@ -38,6 +53,20 @@ lt_tensor *ltl_check(lua_State *L, int idx);
 int ltl_raise(lua_State *L, const lt_error *err);
 /* Tells the garbage collector that nbytes outside its heap are about to be allocated. */
 void ltl_account(lua_State *L, size_t nbytes);
+
+/* Shared with lua_tensor.c's element access and argument parsing. */
+void ltl_push_element(lua_State *L, lt_dtype dt, const char *p);
+void ltl_store_value(lua_State *L, int idx, lt_dtype dt, char *p);
+/* Before writing t: raises for read-only or opaque tensors; unshares a copy-on-write clone. */
+void ltl_prepare_write(lua_State *L, lt_tensor *t);
+/* A 1-based (negative from the end) dim argument, as 0-based. Raises. */
+int ltl_check_dim(lua_State *L, int arg, int ndim);
+/* The Lua value at idx as a scalar for a tensor of dtype dt; 0 when it is not one. */
+int ltl_to_scalar(lua_State *L, int idx, lt_dtype dt, lt_scalar *s);
+
+/* Math (lua_math.c): adds the operators to the metatable and the methods and functions to the
+   tables at the given indices. */
+void ltl_open_math(lua_State *L, int mt, int methods, int module);
 
 /* Capsules (lua_dlpack.c). A new capsule with a NULL pointer, on top of the stack: fill the
    slot after; an empty capsule is harmless garbage. */

@@ -19,12 +19,37 @@ const char ltl_tensor_key = 0;
 
 /* {====== userdata, checks, errors ====== */
 
+/*
+ * Per-state bookkeeping: the registry value under &ltl_tensor_key is a userdata whose user
+ * values are the metatables (LTL_MT_*), so one light-key registry lookup finds any of them, and
+ * whose block counts new finalizable userdata. Lua's incremental collector runs only a few
+ * finalizers per step; small userdata with __gc made faster than that (tensors and capsules in
+ * a DLPack round-trip loop) would pile up without bound, so every LTL_GC_EVERY of them take
+ * one extra collector step.
+ */
+#define LTL_GC_EVERY 256
+
+ltl_state *ltl_push_metatable(lua_State *L, int which) {
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &ltl_tensor_key);
+  ltl_state *st = lua_touserdata(L, -1);
+  lua_getiuservalue(L, -1, which);
+  lua_remove(L, -2);
+  return st;
+}
+
+void ltl_count_finalizable(lua_State *L, ltl_state *st) {
+  if (++st->fresh < LTL_GC_EVERY) return;
+  st->fresh = 0;
+  if (lua_gc(L, LUA_GCISRUNNING)) lua_gc(L, LUA_GCSTEP, 0);
+}
+
 ltl_ud *ltl_newud(lua_State *L) {
   ltl_ud *ud = lua_newuserdatauv(L, sizeof(ltl_ud), 0);
   ud->t = NULL;
   ud->tag = &ltl_tensor_key;
-  lua_rawgetp(L, LUA_REGISTRYINDEX, &ltl_tensor_key);
+  ltl_state *st = ltl_push_metatable(L, LTL_MT_TENSOR);
   lua_setmetatable(L, -2);
+  ltl_count_finalizable(L, st);
   return ud;
 }
 
@@ -266,6 +291,15 @@ static char *element_at(const lt_tensor *t, const int64_t *idx) {
 }
 
 /* }====== */
+
+/* For the other binding files (lua_ltensor.h). */
+void ltl_push_element(lua_State *L, lt_dtype dt, const char *p) { push_element(L, dt, p); }
+void ltl_store_value(lua_State *L, int idx, lt_dtype dt, char *p) { store_value(L, idx, dt, p); }
+void ltl_prepare_write(lua_State *L, lt_tensor *t) { prepare_write(L, t); }
+int ltl_check_dim(lua_State *L, int arg, int ndim) { return check_dim(L, arg, ndim); }
+int ltl_to_scalar(lua_State *L, int idx, lt_dtype dt, lt_scalar *s) {
+  return to_scalar(L, idx, dt, s);
+}
 
 /* {====== constructors ====== */
 
@@ -721,7 +755,7 @@ static int t_newindex(lua_State *L) {
   ltl_ud *ud = self_ud(L);
   if (!ud) return luaL_typeerror(L, 1, "tensor");
   lt_tensor *t = ud->t;
-  if (!t) return released(L);
+  if (!t || t->storage->revoked) return released(L);
   if (lua_type(L, 2) == LUA_TNUMBER && t->ndim == 1) { /* the fast path */
     int isnum;
     lua_Integer i = lua_tointegerx(L, 2, &isnum);
@@ -1206,10 +1240,24 @@ static const luaL_Reg funcs[] = {
 /* }====== */
 
 LUAMOD_API int luaopen_ltensor_core(lua_State *L) {
-  /* The metatable is made once per state and shared by every later require. */
-  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &ltl_tensor_key) == LUA_TNIL) {
+  /* The bookkeeping userdata is registered last, under this copy's own key, and marks a state
+     whose initialization completed: one cut short by a memory error is redone by the next
+     require. A second copy of ltensor in the same state (a host's static one and a core.so found
+     on package.cpath) would fight over the metatables, so it is refused. */
+  int complete = lua_rawgetp(L, LUA_REGISTRYINDEX, &ltl_tensor_key) != LUA_TNIL;
+  lua_pop(L, 1);
+  if (!complete && luaL_getmetatable(L, LTL_TENSOR_NAME) != LUA_TNIL) {
+    /* no mark yet: our own initialization was cut short right after making the table */
+    int tt = lua_getfield(L, -1, "__ltensor_copy");
+    if (tt != LUA_TNIL && lua_touserdata(L, -1) != (void *)&ltl_tensor_key)
+      return luaL_error(L, "another copy of ltensor is already loaded in this state (a host "
+                           "that links ltensor must call ltensor_open before scripts require it)");
     lua_pop(L, 1);
-    luaL_newmetatable(L, LTL_TENSOR_NAME); /* mt */
+  }
+  lua_pop(L, 1);
+  if (luaL_newmetatable(L, LTL_TENSOR_NAME) || !complete) { /* mt */
+    lua_pushlightuserdata(L, (void *)&ltl_tensor_key); /* which copy made it */
+    lua_setfield(L, -2, "__ltensor_copy");
     luaL_setfuncs(L, metameth, 0);
     lua_pushliteral(L, LTL_TENSOR_NAME); /* getmetatable(t) gives the type name */
     lua_setfield(L, -2, "__metatable");
@@ -1219,8 +1267,6 @@ LUAMOD_API int luaopen_ltensor_core(lua_State *L) {
     luaL_newlib(L, properties); /* mt methods props */
     lua_pushcclosure(L, t_index, 2);
     lua_setfield(L, -2, "__index");
-    lua_pushvalue(L, -1);
-    lua_rawsetp(L, LUA_REGISTRYINDEX, &ltl_tensor_key);
   }
   /* mt */
   luaL_newlib(L, funcs); /* mt M */
@@ -1228,8 +1274,20 @@ LUAMOD_API int luaopen_ltensor_core(lua_State *L) {
   lua_getupvalue(L, -1, 1); /* mt M __index methods */
   ltl_open_dlpack(L, -1, -3);
   ltl_open_wrapper(L, -3);
+  ltl_open_math(L, -4, -1, -3);
   lua_setfield(L, -3, "_methods");
   lua_pop(L, 1);
+  if (!complete) { /* the bookkeeping userdata: its user values are the metatables */
+    ltl_state *st = lua_newuserdatauv(L, sizeof(ltl_state), LTL_MT_COUNT);
+    st->fresh = 0;
+    lua_pushvalue(L, -3);
+    lua_setiuservalue(L, -2, LTL_MT_TENSOR);
+    for (int i = 0; i < 4; i++) { /* made by ltl_open_dlpack */
+      luaL_getmetatable(L, ltl_capsule_names[i]);
+      lua_setiuservalue(L, -2, LTL_MT_CAPSULE + i);
+    }
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &ltl_tensor_key);
+  }
   lua_pushvalue(L, -2);
   lua_setfield(L, -2, "_metatable"); /* for the Lua layer (__tostring) */
   for (int i = 0; i < LT_NDTYPES; i++) {

@@ -1,0 +1,371 @@
+/*
+ * dlpack.c -- bench_dlpack: the cost of one DLPack round trip, ltensor in Lua against NumPy.
+ *
+ * One process embeds CPython (with NumPy) and Lua 5.4 (with ltensor linked statically) and
+ * times, in the same run, for a float32 tensor of 1 KiB and one of 256 MiB:
+ *
+ *   ours   dlpack.from_dlpack(t:__dlpack(opts))     opts = {max_version = {1, 3}} built once
+ *   ours   dlpack.from_dlpack(t:__dlpack{max_version = {1, 3}})   opts built per call
+ *   ours   the first form with the collector left alone (see below)
+ *   NumPy  np.from_dlpack(a)                        NumPy's own export and import
+ *
+ * A round trip exports a managed tensor and imports it as a new tensor over the same memory:
+ * its cost must not depend on the size (zero copy). Each loop runs in its own interpreter (a Lua
+ * for loop, a Python for loop); this file times one call of the loop with
+ * clock_gettime(CLOCK_THREAD_CPUTIME_ID) (both interpreters run on this thread, and time it
+ * spends descheduled on a busy machine is not counted), and every case keeps its best round.
+ * The cases run interleaved, one loop of each per round.
+ *
+ * Every loop returns its last import, which is checked: same dtype, shape and data pointer as
+ * the source, and writes seen across (both ways in Lua; NumPy 1.x imports are read-only, so
+ * there from the source only). NumPy frees by reference counting. In Lua the first two loops
+ * call collectgarbage("step", 0) every GC_STEP round trips, inside the timing: Lua 5.4's
+ * incremental collector left to itself does not keep up with garbage userdata that have C
+ * finalizers (capsules, tensors), and ltensor accounts no memory for an import, so the heap
+ * grows with the length of the loop -- the third row shows it. A full collection runs before
+ * each loop, outside the timing; the Lua heap printed is the most seen at the end of a loop.
+ *
+ * The embedded Python is the one python3-embed names (Debian's, with python3-numpy), whatever
+ * `python3` is on PATH (see spec/c/numpy_host.c).
+ *
+ * Usage: bench_dlpack
+ * Env:   LTENSOR_BENCH_QUICK=1   fewer calls and rounds (< 2 s)
+ *        LTENSOR_BENCH_STRICT=1  exit status 1 when a verdict is MISS
+ * Exit status 2 when something fails (Python, NumPy, Lua, a check).
+ */
+#include "pylua.h" /* Python.h first: it sets feature macros for the system headers */
+
+#include <lauxlib.h>
+#include <lualib.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "ltensor.h"
+
+#define SMALL_BYTES ((long long)1 << 10)
+#define BIG_BYTES ((long long)256 << 20)
+#define ZERO_COPY_GOAL 1.2 /* 256 MiB within this factor of 1 KiB */
+#define NUMPY_GOAL 1.0     /* ours / NumPy per call */
+#define GC_STEP 256        /* round trips between two collectgarbage("step", 0) in the loops */
+
+static double clock_ns(clockid_t id) {
+  struct timespec ts;
+  clock_gettime(id, &ts);
+  return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+/* Loops are timed in this thread's CPU time: on a shared machine a loop that loses the CPU for
+   a while is not charged for it (both interpreters run on this thread). */
+static double cpu_ns(void) { return clock_ns(CLOCK_THREAD_CPUTIME_ID); }
+static double now_ns(void) { return clock_ns(CLOCK_MONOTONIC); }
+
+static int env_flag(const char *name) {
+  const char *v = getenv(name);
+  return v && v[0] && v[0] != '0';
+}
+
+/* {====== the Lua side ====== */
+
+static lua_State *L;
+static int lua_bench_ref = LUA_NOREF; /* the table the chunk below returns */
+
+/* The loops. `dlpack` is a local of the chunk, as `np` is a global of the Python module: both
+   sides look the function up in their module on every call. */
+static const char lua_chunk[] =
+    "local lt = require 'ltensor'\n"
+    "local dlpack = require 'ltensor.dlpack'\n"
+    "local collectgarbage = collectgarbage\n"
+    "local SMALL, BIG, STEP = ...\n"
+    "local OPTS = {max_version = {1, 3}}\n"
+    "local B = {}\n"
+    "B.small = lt.zeros(SMALL // 4, 'float32')\n"
+    "B.big = lt.zeros(BIG // 4, 'float32')\n"
+    "-- n is a multiple of STEP: a basic GC step after every STEP round trips\n"
+    "function B.hoisted(t, n)\n"
+    "  local u\n"
+    "  for _ = 1, n // STEP do\n"
+    "    for _ = 1, STEP do u = dlpack.from_dlpack(t:__dlpack(OPTS)) end\n"
+    "    collectgarbage('step', 0)\n"
+    "  end\n"
+    "  return u\n"
+    "end\n"
+    "function B.percall(t, n)\n"
+    "  local u\n"
+    "  for _ = 1, n // STEP do\n"
+    "    for _ = 1, STEP do u = dlpack.from_dlpack(t:__dlpack{max_version = {1, 3}}) end\n"
+    "    collectgarbage('step', 0)\n"
+    "  end\n"
+    "  return u\n"
+    "end\n"
+    "-- the collector left to itself (default incremental mode, no step, no accounting)\n"
+    "function B.gc_alone(t, n)\n"
+    "  local u\n"
+    "  for _ = 1, n do u = dlpack.from_dlpack(t:__dlpack(OPTS)) end\n"
+    "  return u\n"
+    "end\n"
+    "-- u is the last import of t: the same memory, seen both ways\n"
+    "function B.check(t, u, k)\n"
+    "  assert(lt.is_tensor(u), 'not a tensor')\n"
+    "  assert(u.dtype == 'float32' and u:numel() == t:numel() and u:dim() == 1,\n"
+    "         'the import has another dtype or shape')\n"
+    "  assert(u:data_ptr() == t:data_ptr(), 'the import does not share the memory')\n"
+    "  u[1] = k\n"
+    "  assert(t[1] == k, 'a write through the import is not seen by the source')\n"
+    "  t[1] = 0\n"
+    "  assert(u[1] == 0, 'a write through the source is not seen by the import')\n"
+    "  return true\n"
+    "end\n"
+    "assert(B.small:nbytes() == SMALL and B.big:nbytes() == BIG)\n"
+    "return B\n";
+
+static int lua_msgh(lua_State *S) {
+  const char *msg = lua_tostring(S, 1);
+  luaL_traceback(S, S, msg ? msg : "(error object is not a string)", 1);
+  return 1;
+}
+
+static int open_lua(void) {
+  L = luaL_newstate();
+  if (!L) {
+    fprintf(stderr, "bench_dlpack: cannot create a Lua state\n");
+    return 0;
+  }
+  luaL_openlibs(L);
+  if (ltensor_open(L) != LTENSOR_OK) { /* require "ltensor" from the sources compiled in */
+    fprintf(stderr, "bench_dlpack: ltensor_open: %s\n", lua_tostring(L, -1));
+    return 0;
+  }
+  lua_pushcfunction(L, lua_msgh);
+  int rc = luaL_loadbuffer(L, lua_chunk, sizeof lua_chunk - 1, "=bench_dlpack");
+  if (rc == LUA_OK) {
+    lua_pushinteger(L, SMALL_BYTES);
+    lua_pushinteger(L, BIG_BYTES);
+    lua_pushinteger(L, GC_STEP);
+    rc = lua_pcall(L, 3, 1, -5);
+  }
+  if (rc != LUA_OK) {
+    fprintf(stderr, "bench_dlpack: lua: %s\n", lua_tostring(L, -1));
+    return 0;
+  }
+  lua_bench_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+  lua_pop(L, 1); /* the handler */
+  return 1;
+}
+
+/* Calls B[fn](B[tensor], n) once; its time in ns, or -1 (reported). Checks the result; *heap_kb
+   is the Lua heap right after the loop, before the full collection that follows. */
+static double lua_case(const char *fn, const char *tensor, long n, int k, double *heap_kb) {
+  lua_pushcfunction(L, lua_msgh);
+  int h = lua_gettop(L);
+  lua_rawgeti(L, LUA_REGISTRYINDEX, lua_bench_ref);
+  int b = lua_gettop(L);
+  lua_getfield(L, b, fn);
+  lua_getfield(L, b, tensor);
+  lua_pushinteger(L, n);
+  lua_gc(L, LUA_GCCOLLECT); /* the garbage of the other cases is not collected in this one's time */
+  double t0 = cpu_ns();
+  int rc = lua_pcall(L, 2, 1, h);
+  double dt = cpu_ns() - t0;
+  if (rc == LUA_OK) {
+    *heap_kb = lua_gc(L, LUA_GCCOUNT) + lua_gc(L, LUA_GCCOUNTB) / 1024.0;
+    lua_getfield(L, b, "check"); /* check(t, u, k) */
+    lua_getfield(L, b, tensor);
+    lua_pushvalue(L, -3);
+    lua_pushinteger(L, k);
+    rc = lua_pcall(L, 3, 1, h);
+  }
+  if (rc != LUA_OK) {
+    fprintf(stderr, "bench_dlpack: lua %s(%s): %s\n", fn, tensor, lua_tostring(L, -1));
+    dt = -1;
+  }
+  lua_settop(L, h - 1);
+  lua_gc(L, LUA_GCCOLLECT);
+  return dt;
+}
+
+/* }====== */
+
+/* {====== the Python side ====== */
+
+static PyObject *G; /* globals of Python's __main__ (borrowed) */
+
+static const char py_code[] =
+    "import sys\n"
+    "import numpy as np\n"
+    "small = np.zeros(SMALL // 4, np.float32)\n"
+    "big = np.zeros(BIG // 4, np.float32)\n"
+    "assert small.nbytes == SMALL and big.nbytes == BIG\n"
+    "def np_loop(a, n):\n"
+    "    for _ in range(n):\n"
+    "        b = np.from_dlpack(a)\n"
+    "    return b\n"
+    "def np_check(a, b, k):\n"
+    "    assert type(b) is np.ndarray and b.dtype == np.float32 and b.shape == a.shape, \\\n"
+    "        'the import has another dtype or shape'\n"
+    "    ptr = lambda x: x.__array_interface__['data'][0]\n"
+    "    assert ptr(b) == ptr(a), 'the import does not share the memory'\n"
+    "    a[0] = k  # NumPy 1.x makes DLPack imports read-only: write through the source\n"
+    "    assert b[0] == k, 'a write through the source is not seen by the import'\n"
+    "    a[0] = 0\n"
+    "    return True\n";
+
+static PyObject *np_loop, *np_check;
+
+static int open_python(int argc, char **argv) {
+  PyConfig config;
+  PyConfig_InitPythonConfig(&config);
+  config.install_signal_handlers = 0;
+  config.parse_argv = 0;
+  PyStatus st = PyConfig_SetBytesArgv(&config, argc, argv); /* program name: this program */
+  if (!PyStatus_Exception(st)) st = Py_InitializeFromConfig(&config);
+  PyConfig_Clear(&config);
+  if (PyStatus_Exception(st)) {
+    fprintf(stderr, "bench_dlpack: cannot start Python: %s\n", st.err_msg ? st.err_msg : "?");
+    return 0;
+  }
+  G = PyModule_GetDict(PyImport_AddModule("__main__"));
+  if (!G || pylua_init() != 0) goto fail;
+  PyObject *v = PyLong_FromLongLong(SMALL_BYTES);
+  int bad = !v || PyDict_SetItemString(G, "SMALL", v) != 0;
+  Py_XDECREF(v);
+  v = PyLong_FromLongLong(BIG_BYTES);
+  bad = bad || !v || PyDict_SetItemString(G, "BIG", v) != 0;
+  Py_XDECREF(v);
+  if (bad) goto fail;
+  PyObject *r = PyRun_String(py_code, Py_file_input, G, G);
+  if (!r) {
+    PyErr_Print();
+    fprintf(stderr, "bench_dlpack: the embedded Python cannot set up NumPy "
+                    "(apt-get install python3-numpy)\n");
+    return 0;
+  }
+  Py_DECREF(r);
+  np_loop = PyDict_GetItemString(G, "np_loop"); /* borrowed, kept alive by G */
+  np_check = PyDict_GetItemString(G, "np_check");
+  if (!np_loop || !np_check) goto fail;
+  return 1;
+fail:
+  if (PyErr_Occurred()) PyErr_Print();
+  fprintf(stderr, "bench_dlpack: cannot set up Python\n");
+  return 0;
+}
+
+/* Calls np_loop(G[array], n) once; its time in ns, or -1 (reported). Checks the result. */
+static double py_case(const char *array, long n, int k) {
+  PyObject *a = PyDict_GetItemString(G, array); /* borrowed */
+  PyObject *args = a ? Py_BuildValue("(On)", a, (Py_ssize_t)n) : NULL;
+  if (!args) {
+    if (PyErr_Occurred()) PyErr_Print();
+    return -1;
+  }
+  double t0 = cpu_ns();
+  PyObject *b = PyObject_CallObject(np_loop, args);
+  double dt = cpu_ns() - t0;
+  Py_DECREF(args);
+  PyObject *ok = b ? PyObject_CallFunction(np_check, "OOi", a, b, k) : NULL;
+  Py_XDECREF(b);
+  if (!ok) {
+    fprintf(stderr, "bench_dlpack: python np_loop(%s):\n", array);
+    PyErr_Print();
+    return -1;
+  }
+  Py_DECREF(ok);
+  return dt;
+}
+
+/* }====== */
+
+/* {====== the cases ====== */
+
+enum { OURS, OURS_PERCALL, OURS_GC_ALONE, NUMPY, NROWS };
+
+typedef struct {
+  const char *label;
+  const char *lua_fn; /* NULL: NumPy */
+  double best[2];     /* best loop time (ns) at 1 KiB, 256 MiB */
+  double heap_kb[2];  /* Lua heap at the end of a loop, the most seen */
+  double ns[2];       /* per call */
+} row;
+
+static row rows[NROWS] = {
+    {"ours   from_dlpack(t:__dlpack(opts))", "hoisted", {0, 0}, {0, 0}, {0, 0}},
+    {"ours   from_dlpack(t:__dlpack{max_version=...})", "percall", {0, 0}, {0, 0}, {0, 0}},
+    {"ours   opts once, GC left alone (no step)", "gc_alone", {0, 0}, {0, 0}, {0, 0}},
+    {"NumPy  np.from_dlpack(a)", NULL, {0, 0}, {0, 0}, {0, 0}},
+};
+
+/* }====== */
+
+int main(int argc, char **argv) {
+  int quick = env_flag("LTENSOR_BENCH_QUICK");
+  long n = quick ? 40L * GC_STEP : 400L * GC_STEP; /* round trips per loop */
+  int rounds = quick ? 5 : 7;
+  double t_start = now_ns();
+
+  if (!open_python(argc, argv) || !open_lua()) return 2;
+
+  static const char *const names[2] = {"small", "big"}; /* the tensors, and the arrays */
+  for (int round = 1; round <= rounds; round++) {
+    for (int r = 0; r < NROWS; r++) {
+      for (int s = 0; s < 2; s++) {
+        row *w = &rows[r];
+        int k = round * 16 + r * 2 + s + 1; /* the value the check writes */
+        double heap = 0;
+        double dt = w->lua_fn ? lua_case(w->lua_fn, names[s], n, k, &heap)
+                              : py_case(names[s], n, k);
+        if (dt < 0) return 2;
+        if (heap > w->heap_kb[s]) w->heap_kb[s] = heap;
+        if (round == 1 || dt < w->best[s]) w->best[s] = dt;
+      }
+    }
+  }
+  for (int r = 0; r < NROWS; r++)
+    for (int s = 0; s < 2; s++) rows[r].ns[s] = rows[r].best[s] / (double)n;
+
+  PyObject *ver = PyRun_String("sys.version.split()[0] + ', NumPy ' + np.__version__",
+                               Py_eval_input, G, G);
+  const char *vs = ver ? PyUnicode_AsUTF8(ver) : NULL;
+  printf("ltensor DLPack round trip against NumPy, %s mode: float32 1 KiB (%lld elements) and "
+         "256 MiB (%lld), %ld calls per loop, best of %d rounds; %s, Python %s\n",
+         quick ? "quick" : "full", SMALL_BYTES / 4, BIG_BYTES / 4, n, rounds, LUA_RELEASE,
+         vs ? vs : "?");
+  if (!vs) PyErr_Clear();
+  Py_XDECREF(ver);
+  printf("%-48s %9s %9s %9s %9s %9s %10s\n", "case (ns per call)", "1 KiB", "256 MiB",
+         "256M/1K", "/NumPy 1K", "/NumPy 256M", "Lua heap");
+  const row *np_row = &rows[NUMPY];
+  for (int r = 0; r < NROWS; r++) {
+    const row *w = &rows[r];
+    char heap[32] = "-";
+    if (w->lua_fn)
+      snprintf(heap, sizeof heap, "%.0f KiB", w->heap_kb[0] > w->heap_kb[1] ? w->heap_kb[0]
+                                                                          : w->heap_kb[1]);
+    printf("%-48s %9.1f %9.1f %8.2fx %8.2fx %10.2fx %10s\n", w->label, w->ns[0], w->ns[1],
+           w->ns[1] / w->ns[0], w->ns[0] / np_row->ns[0], w->ns[1] / np_row->ns[1], heap);
+  }
+  printf("(opts = {max_version = {1, 3}} built once; the first two loops call "
+         "collectgarbage(\"step\", 0) every %d round trips, inside the timing; Lua heap: the most "
+         "seen at the end of a loop)\n",
+         GC_STEP);
+
+  const row *ours = &rows[OURS], *pc = &rows[OURS_PERCALL];
+  double zc = ours->ns[1] / ours->ns[0], zc_pc = pc->ns[1] / pc->ns[0];
+  int zc_pass = zc <= ZERO_COPY_GOAL && zc_pc <= ZERO_COPY_GOAL;
+  printf("zero copy: 256 MiB within %.1fx of 1 KiB: %s (ours %.2fx, opts per call %.2fx; "
+         "NumPy %.2fx)\n",
+         ZERO_COPY_GOAL, zc_pass ? "PASS" : "MISS", zc, zc_pc, np_row->ns[1] / np_row->ns[0]);
+  double vs0 = ours->ns[0] / np_row->ns[0], vs1 = ours->ns[1] / np_row->ns[1];
+  int np_pass = vs0 <= NUMPY_GOAL && vs1 <= NUMPY_GOAL;
+  printf("ours no slower than NumPy per call (ratio <= %.1f): %s (1 KiB %.2fx, 256 MiB %.2fx; "
+         "opts per call %.2fx, %.2fx)\n",
+         NUMPY_GOAL, np_pass ? "PASS" : "MISS", vs0, vs1, pc->ns[0] / np_row->ns[0],
+         pc->ns[1] / np_row->ns[1]);
+  printf("(%.1f s)\n", (now_ns() - t_start) / 1e9);
+  fflush(stdout);
+
+  lua_close(L); /* Lua first: a host closes the side that may hold the other's tensors first */
+  if (Py_FinalizeEx() != 0) return 2;
+  return env_flag("LTENSOR_BENCH_STRICT") && !(zc_pass && np_pass) ? 1 : 0;
+}

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# The installed host library: `cmake --install` into a temporary prefix, then out-of-tree hosts
+# (spec/install/) built against it with CMake (find_package) and with pkg-config, and run.
+# usage: install_test.sh BUILD_DIR SOURCE_DIR [SANITIZE]
+set -euo pipefail
+build=$1 src=$2 sanitize=${3:-}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+prefix=$tmp/prefix
+flags=()
+[ -z "$sanitize" ] || flags=(-fsanitize="$sanitize" -fno-omit-frame-pointer)
+run() { # command..., its output shown only when it fails
+  "$@" >"$tmp/log" 2>&1 || { echo "failed: $*"; cat "$tmp/log"; exit 1; }
+}
+needed() { # binary: its NEEDED libltensor entry, if any
+  readelf -d "$1" | grep -o 'libltensor[^]]*' || true
+}
+
+run cmake --install "$build" --prefix "$prefix"
+for f in include/ltensor/ltensor.h include/ltensor/dlpack.h; do
+  [ -f "$prefix/$f" ] || { echo "not installed: $f"; exit 1; }
+done
+for f in libltensor.a libltensor.so ltensor.pc ltensorConfig.cmake ltensorConfigVersion.cmake \
+         core.so init.lua dlpack.lua; do
+  [ -n "$(find "$prefix" -name "$f")" ] || { echo "not installed: $f"; exit 1; }
+done
+echo "installed into $prefix"
+
+# CMake: ltensor::ltensor (static) and ltensor::ltensor_shared
+run cmake -S "$src/spec/install" -B "$tmp/host" -DCMAKE_PREFIX_PATH="$prefix" \
+  -DCMAKE_C_FLAGS="${flags[*]}" -DCMAKE_EXE_LINKER_FLAGS="${flags[*]}"
+run cmake --build "$tmp/host"
+[ -z "$(needed "$tmp/host/host")" ] || { echo "host links libltensor.so"; exit 1; }
+[ -n "$(needed "$tmp/host/host_shared")" ] || { echo "host_shared lacks libltensor.so"; exit 1; }
+cd "$tmp" # nothing of ltensor in the working directory either
+for h in host host_shared; do
+  out=$("$tmp/host/$h") || { echo "cmake $h failed: $out"; exit 1; }
+  [ "$out" = OK ] || { echo "cmake $h: $out"; exit 1; }
+  echo "cmake $h: OK"
+done
+
+# pkg-config: cc host.c $(pkg-config --cflags --libs ltensor) links libltensor.so; a static host
+# names libltensor.a from the same package
+pc=$(dirname "$(find "$prefix" -name ltensor.pc | head -n1)")
+export PKG_CONFIG_PATH=$pc
+libdir=$(pkg-config --variable=libdir ltensor)
+cflags=(-std=c11 -Wall -Wextra -Wpedantic -Werror ${flags[@]+"${flags[@]}"})
+run cc "${cflags[@]}" -o "$tmp/host_pc" "$src/spec/install/host.c" \
+  $(pkg-config --cflags --libs ltensor)
+run cc "${cflags[@]}" -o "$tmp/host_pc_static" "$src/spec/install/host.c" \
+  $(pkg-config --cflags ltensor) "$libdir/libltensor.a" $(pkg-config --libs lua5.4) -lm
+[ -n "$(needed "$tmp/host_pc")" ] || { echo "host_pc does not link libltensor.so"; exit 1; }
+[ -z "$(needed "$tmp/host_pc_static")" ] || { echo "host_pc_static links libltensor.so"; exit 1; }
+out=$(LD_LIBRARY_PATH=$libdir "$tmp/host_pc") || { echo "pkg-config host_pc failed: $out"; exit 1; }
+[ "$out" = OK ] || { echo "pkg-config host_pc: $out"; exit 1; }
+echo "pkg-config host_pc: OK"
+out=$("$tmp/host_pc_static") || { echo "pkg-config host_pc_static failed: $out"; exit 1; }
+[ "$out" = OK ] || { echo "pkg-config host_pc_static: $out"; exit 1; }
+echo "pkg-config host_pc_static: OK"

@@ -1,0 +1,550 @@
+/*
+ * lt_reduce.c -- reductions: sum, prod, mean, min, max, argmin, argmax, all, any, var, std,
+ * over every element or over one dim.
+ *
+ * A reduction folds runs of elements into a state (red_state): one fold function per (fold
+ * kind, input dtype), generated from one macro per kind, called once per strided run, never per
+ * element. Over one dim, lt_iter walks the output positions (the input viewed without the dim)
+ * and each position folds the reduced dim in one call; over every element, lt_iter walks the
+ * input itself in its memory order and every run folds into one state. Sums over a dim whose
+ * neighbouring outputs lie closer in memory than the reduced elements (column sums) add a block
+ * of outputs side by side instead (red_cols), so the inner loop still walks memory in order.
+ * Integers sum and multiply in uint64 (wrap-around, no undefined behaviour), floating dtypes in
+ * double, complex in double pairs; var and std take two passes (the mean, then squared
+ * deviations).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lt_iter.h"
+#include "lt_math.h"
+
+static const char *const red_names[] = {"sum",    "prod", "mean", "min", "max", "argmin",
+                                        "argmax", "all",  "any",  "var", "std"};
+
+/* {====== fold functions ====== */
+
+typedef struct {
+  uint64_t u;    /* integer sum or product */
+  double re, im; /* floating or complex sum or product */
+  double mean;   /* var: the mean the deviations are taken from */
+  double sq;     /* var: sum of squared deviations */
+  union {
+    int64_t i;
+    uint64_t u;
+    double f;
+  } best;      /* min/max: the value so far */
+  int64_t at;  /* min/max: its position */
+  int64_t pos; /* elements folded so far (positions of later runs start there) */
+  int have;    /* min/max: best is set */
+  int flag;    /* all/any */
+} red_state;
+
+/* Folds n elements, the first at p, step bytes apart (step may be negative or zero). */
+typedef void (*fold_fn)(red_state *s, const char *p, int64_t step, int64_t n);
+
+/* Element values: the comparison value (CV) and the accumulated value (AV). */
+#define CV_SAME(x) (x)
+#define CV_BOOL(x) ((int64_t)((x) != 0))
+#define CV_F16(x) ((double)lt_f16_to_f32(x))
+#define CV_BF16(x) ((double)lt_bf16_to_f32(x))
+#define CV_FLT(x) ((double)(x))
+#define AV_BOOL(x) ((uint64_t)((x) != 0))
+#define AV_INT(x) ((uint64_t)(x)) /* modulo 2^64: sign-extends negative values */
+
+#define ELEM(T, p, i, step) (*(const T *)(const void *)((p) + (i) * (step)))
+
+/*
+ * The real dtypes: X(E, T, CT, CV, BF, ACC, AV, AF): storage type T; comparison type CT, value
+ * CV(x) and best-field BF for min/max; sum type ACC, value AV(x) and state field AF.
+ */
+#define RED_INTS(X)                                              \
+  X(BOOL, uint8_t, int64_t, CV_BOOL, i, uint64_t, AV_BOOL, u)    \
+  X(UINT8, uint8_t, uint64_t, CV_SAME, u, uint64_t, AV_INT, u)   \
+  X(INT8, int8_t, int64_t, CV_SAME, i, uint64_t, AV_INT, u)      \
+  X(INT16, int16_t, int64_t, CV_SAME, i, uint64_t, AV_INT, u)    \
+  X(INT32, int32_t, int64_t, CV_SAME, i, uint64_t, AV_INT, u)    \
+  X(INT64, int64_t, int64_t, CV_SAME, i, uint64_t, AV_INT, u)    \
+  X(UINT16, uint16_t, uint64_t, CV_SAME, u, uint64_t, AV_INT, u) \
+  X(UINT32, uint32_t, uint64_t, CV_SAME, u, uint64_t, AV_INT, u) \
+  X(UINT64, uint64_t, uint64_t, CV_SAME, u, uint64_t, AV_INT, u)
+#define RED_FLOATS(X)                                            \
+  X(FLOAT16, uint16_t, double, CV_F16, f, double, CV_F16, re)    \
+  X(BFLOAT16, uint16_t, double, CV_BF16, f, double, CV_BF16, re) \
+  X(FLOAT32, float, double, CV_FLT, f, double, CV_FLT, re)       \
+  X(FLOAT64, double, double, CV_FLT, f, double, CV_FLT, re)
+#define RED_REALS(X) RED_INTS(X) RED_FLOATS(X)
+
+/* Sums: blocks of SUM_BLOCK elements add up in partial sums that are then added together
+   (the error grows with the block length and the number of blocks, not with n); within a
+   contiguous block, eight independent accumulators: no dependency chain through one register,
+   and the float32 and float64 loops vectorize. */
+#define SUM_BLOCK 4096 /* a multiple of 8 */
+#define SUM_FOLD(E, T, CT, CV, BF, ACC, AV, AF)                               \
+  static void sum_##E(red_state *s, const char *p, int64_t step, int64_t n) { \
+    ACC total = 0;                                                            \
+    for (int64_t i = 0; i < n;) {                                             \
+      int64_t end = n - i > SUM_BLOCK ? i + SUM_BLOCK : n;                    \
+      ACC a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0, a5 = 0, a6 = 0, a7 = 0;     \
+      if (step == (int64_t)sizeof(T)) {                                       \
+        const T *q = (const T *)(const void *)p;                              \
+        for (; i + 8 <= end; i += 8) {                                        \
+          a0 += AV(q[i]);                                                     \
+          a1 += AV(q[i + 1]);                                                 \
+          a2 += AV(q[i + 2]);                                                 \
+          a3 += AV(q[i + 3]);                                                 \
+          a4 += AV(q[i + 4]);                                                 \
+          a5 += AV(q[i + 5]);                                                 \
+          a6 += AV(q[i + 6]);                                                 \
+          a7 += AV(q[i + 7]);                                                 \
+        }                                                                     \
+        for (; i < end; i++) a0 += AV(q[i]);                                  \
+      } else {                                                                \
+        for (; i < end; i++) a0 += AV(ELEM(T, p, i, step));                   \
+      }                                                                       \
+      total += ((a0 + a1) + (a2 + a3)) + ((a4 + a5) + (a6 + a7));             \
+    }                                                                         \
+    s->AF += total;                                                           \
+    s->pos += n;                                                              \
+  }
+
+#define PROD_FOLD(E, T, CT, CV, BF, ACC, AV, AF)                               \
+  static void prod_##E(red_state *s, const char *p, int64_t step, int64_t n) { \
+    ACC a = 1;                                                                 \
+    for (int64_t i = 0; i < n; i++) a *= AV(ELEM(T, p, i, step));              \
+    s->AF *= a;                                                                \
+    s->pos += n;                                                               \
+  }
+
+/* min/max: the first extreme value wins; a NaN wins over everything and stops the fold. */
+#define EXTREME_FOLD(NAME, CMP, E, T, CT, CV, BF)                                \
+  static void NAME##_##E(red_state *s, const char *p, int64_t step, int64_t n) { \
+    int64_t pos = s->pos;                                                        \
+    s->pos += n;                                                                 \
+    if (n == 0) return;                                                          \
+    if (!s->have) {                                                              \
+      s->best.BF = CV(ELEM(T, p, 0, step));                                      \
+      s->at = pos;                                                               \
+      s->have = 1;                                                               \
+    }                                                                            \
+    CT best = s->best.BF;                                                        \
+    int64_t at = s->at;                                                          \
+    if (best != best) return;                                                    \
+    for (int64_t i = 0; i < n; i++) {                                            \
+      CT x = CV(ELEM(T, p, i, step));                                            \
+      if (x CMP best || x != x) {                                                \
+        best = x;                                                                \
+        at = pos + i;                                                            \
+        if (x != x) break;                                                       \
+      }                                                                          \
+    }                                                                            \
+    s->best.BF = best;                                                           \
+    s->at = at;                                                                  \
+  }
+#define MIN_FOLD(E, T, CT, CV, BF, ACC, AV, AF) EXTREME_FOLD(min, <, E, T, CT, CV, BF)
+#define MAX_FOLD(E, T, CT, CV, BF, ACC, AV, AF) EXTREME_FOLD(max, >, E, T, CT, CV, BF)
+
+/* all/any: nonzero test (NaN is nonzero); stops once the answer is known. */
+#define ALL_FOLD(E, T, CT, CV, BF, ACC, AV, AF)                               \
+  static void all_##E(red_state *s, const char *p, int64_t step, int64_t n) { \
+    for (int64_t i = 0; i < n && s->flag; i++)                                \
+      if (!(CV(ELEM(T, p, i, step)) != 0)) s->flag = 0;                       \
+  }                                                                           \
+  static void any_##E(red_state *s, const char *p, int64_t step, int64_t n) { \
+    for (int64_t i = 0; i < n && !s->flag; i++)                               \
+      if (CV(ELEM(T, p, i, step)) != 0) s->flag = 1;                          \
+  }
+
+/* var, second pass: squared deviations from s->mean. */
+#define SQDEV_FOLD(E, T, CT, CV, BF, ACC, AV, AF)                               \
+  static void sqdev_##E(red_state *s, const char *p, int64_t step, int64_t n) { \
+    double m = s->mean, a = 0;                                                  \
+    for (int64_t i = 0; i < n; i++) {                                           \
+      double d = CV(ELEM(T, p, i, step)) - m;                                   \
+      a += d * d;                                                               \
+    }                                                                           \
+    s->sq += a;                                                                 \
+  }
+
+RED_REALS(SUM_FOLD)
+RED_REALS(PROD_FOLD)
+RED_REALS(MIN_FOLD)
+RED_REALS(MAX_FOLD)
+RED_REALS(ALL_FOLD)
+RED_FLOATS(SQDEV_FOLD)
+
+/* Complex sums and products, in double. */
+#define CPX_FOLDS(E, T)                                                        \
+  static void sum_##E(red_state *s, const char *p, int64_t step, int64_t n) {  \
+    double re = 0, im = 0;                                                     \
+    for (int64_t i = 0; i < n; i++) {                                          \
+      T x = ELEM(T, p, i, step);                                               \
+      re += x.re;                                                              \
+      im += x.im;                                                              \
+    }                                                                          \
+    s->re += re;                                                               \
+    s->im += im;                                                               \
+    s->pos += n;                                                               \
+  }                                                                            \
+  static void prod_##E(red_state *s, const char *p, int64_t step, int64_t n) { \
+    double re = s->re, im = s->im;                                             \
+    for (int64_t i = 0; i < n; i++) {                                          \
+      T x = ELEM(T, p, i, step);                                               \
+      double r = re * x.re - im * x.im;                                        \
+      im = re * x.im + im * x.re;                                              \
+      re = r;                                                                  \
+    }                                                                          \
+    s->re = re;                                                                \
+    s->im = im;                                                                \
+    s->pos += n;                                                               \
+  }
+CPX_FOLDS(COMPLEX64, lt_c64)
+CPX_FOLDS(COMPLEX128, lt_c128)
+
+/*
+ * Column sums: when neighbouring outputs are closer in memory than neighbouring elements of the
+ * reduced dim (a sum over dim 0 of a row-major matrix), folding one output at a time would
+ * stride through memory. Instead a block of VB outputs accumulates side by side, one row of the
+ * reduced dim per call, and the inner loop runs along memory.
+ */
+#define VB 256
+typedef struct {
+  uint64_t u[VB];
+  double re[VB], im[VB];
+} red_cols;
+
+/* Adds n elements, the first at p, step bytes apart, to the accumulators of the block. */
+typedef void (*cols_fn)(red_cols *a, const char *p, int64_t step, int64_t n);
+
+#define COLS_SUM(E, T, CT, CV, BF, ACC, AV, AF)                               \
+  static void cols_##E(red_cols *a, const char *p, int64_t step, int64_t n) { \
+    if (step == (int64_t)sizeof(T)) {                                         \
+      const T *q = (const T *)(const void *)p;                                \
+      for (int64_t i = 0; i < n; i++) a->AF[i] += AV(q[i]);                   \
+    } else {                                                                  \
+      for (int64_t i = 0; i < n; i++) a->AF[i] += AV(ELEM(T, p, i, step));    \
+    }                                                                         \
+  }
+RED_REALS(COLS_SUM)
+#define COLS_CPX(E, T)                                                        \
+  static void cols_##E(red_cols *a, const char *p, int64_t step, int64_t n) { \
+    for (int64_t i = 0; i < n; i++) {                                         \
+      T x = ELEM(T, p, i, step);                                              \
+      a->re[i] += x.re;                                                       \
+      a->im[i] += x.im;                                                       \
+    }                                                                         \
+  }
+COLS_CPX(COMPLEX64, lt_c64)
+COLS_CPX(COMPLEX128, lt_c128)
+
+enum { F_SUM, F_PROD, F_MIN, F_MAX, F_ALL, F_ANY, F_SQDEV, F_N };
+
+/* folds[kind][dtype]; NULL: not defined for that dtype. */
+#define SUM_ENTRY(E, ...) [LT_##E] = sum_##E,
+#define PROD_ENTRY(E, ...) [LT_##E] = prod_##E,
+#define MIN_ENTRY(E, ...) [LT_##E] = min_##E,
+#define MAX_ENTRY(E, ...) [LT_##E] = max_##E,
+#define ALL_ENTRY(E, ...) [LT_##E] = all_##E,
+#define ANY_ENTRY(E, ...) [LT_##E] = any_##E,
+#define SQDEV_ENTRY(E, ...) [LT_##E] = sqdev_##E,
+#define COLS_ENTRY(E, ...) [LT_##E] = cols_##E,
+#define CPX_ENTRIES(K) [LT_COMPLEX64] = K##_COMPLEX64, [LT_COMPLEX128] = K##_COMPLEX128
+static const fold_fn folds[F_N][LT_NDTYPES] = {
+    [F_SUM] = {RED_REALS(SUM_ENTRY) CPX_ENTRIES(sum)},
+    [F_PROD] = {RED_REALS(PROD_ENTRY) CPX_ENTRIES(prod)},
+    [F_MIN] = {RED_REALS(MIN_ENTRY)},
+    [F_MAX] = {RED_REALS(MAX_ENTRY)},
+    [F_ALL] = {RED_REALS(ALL_ENTRY)},
+    [F_ANY] = {RED_REALS(ANY_ENTRY)},
+    [F_SQDEV] = {RED_FLOATS(SQDEV_ENTRY)},
+};
+static const cols_fn cols[LT_NDTYPES] = {RED_REALS(COLS_ENTRY) CPX_ENTRIES(cols)};
+
+/* }====== */
+
+/* {====== running a reduction ====== */
+
+typedef struct {
+  lt_redop op;
+  lt_dtype in, out;    /* input dtype, result dtype */
+  fold_fn fold, fold2; /* fold2: var's second pass, else NULL */
+  int correction;
+  int64_t len, step; /* over a dim: its length and byte stride */
+  int with_idx;      /* over a dim: operand 2 receives min/max positions */
+  red_state s;       /* over every element: the running state */
+} red_ctx;
+
+static void state_init(lt_redop op, red_state *s) {
+  memset(s, 0, sizeof *s);
+  if (op == LT_PROD) {
+    s->u = 1;
+    s->re = 1;
+  }
+  if (op == LT_ALL) s->flag = 1;
+}
+
+/* Writes the result of a state that folded nred elements to val (and the position to idx). */
+static void finish(const red_ctx *c, const red_state *s, int64_t nred, char *val, char *idx) {
+  const lt_dtype_info *in = &lt_dtypes[c->in];
+  lt_scalar v = {LT_SK_FLOAT, {0}, 0};
+  switch (c->op) {
+    case LT_SUM:
+    case LT_PROD:
+    case LT_MEAN: {
+      double div = c->op == LT_MEAN ? (double)nred : 1.0;
+      if (in->is_complex) {
+        v.kind = LT_SK_COMPLEX;
+        v.v.f = s->re / div;
+        v.im = s->im / div;
+      } else if (in->is_float) {
+        v.v.f = s->re / div;
+      } else {
+        v.kind = LT_SK_INT;
+        memcpy(&v.v.i, &s->u, sizeof v.v.i); /* two's complement, without an out-of-range cast */
+      }
+      break;
+    }
+    case LT_MIN:
+    case LT_MAX:
+      if (in->is_float) {
+        v.v.f = s->best.f;
+      } else if (c->in == LT_BOOL || in->is_signed) {
+        v.kind = LT_SK_INT;
+        v.v.i = s->best.i;
+      } else {
+        v.kind = LT_SK_UINT;
+        v.v.u = s->best.u;
+      }
+      if (idx) memcpy(idx, &s->at, sizeof s->at);
+      break;
+    case LT_ARGMIN:
+    case LT_ARGMAX:
+      v.kind = LT_SK_INT;
+      v.v.i = s->at;
+      break;
+    case LT_ALL:
+    case LT_ANY:
+      v.kind = LT_SK_INT;
+      v.v.i = s->flag;
+      break;
+    case LT_VAR:
+    case LT_STD: {
+      double d = (double)nred - (double)c->correction;
+      v.v.f = d <= 0 ? NAN : s->sq / d;
+      if (c->op == LT_STD) v.v.f = sqrt(v.v.f);
+      break;
+    }
+  }
+  (void)lt_store(c->out, val, &v); /* every result fits its dtype */
+}
+
+/* Over a dim: operand 0 is the result, 1 the input without the dim, 2 the positions. */
+static int dim_run(void *ctx, char *const *p, const int64_t *st, int64_t n) {
+  red_ctx *c = ctx;
+  if ((c->op == LT_SUM || c->op == LT_MEAN) && n > 1 && llabs(st[1]) < llabs(c->step)) {
+    red_cols a;
+    for (int64_t i0 = 0; i0 < n; i0 += VB) {
+      int64_t nb = n - i0 < VB ? n - i0 : VB;
+      const char *in = p[1] + i0 * st[1];
+      memset(&a, 0, sizeof a);
+      for (int64_t j = 0; j < c->len; j++) cols[c->in](&a, in + j * c->step, st[1], nb);
+      for (int64_t i = 0; i < nb; i++) {
+        red_state s;
+        state_init(c->op, &s);
+        s.u = a.u[i];
+        s.re = a.re[i];
+        s.im = a.im[i];
+        finish(c, &s, c->len, p[0] + (i0 + i) * st[0], NULL);
+      }
+    }
+    return 0;
+  }
+  for (int64_t i = 0; i < n; i++) {
+    red_state s;
+    const char *in = p[1] + i * st[1];
+    state_init(c->op, &s);
+    c->fold(&s, in, c->step, c->len);
+    if (c->fold2 && c->len > 0) {
+      s.mean = s.re / (double)c->len;
+      c->fold2(&s, in, c->step, c->len);
+    }
+    finish(c, &s, c->len, p[0] + i * st[0], c->with_idx ? p[2] + i * st[2] : NULL);
+  }
+  return 0;
+}
+
+/* Over every element: each run of the input folds into c->s. */
+static int all_run(void *ctx, char *const *p, const int64_t *st, int64_t n) {
+  red_ctx *c = ctx;
+  c->fold(&c->s, p[0], st[0], n);
+  return 0;
+}
+
+static int all_run2(void *ctx, char *const *p, const int64_t *st, int64_t n) {
+  red_ctx *c = ctx;
+  c->fold2(&c->s, p[0], st[0], n);
+  return 0;
+}
+
+/* Removes dim d from a frame (lt_select_ would refuse a dim of size 0). */
+static void drop_dim(lt_tensor *v, int d) {
+  memmove(v->shape + d, v->shape + d + 1, (size_t)(v->ndim - d - 1) * sizeof(int64_t));
+  memmove(v->strides + d, v->strides + d + 1, (size_t)(v->ndim - d - 1) * sizeof(int64_t));
+  v->ndim--;
+}
+
+/* The result dtype of op over dtype dt, or a message in err. */
+static int result_dtype(lt_redop op, lt_dtype dt, lt_dtype *rt, lt_error *err) {
+  const char *name = red_names[op];
+  const lt_dtype_info *d = &lt_dtypes[dt];
+  if (d->is_complex && op != LT_SUM && op != LT_PROD && op != LT_MEAN)
+    return lt_fail(err, LT_EARG, "%s(): not supported for complex tensors (got %s)", name, d->name);
+  if (op == LT_MEAN && !d->is_float && !d->is_complex)
+    return lt_fail(err, LT_EARG, "mean(): input dtype must be floating point or complex, got %s",
+                   d->name);
+  if ((op == LT_VAR || op == LT_STD) && !d->is_float)
+    return lt_fail(err, LT_EARG, "%s(): input dtype must be floating point, got %s", name, d->name);
+  switch (op) {
+    case LT_SUM:
+    case LT_PROD: *rt = d->is_float || d->is_complex ? dt : LT_INT64; break;
+    case LT_ARGMIN:
+    case LT_ARGMAX: *rt = LT_INT64; break;
+    case LT_ALL:
+    case LT_ANY: *rt = LT_BOOL; break;
+    default: *rt = dt; break;
+  }
+  return LT_OK;
+}
+
+static int needs_nonempty(lt_redop op) {
+  return op == LT_MIN || op == LT_MAX || op == LT_ARGMIN || op == LT_ARGMAX;
+}
+
+static void ctx_init(red_ctx *c, lt_redop op, lt_dtype in, lt_dtype rt, int correction) {
+  static const int kind[] = {F_SUM, F_PROD, F_SUM, F_MIN, F_MAX, F_MIN,
+                             F_MAX, F_ALL,  F_ANY, F_SUM, F_SUM};
+  memset(c, 0, sizeof *c);
+  c->op = op;
+  c->in = in;
+  c->out = rt;
+  c->correction = correction;
+  c->fold = folds[kind[op]][in];
+  c->fold2 = op == LT_VAR || op == LT_STD ? folds[F_SQDEV][in] : NULL;
+}
+
+/* Reduces every element of a into a new tensor (0-d, or ndim ones with keepdim). */
+static int reduce_all(const red_ctx *proto, const lt_tensor *a, int keepdim, lt_tensor **out,
+                      lt_error *err) {
+  red_ctx c = *proto;
+  const char *name = red_names[c.op];
+  int64_t numel = lt_numel(a), ones[LT_MAX_NDIM];
+  if (numel == 0 && needs_nonempty(c.op))
+    return lt_fail(err, LT_EARG, "%s(): cannot reduce an empty tensor", name);
+  for (int d = 0; d < a->ndim; d++) ones[d] = 1;
+  lt_tensor *o, *copy = NULL;
+  int rc = lt_tensor_new(c.out, keepdim ? a->ndim : 0, ones, 0, &o, err);
+  if (rc) return rc;
+  const lt_tensor *src = a;
+  /* argmin/argmax give positions in row-major order: walk a contiguous copy */
+  if ((c.op == LT_ARGMIN || c.op == LT_ARGMAX) && !lt_is_contiguous(a)) {
+    if ((rc = lt_clone(a, &copy, err))) {
+      lt_tensor_free(o);
+      return rc;
+    }
+    src = copy;
+  }
+  state_init(c.op, &c.s);
+  if (numel > 0) {
+    lt_tensor *ops[1] = {(lt_tensor *)src};
+    char *base[1] = {lt_data(src)};
+    lt_iter it;
+    lt_iter_init(&it, 1, ops);
+    lt_iter_run(&it, base, all_run, &c);
+    if (c.fold2) {
+      c.s.mean = c.s.re / (double)numel;
+      lt_iter_run(&it, base, all_run2, &c);
+    }
+  }
+  finish(&c, &c.s, numel, lt_data(o), NULL);
+  lt_tensor_free(copy);
+  *out = o;
+  return LT_OK;
+}
+
+/* Reduces a over dim into new tensors: the result, and the positions when idx is not NULL. */
+static int reduce_dim(red_ctx *c, const lt_tensor *a, int dim, int keepdim, lt_tensor **out,
+                      lt_tensor **idx, lt_error *err) {
+  const char *name = red_names[c->op];
+  int64_t len = a->shape[dim], shape[LT_MAX_NDIM];
+  if (len == 0 && needs_nonempty(c->op))
+    return lt_fail(err, LT_EARG, "%s(): cannot reduce an empty dimension (dimension %d has size 0)",
+                   name, dim + 1);
+  int nd = 0;
+  for (int d = 0; d < a->ndim; d++)
+    if (d != dim)
+      shape[nd++] = a->shape[d];
+    else if (keepdim)
+      shape[nd++] = 1;
+  lt_tensor *o = NULL, *ix = NULL;
+  int rc = lt_tensor_new(c->out, nd, shape, 0, &o, err);
+  if (rc == LT_OK && idx) rc = lt_tensor_new(LT_INT64, nd, shape, 0, &ix, err);
+  if (rc) {
+    lt_tensor_free(o);
+    return rc;
+  }
+  c->len = len;
+  c->step = a->strides[dim] * (int64_t)lt_esize(a);
+  c->with_idx = ix != NULL;
+  if (lt_numel(o) > 0) {
+    lt_frame fo, fi, fx;
+    lt_tensor *ops[3] = {lt_frame_of(&fo, o), lt_frame_of(&fi, a), NULL};
+    if (keepdim) drop_dim(ops[0], dim);
+    drop_dim(ops[1], dim);
+    int nops = 2;
+    if (ix) {
+      ops[2] = lt_frame_of(&fx, ix);
+      if (keepdim) drop_dim(ops[2], dim);
+      nops = 3;
+    }
+    char *base[3] = {lt_data(o), lt_data(a), ix ? lt_data(ix) : NULL};
+    lt_iter it;
+    lt_iter_init(&it, nops, ops);
+    lt_iter_run(&it, base, dim_run, c);
+  }
+  *out = o;
+  if (idx) *idx = ix;
+  return LT_OK;
+}
+
+int lt_reduce(lt_redop op, const lt_tensor *a, int dim, int keepdim, int correction,
+              lt_tensor **out, lt_tensor **idx, lt_error *err) {
+  if (idx) *idx = NULL;
+  if ((unsigned)op > (unsigned)LT_STD) return lt_fail(err, LT_EARG, "unknown reduction");
+  const char *name = red_names[op];
+  int rc = lt_check_readable(a, err);
+  if (rc) return rc;
+  lt_dtype rt = a->dtype;
+  if ((rc = result_dtype(op, a->dtype, &rt, err))) return rc;
+  red_ctx c;
+  ctx_init(&c, op, a->dtype, rt, correction);
+  if (dim < 0) return reduce_all(&c, a, keepdim, out, err);
+  if (a->ndim == 0) {
+    if (dim != 0)
+      return lt_fail(err, LT_ERANGE, "%s(): dimension %d out of range (tensor has 0)", name,
+                     dim + 1);
+    /* a 0-d tensor reduces over dim 0 as a tensor of one element */
+    lt_frame f;
+    lt_tensor *v = lt_frame_of(&f, a);
+    v->ndim = 1;
+    v->shape[0] = 1;
+    v->strides[0] = 1;
+    return reduce_dim(&c, v, 0, 0, out, (op == LT_MIN || op == LT_MAX) ? idx : NULL, err);
+  }
+  if (dim >= a->ndim)
+    return lt_fail(err, LT_ERANGE, "%s(): dimension %d out of range (tensor has %d)", name, dim + 1,
+                   a->ndim);
+  return reduce_dim(&c, a, dim, keepdim, out, (op == LT_MIN || op == LT_MAX) ? idx : NULL, err);
+}
+
+/* }====== */

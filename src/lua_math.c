@@ -1,0 +1,429 @@
+/*
+ * lua_math.c -- tensor math in Lua: operators, elementwise methods, reductions, matmul,
+ * lt.cat / lt.stack / lt.where, and map/apply for the rare per-element Lua function.
+ *
+ * Argument handling only: every operation is the core's (lt_math.h). Operands are tensors or Lua
+ * scalars (numbers, booleans). Dims are 1-based (negative from the end); so are the positions
+ * argmin/argmax and min/max over a dim return. Lua's == and < keep their meaning (identity, and
+ * an error): comparisons that give bool tensors are the methods eq, ne, lt, le, gt, ge.
+ */
+#include <string.h>
+
+#include "lt_kernels.h"
+#include "lt_math.h"
+#include "lua_ltensor.h"
+
+/* {====== operands and results ====== */
+
+/* The value at idx as an operand; raises for anything but a tensor, number or boolean. */
+static void check_operand(lua_State *L, int idx, lt_operand *o, const char *what) {
+  memset(o, 0, sizeof *o);
+  if (ltl_testud(L, idx)) {
+    o->t = ltl_check(L, idx);
+    return;
+  }
+  if (lua_type(L, idx) == LUA_TBOOLEAN) o->is_bool = 1;
+  if ((lua_type(L, idx) != LUA_TNUMBER && lua_type(L, idx) != LUA_TBOOLEAN) ||
+      !ltl_to_scalar(L, idx, LT_FLOAT64, &o->s))
+    luaL_error(L, "%s: expected a tensor, number or boolean, got %s", what,
+               luaL_typename(L, idx));
+}
+
+/* Pushes a new tensor result (the core made it); the collector is told of its size. */
+static void push_result(lua_State *L, ltl_ud *ud) {
+  if (ud->t) ltl_account(L, (size_t)lt_numel(ud->t) * lt_esize(ud->t));
+}
+
+static int raise_err(lua_State *L, const lt_error *err) { return ltl_raise(L, err); }
+
+/* }====== */
+
+/* {====== elementwise ====== */
+
+static int binary(lua_State *L, lt_binop op, int inplace) {
+  lt_operand a, b;
+  check_operand(L, 1, &a, lt_binop_names[op]);
+  check_operand(L, 2, &b, lt_binop_names[op]);
+  lt_error err;
+  if (inplace) {
+    lt_tensor *t = ltl_check(L, 1), *r;
+    if (lt_binary(op, &a, &b, t, &r, &err)) return raise_err(L, &err);
+    lua_settop(L, 1);
+    return 1;
+  }
+  ltl_ud *ud = ltl_newud(L);
+  if (lt_binary(op, &a, &b, NULL, &ud->t, &err)) return raise_err(L, &err);
+  push_result(L, ud);
+  return 1;
+}
+
+static int unary(lua_State *L, lt_unop op, int inplace) {
+  lt_tensor *t = ltl_check(L, 1);
+  lt_error err;
+  if (inplace) {
+    lt_tensor *r;
+    if (lt_unary(op, t, t, &r, &err)) return raise_err(L, &err);
+    lua_settop(L, 1);
+    return 1;
+  }
+  ltl_ud *ud = ltl_newud(L);
+  if (lt_unary(op, t, NULL, &ud->t, &err)) return raise_err(L, &err);
+  push_result(L, ud);
+  return 1;
+}
+
+#define BINARY(name, op)                                              \
+  static int m_##name(lua_State *L) { return binary(L, op, 0); }      \
+  static int m_##name##_(lua_State *L) { return binary(L, op, 1); }
+BINARY(add, LT_ADD)
+BINARY(sub, LT_SUB)
+BINARY(mul, LT_MUL)
+BINARY(div, LT_DIV)
+BINARY(floor_divide, LT_FLOORDIV)
+BINARY(remainder, LT_REM)
+BINARY(pow, LT_POW)
+BINARY(maximum, LT_MAXIMUM)
+BINARY(minimum, LT_MINIMUM)
+#define COMPARE(name, op) \
+  static int m_##name(lua_State *L) { return binary(L, op, 0); }
+COMPARE(eq, LT_EQ)
+COMPARE(ne, LT_NE)
+COMPARE(lt, LT_LT)
+COMPARE(le, LT_LE)
+COMPARE(gt, LT_GT)
+COMPARE(ge, LT_GE)
+COMPARE(logical_and, LT_AND)
+COMPARE(logical_or, LT_OR)
+
+#define UNARY(name, op)                                               \
+  static int m_##name(lua_State *L) { return unary(L, op, 0); }       \
+  static int m_##name##_(lua_State *L) { return unary(L, op, 1); }
+UNARY(neg, LT_NEG)
+UNARY(abs, LT_ABS)
+UNARY(sqrt, LT_SQRT)
+UNARY(exp, LT_EXP)
+UNARY(log, LT_LOG)
+UNARY(sin, LT_SIN)
+UNARY(cos, LT_COS)
+UNARY(tanh, LT_TANH)
+UNARY(floor, LT_FLOOR)
+UNARY(ceil, LT_CEIL)
+UNARY(round, LT_ROUND)
+UNARY(sign, LT_SIGN)
+static int m_logical_not(lua_State *L) { return unary(L, LT_NOT, 0); }
+
+/* The operators: a scalar may stand on either side. */
+static int mm_add(lua_State *L) { return binary(L, LT_ADD, 0); }
+static int mm_sub(lua_State *L) { return binary(L, LT_SUB, 0); }
+static int mm_mul(lua_State *L) { return binary(L, LT_MUL, 0); }
+static int mm_div(lua_State *L) { return binary(L, LT_DIV, 0); }
+static int mm_idiv(lua_State *L) { return binary(L, LT_FLOORDIV, 0); }
+static int mm_mod(lua_State *L) { return binary(L, LT_REM, 0); }
+static int mm_pow(lua_State *L) { return binary(L, LT_POW, 0); }
+static int mm_unm(lua_State *L) {
+  lua_settop(L, 1); /* Lua passes the operand twice */
+  return unary(L, LT_NEG, 0);
+}
+
+/* t:clamp(min, max) (either may be nil) and clamp_ */
+static int clamp(lua_State *L, int inplace) {
+  lt_tensor *t = ltl_check(L, 1);
+  lt_operand lo, hi;
+  int has_lo = !lua_isnoneornil(L, 2), has_hi = !lua_isnoneornil(L, 3);
+  if (has_lo) check_operand(L, 2, &lo, "clamp");
+  if (has_hi) check_operand(L, 3, &hi, "clamp");
+  lt_error err;
+  if (inplace) {
+    lt_tensor *r;
+    if (lt_clamp(t, has_lo ? &lo : NULL, has_hi ? &hi : NULL, t, &r, &err))
+      return raise_err(L, &err);
+    lua_settop(L, 1);
+    return 1;
+  }
+  ltl_ud *ud = ltl_newud(L);
+  if (lt_clamp(t, has_lo ? &lo : NULL, has_hi ? &hi : NULL, NULL, &ud->t, &err))
+    return raise_err(L, &err);
+  push_result(L, ud);
+  return 1;
+}
+static int m_clamp(lua_State *L) { return clamp(L, 0); }
+static int m_clamp_(lua_State *L) { return clamp(L, 1); }
+
+/* lt.where(cond, a, b) */
+static int f_where(lua_State *L) {
+  lt_tensor *c = ltl_check(L, 1);
+  lt_operand a, b;
+  check_operand(L, 2, &a, "where");
+  check_operand(L, 3, &b, "where");
+  lt_error err;
+  ltl_ud *ud = ltl_newud(L);
+  if (lt_where(c, &a, &b, &ud->t, &err)) return raise_err(L, &err);
+  push_result(L, ud);
+  return 1;
+}
+
+/* t:masked_fill(mask, value): where(mask, value, t) in t's dtype; masked_fill_ writes t. */
+static int masked_fill(lua_State *L, int inplace) {
+  lt_tensor *t = ltl_check(L, 1), *mask = ltl_check(L, 2);
+  lt_operand v, ot = {t, {LT_SK_INT, {0}, 0}, 0};
+  check_operand(L, 3, &v, "masked_fill");
+  if (mask->dtype != LT_BOOL) return luaL_argerror(L, 2, "mask must be a bool tensor");
+  if (v.t && v.t->ndim != 0)
+    return luaL_argerror(L, 3, "value must be a number, boolean or 0-d tensor");
+  lt_error err;
+  lt_tensor *r;
+  if (lt_where(mask, &v, &ot, &r, &err)) return raise_err(L, &err);
+  if (inplace) { /* the mask must not grow t's shape; the copy converts to t's dtype */
+    int same = r->ndim == t->ndim &&
+               memcmp(r->shape, t->shape, (size_t)t->ndim * sizeof(int64_t)) == 0;
+    int rc = same ? lt_copy(t, r, &err) : LT_OK;
+    lt_tensor_free(r);
+    if (!same) return luaL_error(L, "masked_fill_: mask does not broadcast to the tensor's shape");
+    if (rc) return raise_err(L, &err);
+    lua_settop(L, 1);
+    return 1;
+  }
+  ltl_ud *ud = ltl_newud(L);
+  if (r->dtype == t->dtype) {
+    ud->t = r;
+  } else {
+    int rc = lt_cast(r, t->dtype, &ud->t, &err);
+    lt_tensor_free(r);
+    if (rc) return raise_err(L, &err);
+  }
+  push_result(L, ud);
+  return 1;
+}
+static int m_masked_fill(lua_State *L) { return masked_fill(L, 0); }
+static int m_masked_fill_(lua_State *L) { return masked_fill(L, 1); }
+
+/* }====== */
+
+/* {====== reductions ====== */
+
+/* t:op([dim [, keepdim]]) -- and var/std take a third argument, the correction (default 1). */
+static int reduce(lua_State *L, lt_redop op) {
+  lt_tensor *t = ltl_check(L, 1);
+  int dim = -1;
+  if (!lua_isnoneornil(L, 2)) dim = ltl_check_dim(L, 2, t->ndim > 0 ? t->ndim : 1);
+  int keepdim = lua_toboolean(L, 3);
+  int correction = 1;
+  if (!lua_isnoneornil(L, 4)) correction = (int)luaL_checkinteger(L, 4);
+  int with_idx = dim >= 0 && (op == LT_MIN || op == LT_MAX);
+  lt_error err;
+  ltl_ud *ud = ltl_newud(L);
+  ltl_ud *ix = with_idx ? ltl_newud(L) : NULL;
+  if (lt_reduce(op, t, dim, keepdim, correction, &ud->t, ix ? &ix->t : NULL, &err))
+    return raise_err(L, &err);
+  int positions = op == LT_ARGMIN || op == LT_ARGMAX;
+  if (positions || ix) { /* 0-based positions become 1-based */
+    lt_operand a = {positions ? ud->t : ix->t, {LT_SK_INT, {0}, 0}, 0};
+    lt_operand one = {NULL, {LT_SK_INT, {.i = 1}, 0}, 0};
+    lt_tensor *r;
+    if (lt_binary(LT_ADD, &a, &one, positions ? ud->t : ix->t, &r, &err))
+      return raise_err(L, &err);
+  }
+  push_result(L, ud);
+  return ix ? 2 : 1;
+}
+
+#define REDUCE(name, op) \
+  static int m_##name(lua_State *L) { return reduce(L, op); }
+REDUCE(sum, LT_SUM)
+REDUCE(prod, LT_PROD)
+REDUCE(mean, LT_MEAN)
+REDUCE(min, LT_MIN)
+REDUCE(max, LT_MAX)
+REDUCE(argmin, LT_ARGMIN)
+REDUCE(argmax, LT_ARGMAX)
+REDUCE(all, LT_ALL)
+REDUCE(any, LT_ANY)
+REDUCE(var, LT_VAR)
+REDUCE(std, LT_STD)
+
+/* }====== */
+
+/* {====== linear algebra, cat, stack ====== */
+
+static int m_matmul(lua_State *L) {
+  lt_tensor *a = ltl_check(L, 1), *b = ltl_check(L, 2);
+  lt_error err;
+  ltl_ud *ud = ltl_newud(L);
+  if (lt_matmul(a, b, &ud->t, &err)) return raise_err(L, &err);
+  push_result(L, ud);
+  return 1;
+}
+
+static int m_dot(lua_State *L) {
+  lt_tensor *a = ltl_check(L, 1), *b = ltl_check(L, 2);
+  if (a->ndim != 1 || b->ndim != 1)
+    return luaL_error(L, "dot: 1-d tensors expected, got %d-d and %d-d", a->ndim, b->ndim);
+  return m_matmul(L);
+}
+
+/* t:t(): the transpose of a 2-d tensor (0-d and 1-d unchanged), as torch. */
+static int m_t(lua_State *L) {
+  lt_tensor *t = ltl_check(L, 1);
+  if (t->ndim > 2) return luaL_error(L, "t() expects a tensor with <= 2 dims, got %d", t->ndim);
+  lt_error err;
+  ltl_ud *ud = ltl_newud(L);
+  int rc = t->ndim == 2 ? lt_transpose(t, 0, 1, &ud->t, &err) : lt_tensor_alias(t, &ud->t, &err);
+  if (rc) return raise_err(L, &err);
+  return 1;
+}
+
+/* t.mT: the last two dims swapped. */
+static int p_mT(lua_State *L) {
+  lt_tensor *t = ltl_check(L, 1);
+  if (t->ndim < 2) return luaL_error(L, "mT needs a tensor of at least 2 dims, got %d", t->ndim);
+  lt_error err;
+  ltl_ud *ud = ltl_newud(L);
+  if (lt_transpose(t, t->ndim - 2, t->ndim - 1, &ud->t, &err)) return raise_err(L, &err);
+  return 1;
+}
+
+/* The tensors of the sequence at idx; at most LT_CAT_MAX. */
+#define LT_CAT_MAX 4096
+static int tensor_list(lua_State *L, int idx, const lt_tensor **ts, const char *what) {
+  luaL_checktype(L, idx, LUA_TTABLE);
+  lua_Unsigned n = lua_rawlen(L, idx);
+  if (n == 0) luaL_error(L, "%s: expected a non-empty sequence of tensors", what);
+  if (n > LT_CAT_MAX) luaL_error(L, "%s: too many tensors (at most %d)", what, LT_CAT_MAX);
+  for (lua_Unsigned i = 1; i <= n; i++) {
+    lua_rawgeti(L, idx, (lua_Integer)i);
+    if (!ltl_testud(L, -1))
+      luaL_error(L, "%s: element %d is a %s, not a tensor", what, (int)i, luaL_typename(L, -1));
+    ts[i - 1] = ltl_check(L, -1);
+    lua_pop(L, 1); /* the sequence keeps it alive */
+  }
+  return (int)n;
+}
+
+/* lt.cat(tensors [, dim]) and lt.stack(tensors [, dim]) */
+static int cat_or_stack(lua_State *L, int stack) {
+  static const lt_tensor *ts[LT_CAT_MAX];
+  int n = tensor_list(L, 1, ts, stack ? "stack" : "cat");
+  int nd = ts[0]->ndim + (stack ? 1 : 0);
+  int dim = lua_isnoneornil(L, 2) ? 0 : ltl_check_dim(L, 2, nd > 0 ? nd : 1);
+  lt_error err;
+  ltl_ud *ud = ltl_newud(L);
+  if (!stack) {
+    if (lt_cat(ts, n, dim, &ud->t, &err)) return raise_err(L, &err);
+    push_result(L, ud);
+    return 1;
+  }
+  /* stack: each tensor unsqueezed at dim (shapes must be equal), then cat */
+  lt_tensor **views = lua_newuserdatauv(L, (size_t)n * sizeof(lt_tensor *), 0);
+  int rc = LT_OK, made = 0;
+  for (int i = 0; i < n && rc == LT_OK; i++) {
+    if (ts[i]->ndim != ts[0]->ndim ||
+        memcmp(ts[i]->shape, ts[0]->shape, (size_t)ts[0]->ndim * sizeof(int64_t)) != 0)
+      rc = lt_fail(&err, LT_EARG, "stack: tensor %d has a different shape from tensor 1", i + 1);
+    else if ((rc = lt_unsqueeze(ts[i], dim, &views[i], &err)) == LT_OK)
+      made++;
+  }
+  if (rc == LT_OK) rc = lt_cat((const lt_tensor *const *)views, n, dim, &ud->t, &err);
+  for (int i = 0; i < made; i++) lt_tensor_free(views[i]);
+  if (rc) return raise_err(L, &err);
+  lua_pop(L, 1);
+  push_result(L, ud);
+  return 1;
+}
+static int f_cat(lua_State *L) { return cat_or_stack(L, 0); }
+static int f_stack(lua_State *L) { return cat_or_stack(L, 1); }
+
+/* }====== */
+
+/* {====== map and apply ====== */
+
+/* Calls fn on every element in row-major order; writes the results into dst (which may be t
+   itself, for apply). */
+static void each(lua_State *L, lt_tensor *t, lt_tensor *dst) {
+  int64_t idx[LT_MAX_NDIM] = {0}, n = lt_numel(t);
+  size_t es = lt_esize(t), ed = lt_esize(dst);
+  for (int64_t k = 0; k < n; k++) {
+    int64_t off = 0, doff = 0;
+    for (int d = 0; d < t->ndim; d++) {
+      off += idx[d] * t->strides[d];
+      doff += idx[d] * dst->strides[d];
+    }
+    lua_pushvalue(L, 2);
+    ltl_push_element(L, t->dtype, lt_data(t) + off * (int64_t)es);
+    lua_call(L, 1, 1);
+    ltl_store_value(L, -1, dst->dtype, lt_data(dst) + doff * (int64_t)ed);
+    lua_pop(L, 1);
+    for (int d = t->ndim - 1; d >= 0; d--) {
+      if (++idx[d] < t->shape[d]) break;
+      idx[d] = 0;
+    }
+  }
+}
+
+/* t:map(fn): a new tensor of t's dtype holding fn(x) for each element x. */
+static int m_map(lua_State *L) {
+  lt_tensor *t = ltl_check(L, 1);
+  luaL_checktype(L, 2, LUA_TFUNCTION);
+  lt_error err;
+  if (lt_check_readable(t, &err)) return raise_err(L, &err);
+  ltl_ud *ud = ltl_newud(L);
+  if (lt_tensor_new(t->dtype, t->ndim, t->shape, 0, &ud->t, &err)) return raise_err(L, &err);
+  each(L, t, ud->t);
+  return 1;
+}
+
+/* t:apply(fn): replaces each element x of t by fn(x), in place. */
+static int m_apply(lua_State *L) {
+  lt_tensor *t = ltl_check(L, 1);
+  luaL_checktype(L, 2, LUA_TFUNCTION);
+  ltl_prepare_write(L, t);
+  each(L, t, t);
+  lua_settop(L, 1);
+  return 1;
+}
+
+/* }====== */
+
+#define M(name) {#name, m_##name}, {#name "_", m_##name##_}
+static const luaL_Reg math_methods[] = {
+    M(add), M(sub), M(mul), M(div), M(floor_divide), M(remainder), M(pow), M(maximum),
+    M(minimum), M(neg), M(abs), M(sqrt), M(exp), M(log), M(sin), M(cos), M(tanh), M(floor),
+    M(ceil), M(round), M(sign), M(clamp), M(masked_fill),
+    {"eq", m_eq}, {"ne", m_ne}, {"lt", m_lt}, {"le", m_le}, {"gt", m_gt}, {"ge", m_ge},
+    {"logical_and", m_logical_and}, {"logical_or", m_logical_or},
+    {"logical_not", m_logical_not},
+    {"sum", m_sum}, {"prod", m_prod}, {"mean", m_mean}, {"min", m_min}, {"max", m_max},
+    {"argmin", m_argmin}, {"argmax", m_argmax}, {"all", m_all}, {"any", m_any},
+    {"var", m_var}, {"std", m_std},
+    {"matmul", m_matmul}, {"dot", m_dot}, {"t", m_t},
+    {"map", m_map}, {"apply", m_apply},
+    {NULL, NULL},
+};
+
+static const luaL_Reg math_metameth[] = {
+    {"__add", mm_add}, {"__sub", mm_sub}, {"__mul", mm_mul}, {"__div", mm_div},
+    {"__idiv", mm_idiv}, {"__mod", mm_mod}, {"__pow", mm_pow}, {"__unm", mm_unm},
+    {NULL, NULL},
+};
+
+static const luaL_Reg math_funcs[] = {
+    {"where", f_where}, {"cat", f_cat}, {"stack", f_stack}, {NULL, NULL},
+};
+
+void ltl_open_math(lua_State *L, int mt, int methods, int module) {
+  mt = lua_absindex(L, mt);
+  methods = lua_absindex(L, methods);
+  module = lua_absindex(L, module);
+  lua_pushvalue(L, mt);
+  luaL_setfuncs(L, math_metameth, 0);
+  lua_getfield(L, -1, "__index");
+  lua_getupvalue(L, -1, 2); /* the properties table */
+  lua_pushcfunction(L, p_mT);
+  lua_setfield(L, -2, "mT");
+  lua_pop(L, 3);
+  lua_pushvalue(L, methods);
+  luaL_setfuncs(L, math_methods, 0);
+  lua_pop(L, 1);
+  lua_pushvalue(L, module);
+  luaL_setfuncs(L, math_funcs, 0);
+  lua_pop(L, 1);
+}
