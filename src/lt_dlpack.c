@@ -97,8 +97,7 @@ uint64_t lt_dlpack_flags(const DLManagedTensorVersioned *m) { return m ? m->flag
 
 /* {====== import ====== */
 
-/* Calls the producer's deleter, if it gave one. */
-static void call_deleter(void *managed, int versioned) {
+void lt_dlpack_delete(void *managed, int versioned) {
   if (versioned) {
     DLManagedTensorVersioned *m = managed;
     if (m->deleter) m->deleter(m);
@@ -110,12 +109,12 @@ static void call_deleter(void *managed, int versioned) {
 
 static void release_versioned(void *ctx, void *data) {
   (void)data;
-  call_deleter(ctx, 1);
+  lt_dlpack_delete(ctx, 1);
 }
 
 static void release_legacy(void *ctx, void *data) {
   (void)data;
-  call_deleter(ctx, 0);
+  lt_dlpack_delete(ctx, 0);
 }
 
 /* Whether DLPack defines this (code, bits, lanes); *dt is LT_OPAQUE when ltensor cannot
@@ -237,7 +236,7 @@ int lt_dlpack_import(void *managed, int versioned, lt_tensor **out, lt_error *er
     DLManagedTensorVersioned *m = managed;
     if (m->version.major != LT_DLPACK_MAJOR) {
       unsigned major = m->version.major, minor = m->version.minor;
-      call_deleter(managed, 1);
+      lt_dlpack_delete(managed, 1);
       return lt_fail(err, LT_EARG,
                      "unsupported DLPack version %u.%u (ltensor reads major version %d)", major,
                      minor, LT_DLPACK_MAJOR);
@@ -255,7 +254,7 @@ int lt_dlpack_import(void *managed, int versioned, lt_tensor **out, lt_error *er
   lt_tensor *t = rc ? NULL : lt_tensor_alloc(dl->ndim);
   if (!rc && !t) rc = lt_fail(err, LT_ENOMEM, "not enough memory");
   if (rc) {
-    call_deleter(managed, versioned);
+    lt_dlpack_delete(managed, versioned);
     return rc;
   }
   void *data = dl->data ? dl->data : empty_data;
@@ -263,7 +262,7 @@ int lt_dlpack_import(void *managed, int versioned, lt_tensor **out, lt_error *er
                                managed);
   if (!t->storage) {
     lt_tensor_free(t);
-    call_deleter(managed, versioned);
+    lt_dlpack_delete(managed, versioned);
     return lt_fail(err, LT_ENOMEM, "not enough memory");
   }
   /* from here on the storage owns the managed tensor: freeing t calls the deleter */

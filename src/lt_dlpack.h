@@ -38,6 +38,9 @@ int lt_dlpack_export(lt_tensor *t, int versioned, int copy, int read_only, void 
  */
 int lt_dlpack_import(void *managed, int versioned, lt_tensor **out, lt_error *err);
 
+/* Calls the deleter of a managed tensor (versioned or legacy), if it has one. */
+void lt_dlpack_delete(void *managed, int versioned);
+
 /* Flags of a versioned managed tensor ltensor produced or received (0 for NULL). */
 uint64_t lt_dlpack_flags(const DLManagedTensorVersioned *m);
 

@@ -27,13 +27,7 @@ static int capsule_gc(lua_State *L, int versioned) {
   if (!p || lua_rawlen(L, 1) != sizeof(void *) || !*p) return 0;
   void *m = *p;
   *p = NULL; /* once */
-  if (versioned) {
-    DLManagedTensorVersioned *v = m;
-    if (v->deleter) v->deleter(v);
-  } else {
-    DLManagedTensor *l = m;
-    if (l->deleter) l->deleter(l);
-  }
+  lt_dlpack_delete(m, versioned);
   return 0;
 }
 static int capsule_gc_legacy(lua_State *L) { return capsule_gc(L, 0); }

@@ -142,13 +142,13 @@ static int to_lua(lua_State *L, DLManagedTensorVersioned *tensor, int read_only)
   if (!tensor) return fail(L, "managed tensor is NULL");
   push_job job = {tensor, 0, read_only, {{0}}};
   if (!lua_checkstack(L, 2)) {
-    if (tensor->deleter) tensor->deleter(tensor);
+    lt_dlpack_delete(tensor, 1);
     return -1;
   }
   lua_pushcfunction(L, push_tensor);
   lua_pushlightuserdata(L, &job);
   if (lua_pcall(L, 1, 1, 0) == LUA_OK) return 0;
-  if (!job.consumed && tensor->deleter) tensor->deleter(tensor); /* ownership passed to us */
+  if (!job.consumed) lt_dlpack_delete(tensor, 1); /* ownership passed to us */
   return -1; /* the error message is on the stack */
 }
 static int to_lua_rw(lua_State *L, DLManagedTensorVersioned *tensor) {

@@ -113,21 +113,11 @@ static int push_body(lua_State *L) {
   return 1;
 }
 
-static void delete_managed(void *m, int versioned) {
-  if (versioned) {
-    DLManagedTensorVersioned *v = m;
-    if (v->deleter) v->deleter(v);
-  } else {
-    DLManagedTensor *l = m;
-    if (l->deleter) l->deleter(l);
-  }
-}
-
 static int push_managed(lua_State *L, void *m, int versioned, int read_only_host) {
   push_job job = {m, versioned, 0, read_only_host};
   if (!m) return push_message(L, "managed tensor is NULL", LTENSOR_ERRARG);
   int rc = protected_call(L, push_body, &job, LTENSOR_ERRARG);
-  if (rc != LTENSOR_OK && !job.consumed) delete_managed(m, versioned);
+  if (rc != LTENSOR_OK && !job.consumed) lt_dlpack_delete(m, versioned);
   return rc;
 }
 

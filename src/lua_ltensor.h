@@ -49,6 +49,8 @@ ltl_ud *ltl_newud(lua_State *L);
 ltl_ud *ltl_testud(lua_State *L, int idx);
 /* The live tensor at idx; raises for a non-tensor (naming argument idx) or a released one. */
 lt_tensor *ltl_check(lua_State *L, int idx);
+/* Drops the tensor reference of a tensor or wrapper userdata (NULL or released: nothing). */
+void ltl_release_ud(ltl_ud *ud);
 /* Raises err's message. */
 int ltl_raise(lua_State *L, const lt_error *err);
 /* Tells the garbage collector that nbytes outside its heap are about to be allocated. */

@@ -1161,14 +1161,17 @@ static int t_len(lua_State *L) {
   return 1;
 }
 
-/* __gc and __close: drop this userdata's reference; later uses raise. */
-static int t_gc(lua_State *L) {
-  ltl_ud *ud = ltl_testud(L, 1);
+void ltl_release_ud(ltl_ud *ud) {
   if (ud && ud->t) {
     lt_tensor *t = ud->t;
-    ud->t = NULL;
+    ud->t = NULL; /* before the free: a finalizer running again sees a released tensor */
     lt_tensor_free(t);
   }
+}
+
+/* __gc and __close: drop this userdata's reference; later uses raise. */
+static int t_gc(lua_State *L) {
+  ltl_release_ud(ltl_testud(L, 1));
   return 0;
 }
 

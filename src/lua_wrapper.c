@@ -73,12 +73,7 @@ static int w_tostring(lua_State *L) {
 }
 
 static int w_gc(lua_State *L) {
-  ltl_ud *ud = ltl_testwrapper(L, 1);
-  if (ud && ud->t) {
-    lt_tensor *t = ud->t;
-    ud->t = NULL;
-    lt_tensor_free(t);
-  }
+  ltl_release_ud(ltl_testwrapper(L, 1));
   return 0;
 }
 
