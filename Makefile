@@ -74,6 +74,7 @@ bench: build
 	./$(BUILD)/bench/bench_access
 	./$(BUILD)/bench/bench_exchange
 	./$(BUILD)/bench/bench_dlpack
+	./$(BUILD)/bench/bench_math
 	$(LUA_ENV) lua5.4 bench/gc_memory.lua
 
 install: build

@@ -117,6 +117,17 @@ describe("t:clone()", function()
     assert.same({ 10 }, c.shape)
   end)
 
+  it("gives a clone of an expanded view elements of its own, as an eager copy would", function()
+    local e = lt.tensor(5):expand(4)
+    local c = e:clone()
+    c[1] = 7
+    assert.same({ 7, 5, 5, 5 }, c:tolist())
+    assert.same({ 5, 5, 5, 5 }, e:tolist())
+    local m = lt.arange(2):view(2, 1):expand(2, 3):clone()
+    m[{ 1, 1 }] = 9
+    assert.same({ { 9, 0, 0 }, { 1, 1, 1 } }, m:tolist())
+  end)
+
   it("costs no memory for a 256 MiB tensor until written", function()
     local t = lt.ones(64 * 1024 * 1024) -- 256 MiB of float32, every page touched
     collectgarbage()

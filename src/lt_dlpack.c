@@ -187,7 +187,8 @@ static int validate(const DLTensor *dl, uint64_t flags, int64_t *numel, lt_dtype
         return lt_fail(err, LT_ERANGE, "DLPack tensor strides overflow its address space");
     }
     if (!dl->strides) span = *numel - 1;
-    if (__builtin_mul_overflow(span + 1, (int64_t)esize, &part) ||
+    if (__builtin_add_overflow(span, (int64_t)1, &part) || /* span may be INT64_MAX */
+        __builtin_mul_overflow(part, (int64_t)esize, &part) ||
         __builtin_add_overflow(part, (int64_t)dl->byte_offset, &part))
       return lt_fail(err, LT_ERANGE, "DLPack tensor is too large for the address space");
   }
@@ -274,7 +275,10 @@ int lt_dlpack_import(void *managed, int versioned, lt_tensor **out, lt_error *er
   t->readonly = flags & DLPACK_FLAG_BITMASK_READ_ONLY ? LT_RO_DLPACK : LT_WRITABLE;
   if (dl->ndim > 0) {
     memcpy(t->shape, dl->shape, (size_t)dl->ndim * sizeof(int64_t));
-    if (dl->strides)
+    /* an empty tensor's strides address nothing and are not checked (any value passes), but
+       views compute offsets with them (select(1, 4) of a (0, 5) tensor adds 4 * stride):
+       row-major ones instead, whose products fit like the shape's */
+    if (dl->strides && numel > 0)
       memcpy(t->strides, dl->strides, (size_t)dl->ndim * sizeof(int64_t));
     else
       lt_contiguous_strides(dl->ndim, t->shape, t->strides);

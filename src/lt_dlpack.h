@@ -32,7 +32,8 @@ int lt_dlpack_export(lt_tensor *t, int versioned, int copy, int read_only, void 
  * taking ownership. Validates: major version 1, ndim 0..64, shape != NULL when ndim > 0,
  * sizes >= 0, element count and byte extent without overflow, a valid dtype (code 0..17 with
  * bits that fit it, lanes >= 1), a known device type, data != NULL unless the tensor is empty,
- * byte_offset a multiple of the element size. NULL strides mean compact row-major. Types
+ * byte_offset a multiple of the element size. NULL strides mean compact row-major (and an
+ * empty tensor gets row-major strides whatever it came with: they address nothing). Types
  * ltensor cannot compute with, and devices the host cannot read, come back opaque. READ_ONLY
  * makes a read-only tensor. On failure the deleter has run (once) and *out is untouched.
  */

@@ -138,6 +138,16 @@ static double scalar_f64(const lt_scalar *s) {
   }
 }
 
+/* The scalar as a double on its way to float16 or bfloat16: integers rounded to odd, so that
+   they are rounded once, correctly (see lt_u64_to_f64_odd). */
+static double scalar_f64_narrow(const lt_scalar *s) {
+  switch (s->kind) {
+    case LT_SK_INT: return lt_i64_to_f64_odd(s->v.i);
+    case LT_SK_UINT: return lt_u64_to_f64_odd(s->v.u);
+    default: return s->v.f;
+  }
+}
+
 /* The scalar as a float, rounded once (an integer through a double would round twice). */
 static float scalar_f32(const lt_scalar *s) {
   switch (s->kind) {
@@ -190,8 +200,8 @@ int lt_store(lt_dtype dt, void *p, const lt_scalar *s) {
       LT_X_STORE_INT(UINT32, uint32_t, 32, 0)
       LT_X_STORE_INT(UINT64, uint64_t, 64, 0)
 #undef LT_X_STORE_INT
-    case LT_FLOAT16: *(uint16_t *)p = lt_f64_to_f16(scalar_f64(s)); return LT_STORE_OK;
-    case LT_BFLOAT16: *(uint16_t *)p = lt_f64_to_bf16(scalar_f64(s)); return LT_STORE_OK;
+    case LT_FLOAT16: *(uint16_t *)p = lt_f64_to_f16(scalar_f64_narrow(s)); return LT_STORE_OK;
+    case LT_BFLOAT16: *(uint16_t *)p = lt_f64_to_bf16(scalar_f64_narrow(s)); return LT_STORE_OK;
     case LT_FLOAT32: *(float *)p = scalar_f32(s); return LT_STORE_OK;
     case LT_FLOAT64: *(double *)p = scalar_f64(s); return LT_STORE_OK;
     case LT_COMPLEX64:

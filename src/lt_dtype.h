@@ -83,6 +83,19 @@ static inline float lt_bf16_to_f32(uint16_t h) {
   memcpy(&f, &u, sizeof f);
   return f;
 }
+/* An integer's magnitude as a double rounded to odd: the last of the 53 bits kept is ORed with
+   every bit dropped. Narrowing that double to float16 or bfloat16 (11 or 8 bits) then rounds
+   correctly, where a plain conversion to double first would round twice (bfloat16 of
+   0x7EBFFFFFFFFFFEC3 came out one unit too large). Exact below 2^53. */
+static inline double lt_u64_to_f64_odd(uint64_t m) {
+  if (m < ((uint64_t)1 << 53)) return (double)m;
+  int drop = 11 - __builtin_clzll(m);
+  uint64_t kept = (m >> drop) | ((m & (((uint64_t)1 << drop) - 1)) != 0);
+  return (double)kept * (double)((uint64_t)1 << drop); /* both exact */
+}
+static inline double lt_i64_to_f64_odd(int64_t v) {
+  return v < 0 ? -lt_u64_to_f64_odd(0 - (uint64_t)v) : lt_u64_to_f64_odd((uint64_t)v);
+}
 static inline uint16_t lt_f32_to_f16(float v) { return lt_f64_to_f16((double)v); }
 static inline uint16_t lt_f32_to_bf16(float v) { return lt_f64_to_bf16((double)v); }
 

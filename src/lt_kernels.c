@@ -5,7 +5,10 @@
  * uint64, double or (double, double) values, then stored into the destination type under the
  * write rules. That needs one load loop per source dtype and one store loop per destination
  * dtype and canonical kind, all generated from LT_DTYPES, instead of 15 x 15 hand copies.
- * Same-dtype copies move bytes directly (memcpy when both runs are contiguous).
+ * Same-dtype copies move bytes directly (memcpy when both runs are contiguous); those with the
+ * transpose pattern (a run contiguous in the destination, strided in the source, and another
+ * dim contiguous in the source) move by cache-sized tiles. Large contiguous fills use memset or
+ * streaming stores.
  */
 #include "lt_kernels.h"
 
@@ -15,6 +18,10 @@
 #include <string.h>
 
 #include "lt_iter.h"
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 /* {====== same-dtype runs ====== */
 
@@ -45,6 +52,241 @@ static lt_run_fn move_for_size(size_t es) {
     case 8: return move_uint64_t;
     default: return move_lt_c128;
   }
+}
+
+/* }====== */
+
+/* {====== blocked transposing copies ====== */
+
+/*
+ * A same-dtype copy whose inner dim (after lt_iter's sorting and merging) is contiguous in the
+ * destination but strided in the source, while another dim is contiguous in the source -- a
+ * transpose, maybe batched -- would read one element per cache line along every inner run and
+ * come back to each line much later. Instead those two dims are copied as a plane of tiles:
+ * TR_OUTER x TR_OUTER elements (both sides stay in L2), split into tiles whose rows are one
+ * cache line in both operands; in a tile, 1-, 2-, 4- and 8-byte elements move as 16x16, 8x8,
+ * 4x4 and 2x2 blocks transposed in SSE2 registers (16 bytes per load and per store), 16-byte
+ * elements and the edges element by element. The other dims are walked by lt_iter, one plane
+ * per position.
+ *
+ * In a plane of rows x cols elements, element (r, c) is at d + r * dr + c * es in the
+ * destination and at s + r * es + c * sc in the source (steps made positive beforehand).
+ */
+#define TR_OUTER 128 /* a multiple of every tile size */
+
+typedef void (*tile_fn)(char *d, int64_t dr, const char *s, int64_t sc, int64_t rn, int64_t cn);
+
+#define TILE_RUN(T)                                                                        \
+  static void tile_##T(char *d, int64_t dr, const char *s, int64_t sc, int64_t rn,         \
+                       int64_t cn) {                                                       \
+    for (int64_t r = 0; r < rn; r++) {                                                     \
+      char *dd = d + r * dr;                                                               \
+      const char *ss = s + r * (int64_t)sizeof(T);                                         \
+      for (int64_t c = 0; c < cn; c++)                                                     \
+        memcpy(dd + c * (int64_t)sizeof(T), ss + c * sc, sizeof(T));                       \
+    }                                                                                      \
+  }
+TILE_RUN(uint8_t)
+TILE_RUN(uint16_t)
+TILE_RUN(uint32_t)
+TILE_RUN(uint64_t)
+TILE_RUN(lt_c128)
+
+#ifdef __SSE2__
+#define LOADU(p) _mm_loadu_si128((const __m128i *)(const void *)(p))
+#define STOREU(p, v) _mm_storeu_si128((__m128i *)(void *)(p), v)
+
+/* 1-byte elements: 16x16 blocks, transposed by interleaving 8-, 16-, 32- and 64-bit lanes. */
+static void tile_sse_1(char *d, int64_t dr, const char *s, int64_t sc, int64_t rn, int64_t cn) {
+  int64_t r = 0;
+  for (; r + 16 <= rn; r += 16) {
+    int64_t c = 0;
+    for (; c + 16 <= cn; c += 16) {
+      const char *p = s + r + c * sc;
+      __m128i a[16], t[16], u[16], w[2][8];
+      for (int k = 0; k < 16; k++) a[k] = LOADU(p + k * sc); /* a[k][i]: row r + i, col c + k */
+      for (int k = 0; k < 8; k++) {
+        t[2 * k] = _mm_unpacklo_epi8(a[2 * k], a[2 * k + 1]);     /* rows 0-7, cols 2k, 2k+1 */
+        t[2 * k + 1] = _mm_unpackhi_epi8(a[2 * k], a[2 * k + 1]); /* rows 8-15 */
+      }
+      for (int g = 0; g < 4; g++) { /* cols 4g..4g+3; u[4g + m]: rows 4m..4m+3 */
+        u[4 * g] = _mm_unpacklo_epi16(t[4 * g], t[4 * g + 2]);
+        u[4 * g + 1] = _mm_unpackhi_epi16(t[4 * g], t[4 * g + 2]);
+        u[4 * g + 2] = _mm_unpacklo_epi16(t[4 * g + 1], t[4 * g + 3]);
+        u[4 * g + 3] = _mm_unpackhi_epi16(t[4 * g + 1], t[4 * g + 3]);
+      }
+      for (int h = 0; h < 2; h++) /* cols 8h..8h+7; w[h][q]: rows 2q, 2q+1 */
+        for (int m = 0; m < 4; m++) {
+          w[h][2 * m] = _mm_unpacklo_epi32(u[8 * h + m], u[8 * h + 4 + m]);
+          w[h][2 * m + 1] = _mm_unpackhi_epi32(u[8 * h + m], u[8 * h + 4 + m]);
+        }
+      char *q = d + r * dr + c;
+      for (int k = 0; k < 8; k++) {
+        STOREU(q + 2 * k * dr, _mm_unpacklo_epi64(w[0][k], w[1][k]));
+        STOREU(q + (2 * k + 1) * dr, _mm_unpackhi_epi64(w[0][k], w[1][k]));
+      }
+    }
+    if (c < cn) tile_uint8_t(d + r * dr + c, dr, s + r + c * sc, sc, 16, cn - c);
+  }
+  if (r < rn) tile_uint8_t(d + r * dr, dr, s + r, sc, rn - r, cn);
+}
+
+/* 2-byte elements: 8x8 blocks. */
+static void tile_sse_2(char *d, int64_t dr, const char *s, int64_t sc, int64_t rn, int64_t cn) {
+  int64_t r = 0;
+  for (; r + 8 <= rn; r += 8) {
+    int64_t c = 0;
+    for (; c + 8 <= cn; c += 8) {
+      const char *p = s + r * 2 + c * sc;
+      __m128i a0 = LOADU(p), a1 = LOADU(p + sc), a2 = LOADU(p + 2 * sc), a3 = LOADU(p + 3 * sc);
+      __m128i a4 = LOADU(p + 4 * sc), a5 = LOADU(p + 5 * sc), a6 = LOADU(p + 6 * sc),
+              a7 = LOADU(p + 7 * sc);
+      __m128i t0 = _mm_unpacklo_epi16(a0, a1), t1 = _mm_unpackhi_epi16(a0, a1);
+      __m128i t2 = _mm_unpacklo_epi16(a2, a3), t3 = _mm_unpackhi_epi16(a2, a3);
+      __m128i t4 = _mm_unpacklo_epi16(a4, a5), t5 = _mm_unpackhi_epi16(a4, a5);
+      __m128i t6 = _mm_unpacklo_epi16(a6, a7), t7 = _mm_unpackhi_epi16(a6, a7);
+      __m128i u0 = _mm_unpacklo_epi32(t0, t2), u1 = _mm_unpackhi_epi32(t0, t2);
+      __m128i u2 = _mm_unpacklo_epi32(t1, t3), u3 = _mm_unpackhi_epi32(t1, t3);
+      __m128i u4 = _mm_unpacklo_epi32(t4, t6), u5 = _mm_unpackhi_epi32(t4, t6);
+      __m128i u6 = _mm_unpacklo_epi32(t5, t7), u7 = _mm_unpackhi_epi32(t5, t7);
+      char *q = d + r * dr + c * 2;
+      STOREU(q, _mm_unpacklo_epi64(u0, u4));
+      STOREU(q + dr, _mm_unpackhi_epi64(u0, u4));
+      STOREU(q + 2 * dr, _mm_unpacklo_epi64(u1, u5));
+      STOREU(q + 3 * dr, _mm_unpackhi_epi64(u1, u5));
+      STOREU(q + 4 * dr, _mm_unpacklo_epi64(u2, u6));
+      STOREU(q + 5 * dr, _mm_unpackhi_epi64(u2, u6));
+      STOREU(q + 6 * dr, _mm_unpacklo_epi64(u3, u7));
+      STOREU(q + 7 * dr, _mm_unpackhi_epi64(u3, u7));
+    }
+    if (c < cn) tile_uint16_t(d + r * dr + c * 2, dr, s + r * 2 + c * sc, sc, 8, cn - c);
+  }
+  if (r < rn) tile_uint16_t(d + r * dr, dr, s + r * 2, sc, rn - r, cn);
+}
+
+/* 4-byte elements: 4x4 blocks (four source columns in, four destination rows out). */
+static void tile_sse_4(char *d, int64_t dr, const char *s, int64_t sc, int64_t rn, int64_t cn) {
+  int64_t r = 0;
+  for (; r + 4 <= rn; r += 4) {
+    int64_t c = 0;
+    for (; c + 4 <= cn; c += 4) {
+      const char *p = s + r * 4 + c * sc;
+      __m128i a = LOADU(p), b = LOADU(p + sc), e = LOADU(p + 2 * sc), f = LOADU(p + 3 * sc);
+      __m128i ab0 = _mm_unpacklo_epi32(a, b), ef0 = _mm_unpacklo_epi32(e, f);
+      __m128i ab1 = _mm_unpackhi_epi32(a, b), ef1 = _mm_unpackhi_epi32(e, f);
+      char *q = d + r * dr + c * 4;
+      STOREU(q, _mm_unpacklo_epi64(ab0, ef0));
+      STOREU(q + dr, _mm_unpackhi_epi64(ab0, ef0));
+      STOREU(q + 2 * dr, _mm_unpacklo_epi64(ab1, ef1));
+      STOREU(q + 3 * dr, _mm_unpackhi_epi64(ab1, ef1));
+    }
+    if (c < cn) tile_uint32_t(d + r * dr + c * 4, dr, s + r * 4 + c * sc, sc, 4, cn - c);
+  }
+  if (r < rn) tile_uint32_t(d + r * dr, dr, s + r * 4, sc, rn - r, cn);
+}
+
+/* 8-byte elements: 2x2 blocks. */
+static void tile_sse_8(char *d, int64_t dr, const char *s, int64_t sc, int64_t rn, int64_t cn) {
+  int64_t r = 0;
+  for (; r + 2 <= rn; r += 2) {
+    int64_t c = 0;
+    for (; c + 2 <= cn; c += 2) {
+      const char *p = s + r * 8 + c * sc;
+      __m128i a = LOADU(p), b = LOADU(p + sc);
+      char *q = d + r * dr + c * 8;
+      STOREU(q, _mm_unpacklo_epi64(a, b));
+      STOREU(q + dr, _mm_unpackhi_epi64(a, b));
+    }
+    if (c < cn) tile_uint64_t(d + r * dr + c * 8, dr, s + r * 8 + c * sc, sc, 2, cn - c);
+  }
+  if (r < rn) tile_uint64_t(d + r * dr, dr, s + r * 8, sc, rn - r, cn);
+}
+#undef LOADU
+#undef STOREU
+#endif
+
+typedef struct {
+  int64_t rows, cols, dr, sc, es, tb; /* tb: tile side, one cache line of elements */
+  tile_fn tile;
+} plane_ctx;
+
+static void copy_plane(const plane_ctx *t, char *d, const char *s) {
+  for (int64_t r0 = 0; r0 < t->rows; r0 += TR_OUTER) {
+    int64_t r1 = t->rows - r0 < TR_OUTER ? t->rows : r0 + TR_OUTER;
+    for (int64_t c0 = 0; c0 < t->cols; c0 += TR_OUTER) {
+      int64_t c1 = t->cols - c0 < TR_OUTER ? t->cols : c0 + TR_OUTER;
+      for (int64_t r = r0; r < r1; r += t->tb)
+        for (int64_t c = c0; c < c1; c += t->tb)
+          t->tile(d + r * t->dr + c * t->es, t->dr, s + r * t->es + c * t->sc, t->sc,
+                  r1 - r < t->tb ? r1 - r : t->tb, c1 - c < t->tb ? c1 - c : t->tb);
+    }
+  }
+}
+
+/* One run of the outer iteration: n planes. */
+static int plane_run(void *ctx, char *const *p, const int64_t *st, int64_t n) {
+  const plane_ctx *t = ctx;
+  for (int64_t k = 0; k < n; k++) copy_plane(t, p[0] + k * st[0], p[1] + k * st[1]);
+  return 0;
+}
+
+/* Copies by tiles when the iteration (dst, src of element size es) has the transpose pattern;
+   returns 0, having done nothing, when it has not. */
+static int copy_blocked(const lt_iter *it, char *const *base, size_t es) {
+  int last = it->ndim - 1;
+  int64_t e = (int64_t)es;
+  if (es != 1 && es != 2 && es != 4 && es != 8 && es != 16) return 0;
+  if (last < 1 || llabs(it->st[0][last]) != e || it->st[1][last] == 0 ||
+      llabs(it->st[1][last]) == e)
+    return 0;
+  int j = last - 1; /* the dim where the source is contiguous: the innermost such */
+  while (j >= 0 && llabs(it->st[1][j]) != e) j--;
+  if (j < 0) return 0;
+  plane_ctx t;
+  t.rows = it->shape[j];
+  t.cols = it->shape[last];
+  t.dr = it->st[0][j];
+  t.sc = it->st[1][last];
+  t.es = e;
+  char *p[2] = {base[0], base[1]};
+  int64_t sr = it->st[1][j], dc = it->st[0][last];
+  if (sr < 0) { /* walk the rows backwards: the source then steps forwards */
+    p[0] += (t.rows - 1) * t.dr;
+    p[1] += (t.rows - 1) * sr;
+    t.dr = -t.dr;
+  }
+  if (dc < 0) { /* likewise the columns, for the destination */
+    p[0] += (t.cols - 1) * dc;
+    p[1] += (t.cols - 1) * t.sc;
+    t.sc = -t.sc;
+  }
+  t.tb = 64 / e; /* 64, 32, 16, 8, 4 */
+  switch (es) {
+#ifdef __SSE2__
+    case 1: t.tile = tile_sse_1; break;
+    case 2: t.tile = tile_sse_2; break;
+    case 4: t.tile = tile_sse_4; break;
+    case 8: t.tile = tile_sse_8; break;
+#else
+    case 1: t.tile = tile_uint8_t; break;
+    case 2: t.tile = tile_uint16_t; break;
+    case 4: t.tile = tile_uint32_t; break;
+    case 8: t.tile = tile_uint64_t; break;
+#endif
+    default: t.tile = tile_lt_c128; break;
+  }
+  lt_iter outer; /* the other dims, in the same order */
+  outer.nops = 2;
+  outer.ndim = 0;
+  for (int d = 0; d < last; d++) {
+    if (d == j) continue;
+    outer.shape[outer.ndim] = it->shape[d];
+    outer.st[0][outer.ndim] = it->st[0][d];
+    outer.st[1][outer.ndim] = it->st[1][d];
+    outer.ndim++;
+  }
+  lt_iter_run(&outer, p, plane_run, &t);
+  return 1;
 }
 
 /* }====== */
@@ -307,7 +549,8 @@ int lt_copy(lt_tensor *dst, const lt_tensor *src, lt_error *err) {
   char *base[2] = {lt_data(dst), lt_data(b)};
   lt_iter_init(&it, 2, ops);
   if (dst->dtype == b->dtype) {
-    rc = lt_iter_run(&it, base, move_for_size(lt_esize(dst)), NULL);
+    if (!copy_blocked(&it, base, lt_esize(dst)))
+      rc = lt_iter_run(&it, base, move_for_size(lt_esize(dst)), NULL);
   } else {
     convert_ctx *cx = malloc(sizeof *cx);
     if (!cx) {
@@ -325,6 +568,45 @@ int lt_copy(lt_tensor *dst, const lt_tensor *src, lt_error *err) {
   return rc;
 }
 
+/*
+ * Large contiguous fills: an element whose bytes are all equal (zero above all) is memset's,
+ * which writes without first reading each line into the cache; other elements are written with
+ * non-temporal (streaming) SSE2 stores from STREAM_MIN bytes on -- past the size of the caches
+ * the ordinary stores gain nothing from them, and pay a read of every line they write.
+ * Returns 0, having written nothing, when neither applies.
+ */
+#define STREAM_MIN ((size_t)16 << 20)
+
+static int fill_wide(char *d, int64_t n, const unsigned char *elem, size_t es) {
+  size_t nbytes = (size_t)n * es, k = 1;
+  while (k < es && elem[k] == elem[0]) k++;
+  if (k == es) {
+    memset(d, elem[0], nbytes);
+    return 1;
+  }
+#ifdef __SSE2__
+  size_t head = (16 - ((uintptr_t)d & 15)) & 15; /* whole elements up to a 16-byte boundary */
+  if (nbytes < STREAM_MIN || head % es) return 0;
+  unsigned char pat[16];
+  for (size_t i = 0; i < 16; i++) pat[i] = elem[i % es]; /* es divides 16 */
+  memcpy(d, pat, head);
+  __m128i v = _mm_loadu_si128((const __m128i *)(const void *)pat);
+  size_t off = head;
+  for (; off + 64 <= nbytes; off += 64) {
+    __m128i *q = (__m128i *)(void *)(d + off);
+    _mm_stream_si128(q, v);
+    _mm_stream_si128(q + 1, v);
+    _mm_stream_si128(q + 2, v);
+    _mm_stream_si128(q + 3, v);
+  }
+  _mm_sfence(); /* the streaming stores are ordered before anything that follows */
+  for (; off < nbytes; off += 16) memcpy(d + off, pat, nbytes - off < 16 ? nbytes - off : 16);
+  return 1;
+#else
+  return 0;
+#endif
+}
+
 #define FILL_RUN(T)                                                                      \
   static int fill_##T(void *ctx, char *const *p, const int64_t *st, int64_t n) {         \
     char *d = p[0];                                                                      \
@@ -332,8 +614,12 @@ int lt_copy(lt_tensor *dst, const lt_tensor *src, lt_error *err) {
     T v;                                                                                 \
     memcpy(&v, ctx, sizeof v);                                                           \
     if (ds == (int64_t)sizeof(T)) {                                                      \
+      if (n * (int64_t)sizeof(T) >= 4096 && fill_wide(d, n, ctx, sizeof(T))) return 0;  \
       T *q = (T *)(void *)d;                                                             \
-      for (int64_t i = 0; i < n; i++) q[i] = v;                                          \
+      int64_t i = 0;                                                                     \
+      for (; i + LT_BLOCK <= n; i += LT_BLOCK)                                           \
+        for (int j = 0; j < LT_BLOCK; j++) q[i + j] = v;                                 \
+      for (; i < n; i++) q[i] = v;                                                       \
     } else {                                                                             \
       for (int64_t i = 0; i < n; i++) memcpy(d + i * ds, &v, sizeof v);                  \
     }                                                                                    \

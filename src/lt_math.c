@@ -7,7 +7,7 @@
  * promoted input dtype, and true division of integers computes in float32. Inputs of another
  * dtype are first cast (lt_cast); then one kernel per (operation, computation dtype), generated
  * from one macro per operation, runs over each inner run of lt_iter, with a contiguous path the
- * compiler vectorizes.
+ * compiler vectorizes (blocks of LT_BLOCK elements, see lt_iter.h).
  */
 #include "lt_math.h"
 
@@ -263,7 +263,14 @@ static int operand_as(const lt_operand *o, lt_dtype dt, const lt_tensor **t, lt_
         st[2] == (int64_t)sizeof(T)) {                                                    \
       OT *oo = (OT *)(void *)o;                                                           \
       const T *aa = (const T *)(const void *)a, *bb = (const T *)(const void *)b;         \
-      for (int64_t i = 0; i < n; i++) {                                                   \
+      int64_t i = 0;                                                                      \
+      for (; i + LT_BLOCK <= n; i += LT_BLOCK) {                                          \
+        LT_IVDEP for (int j = 0; j < LT_BLOCK; j++) {                                     \
+          T x = aa[i + j], y = bb[i + j];                                                 \
+          oo[i + j] = (EXPR);                                                             \
+        }                                                                                 \
+      }                                                                                   \
+      for (; i < n; i++) {                                                                \
         T x = aa[i], y = bb[i];                                                           \
         oo[i] = (EXPR);                                                                   \
       }                                                                                   \
@@ -271,7 +278,14 @@ static int operand_as(const lt_operand *o, lt_dtype dt, const lt_tensor **t, lt_
       OT *oo = (OT *)(void *)o;                                                           \
       const T *aa = (const T *)(const void *)a;                                           \
       const T y = *(const T *)(const void *)b;                                            \
-      for (int64_t i = 0; i < n; i++) {                                                   \
+      int64_t i = 0;                                                                      \
+      for (; i + LT_BLOCK <= n; i += LT_BLOCK) {                                          \
+        LT_IVDEP for (int j = 0; j < LT_BLOCK; j++) {                                     \
+          T x = aa[i + j];                                                                \
+          oo[i + j] = (EXPR);                                                             \
+        }                                                                                 \
+      }                                                                                   \
+      for (; i < n; i++) {                                                                \
         T x = aa[i];                                                                      \
         oo[i] = (EXPR);                                                                   \
       }                                                                                   \
@@ -430,7 +444,14 @@ static const kernel binops[LT_NDTYPES][LT_NBINOPS] = {
     if (st[0] == (int64_t)sizeof(OT) && st[1] == (int64_t)sizeof(T)) {                    \
       OT *oo = (OT *)(void *)o;                                                           \
       const T *aa = (const T *)(const void *)a;                                           \
-      for (int64_t i = 0; i < n; i++) {                                                   \
+      int64_t i = 0;                                                                      \
+      for (; i + LT_BLOCK <= n; i += LT_BLOCK) {                                          \
+        LT_IVDEP for (int j = 0; j < LT_BLOCK; j++) {                                     \
+          T x = aa[i + j];                                                                \
+          oo[i + j] = (EXPR);                                                             \
+        }                                                                                 \
+      }                                                                                   \
+      for (; i < n; i++) {                                                                \
         T x = aa[i];                                                                      \
         oo[i] = (EXPR);                                                                   \
       }                                                                                   \
@@ -534,9 +555,13 @@ static int run_elementwise(kernel k, int nin, const lt_tensor *const *in, int nd
   int rc = LT_OK;
   if (inplace) {
     if ((rc = lt_prepare_write(inplace, err))) return rc;
-    if (inplace->ndim != ndim || memcmp(inplace->shape, shape, (size_t)ndim * sizeof(int64_t)))
-      return lt_fail(err, LT_EARG, "%s: the result's shape differs from the in-place tensor's",
-                     what);
+    if (inplace->ndim != ndim || memcmp(inplace->shape, shape, (size_t)ndim * sizeof(int64_t))) {
+      char have[128], want[128];
+      lt_shape_str(inplace->ndim, inplace->shape, have, sizeof have);
+      lt_shape_str(ndim, shape, want, sizeof want);
+      return lt_fail(err, LT_EARG, "%s: output with shape %s doesn't match the broadcast shape %s",
+                     what, have, want);
+    }
     for (int i = 0; i < inplace->ndim; i++)
       if (inplace->strides[i] == 0 && inplace->shape[i] > 1)
         return lt_fail(err, LT_EARG, "%s: in-place on an expanded tensor (stride 0)", what);

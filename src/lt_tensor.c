@@ -96,6 +96,18 @@ int lt_check_readable(const lt_tensor *t, lt_error *err) {
                  t->dl_dtype.code, t->dl_dtype.bits, t->dl_dtype.lanes);
 }
 
+void lt_shape_str(int ndim, const int64_t *shape, char *buf, size_t n) {
+  size_t used = 0;
+  int w = snprintf(buf, n, "[");
+  used = w > 0 ? (size_t)w : 0;
+  for (int i = 0; i < ndim && used + 8 < n; i++) {
+    w = snprintf(buf + used, n - used, i ? ", %lld" : "%lld", (long long)shape[i]);
+    if (w > 0) used += (size_t)w;
+  }
+  if (used + 5 < n) snprintf(buf + used, n - used, "]");
+  else if (n > 4) snprintf(buf + n - 5, 5, "...]");
+}
+
 void lt_device_str(DLDevice d, char *buf, size_t n) {
   static const char *const names[] = {
       NULL,   "cpu",  "cuda", "cuda_host", "opencl", NULL,    NULL,        "vulkan", "metal",
@@ -225,8 +237,18 @@ int lt_tensor_alias(const lt_tensor *t, lt_tensor **out, lt_error *err) {
 
 static int check_dim(const lt_tensor *t, int dim, lt_error *err) {
   if (dim < 0 || dim >= t->ndim)
-    return lt_fail(err, LT_ERANGE, "dimension %d out of range (tensor has %d)", dim + 1, t->ndim);
+    return lt_fail(err, LT_ERANGE, "dimension %lld out of range (tensor has %d)",
+                   (long long)dim + 1, t->ndim); /* dim may be INT_MAX */
   return LT_OK;
+}
+
+/* The 0-based index i as the 1-based number an error message shows; i may be INT64_MAX. */
+static const char *one_based(int64_t i, char buf[24]) {
+  if (i >= 0)
+    snprintf(buf, 24, "%llu", (unsigned long long)i + 1);
+  else
+    snprintf(buf, 24, "%lld", (long long)i + 1);
+  return buf;
 }
 
 /* Elements packed several to a byte have no byte address of their own. */
@@ -404,8 +426,9 @@ int lt_slice_(lt_tensor *v, int dim, int64_t start, int64_t count, int64_t step,
     if (v->packed && start * v->strides[dim] != 0) return packed_offset_error(err);
     v->offset += start * v->strides[dim];
   } else if (start < 0 || start > n) {
-    return lt_fail(err, LT_ERANGE, "slice start %lld out of range for dim %d of size %lld",
-                   (long long)start + 1, dim + 1, (long long)n);
+    char pos[24];
+    return lt_fail(err, LT_ERANGE, "slice start %s out of range for dim %d of size %lld",
+                   one_based(start, pos), dim + 1, (long long)n);
   }
   v->shape[dim] = count;
   if (count > 1) v->strides[dim] *= step; /* |step| * (count-1) * stride stays in range */
@@ -422,9 +445,10 @@ int lt_narrow(const lt_tensor *t, int dim, int64_t start, int64_t length, lt_ten
   int rc = check_dim(t, dim, err);
   if (rc) return rc;
   int64_t n = t->shape[dim];
+  char pos[24];
   if (start < 0 || start > n)
-    return lt_fail(err, LT_ERANGE, "start %lld out of range for dim %d of size %lld",
-                   (long long)start + 1, dim + 1, (long long)n);
+    return lt_fail(err, LT_ERANGE, "start %s out of range for dim %d of size %lld",
+                   one_based(start, pos), dim + 1, (long long)n);
   if (length < 0 || length > n - start)
     return lt_fail(err, LT_ERANGE, "start %lld + length %lld exceeds size %lld of dim %d",
                    (long long)start + 1, (long long)length, (long long)n, dim + 1);
@@ -434,9 +458,10 @@ int lt_narrow(const lt_tensor *t, int dim, int64_t start, int64_t length, lt_ten
 int lt_select_(lt_tensor *v, int dim, int64_t index, lt_error *err) {
   int rc = check_dim(v, dim, err);
   if (rc) return rc;
+  char pos[24];
   if (index < 0 || index >= v->shape[dim])
-    return lt_fail(err, LT_ERANGE, "index %lld is out of range for dim %d of size %lld",
-                   (long long)index + 1, dim + 1, (long long)v->shape[dim]);
+    return lt_fail(err, LT_ERANGE, "index %s is out of range for dim %d of size %lld",
+                   one_based(index, pos), dim + 1, (long long)v->shape[dim]);
   if (v->packed && index * v->strides[dim] != 0) return packed_offset_error(err);
   v->offset += index * v->strides[dim];
   drop_dim(v, dim);
@@ -449,11 +474,15 @@ int lt_select(const lt_tensor *t, int dim, int64_t index, lt_tensor **out, lt_er
 
 static int unsqueeze_(lt_tensor *v, int dim, lt_error *err) {
   if (dim < 0 || dim > v->ndim)
-    return lt_fail(err, LT_ERANGE, "dimension %d out of range (expected 1 to %d)", dim + 1,
-                   v->ndim + 1);
+    return lt_fail(err, LT_ERANGE, "dimension %lld out of range (expected 1 to %d)",
+                   (long long)dim + 1, v->ndim + 1);
   if (v->ndim >= LT_MAX_NDIM)
     return lt_fail(err, LT_EARG, "too many dimensions (at most %d)", LT_MAX_NDIM);
-  int64_t st = dim < v->ndim ? v->shape[dim] * v->strides[dim] : 1;
+  /* the stride of a size-1 dim is never used to address: when size * stride overflows (a
+     DLPack tensor's huge stride), any value does */
+  int64_t st = 1;
+  if (dim < v->ndim && __builtin_mul_overflow(v->shape[dim], v->strides[dim], &st))
+    st = v->strides[dim];
   memmove(v->shape + dim + 1, v->shape + dim, (size_t)(v->ndim - dim) * sizeof(int64_t));
   memmove(v->strides + dim + 1, v->strides + dim, (size_t)(v->ndim - dim) * sizeof(int64_t));
   v->shape[dim] = 1;
@@ -566,12 +595,38 @@ int lt_clone(const lt_tensor *t, lt_tensor **out, lt_error *err) {
   return LT_OK;
 }
 
+/* Whether no two elements of t share an address (an expanded dim, of stride 0, makes them
+   share): sorted by |stride|, each dim must step over everything the dims inside it reach. */
+static int elements_distinct(const lt_tensor *t) {
+  int dims[LT_MAX_NDIM], n = 0;
+  for (int d = 0; d < t->ndim; d++) {
+    if (t->shape[d] == 0) return 1;
+    if (t->shape[d] > 1) dims[n++] = d;
+  }
+  for (int i = 1; i < n; i++) /* insertion sort by |stride| */
+    for (int j = i; j > 0 && llabs(t->strides[dims[j]]) < llabs(t->strides[dims[j - 1]]); j--) {
+      int tmp = dims[j];
+      dims[j] = dims[j - 1];
+      dims[j - 1] = tmp;
+    }
+  int64_t reach = 0; /* elements past the first that the inner dims reach */
+  for (int i = 0; i < n; i++) {
+    int64_t st = llabs(t->strides[dims[i]]);
+    if (st <= reach) return 0;
+    reach += st * (t->shape[dims[i]] - 1);
+  }
+  return 1;
+}
+
 int lt_clone_lazy(const lt_tensor *t, lt_tensor **out, lt_error *err) {
   int rc = lt_check_readable(t, err);
   if (rc) return rc;
   uint64_t used = (uint64_t)lt_numel(t) * lt_esize(t);
   lt_storage *s = NULL; /* (a readable tensor is not revoked: it has a block) */
-  if (used > 0 && used * 2 >= t->storage->block->nbytes) s = lt_storage_share(t->storage);
+  /* sharing keeps t's layout: only for one whose elements are distinct, or a write to one
+     element of the clone would show in the others (an expanded tensor's clone is a copy) */
+  if (used > 0 && used * 2 >= t->storage->block->nbytes && elements_distinct(t))
+    s = lt_storage_share(t->storage);
   if (!s) return lt_clone(t, out, err);
   lt_tensor *c;
   if ((rc = lt_tensor_alias(t, &c, err))) {

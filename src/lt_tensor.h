@@ -75,6 +75,8 @@ static inline int lt_readable(const lt_tensor *t) {
   DLDeviceType d = t->storage->device.device_type;
   return t->dtype != LT_OPAQUE && (d == kDLCPU || d == kDLCUDAHost || d == kDLROCMHost);
 }
+/* "[2, 3]": a shape for messages (cut short with "..." when buf is too small). */
+void lt_shape_str(int ndim, const int64_t *shape, char *buf, size_t n);
 /* "cpu", "cuda:0", ... as torch names devices. */
 void lt_device_str(DLDevice d, char *buf, size_t n);
 /* Message naming why t refuses writes, or NULL when it is writable. */
@@ -148,7 +150,8 @@ int lt_expand(const lt_tensor *t, int ndim, const int64_t *sizes, lt_tensor **ou
 int lt_clone(const lt_tensor *t, lt_tensor **out, lt_error *err);
 /* A writable copy of t that shares t's block until either side writes (same shape, strides and
    offset). Falls back to lt_clone when the block cannot be shared (memory from outside, a
-   pinned block) or when t covers less than half of it. */
+   pinned block), when t covers less than half of it, or when elements of t share an address
+   (an expanded view: its clone's elements must be distinct). */
 int lt_clone_lazy(const lt_tensor *t, lt_tensor **out, lt_error *err);
 
 #endif

@@ -25,6 +25,11 @@ const char *const ltl_capsule_names[4] = {"dltensor", "dltensor_versioned", "use
 static int capsule_gc(lua_State *L, int versioned) {
   void **p = lua_touserdata(L, 1);
   if (!p || lua_rawlen(L, 1) != sizeof(void *) || !*p) return 0;
+  /* only a capsule of this function's own kind: called directly (debug.getmetatable), it may
+     be given one of the other kind, whose deleter sits elsewhere in the managed tensor */
+  int mine = lua_getmetatable(L, 1) && luaL_getmetatable(L, capsule_names[versioned ? 1 : 0]) &&
+             lua_rawequal(L, -1, -2);
+  if (!mine) return 0;
   void *m = *p;
   *p = NULL; /* once */
   lt_dlpack_delete(m, versioned);

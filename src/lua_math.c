@@ -7,6 +7,7 @@
  * argmin/argmax and min/max over a dim return. Lua's == and < keep their meaning (identity, and
  * an error): comparisons that give bool tensors are the methods eq, ne, lt, le, gt, ge.
  */
+#include <limits.h>
 #include <string.h>
 
 #include "lt_kernels.h"
@@ -176,9 +177,16 @@ static int masked_fill(lua_State *L, int inplace) {
   if (inplace) { /* the mask must not grow t's shape; the copy converts to t's dtype */
     int same = r->ndim == t->ndim &&
                memcmp(r->shape, t->shape, (size_t)t->ndim * sizeof(int64_t)) == 0;
-    int rc = same ? lt_copy(t, r, &err) : LT_OK;
+    if (!same) {
+      char have[128], want[128];
+      lt_shape_str(t->ndim, t->shape, have, sizeof have);
+      lt_shape_str(r->ndim, r->shape, want, sizeof want);
+      lt_tensor_free(r);
+      return luaL_error(L, "masked_fill_: output with shape %s doesn't match the broadcast shape %s",
+                        have, want);
+    }
+    int rc = lt_copy(t, r, &err);
     lt_tensor_free(r);
-    if (!same) return luaL_error(L, "masked_fill_: mask does not broadcast to the tensor's shape");
     if (rc) return raise_err(L, &err);
     lua_settop(L, 1);
     return 1;
@@ -208,7 +216,10 @@ static int reduce(lua_State *L, lt_redop op) {
   if (!lua_isnoneornil(L, 2)) dim = ltl_check_dim(L, 2, t->ndim > 0 ? t->ndim : 1);
   int keepdim = lua_toboolean(L, 3);
   int correction = 1;
-  if (!lua_isnoneornil(L, 4)) correction = (int)luaL_checkinteger(L, 4);
+  if (!lua_isnoneornil(L, 4)) { /* beyond int: N - correction <= 0 all the same (NaN) */
+    lua_Integer c = luaL_checkinteger(L, 4);
+    correction = c > INT_MAX ? INT_MAX : c < -INT_MAX ? -INT_MAX : (int)c;
+  }
   int with_idx = dim >= 0 && (op == LT_MIN || op == LT_MAX);
   lt_error err;
   ltl_ud *ud = ltl_newud(L);
@@ -282,13 +293,14 @@ static int p_mT(lua_State *L) {
   return 1;
 }
 
-/* The tensors of the sequence at idx; at most LT_CAT_MAX. */
-#define LT_CAT_MAX 4096
-static int tensor_list(lua_State *L, int idx, const lt_tensor **ts, const char *what) {
+/* The tensors of the sequence at idx, in a scratch block pushed on the stack (per call: no
+   shared state between Lua states and threads). */
+static const lt_tensor **tensor_list(lua_State *L, int idx, int *count, const char *what) {
   luaL_checktype(L, idx, LUA_TTABLE);
   lua_Unsigned n = lua_rawlen(L, idx);
   if (n == 0) luaL_error(L, "%s: expected a non-empty sequence of tensors", what);
-  if (n > LT_CAT_MAX) luaL_error(L, "%s: too many tensors (at most %d)", what, LT_CAT_MAX);
+  if (n > INT_MAX / 2) luaL_error(L, "%s: too many tensors", what);
+  const lt_tensor **ts = lua_newuserdatauv(L, (size_t)n * 2 * sizeof(lt_tensor *), 0);
   for (lua_Unsigned i = 1; i <= n; i++) {
     lua_rawgeti(L, idx, (lua_Integer)i);
     if (!ltl_testud(L, -1))
@@ -296,13 +308,15 @@ static int tensor_list(lua_State *L, int idx, const lt_tensor **ts, const char *
     ts[i - 1] = ltl_check(L, -1);
     lua_pop(L, 1); /* the sequence keeps it alive */
   }
-  return (int)n;
+  *count = (int)n;
+  return ts;
 }
 
 /* lt.cat(tensors [, dim]) and lt.stack(tensors [, dim]) */
 static int cat_or_stack(lua_State *L, int stack) {
-  static const lt_tensor *ts[LT_CAT_MAX];
-  int n = tensor_list(L, 1, ts, stack ? "stack" : "cat");
+  int n;
+  lua_settop(L, 2); /* the scratch block goes above the arguments */
+  const lt_tensor **ts = tensor_list(L, 1, &n, stack ? "stack" : "cat");
   int nd = ts[0]->ndim + (stack ? 1 : 0);
   int dim = lua_isnoneornil(L, 2) ? 0 : ltl_check_dim(L, 2, nd > 0 ? nd : 1);
   lt_error err;
@@ -313,19 +327,25 @@ static int cat_or_stack(lua_State *L, int stack) {
     return 1;
   }
   /* stack: each tensor unsqueezed at dim (shapes must be equal), then cat */
-  lt_tensor **views = lua_newuserdatauv(L, (size_t)n * sizeof(lt_tensor *), 0);
+  lt_tensor **views = (lt_tensor **)(void *)(ts + n); /* the second half of the scratch */
   int rc = LT_OK, made = 0;
   for (int i = 0; i < n && rc == LT_OK; i++) {
     if (ts[i]->ndim != ts[0]->ndim ||
-        memcmp(ts[i]->shape, ts[0]->shape, (size_t)ts[0]->ndim * sizeof(int64_t)) != 0)
-      rc = lt_fail(&err, LT_EARG, "stack: tensor %d has a different shape from tensor 1", i + 1);
-    else if ((rc = lt_unsqueeze(ts[i], dim, &views[i], &err)) == LT_OK)
+        memcmp(ts[i]->shape, ts[0]->shape, (size_t)ts[0]->ndim * sizeof(int64_t)) != 0) {
+      char a[128], b[128];
+      lt_shape_str(ts[0]->ndim, ts[0]->shape, a, sizeof a);
+      lt_shape_str(ts[i]->ndim, ts[i]->shape, b, sizeof b);
+      rc = lt_fail(&err, LT_EARG,
+                   "stack expects each tensor to be equal size, but got %s at entry 1 and %s at "
+                   "entry %d",
+                   a, b, i + 1);
+    } else if ((rc = lt_unsqueeze(ts[i], dim, &views[i], &err)) == LT_OK) {
       made++;
+    }
   }
   if (rc == LT_OK) rc = lt_cat((const lt_tensor *const *)views, n, dim, &ud->t, &err);
   for (int i = 0; i < made; i++) lt_tensor_free(views[i]);
   if (rc) return raise_err(L, &err);
-  lua_pop(L, 1);
   push_result(L, ud);
   return 1;
 }
@@ -336,11 +356,18 @@ static int f_stack(lua_State *L) { return cat_or_stack(L, 1); }
 
 /* {====== map and apply ====== */
 
-/* Calls fn on every element in row-major order; writes the results into dst (which may be t
-   itself, for apply). */
-static void each(lua_State *L, lt_tensor *t, lt_tensor *dst) {
+/*
+ * Calls fn (argument 2) on every element of t in row-major order and stores the results into
+ * dst (t itself for apply). The walk holds its own view of t (a userdata on the stack, so a
+ * Lua error frees it): fn may release or clone t, or the host revoke it, between two elements.
+ */
+static void each(lua_State *L, lt_tensor *t, lt_tensor *dst, int in_place) {
+  lt_error err;
+  ltl_ud *hold = ltl_newud(L);
+  if (lt_tensor_alias(t, &hold->t, &err)) ltl_raise(L, &err);
+  t = hold->t;
+  if (in_place) dst = t;
   int64_t idx[LT_MAX_NDIM] = {0}, n = lt_numel(t);
-  size_t es = lt_esize(t), ed = lt_esize(dst);
   for (int64_t k = 0; k < n; k++) {
     int64_t off = 0, doff = 0;
     for (int d = 0; d < t->ndim; d++) {
@@ -348,15 +375,20 @@ static void each(lua_State *L, lt_tensor *t, lt_tensor *dst) {
       doff += idx[d] * dst->strides[d];
     }
     lua_pushvalue(L, 2);
-    ltl_push_element(L, t->dtype, lt_data(t) + off * (int64_t)es);
+    if (!lt_readable(t)) (void)luaL_error(L, "tensor has been released");
+    ltl_push_element(L, t->dtype, lt_data(t) + off * (int64_t)lt_esize(t));
     lua_call(L, 1, 1);
-    ltl_store_value(L, -1, dst->dtype, lt_data(dst) + doff * (int64_t)ed);
+    ltl_check(L, 1); /* fn may have released the tensor (its <close>, a host revoke) */
+    if (in_place) ltl_prepare_write(L, dst); /* ... or cloned it */
+    else if (!lt_readable(t)) (void)luaL_error(L, "tensor has been released");
+    ltl_store_value(L, -1, dst->dtype, lt_data(dst) + doff * (int64_t)lt_esize(dst));
     lua_pop(L, 1);
     for (int d = t->ndim - 1; d >= 0; d--) {
       if (++idx[d] < t->shape[d]) break;
       idx[d] = 0;
     }
   }
+  lua_pop(L, 1);
 }
 
 /* t:map(fn): a new tensor of t's dtype holding fn(x) for each element x. */
@@ -367,7 +399,7 @@ static int m_map(lua_State *L) {
   if (lt_check_readable(t, &err)) return raise_err(L, &err);
   ltl_ud *ud = ltl_newud(L);
   if (lt_tensor_new(t->dtype, t->ndim, t->shape, 0, &ud->t, &err)) return raise_err(L, &err);
-  each(L, t, ud->t);
+  each(L, t, ud->t, 0);
   return 1;
 }
 
@@ -376,7 +408,7 @@ static int m_apply(lua_State *L) {
   lt_tensor *t = ltl_check(L, 1);
   luaL_checktype(L, 2, LUA_TFUNCTION);
   ltl_prepare_write(L, t);
-  each(L, t, t);
+  each(L, t, t, 1);
   lua_settop(L, 1);
   return 1;
 }

@@ -61,14 +61,14 @@ static inline ltl_ud *testud(lua_State *L, int idx) {
 ltl_ud *ltl_testud(lua_State *L, int idx) { return testud(L, idx); }
 
 /*
- * The self of a metamethod. The metatable is protected (__metatable), so without the debug
- * library a metamethod is only ever called with a value that has it: a tensor. The tag is still
- * checked (a number or a table gives a clean error), but not the block size, which costs an API
- * call on every element access.
+ * The self of a metamethod. Lua calls __index and __newindex with a tensor, but the metamethods
+ * are also plain functions a script can reach (core._metatable, debug.getmetatable) and call
+ * with any value: the block size is checked before the tag is read, since a smaller userdata
+ * (a capsule is one pointer) would be read past its end.
  */
 static inline ltl_ud *self_ud(lua_State *L) {
   ltl_ud *ud = lua_touserdata(L, 1);
-  return ud && ud->tag == &ltl_tensor_key ? ud : NULL;
+  return ud && lua_rawlen(L, 1) == sizeof(ltl_ud) && ud->tag == &ltl_tensor_key ? ud : NULL;
 }
 
 static int released(lua_State *L) { return luaL_error(L, "tensor has been released"); }
@@ -223,6 +223,7 @@ static inline void push_element(lua_State *L, lt_dtype dt, const char *p) {
 
 /* The Lua value at idx as a scalar for a tensor of dtype dt; 0 when it is not one. */
 static int to_scalar(lua_State *L, int idx, lt_dtype dt, lt_scalar *s) {
+  idx = lua_absindex(L, idx); /* a relative index would move with the pushes below */
   switch (lua_type(L, idx)) {
     case LUA_TNUMBER:
       if (lua_isinteger(L, idx)) {
@@ -872,10 +873,12 @@ static void push_list(lua_State *L, const lt_tensor *t, int dim, const char *p) 
     return;
   }
   luaL_checkstack(L, 3, "tensor too deep");
-  int64_t n = t->shape[dim], step = t->strides[dim] * (int64_t)lt_esize(t);
+  /* i * stride before the element size: a dim of size 0 or 1 may have a stride whose byte
+     stride overflows (an empty (0, 2^63-1) tensor: 2^63-1 elements), and addresses nothing */
+  int64_t n = t->shape[dim], es = (int64_t)lt_esize(t);
   lua_createtable(L, n < INT_MAX ? (int)n : INT_MAX, 0);
   for (int64_t i = 0; i < n; i++) {
-    push_list(L, t, dim + 1, p + i * step);
+    push_list(L, t, dim + 1, p + i * t->strides[dim] * es);
     lua_rawseti(L, -2, (lua_Integer)i + 1);
   }
 }

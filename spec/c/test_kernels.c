@@ -1,9 +1,11 @@
 /*
  * test_kernels.c -- lt_copy (every dtype pair, strided, broadcast, overlapping, failing) and
- * lt_fill, read-only and opaque tensors, and a large transposed copy.
+ * lt_fill, read-only and opaque tensors, a large transposed copy, and the tiled path of
+ * transposing copies for every element size (odd shapes, negative strides, batched).
  */
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lt_kernels.h"
@@ -620,6 +622,183 @@ static void test_large(void) {
   lt_tensor_free(s);
 }
 
+/* {====== blocked (tiled) transposing copies ====== */
+
+/*
+ * Same-dtype copies whose inner dim is contiguous in the destination and strided in the source,
+ * with another dim contiguous in the source, go through tiles (lt_kernels.c). Each case below
+ * lays a source and a destination over storages of their own with the given strides (in
+ * elements, negative allowed), copies, and compares every byte of the destination's storage
+ * with an element-by-element copy: the elements of the view must be the source's, every other
+ * byte must be untouched.
+ */
+#define MARGIN 3 /* elements of storage before and after each layout */
+
+/* Elements a layout spans; *lo is the lowest element offset (<= 0) from element (0, ..., 0). */
+static int64_t span_of(int ndim, const int64_t *shape, const int64_t *st, int64_t *lo) {
+  int64_t a = 0, b = 0;
+  for (int i = 0; i < ndim; i++) {
+    int64_t d = (shape[i] - 1) * st[i];
+    if (d < 0) a += d; else b += d;
+  }
+  *lo = a;
+  return b - a + 1;
+}
+
+static lt_tensor *layout(lt_frame *f, const lt_tensor *base, int ndim, const int64_t *shape,
+                         const int64_t *st, int64_t offset) {
+  lt_tensor *v = lt_frame_of(f, base);
+  v->ndim = ndim;
+  memcpy(v->shape, shape, (size_t)ndim * sizeof(int64_t));
+  memcpy(v->strides, st, (size_t)ndim * sizeof(int64_t));
+  v->offset = offset;
+  return v;
+}
+
+static long layout_cases;
+
+static void check_layout_copy(lt_dtype dt, int ndim, const int64_t *shape, const int64_t *dst_st,
+                              const int64_t *src_st, int line) {
+  size_t es = lt_dtypes[dt].size;
+  int64_t dlo, slo;
+  int64_t dn = span_of(ndim, shape, dst_st, &dlo) + 2 * MARGIN;
+  int64_t sn = span_of(ndim, shape, src_st, &slo) + 2 * MARGIN;
+  lt_tensor *db = make(dt, 1, A(dn)), *sb = make(dt, 1, A(sn));
+  if (!db || !sb) {
+    lt_tensor_free(db);
+    lt_tensor_free(sb);
+    return;
+  }
+  unsigned char *dp = (unsigned char *)lt_data(db), *sp = (unsigned char *)lt_data(sb);
+  size_t dbytes = (size_t)dn * es, sbytes = (size_t)sn * es;
+  for (size_t k = 0; k < sbytes; k++) sp[k] = (unsigned char)((k * 2654435761u) >> 11);
+  memset(dp, 0xA5, dbytes);
+  unsigned char *want = malloc(dbytes);
+  CHECK(want != NULL);
+  if (!want) return;
+  memcpy(want, dp, dbytes);
+  int64_t doff = MARGIN - dlo, soff = MARGIN - slo, idx[LT_MAX_NDIM] = {0}, numel = 1;
+  for (int i = 0; i < ndim; i++) numel *= shape[i];
+  if (numel > 0) {
+    do {
+      int64_t d = doff, s = soff;
+      for (int i = 0; i < ndim; i++) {
+        d += idx[i] * dst_st[i];
+        s += idx[i] * src_st[i];
+      }
+      memcpy(want + d * (int64_t)es, sp + s * (int64_t)es, es);
+    } while (next_index(ndim, shape, idx));
+  }
+  lt_frame fd, fs;
+  lt_tensor *dv = layout(&fd, db, ndim, shape, dst_st, doff);
+  lt_tensor *sv = layout(&fs, sb, ndim, shape, src_st, soff);
+  CHECK_OK(lt_copy(dv, sv, &err));
+  size_t k = 0;
+  while (k < dbytes && dp[k] == want[k]) k++;
+  char sh[64], ds[96], ss[96];
+  lt_shape_str(ndim, shape, sh, sizeof sh);
+  lt_shape_str(ndim, dst_st, ds, sizeof ds);
+  lt_shape_str(ndim, src_st, ss, sizeof ss);
+  CHECKF(k == dbytes,
+         "line %d: %s copy of shape %s, dst strides %s, src strides %s: storage byte %zu "
+         "(element %zu) is %02x, expected %02x",
+         line, lt_dtypes[dt].name, sh, ds, ss, k, k / es, k < dbytes ? dp[k] : 0,
+         k < dbytes ? want[k] : 0);
+  layout_cases++;
+  free(want);
+  lt_tensor_free(db);
+  lt_tensor_free(sb);
+}
+#define LAYOUT_COPY(dt, ndim, shape, dst_st, src_st) \
+  check_layout_copy(dt, ndim, shape, dst_st, src_st, __LINE__)
+
+/* One dtype per element size: 1, 2, 4, 8, 16 bytes. */
+static const lt_dtype by_size[] = {LT_UINT8, LT_INT16, LT_INT32, LT_INT64, LT_COMPLEX128};
+#define NSIZES ((int)(sizeof by_size / sizeof by_size[0]))
+
+static void test_blocked_2d(void) {
+  static const int64_t sizes[] = {1, 2, 3, 4, 5, 7, 8, 9, 16, 17, 31, 33, 64, 65};
+  const int ns = (int)(sizeof sizes / sizeof sizes[0]);
+  for (int z = 0; z < NSIZES; z++) {
+    lt_dtype dt = by_size[z];
+    for (int i = 0; i < ns; i++)
+      for (int j = 0; j < ns; j++) {
+        int64_t r = sizes[i], c = sizes[j];
+        const int64_t *sh = A(r, c);
+        /* b:copy_(a:t()) for a contiguous c x r */
+        LAYOUT_COPY(dt, 2, sh, A(c, 1), A(1, r));
+        /* negative strides on either side, in either dim */
+        LAYOUT_COPY(dt, 2, sh, A(c, 1), A(-1, -r));
+        LAYOUT_COPY(dt, 2, sh, A(c, -1), A(-1, r));
+        LAYOUT_COPY(dt, 2, sh, A(-c, -1), A(1, r));
+        LAYOUT_COPY(dt, 2, sh, A(-c, 1), A(1, -r));
+        /* padded rows on both sides (views of wider matrices) */
+        LAYOUT_COPY(dt, 2, sh, A(c + 3, 1), A(1, r + 2));
+        /* into a transposed destination from a contiguous source */
+        LAYOUT_COPY(dt, 2, sh, A(1, r), A(c, 1));
+      }
+    /* tiles of every kind at once, and more than one outer tile in each direction */
+    LAYOUT_COPY(dt, 2, A(130, 257), A(257, 1), A(1, 130));
+    LAYOUT_COPY(dt, 2, A(257, 130), A(130, 1), A(-1, 257));
+    LAYOUT_COPY(dt, 2, A(300, 6), A(6, 1), A(1, 300));
+    LAYOUT_COPY(dt, 2, A(6, 300), A(-300, 1), A(1, -6));
+  }
+}
+
+/* Every permutation of a contiguous 3-d and 4-d source into a contiguous destination. */
+static void test_blocked_batched(void) {
+  static const int perms3[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2},
+                                   {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
+  const int64_t s3[3] = {5, 33, 17};
+  const int64_t s4[4] = {3, 5, 7, 9};
+  for (int z = 0; z < NSIZES; z++) {
+    lt_dtype dt = by_size[z];
+    for (int p = 0; p < 6; p++) {
+      int64_t st[3], vs[3], vst[3], dst[3];
+      lt_contiguous_strides(3, s3, st);
+      for (int i = 0; i < 3; i++) {
+        vs[i] = s3[perms3[p][i]];
+        vst[i] = st[perms3[p][i]];
+      }
+      lt_contiguous_strides(3, vs, dst);
+      LAYOUT_COPY(dt, 3, vs, dst, vst);
+      vst[1] = -vst[1]; /* and with one dim walked backwards */
+      LAYOUT_COPY(dt, 3, vs, dst, vst);
+    }
+    for (int code = 0; code < 256; code++) { /* every permutation of 0..3 */
+      int perm[4], seen = 0;
+      for (int i = 0; i < 4; i++) {
+        perm[i] = (code >> (2 * i)) & 3;
+        seen |= 1 << perm[i];
+      }
+      if (seen != 15) continue;
+      int64_t st[4], vs[4], vst[4], dst[4];
+      lt_contiguous_strides(4, s4, st);
+      for (int i = 0; i < 4; i++) {
+        vs[i] = s4[perm[i]];
+        vst[i] = st[perm[i]];
+      }
+      lt_contiguous_strides(4, vs, dst);
+      LAYOUT_COPY(dt, 4, vs, dst, vst);
+    }
+  }
+}
+
+/* Layouts that are not the transpose pattern (or only nearly): still copied right. */
+static void test_blocked_others(void) {
+  for (int z = 0; z < NSIZES; z++) {
+    lt_dtype dt = by_size[z];
+    LAYOUT_COPY(dt, 2, A(9, 11), A(11, 1), A(2, 22));  /* source contiguous nowhere */
+    LAYOUT_COPY(dt, 2, A(9, 11), A(11, 1), A(1, 0));   /* source broadcast along the run */
+    LAYOUT_COPY(dt, 2, A(9, 11), A(11, 1), A(0, 9));   /* broadcast along the other dim */
+    LAYOUT_COPY(dt, 2, A(9, 11), A(22, 2), A(1, 9));   /* destination strided everywhere */
+    LAYOUT_COPY(dt, 3, A(4, 9, 11), A(99, 11, 1), A(1, 4, 36)); /* source contiguous in dim 0 */
+    LAYOUT_COPY(dt, 3, A(4, 9, 11), A(99, 11, 1), A(0, 1, 9));  /* batch broadcast */
+  }
+}
+
+/* }====== */
+
 int main(void) {
   test_all_pairs();
   test_shapes();
@@ -630,5 +809,9 @@ int main(void) {
   test_readonly();
   test_opaque();
   test_large();
+  test_blocked_2d();
+  test_blocked_batched();
+  test_blocked_others();
+  printf("test_kernels: %ld layouts copied\n", layout_cases);
   return tu_finish("test_kernels");
 }

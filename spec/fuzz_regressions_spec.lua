@@ -1,0 +1,29 @@
+-- Bugs the fuzzers of spec/fuzz found, reproduced through the Lua API (their fuzzer inputs are
+-- in spec/fuzz/corpus/ as regress-*; core-level ones are in spec/c/test_fuzz_regressions.c).
+local lt = require "ltensor"
+
+describe("fuzz regressions", function()
+  -- fuzz_bytes, regress-bf16-int-double-rounding: an integer written to a bfloat16 element went
+  -- through a double first and was rounded twice. 0x7EBFFFFFFFFFFEC3 is 253.4987... * 2^55: its
+  -- nearest bfloat16 is 253 * 2^55; its double is exactly 253.5 * 2^55, which rounds to 254.
+  it("rounds an integer written to bfloat16 once", function()
+    local v = 0x7EBFFFFFFFFFFEC3
+    local want = 253 * 2 ^ 55
+    local t = lt.zeros(3, "bfloat16")
+    t[1] = v
+    t[{ { 2, 3 } }] = -v
+    assert.equal(want, t[1])
+    assert.same({ want, -want, -want }, t:tolist())
+    assert.equal(want, lt.tensor(v, "bfloat16"):item())
+    assert.equal(want, lt.tensor({ v }, "bfloat16")[1])
+    assert.same({ want, want }, lt.full({ 2 }, v, "bfloat16"):tolist())
+    t:fill_(v)
+    assert.equal(want, t[3])
+    t:set(2, v)
+    assert.equal(want, t:get(2))
+    -- float16 of an integer: exact below 2048, ties to even, inf from 65520 on
+    local h = lt.zeros(4, "float16")
+    h[1], h[2], h[3], h[4] = 2049, 2051, 65519, 65520
+    assert.same({ 2048.0, 2052.0, 65504.0, math.huge }, h:tolist())
+  end)
+end)
