@@ -2,11 +2,14 @@
 #   make run    install what is missing, build, run examples/quickstart.lua
 #   make test   the same set-up, then the whole suite (C tests, busted specs, examples)
 # and: make bench, make asan (the suite under AddressSanitizer + UBSan alone), make tsan (the
-# threaded example under ThreadSanitizer), make install, make clean.
+# threaded example under ThreadSanitizer), make valgrind, make fuzz, make install, make clean.
 
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
 TSAN_BUILD ?= build-tsan
+FUZZ_BUILD ?= build-fuzz
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS = fuzz_dlpack_import fuzz_index fuzz_bytes
 CMAKE      ?= cmake
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_ARGS ?=
@@ -15,7 +18,7 @@ LUA_ENV     = LUA_PATH="$(CURDIR)/lua/?.lua;$(CURDIR)/lua/?/init.lua;;" \
               LUA_CPATH="$(CURDIR)/$(BUILD)/lua/?.so;;"
 
 
-.PHONY: all deps build run test bench asan tsan install clean
+.PHONY: all deps build run test bench asan tsan valgrind fuzz install clean
 
 all: build
 
@@ -69,6 +72,27 @@ tsan: deps
 	$(CMAKE) --build $(TSAN_BUILD) -j $(JOBS) --target threads_example
 	cd $(TSAN_BUILD) && ctest --output-on-failure -R '^example_threads$$'
 
+# The suite under Valgrind's memcheck, plain build (spec/valgrind.sh says what runs and what is
+# skipped). LTENSOR_VALGRIND_ALL=1 adds the bad-input matrix (about 10 more minutes).
+valgrind: build
+	@command -v valgrind >/dev/null 2>&1 || { echo "make valgrind needs: sudo apt-get install -y valgrind"; exit 1; }
+	bash spec/valgrind.sh $(BUILD)
+
+# libFuzzer (clang): each target FUZZ_SECONDS on a growing copy of its seed corpus in
+# $(FUZZ_BUILD)/corpus (the source tree is never written); crashes land in $(FUZZ_BUILD)/artifacts.
+fuzz: deps
+	CC=clang $(CMAKE) -S . -B $(FUZZ_BUILD) -DLTENSOR_FUZZ=ON -DLTENSOR_BUILD_TESTS=OFF \
+	  -DLTENSOR_BUILD_BENCH=OFF $(CMAKE_ARGS)
+	$(CMAKE) --build $(FUZZ_BUILD) -j $(JOBS) --target $(FUZZ_TARGETS)
+	@mkdir -p $(FUZZ_BUILD)/artifacts
+	@for t in $(FUZZ_TARGETS); do \
+	  mkdir -p $(FUZZ_BUILD)/corpus/$$t; \
+	  echo "== $$t ($(FUZZ_SECONDS) s)"; \
+	  $(FUZZ_BUILD)/fuzz/$$t -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
+	    -artifact_prefix=$(FUZZ_BUILD)/artifacts/ $(FUZZ_BUILD)/corpus/$$t spec/fuzz/corpus/$$t \
+	    || exit 1; \
+	done
+
 # Benchmarks print ratios measured side by side in one run; LTENSOR_BENCH_QUICK=1 shortens them.
 bench: build
 	./$(BUILD)/bench/bench_access
@@ -81,4 +105,4 @@ install: build
 	$(CMAKE) --install $(BUILD)
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) $(TSAN_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(TSAN_BUILD) $(FUZZ_BUILD)

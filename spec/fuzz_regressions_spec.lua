@@ -26,4 +26,14 @@ describe("fuzz regressions", function()
     h[1], h[2], h[3], h[4] = 2049, 2051, 65519, 65520
     assert.same({ 2048.0, 2052.0, 65504.0, math.huge }, h:tolist())
   end)
+
+  -- fuzz_bytes, regress-tolist-empty-huge-stride: tolist() computed each dim's byte stride up
+  -- front; an empty tensor of shape {0, 2^63-1} has a first stride of 2^63-1 elements, whose
+  -- bytes overflowed (for any element size above 1), though it addresses nothing.
+  it("lists an empty tensor with a huge dim", function()
+    local t = lt.from_bytes("", "bool", { -1, math.maxinteger })
+    assert.same({ 0, math.maxinteger }, t.shape)
+    assert.same({}, t:to("float16"):tolist())
+    assert.same({}, lt.zeros({ 0, math.maxinteger }, "float64"):tolist())
+  end)
 end)

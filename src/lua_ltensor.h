@@ -21,8 +21,10 @@
 #define LTL_TENSOR_NAME "ltensor.Tensor"
 
 typedef struct {
+  /* &ltl_tensor_key: identifies a tensor without a metatable lookup. First, so that reading it
+     from any userdata of at least a pointer stays inside the block (lua_tensor.c, self_ud). */
+  const char *tag;
   lt_tensor *t;
-  const char *tag; /* &ltl_tensor_key: identifies a tensor without a metatable lookup */
 } ltl_ud;
 
 extern const char ltl_tensor_key;
@@ -34,6 +36,7 @@ extern const char *const ltl_capsule_names[4];
 /* Per-state bookkeeping (see lua_tensor.c). */
 typedef struct {
   unsigned fresh; /* finalizable userdata made since the last extra collector step */
+  unsigned spare; /* pointer-sized, as every userdata ltensor makes (see ltl_ud's tag) */
 } ltl_state;
 /* Pushes metatable `which` (LTL_MT_*) of L's ltensor, which must be open; returns the
    bookkeeping. */

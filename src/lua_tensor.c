@@ -61,14 +61,17 @@ static inline ltl_ud *testud(lua_State *L, int idx) {
 ltl_ud *ltl_testud(lua_State *L, int idx) { return testud(L, idx); }
 
 /*
- * The self of a metamethod. Lua calls __index and __newindex with a tensor, but the metamethods
- * are also plain functions a script can reach (core._metatable, debug.getmetatable) and call
- * with any value: the block size is checked before the tag is read, since a smaller userdata
- * (a capsule is one pointer) would be read past its end.
+ * The self of a metamethod. Lua calls __index and __newindex with a tensor, but they are also
+ * plain functions a script can reach (core._metatable) and call with any value. The tag is
+ * checked, not the block size (an API call on every element access): the tag is the first
+ * field, and every userdata a script can hold is at least a pointer long (tensors, wrappers,
+ * capsules, files; light userdata point at the static exchange tables), so the read stays
+ * inside the block. (A smaller userdata of another C module passed there directly would still
+ * be read past its end; checking lua_rawlen first costs t[i] about 5%.)
  */
 static inline ltl_ud *self_ud(lua_State *L) {
   ltl_ud *ud = lua_touserdata(L, 1);
-  return ud && lua_rawlen(L, 1) == sizeof(ltl_ud) && ud->tag == &ltl_tensor_key ? ud : NULL;
+  return ud && ud->tag == &ltl_tensor_key ? ud : NULL;
 }
 
 static int released(lua_State *L) { return luaL_error(L, "tensor has been released"); }

@@ -237,6 +237,13 @@ static void core_half(fz_in *in) {
 static lua_State *L;
 static int ref_lt;
 
+/* A full collection every GC_EVERY inputs (compile with -DGC_EVERY=n to change). With 1, the
+   memory an input allocates is freed before it ends, so libFuzzer's leak check (which runs
+   LeakSanitizer, slowly, after every input that frees less than it allocated) rarely runs. */
+#ifndef GC_EVERY
+#define GC_EVERY 1
+#endif
+
 static const char *const NAMES[] = {
     "bool",    "uint8",   "int8",    "int16",   "int32",      "int64",  "uint16",  "uint32",
     "uint64",  "float16", "bfloat16", "float32", "float64",   "complex64", "complex128",
@@ -330,19 +337,20 @@ static lt_dtype wider(lt_dtype dt, int alt) {
 }
 
 /*
- * Whether t:tolist() makes a bounded number of tables. An empty tensor may still ask for very
+ * Whether t:tolist() makes a bounded number of tables (and elements). An empty tensor may still ask for very
  * many (shape {8, 9e15, 0}: 7.2e16 empty lists, as torch's tolist() would too): that is not
  * a bug but a memory error, which under AddressSanitizer aborts instead of raising.
  */
+#define LIST_MAX 4096
 static int listable(lua_State *l, int idx) {
   ltl_ud *ud = ltl_testud(l, idx);
   if (!ud || !ud->t) return 1; /* tolist raises */
   int64_t tables = 0, prod = 1;
   for (int d = 0; d < ud->t->ndim && prod > 0; d++) {
-    if (ud->t->shape[d] > (1 << 20) || (prod *= ud->t->shape[d]) > (1 << 20)) return 0;
+    if (ud->t->shape[d] > LIST_MAX || (prod *= ud->t->shape[d]) > LIST_MAX) return 0;
     tables += prod;
   }
-  return tables <= (1 << 20);
+  return tables <= LIST_MAX;
 }
 
 /* convert(t, dtype): t:to(dtype):tolist() (and tostring() of it when the third argument is
@@ -447,6 +455,37 @@ static int from_bytes(lua_State *l) {
     lua_pop(l, 3);
   }
 
+  /* integers to float16 / bfloat16 (lt_copy's conversion): rounded once, correctly */
+  if (lt_dtypes[dt].is_int) {
+    static int known = -1;
+    if (known < 0) known = getenv("LT_FUZZ_KNOWN_BUGS") != NULL;
+    for (int k = 0; k < 2; k++) {
+      lt_dtype h = k ? LT_BFLOAT16 : LT_FLOAT16;
+      lua_pushstring(l, lt_dtypes[h].name);
+      method(l, t, "to", 1);
+      method(l, -1, "bytes", 0);
+      b = lua_tolstring(l, -1, &blen);
+      if (blen != 2 * n) fail("to(float16) has another element count", (double)blen, (double)n);
+      for (size_t i = 0; i < n; i++) {
+        _Alignas(8) unsigned char e[8];
+        memcpy(e, job->s + i * es, es);
+        lt_scalar v;
+        lt_load(dt, e, &v);
+        int neg = v.kind == LT_SK_INT && v.v.i < 0;
+        uint64_t mag = v.kind == LT_SK_UINT ? v.v.u : neg ? 0 - (uint64_t)v.v.i : (uint64_t)v.v.i;
+        double want = ref_round_u64(mag, neg, k ? 7 : 10, k ? 127 : 15);
+        uint16_t bits = (uint16_t)((unsigned char)b[2 * i] | (unsigned char)b[2 * i + 1] << 8);
+        double got = k ? lt_bf16_to_f32(bits) : lt_f16_to_f32(bits);
+        /* Known bug (src/lt_kernels.c, FROMI_BF16): the integer goes through a double first,
+           and is rounded twice when that double is inexact (above 2^53); see
+           known-bf16-int64-double-rounding. Checked with LT_FUZZ_KNOWN_BUGS=1. */
+        if (!same_double(got, want) && (known || mag < ((uint64_t)1 << 53)))
+          fail(k ? "int to(bfloat16)" : "int to(float16)", (double)mag, got);
+      }
+      lua_pop(l, 2);
+    }
+  }
+
   /* every conversion with tolist (tostring, which is Lua and slow, for one of them), tolist
      and tostring, each under its own pcall: anything but a crash */
   for (int d = 0; d <= LT_NDTYPES + 1; d++) {
@@ -498,7 +537,7 @@ static void lua_half(fz_in *in) {
   }
   lua_settop(L, 0);
   static unsigned runs;
-  if (++runs % 64 == 0) lua_gc(L, LUA_GCCOLLECT);
+  if (++runs % GC_EVERY == 0) lua_gc(L, LUA_GCCOLLECT);
 }
 
 /* }====== */
