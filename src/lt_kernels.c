@@ -365,7 +365,9 @@ static const load_fn loads[LT_NDTYPES] = {
 #define FROMI_UINT(T, x) (T)(x)
 #define FROMI_FLT(T, x) (T)(x)
 #define FROMI_F16(T, x) lt_f64_to_f16((double)(x))
-#define FROMI_BF16(T, x) lt_f64_to_bf16((double)(x))
+/* through a double rounded to odd: one correct rounding even above 2^53 */
+#define FROMI_BF16(T, x) \
+  lt_f64_to_bf16(_Generic((x), uint64_t: lt_u64_to_f64_odd, default: lt_i64_to_f64_odd)(x))
 #define FROMI_CPX(T, x) ((T){(x), 0})
 
 #define FROMF_BOOL(T, x) (T)((x) != 0)
@@ -629,6 +631,7 @@ FILL_RUN(uint8_t)
 FILL_RUN(uint16_t)
 FILL_RUN(uint32_t)
 FILL_RUN(uint64_t)
+FILL_RUN(lt_c64) /* 8 bytes aligned to 4: imported complex64 data may be */
 FILL_RUN(lt_c128)
 
 int lt_fill(lt_tensor *dst, const lt_scalar *v, lt_error *err) {
@@ -656,7 +659,7 @@ int lt_fill(lt_tensor *dst, const lt_scalar *v, lt_error *err) {
     case 1: run = fill_uint8_t; break;
     case 2: run = fill_uint16_t; break;
     case 4: run = fill_uint32_t; break;
-    case 8: run = fill_uint64_t; break;
+    case 8: run = dst->dtype == LT_COMPLEX64 ? fill_lt_c64 : fill_uint64_t; break;
     default: run = fill_lt_c128; break;
   }
   return lt_iter_run(&it, base, run, &elem);

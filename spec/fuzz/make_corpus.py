@@ -4,7 +4,7 @@
 Each seed is a few dozen bytes in the layout its harness reads (see the comment at the top of
 each fuzz_*.c); the helpers below mirror those readers. Run it again after changing a layout:
     python3 spec/fuzz/make_corpus.py
-Files named regress-* are inputs the fuzzers found (this script leaves them alone); known-*
+Files named regress-* are inputs the fuzzers found (this script leaves them alone); (formerly known-*)
 reproduce bugs not fixed yet (see README.md).
 """
 import os
@@ -229,8 +229,8 @@ def bytes_seeds():
     w("odd-length-f64", [0, NAMES.index("float64") + 2 * len(NAMES), 0] + list(b"12345"))
     w("empty-shape-0", from_bytes("int32", b"", [0, 3]))
     w("u64-to-halves", from_bytes("uint64", struct.pack("<3Q", 65519, 2**64 - 1, 2**53 + 3)))
-    # a known bug (LT_FUZZ_KNOWN_BUGS=1 makes it fail): int64 -> bfloat16 rounds twice
-    w("known-bf16-int64-double-rounding",
+    # a fixed bug: int64 -> bfloat16 rounded twice
+    w("regress-bf16-int64-double-rounding",
       from_bytes("int64", struct.pack("<q", 0x7EBFFFFFFFFFFEC3)))
     # the core half: 8-byte words as doubles, integers and 16-bit patterns
     core = [1] + list(struct.pack("<4d", 65519.99, 1e-8, -0.0, float("inf")))
