@@ -93,8 +93,7 @@ static float *mud2_at(lua_State *L) {
   mud *u = lua_touserdata(L, 1);
   int isi, isj;
   lua_Integer i = lua_tointegerx(L, 2, &isi), j = lua_tointegerx(L, 3, &isj);
-  if (!isi || !isj || i < 1 || i > u->n || j < 1 || j > u->m)
-    luaL_error(L, "index out of range");
+  if (!isi || !isj || i < 1 || i > u->n || j < 1 || j > u->m) luaL_error(L, "index out of range");
   return u->p + (i - 1) * u->m + (j - 1);
 }
 
@@ -156,9 +155,11 @@ static int open_bench(lua_State *L) {
   lua_setfield(L, -2, "__gc");
   lua_pop(L, 1);
 
-  static const luaL_Reg fns[] = {
-      {"mud1", mud1_new}, {"mud2", mud2_new}, {"time", bench_time}, {"now", bench_now},
-      {NULL, NULL}};
+  static const luaL_Reg fns[] = {{"mud1", mud1_new},
+                                 {"mud2", mud2_new},
+                                 {"time", bench_time},
+                                 {"now", bench_now},
+                                 {NULL, NULL}};
   luaL_newlib(L, fns);
   const char *q = getenv("LTENSOR_BENCH_QUICK");
   lua_pushboolean(L, q && q[0] && q[0] != '0');

@@ -237,8 +237,9 @@ static int open_python(int argc, char **argv) {
   PyObject *r = PyRun_String(py_code, Py_file_input, G, G);
   if (!r) {
     PyErr_Print();
-    fprintf(stderr, "bench_dlpack: the embedded Python cannot set up NumPy "
-                    "(apt-get install python3-numpy)\n");
+    fprintf(stderr,
+            "bench_dlpack: the embedded Python cannot set up NumPy "
+            "(apt-get install python3-numpy)\n");
     return 0;
   }
   Py_DECREF(r);
@@ -313,8 +314,8 @@ int main(int argc, char **argv) {
         row *w = &rows[r];
         int k = round * 16 + r * 2 + s + 1; /* the value the check writes */
         double heap = 0;
-        double dt = w->lua_fn ? lua_case(w->lua_fn, names[s], n, k, &heap)
-                              : py_case(names[s], n, k);
+        double dt =
+            w->lua_fn ? lua_case(w->lua_fn, names[s], n, k, &heap) : py_case(names[s], n, k);
         if (dt < 0) return 2;
         if (heap > w->heap_kb[s]) w->heap_kb[s] = heap;
         if (round == 1 || dt < w->best[s]) w->best[s] = dt;
@@ -324,44 +325,48 @@ int main(int argc, char **argv) {
   for (int r = 0; r < NROWS; r++)
     for (int s = 0; s < 2; s++) rows[r].ns[s] = rows[r].best[s] / (double)n;
 
-  PyObject *ver = PyRun_String("sys.version.split()[0] + ', NumPy ' + np.__version__",
-                               Py_eval_input, G, G);
+  PyObject *ver =
+      PyRun_String("sys.version.split()[0] + ', NumPy ' + np.__version__", Py_eval_input, G, G);
   const char *vs = ver ? PyUnicode_AsUTF8(ver) : NULL;
-  printf("ltensor DLPack round trip against NumPy, %s mode: float32 1 KiB (%lld elements) and "
-         "256 MiB (%lld), %ld calls per loop, best of %d rounds; %s, Python %s\n",
-         quick ? "quick" : "full", SMALL_BYTES / 4, BIG_BYTES / 4, n, rounds, LUA_RELEASE,
-         vs ? vs : "?");
+  printf(
+      "ltensor DLPack round trip against NumPy, %s mode: float32 1 KiB (%lld elements) and "
+      "256 MiB (%lld), %ld calls per loop, best of %d rounds; %s, Python %s\n",
+      quick ? "quick" : "full", SMALL_BYTES / 4, BIG_BYTES / 4, n, rounds, LUA_RELEASE,
+      vs ? vs : "?");
   if (!vs) PyErr_Clear();
   Py_XDECREF(ver);
-  printf("%-48s %9s %9s %9s %9s %9s %10s\n", "case (ns per call)", "1 KiB", "256 MiB",
-         "256M/1K", "/NumPy 1K", "/NumPy 256M", "Lua heap");
+  printf("%-48s %9s %9s %9s %9s %9s %10s\n", "case (ns per call)", "1 KiB", "256 MiB", "256M/1K",
+         "/NumPy 1K", "/NumPy 256M", "Lua heap");
   const row *np_row = &rows[NUMPY];
   for (int r = 0; r < NROWS; r++) {
     const row *w = &rows[r];
     char heap[32] = "-";
     if (w->lua_fn)
-      snprintf(heap, sizeof heap, "%.0f KiB", w->heap_kb[0] > w->heap_kb[1] ? w->heap_kb[0]
-                                                                          : w->heap_kb[1]);
+      snprintf(heap, sizeof heap, "%.0f KiB",
+               w->heap_kb[0] > w->heap_kb[1] ? w->heap_kb[0] : w->heap_kb[1]);
     printf("%-48s %9.1f %9.1f %8.2fx %8.2fx %10.2fx %10s\n", w->label, w->ns[0], w->ns[1],
            w->ns[1] / w->ns[0], w->ns[0] / np_row->ns[0], w->ns[1] / np_row->ns[1], heap);
   }
-  printf("(opts = {max_version = {1, 3}} built once; the first two loops call "
-         "collectgarbage(\"step\", 0) every %d round trips, inside the timing; Lua heap: the most "
-         "seen at the end of a loop)\n",
-         GC_STEP);
+  printf(
+      "(opts = {max_version = {1, 3}} built once; the first two loops call "
+      "collectgarbage(\"step\", 0) every %d round trips, inside the timing; Lua heap: the most "
+      "seen at the end of a loop)\n",
+      GC_STEP);
 
   const row *ours = &rows[OURS], *pc = &rows[OURS_PERCALL];
   double zc = ours->ns[1] / ours->ns[0], zc_pc = pc->ns[1] / pc->ns[0];
   int zc_pass = zc <= ZERO_COPY_GOAL && zc_pc <= ZERO_COPY_GOAL;
-  printf("zero copy: 256 MiB within %.1fx of 1 KiB: %s (ours %.2fx, opts per call %.2fx; "
-         "NumPy %.2fx)\n",
-         ZERO_COPY_GOAL, zc_pass ? "PASS" : "MISS", zc, zc_pc, np_row->ns[1] / np_row->ns[0]);
+  printf(
+      "zero copy: 256 MiB within %.1fx of 1 KiB: %s (ours %.2fx, opts per call %.2fx; "
+      "NumPy %.2fx)\n",
+      ZERO_COPY_GOAL, zc_pass ? "PASS" : "MISS", zc, zc_pc, np_row->ns[1] / np_row->ns[0]);
   double vs0 = ours->ns[0] / np_row->ns[0], vs1 = ours->ns[1] / np_row->ns[1];
   int np_pass = vs0 <= NUMPY_GOAL && vs1 <= NUMPY_GOAL;
-  printf("ours no slower than NumPy per call (ratio <= %.1f): %s (1 KiB %.2fx, 256 MiB %.2fx; "
-         "opts per call %.2fx, %.2fx)\n",
-         NUMPY_GOAL, np_pass ? "PASS" : "MISS", vs0, vs1, pc->ns[0] / np_row->ns[0],
-         pc->ns[1] / np_row->ns[1]);
+  printf(
+      "ours no slower than NumPy per call (ratio <= %.1f): %s (1 KiB %.2fx, 256 MiB %.2fx; "
+      "opts per call %.2fx, %.2fx)\n",
+      NUMPY_GOAL, np_pass ? "PASS" : "MISS", vs0, vs1, pc->ns[0] / np_row->ns[0],
+      pc->ns[1] / np_row->ns[1]);
   printf("(%.1f s)\n", (now_ns() - t_start) / 1e9);
   fflush(stdout);
 

@@ -53,12 +53,12 @@
 
 #include "ltensor.h"
 
-#define SIDE 4096LL                   /* the transposed copy: SIDE x SIDE */
-#define NELEM (SIDE * SIDE)           /* 16M float32 elements */
-#define NBYTES (NELEM * 4)            /* 64 MiB */
-#define CONTIG_GOAL 0.8               /* contiguous ops: bandwidth / memcpy's */
-#define SUM_GOAL 0.7                  /* sum: bandwidth / memcpy's */
-#define TRANSPOSE_GOAL 0.25           /* transposed copy: bandwidth / memcpy's */
+#define SIDE 4096LL         /* the transposed copy: SIDE x SIDE */
+#define NELEM (SIDE * SIDE) /* 16M float32 elements */
+#define NBYTES (NELEM * 4)  /* 64 MiB */
+#define CONTIG_GOAL 0.8     /* contiguous ops: bandwidth / memcpy's */
+#define SUM_GOAL 0.7        /* sum: bandwidth / memcpy's */
+#define TRANSPOSE_GOAL 0.25 /* transposed copy: bandwidth / memcpy's */
 
 static double clock_ns(clockid_t id) {
   struct timespec ts;
@@ -260,8 +260,9 @@ static int open_python(int argc, char **argv) {
   PyObject *r = PyRun_String(py_code, Py_file_input, G, G);
   if (!r) {
     PyErr_Print();
-    fprintf(stderr, "bench_math: the embedded Python cannot set up NumPy "
-                    "(apt-get install python3-numpy)\n");
+    fprintf(stderr,
+            "bench_math: the embedded Python cannot set up NumPy "
+            "(apt-get install python3-numpy)\n");
     return 0;
   }
   Py_DECREF(r);
@@ -330,8 +331,18 @@ static double c_case(int which, long n) {
 enum { SRC_C, SRC_LUA, SRC_PY };
 
 /* The operations. OP_ADD_GC: a:add(b) with the result left to the collector. */
-enum { OP_MEMSET, OP_MEMCPY, OP_FILL, OP_COPY, OP_ADD, OP_ADD_GC, OP_ADD_OUT, OP_ADD_, OP_SUM,
-       OP_TRANSPOSE };
+enum {
+  OP_MEMSET,
+  OP_MEMCPY,
+  OP_FILL,
+  OP_COPY,
+  OP_ADD,
+  OP_ADD_GC,
+  OP_ADD_OUT,
+  OP_ADD_,
+  OP_SUM,
+  OP_TRANSPOSE
+};
 
 typedef struct {
   const char *label;
@@ -360,8 +371,8 @@ static row rows[] = {
     {"NumPy  c += b", SRC_PY, OP_ADD_, -1, "np_iadd", 3, 0, 0, 0, 0},
     {"ours   a:sum()", SRC_LUA, OP_SUM, OP_SUM, "sum", 1, 0, 0, 0, 0},
     {"NumPy  a.sum()", SRC_PY, OP_SUM, -1, "np_sum", 1, 0, 0, 0, 0},
-    {"ours   c2:copy_(a2:transpose(1, 2))", SRC_LUA, OP_TRANSPOSE, OP_TRANSPOSE, "transpose", 2,
-     0, 0, 0, 0},
+    {"ours   c2:copy_(a2:transpose(1, 2))", SRC_LUA, OP_TRANSPOSE, OP_TRANSPOSE, "transpose", 2, 0,
+     0, 0, 0},
     {"NumPy  np.copyto(c2, a2.T)", SRC_PY, OP_TRANSPOSE, -1, "np_transpose", 2, 1, 0, 0, 0},
 };
 #define NROWS ((int)(sizeof rows / sizeof rows[0]))
@@ -408,29 +419,31 @@ int main(int argc, char **argv) {
   char pyver[128], blas[256];
   py_str("sys.version.split()[0] + ', NumPy ' + np.__version__", pyver, sizeof pyver);
   py_str("blas()", blas, sizeof blas);
-  printf("ltensor bulk operations against memset/memcpy and NumPy, %s mode: float32, %lld MiB "
-         "(%lld elements; the transposed copy %lldx%lld), %ld calls per loop (NumPy's "
-         "transposed copy %ld), best of %d rounds; %s, Python %s (%s)\n",
-         quick ? "quick" : "full", NBYTES >> 20, NELEM, SIDE, SIDE, n, n / 4 > 0 ? n / 4 : 1,
-         rounds, LUA_RELEASE, pyver, blas);
-  printf("(bytes moved count reads and writes once each: fill/memset n, copy/memcpy 2n, add 3n, "
-         "add_ 3n, sum n, transposed copy 2n)\n");
+  printf(
+      "ltensor bulk operations against memset/memcpy and NumPy, %s mode: float32, %lld MiB "
+      "(%lld elements; the transposed copy %lldx%lld), %ld calls per loop (NumPy's "
+      "transposed copy %ld), best of %d rounds; %s, Python %s (%s)\n",
+      quick ? "quick" : "full", NBYTES >> 20, NELEM, SIDE, SIDE, n, n / 4 > 0 ? n / 4 : 1, rounds,
+      LUA_RELEASE, pyver, blas);
+  printf(
+      "(bytes moved count reads and writes once each: fill/memset n, copy/memcpy 2n, add 3n, "
+      "add_ 3n, sum n, transposed copy 2n)\n");
   const row *mset = find(SRC_C, OP_MEMSET), *mcpy = find(SRC_C, OP_MEMCPY);
-  printf("%-40s %9s %8s %9s %9s %9s\n", "case", "ms/call", "GB/s", "/memcpy", "/memset",
-         "/NumPy");
+  printf("%-40s %9s %8s %9s %9s %9s\n", "case", "ms/call", "GB/s", "/memcpy", "/memset", "/NumPy");
   for (int r = 0; r < NROWS; r++) {
     const row *w = &rows[r];
     char vs_set[16] = "", vs_np[16] = "";
     if (w->op == OP_FILL) snprintf(vs_set, sizeof vs_set, "%.2fx", ratio(w, mset));
     if (w->np_op >= 0) snprintf(vs_np, sizeof vs_np, "%.2fx", ratio(w, find(SRC_PY, w->np_op)));
-    printf("%-40s %9.2f %8.2f %8.2fx %9s %9s\n", w->label, w->best / 1e6 / (double)w->calls,
-           w->gbs, ratio(w, mcpy), vs_set, vs_np);
+    printf("%-40s %9.2f %8.2f %8.2fx %9s %9s\n", w->label, w->best / 1e6 / (double)w->calls, w->gbs,
+           ratio(w, mcpy), vs_set, vs_np);
   }
   const row *add = find(SRC_LUA, OP_ADD), *add_gc = find(SRC_LUA, OP_ADD_GC);
   const row *add_out = find(SRC_PY, OP_ADD_OUT);
-  printf("(a:add(b) and a + b allocate their result: both pay for fresh pages on every call, "
-         "which np.add(a, b, out=c) does not; ours against it: %.2fx, collector-freed %.2fx)\n",
-         ratio(add, add_out), ratio(add_gc, add_out));
+  printf(
+      "(a:add(b) and a + b allocate their result: both pay for fresh pages on every call, "
+      "which np.add(a, b, out=c) does not; ours against it: %.2fx, collector-freed %.2fx)\n",
+      ratio(add, add_out), ratio(add_gc, add_out));
 
   static const int contig[] = {OP_FILL, OP_COPY, OP_ADD, OP_ADD_};
   static const char *const names[] = {"fill_", "copy_", "add", "add_"};

@@ -127,7 +127,6 @@ typedef struct DLManagedTensorVersioned {
   DLTensor dl_tensor;
 } DLManagedTensorVersioned;
 
-
 /* {====== the C exchange API (DLPack 1.3): a table of functions a framework offers, so that
    another framework converts its tensors without going through the interpreter ====== */
 
@@ -139,10 +138,10 @@ typedef int (*DLPackManagedTensorAllocator)(DLTensor *prototype, DLManagedTensor
                                                              const char *message));
 /* An owning managed tensor of the framework object. */
 typedef int (*DLPackManagedTensorFromPyObjectNoSync)(void *py_object,
-                                                    DLManagedTensorVersioned **out);
+                                                     DLManagedTensorVersioned **out);
 /* A framework object from a managed tensor, whose ownership is taken. */
 typedef int (*DLPackManagedTensorToPyObjectNoSync)(DLManagedTensorVersioned *tensor,
-                                                  void **out_py_object);
+                                                   void **out_py_object);
 /* A non-owning DLTensor of the framework object, filled in place. */
 typedef int (*DLPackDLTensorFromPyObjectNoSync)(void *py_object, DLTensor *out);
 /* The stream the framework currently works on for a device (NULL when none). */

@@ -146,8 +146,8 @@ static int valid_device(DLDeviceType t) {
 static int validate(const DLTensor *dl, uint64_t flags, int64_t *numel, lt_dtype *dtp,
                     lt_error *err) {
   if (dl->ndim < 0 || dl->ndim > LT_MAX_NDIM)
-    return lt_fail(err, LT_EARG, "DLPack tensor has %d dims (ltensor takes 0 to %d)",
-                   (int)dl->ndim, LT_MAX_NDIM);
+    return lt_fail(err, LT_EARG, "DLPack tensor has %d dims (ltensor takes 0 to %d)", (int)dl->ndim,
+                   LT_MAX_NDIM);
   if (dl->ndim > 0 && !dl->shape)
     return lt_fail(err, LT_EARG, "DLPack tensor of %d dims has a NULL shape", (int)dl->ndim);
   lt_dtype dt;
@@ -169,8 +169,7 @@ static int validate(const DLTensor *dl, uint64_t flags, int64_t *numel, lt_dtype
                    "DLPack tensor byte_offset %llu is not a multiple of the element size (%d)",
                    (unsigned long long)dl->byte_offset, (int)esize);
   if (*numel > 0 && !dl->data)
-    return lt_fail(err, LT_EARG, "DLPack tensor of %lld elements has NULL data",
-                   (long long)*numel);
+    return lt_fail(err, LT_EARG, "DLPack tensor of %lld elements has NULL data", (long long)*numel);
   *dtp = dt;
   if (*numel > 0 && dt != LT_OPAQUE &&
       ((uintptr_t)dl->data + dl->byte_offset) % lt_dtypes[dt].align != 0)
@@ -259,8 +258,8 @@ int lt_dlpack_import(void *managed, int versioned, lt_tensor **out, lt_error *er
     return rc;
   }
   void *data = dl->data ? dl->data : empty_data;
-  t->storage = lt_storage_wrap(data, 0, dl->device, versioned ? release_versioned : release_legacy,
-                               managed);
+  t->storage =
+      lt_storage_wrap(data, 0, dl->device, versioned ? release_versioned : release_legacy, managed);
   if (!t->storage) {
     lt_tensor_free(t);
     lt_dlpack_delete(managed, versioned);

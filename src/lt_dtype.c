@@ -6,14 +6,14 @@
 #include <string.h>
 
 const lt_dtype_info lt_dtypes[LT_NDTYPES] = {
-#define LT_X_INFO(E, n, T, c, b, K)                                                     \
-  {#n,                                                                                  \
-   sizeof(T),                                                                           \
-   _Alignof(T),                                                                         \
-   {(uint8_t)(c), (uint8_t)(b), 1},                                                     \
-   (c) == kDLInt || (c) == kDLUInt,                                                     \
-   (c) == kDLInt || (c) == kDLFloat || (c) == kDLBfloat || (c) == kDLComplex,           \
-   (c) == kDLFloat || (c) == kDLBfloat,                                                 \
+#define LT_X_INFO(E, n, T, c, b, K)                                           \
+  {#n,                                                                        \
+   sizeof(T),                                                                 \
+   _Alignof(T),                                                               \
+   {(uint8_t)(c), (uint8_t)(b), 1},                                           \
+   (c) == kDLInt || (c) == kDLUInt,                                           \
+   (c) == kDLInt || (c) == kDLFloat || (c) == kDLBfloat || (c) == kDLComplex, \
+   (c) == kDLFloat || (c) == kDLBfloat,                                       \
    (c) == kDLComplex},
     LT_DTYPES(LT_X_INFO)
 #undef LT_X_INFO
@@ -23,8 +23,8 @@ static const struct {
   const char *alias;
   lt_dtype dt;
 } aliases[] = {
-    {"float", LT_FLOAT32}, {"double", LT_FLOAT64}, {"half", LT_FLOAT16},
-    {"int", LT_INT32},     {"long", LT_INT64},     {"short", LT_INT16},
+    {"float", LT_FLOAT32},    {"double", LT_FLOAT64},     {"half", LT_FLOAT16},
+    {"int", LT_INT32},        {"long", LT_INT64},         {"short", LT_INT16},
     {"cfloat", LT_COMPLEX64}, {"cdouble", LT_COMPLEX128},
 };
 
@@ -64,7 +64,8 @@ lt_dtype lt_dtype_from_dl(DLDataType dl) {
         default: return LT_OPAQUE;
       }
     case kDLBfloat: return dl.bits == 16 ? LT_BFLOAT16 : LT_OPAQUE;
-    case kDLComplex: return dl.bits == 64 ? LT_COMPLEX64 : dl.bits == 128 ? LT_COMPLEX128 : LT_OPAQUE;
+    case kDLComplex:
+      return dl.bits == 64 ? LT_COMPLEX64 : dl.bits == 128 ? LT_COMPLEX128 : LT_OPAQUE;
     default: return LT_OPAQUE;
   }
 }
@@ -186,10 +187,10 @@ int lt_store(lt_dtype dt, void *p, const lt_scalar *s) {
         case LT_SK_COMPLEX: *(uint8_t *)p = s->v.f != 0 || s->im != 0; break;
       }
       return LT_STORE_OK;
-#define LT_X_STORE_INT(E, T, bits, sgn)                                         \
-  case LT_##E:                                                                  \
-    if (scalar_int(s, bits, sgn, &u) != LT_STORE_OK) return LT_STORE_RANGE;     \
-    *(T *)p = (T)u;                                                             \
+#define LT_X_STORE_INT(E, T, bits, sgn)                                     \
+  case LT_##E:                                                              \
+    if (scalar_int(s, bits, sgn, &u) != LT_STORE_OK) return LT_STORE_RANGE; \
+    *(T *)p = (T)u;                                                         \
     return LT_STORE_OK;
       LT_X_STORE_INT(UINT8, uint8_t, 8, 0)
       LT_X_STORE_INT(INT8, int8_t, 8, 1)

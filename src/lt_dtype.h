@@ -21,20 +21,20 @@
  * BOOL, SINT, UINT, FLT (float/double), F16, BF16, CPX. The order is the order of the spec and
  * of the enum below; it is also the order of type promotion within a category.
  */
-#define LT_DTYPES(X)                                  \
-  X(BOOL, bool, uint8_t, kDLBool, 8, BOOL)            \
-  X(UINT8, uint8, uint8_t, kDLUInt, 8, UINT)          \
-  X(INT8, int8, int8_t, kDLInt, 8, SINT)              \
-  X(INT16, int16, int16_t, kDLInt, 16, SINT)          \
-  X(INT32, int32, int32_t, kDLInt, 32, SINT)          \
-  X(INT64, int64, int64_t, kDLInt, 64, SINT)          \
-  X(UINT16, uint16, uint16_t, kDLUInt, 16, UINT)      \
-  X(UINT32, uint32, uint32_t, kDLUInt, 32, UINT)      \
-  X(UINT64, uint64, uint64_t, kDLUInt, 64, UINT)      \
-  X(FLOAT16, float16, uint16_t, kDLFloat, 16, F16)    \
+#define LT_DTYPES(X)                                   \
+  X(BOOL, bool, uint8_t, kDLBool, 8, BOOL)             \
+  X(UINT8, uint8, uint8_t, kDLUInt, 8, UINT)           \
+  X(INT8, int8, int8_t, kDLInt, 8, SINT)               \
+  X(INT16, int16, int16_t, kDLInt, 16, SINT)           \
+  X(INT32, int32, int32_t, kDLInt, 32, SINT)           \
+  X(INT64, int64, int64_t, kDLInt, 64, SINT)           \
+  X(UINT16, uint16, uint16_t, kDLUInt, 16, UINT)       \
+  X(UINT32, uint32, uint32_t, kDLUInt, 32, UINT)       \
+  X(UINT64, uint64, uint64_t, kDLUInt, 64, UINT)       \
+  X(FLOAT16, float16, uint16_t, kDLFloat, 16, F16)     \
   X(BFLOAT16, bfloat16, uint16_t, kDLBfloat, 16, BF16) \
-  X(FLOAT32, float32, float, kDLFloat, 32, FLT)       \
-  X(FLOAT64, float64, double, kDLFloat, 64, FLT)      \
+  X(FLOAT32, float32, float, kDLFloat, 32, FLT)        \
+  X(FLOAT64, float64, double, kDLFloat, 64, FLT)       \
   X(COMPLEX64, complex64, lt_c64, kDLComplex, 64, CPX) \
   X(COMPLEX128, complex128, lt_c128, kDLComplex, 128, CPX)
 
@@ -131,19 +131,58 @@ static inline int lt_fits_int(double x, int bits, int is_signed) {
 /* Reads the element at p. */
 static inline void lt_load(lt_dtype dt, const void *p, lt_scalar *s) {
   switch (dt) {
-    case LT_BOOL: s->kind = LT_SK_INT; s->v.i = *(const uint8_t *)p != 0; break;
-    case LT_UINT8: s->kind = LT_SK_INT; s->v.i = *(const uint8_t *)p; break;
-    case LT_INT8: s->kind = LT_SK_INT; s->v.i = *(const int8_t *)p; break;
-    case LT_INT16: s->kind = LT_SK_INT; s->v.i = *(const int16_t *)p; break;
-    case LT_INT32: s->kind = LT_SK_INT; s->v.i = *(const int32_t *)p; break;
-    case LT_INT64: s->kind = LT_SK_INT; s->v.i = *(const int64_t *)p; break;
-    case LT_UINT16: s->kind = LT_SK_INT; s->v.i = *(const uint16_t *)p; break;
-    case LT_UINT32: s->kind = LT_SK_INT; s->v.i = *(const uint32_t *)p; break;
-    case LT_UINT64: s->kind = LT_SK_UINT; s->v.u = *(const uint64_t *)p; break;
-    case LT_FLOAT16: s->kind = LT_SK_FLOAT; s->v.f = lt_f16_to_f32(*(const uint16_t *)p); break;
-    case LT_BFLOAT16: s->kind = LT_SK_FLOAT; s->v.f = lt_bf16_to_f32(*(const uint16_t *)p); break;
-    case LT_FLOAT32: s->kind = LT_SK_FLOAT; s->v.f = *(const float *)p; break;
-    case LT_FLOAT64: s->kind = LT_SK_FLOAT; s->v.f = *(const double *)p; break;
+    case LT_BOOL:
+      s->kind = LT_SK_INT;
+      s->v.i = *(const uint8_t *)p != 0;
+      break;
+    case LT_UINT8:
+      s->kind = LT_SK_INT;
+      s->v.i = *(const uint8_t *)p;
+      break;
+    case LT_INT8:
+      s->kind = LT_SK_INT;
+      s->v.i = *(const int8_t *)p;
+      break;
+    case LT_INT16:
+      s->kind = LT_SK_INT;
+      s->v.i = *(const int16_t *)p;
+      break;
+    case LT_INT32:
+      s->kind = LT_SK_INT;
+      s->v.i = *(const int32_t *)p;
+      break;
+    case LT_INT64:
+      s->kind = LT_SK_INT;
+      s->v.i = *(const int64_t *)p;
+      break;
+    case LT_UINT16:
+      s->kind = LT_SK_INT;
+      s->v.i = *(const uint16_t *)p;
+      break;
+    case LT_UINT32:
+      s->kind = LT_SK_INT;
+      s->v.i = *(const uint32_t *)p;
+      break;
+    case LT_UINT64:
+      s->kind = LT_SK_UINT;
+      s->v.u = *(const uint64_t *)p;
+      break;
+    case LT_FLOAT16:
+      s->kind = LT_SK_FLOAT;
+      s->v.f = lt_f16_to_f32(*(const uint16_t *)p);
+      break;
+    case LT_BFLOAT16:
+      s->kind = LT_SK_FLOAT;
+      s->v.f = lt_bf16_to_f32(*(const uint16_t *)p);
+      break;
+    case LT_FLOAT32:
+      s->kind = LT_SK_FLOAT;
+      s->v.f = *(const float *)p;
+      break;
+    case LT_FLOAT64:
+      s->kind = LT_SK_FLOAT;
+      s->v.f = *(const double *)p;
+      break;
     case LT_COMPLEX64:
       s->kind = LT_SK_COMPLEX;
       s->v.f = ((const lt_c64 *)p)->re;
@@ -154,7 +193,10 @@ static inline void lt_load(lt_dtype dt, const void *p, lt_scalar *s) {
       s->v.f = ((const lt_c128 *)p)->re;
       s->im = ((const lt_c128 *)p)->im;
       break;
-    default: s->kind = LT_SK_INT; s->v.i = 0; break;
+    default:
+      s->kind = LT_SK_INT;
+      s->v.i = 0;
+      break;
   }
 }
 

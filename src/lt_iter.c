@@ -13,8 +13,7 @@ void lt_iter_init(lt_iter *it, int nops, lt_tensor *const *ops) {
   for (int d = 0; d < o->ndim; d++) {
     if (o->shape[d] == 1) continue;
     it->shape[n] = o->shape[d];
-    for (int k = 0; k < nops; k++)
-      it->st[k][n] = ops[k]->strides[d] * (int64_t)lt_esize(ops[k]);
+    for (int k = 0; k < nops; k++) it->st[k][n] = ops[k]->strides[d] * (int64_t)lt_esize(ops[k]);
     n++;
   }
   /* insertion sort, stable: |stride of operand 0| descending */

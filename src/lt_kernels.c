@@ -25,18 +25,18 @@
 
 /* {====== same-dtype runs ====== */
 
-#define MOVE_RUN(T)                                                                 \
-  static int move_##T(void *ctx, char *const *p, const int64_t *st, int64_t n) {    \
-    char *d = p[0];                                                                 \
-    const char *s = p[1];                                                           \
-    int64_t ds = st[0], ss = st[1];                                                 \
-    (void)ctx;                                                                      \
-    if (ds == (int64_t)sizeof(T) && ss == (int64_t)sizeof(T)) {                     \
-      memcpy(d, s, (size_t)n * sizeof(T));                                          \
-    } else {                                                                        \
-      for (int64_t i = 0; i < n; i++) memcpy(d + i * ds, s + i * ss, sizeof(T));   \
-    }                                                                               \
-    return 0;                                                                       \
+#define MOVE_RUN(T)                                                              \
+  static int move_##T(void *ctx, char *const *p, const int64_t *st, int64_t n) { \
+    char *d = p[0];                                                              \
+    const char *s = p[1];                                                        \
+    int64_t ds = st[0], ss = st[1];                                              \
+    (void)ctx;                                                                   \
+    if (ds == (int64_t)sizeof(T) && ss == (int64_t)sizeof(T)) {                  \
+      memcpy(d, s, (size_t)n * sizeof(T));                                       \
+    } else {                                                                     \
+      for (int64_t i = 0; i < n; i++) memcpy(d + i * ds, s + i * ss, sizeof(T)); \
+    }                                                                            \
+    return 0;                                                                    \
   }
 MOVE_RUN(uint8_t)
 MOVE_RUN(uint16_t)
@@ -76,15 +76,14 @@ static lt_run_fn move_for_size(size_t es) {
 
 typedef void (*tile_fn)(char *d, int64_t dr, const char *s, int64_t sc, int64_t rn, int64_t cn);
 
-#define TILE_RUN(T)                                                                        \
-  static void tile_##T(char *d, int64_t dr, const char *s, int64_t sc, int64_t rn,         \
-                       int64_t cn) {                                                       \
-    for (int64_t r = 0; r < rn; r++) {                                                     \
-      char *dd = d + r * dr;                                                               \
-      const char *ss = s + r * (int64_t)sizeof(T);                                         \
-      for (int64_t c = 0; c < cn; c++)                                                     \
-        memcpy(dd + c * (int64_t)sizeof(T), ss + c * sc, sizeof(T));                       \
-    }                                                                                      \
+#define TILE_RUN(T)                                                                              \
+  static void tile_##T(char *d, int64_t dr, const char *s, int64_t sc, int64_t rn, int64_t cn) { \
+    for (int64_t r = 0; r < rn; r++) {                                                           \
+      char *dd = d + r * dr;                                                                     \
+      const char *ss = s + r * (int64_t)sizeof(T);                                               \
+      for (int64_t c = 0; c < cn; c++)                                                           \
+        memcpy(dd + c * (int64_t)sizeof(T), ss + c * sc, sizeof(T));                             \
+    }                                                                                            \
   }
 TILE_RUN(uint8_t)
 TILE_RUN(uint16_t)
@@ -323,19 +322,22 @@ static const canon_kind canon_of[LT_NDTYPES] = {
 #define LOAD_BOOL(T, bits, p, b, i) (b)->i[i] = *(const uint8_t *)(p) != 0
 #define LOAD_SINT(T, bits, p, b, i) (b)->i[i] = *(const T *)(p)
 #define LOAD_UINT(T, bits, p, b, i) \
-  if ((bits) == 64) (b)->u[i] = *(const T *)(p); else (b)->i[i] = (int64_t)*(const T *)(p)
+  if ((bits) == 64)                 \
+    (b)->u[i] = *(const T *)(p);    \
+  else                              \
+    (b)->i[i] = (int64_t) * (const T *)(p)
 #define LOAD_FLT(T, bits, p, b, i) (b)->f[i] = *(const T *)(p)
 #define LOAD_F16(T, bits, p, b, i) (b)->f[i] = lt_f16_to_f32(*(const uint16_t *)(p))
 #define LOAD_BF16(T, bits, p, b, i) (b)->f[i] = lt_bf16_to_f32(*(const uint16_t *)(p))
-#define LOAD_CPX(T, bits, p, b, i)         \
+#define LOAD_CPX(T, bits, p, b, i)        \
   (b)->c[2 * (i)] = ((const T *)(p))->re; \
   (b)->c[2 * (i) + 1] = ((const T *)(p))->im
 
-#define X_LOAD(E, n, T, c, bits, K)                                                          \
-  static void load_##E(const char *s, int64_t ss, int64_t cnt, canon_buf *b) {               \
-    for (int64_t i = 0; i < cnt; i++) {                                                      \
-      LOAD_##K(T, bits, s + i * ss, b, i);                                                   \
-    }                                                                                        \
+#define X_LOAD(E, n, T, c, bits, K)                                            \
+  static void load_##E(const char *s, int64_t ss, int64_t cnt, canon_buf *b) { \
+    for (int64_t i = 0; i < cnt; i++) {                                        \
+      LOAD_##K(T, bits, s + i * ss, b, i);                                     \
+    }                                                                          \
   }
 LT_DTYPES(X_LOAD)
 #undef X_LOAD
@@ -367,7 +369,7 @@ static const load_fn loads[LT_NDTYPES] = {
 #define FROMI_F16(T, x) lt_f64_to_f16((double)(x))
 /* through a double rounded to odd: one correct rounding even above 2^53 */
 #define FROMI_BF16(T, x) \
-  lt_f64_to_bf16(_Generic((x), uint64_t: lt_u64_to_f64_odd, default: lt_i64_to_f64_odd)(x))
+  lt_f64_to_bf16(_Generic((x), uint64_t : lt_u64_to_f64_odd, default : lt_i64_to_f64_odd)(x))
 #define FROMI_CPX(T, x) ((T){(x), 0})
 
 #define FROMF_BOOL(T, x) (T)((x) != 0)
@@ -388,36 +390,34 @@ static const load_fn loads[LT_NDTYPES] = {
 
 /* Returns the index of the first value that does not fit, or -1. Nothing of a chunk is
    written when one of its values does not fit. */
-#define X_STORE(E, n, T, code, bits, K)                                                       \
-  static int64_t store_##E(char *d, int64_t ds, int64_t cnt, const canon_buf *b,           \
-                           canon_kind kind) {                                              \
-    int64_t i;                                                                             \
-    switch (kind) {                                                                        \
-      case CK_I64:                                                                         \
-        for (i = 0; i < cnt; i++) *(T *)(d + i * ds) = FROMI_##K(T, b->i[i]);              \
-        break;                                                                             \
-      case CK_U64:                                                                         \
-        for (i = 0; i < cnt; i++) *(T *)(d + i * ds) = FROMI_##K(T, b->u[i]);              \
-        break;                                                                             \
-      case CK_F64:                                                                         \
-        for (i = 0; i < cnt; i++)                                                          \
-          if (!FITS_##K(bits, b->f[i])) return i;                                          \
-        for (i = 0; i < cnt; i++) *(T *)(d + i * ds) = FROMF_##K(T, b->f[i]);              \
-        break;                                                                             \
-      case CK_C128:                                                                        \
-        for (i = 0; i < cnt; i++)                                                          \
-          if (!FITS_##K(bits, b->c[2 * i])) return i;                                      \
-        for (i = 0; i < cnt; i++)                                                          \
-          *(T *)(d + i * ds) = FROMC_##K(T, b->c[2 * i], b->c[2 * i + 1]);                 \
-        break;                                                                             \
-    }                                                                                      \
-    return -1;                                                                             \
+#define X_STORE(E, n, T, code, bits, K)                                                            \
+  static int64_t store_##E(char *d, int64_t ds, int64_t cnt, const canon_buf *b,                   \
+                           canon_kind kind) {                                                      \
+    int64_t i;                                                                                     \
+    switch (kind) {                                                                                \
+      case CK_I64:                                                                                 \
+        for (i = 0; i < cnt; i++) *(T *)(d + i * ds) = FROMI_##K(T, b->i[i]);                      \
+        break;                                                                                     \
+      case CK_U64:                                                                                 \
+        for (i = 0; i < cnt; i++) *(T *)(d + i * ds) = FROMI_##K(T, b->u[i]);                      \
+        break;                                                                                     \
+      case CK_F64:                                                                                 \
+        for (i = 0; i < cnt; i++)                                                                  \
+          if (!FITS_##K(bits, b->f[i])) return i;                                                  \
+        for (i = 0; i < cnt; i++) *(T *)(d + i * ds) = FROMF_##K(T, b->f[i]);                      \
+        break;                                                                                     \
+      case CK_C128:                                                                                \
+        for (i = 0; i < cnt; i++)                                                                  \
+          if (!FITS_##K(bits, b->c[2 * i])) return i;                                              \
+        for (i = 0; i < cnt; i++) *(T *)(d + i * ds) = FROMC_##K(T, b->c[2 * i], b->c[2 * i + 1]); \
+        break;                                                                                     \
+    }                                                                                              \
+    return -1;                                                                                     \
   }
 LT_DTYPES(X_STORE)
 #undef X_STORE
 
-typedef int64_t (*store_fn)(char *d, int64_t ds, int64_t cnt, const canon_buf *b,
-                            canon_kind kind);
+typedef int64_t (*store_fn)(char *d, int64_t ds, int64_t cnt, const canon_buf *b, canon_kind kind);
 static const store_fn stores[LT_NDTYPES] = {
 #define X_STORES(E, n, T, c, bits, K) store_##E,
     LT_DTYPES(X_STORES)
@@ -505,7 +505,10 @@ static void byte_extent(const lt_tensor *t, const char **lo, const char **hi) {
   int64_t es = (int64_t)lt_esize(t), a = 0, b = 0;
   for (int i = 0; i < t->ndim; i++) {
     int64_t span = (t->shape[i] - 1) * t->strides[i] * es;
-    if (span < 0) a += span; else b += span;
+    if (span < 0)
+      a += span;
+    else
+      b += span;
   }
   *lo = lt_data(t) + a;
   *hi = lt_data(t) + b + es;
@@ -609,23 +612,23 @@ static int fill_wide(char *d, int64_t n, const unsigned char *elem, size_t es) {
 #endif
 }
 
-#define FILL_RUN(T)                                                                      \
-  static int fill_##T(void *ctx, char *const *p, const int64_t *st, int64_t n) {         \
-    char *d = p[0];                                                                      \
-    int64_t ds = st[0];                                                                  \
-    T v;                                                                                 \
-    memcpy(&v, ctx, sizeof v);                                                           \
-    if (ds == (int64_t)sizeof(T)) {                                                      \
-      if (n * (int64_t)sizeof(T) >= 4096 && fill_wide(d, n, ctx, sizeof(T))) return 0;  \
-      T *q = (T *)(void *)d;                                                             \
-      int64_t i = 0;                                                                     \
-      for (; i + LT_BLOCK <= n; i += LT_BLOCK)                                           \
-        for (int j = 0; j < LT_BLOCK; j++) q[i + j] = v;                                 \
-      for (; i < n; i++) q[i] = v;                                                       \
-    } else {                                                                             \
-      for (int64_t i = 0; i < n; i++) memcpy(d + i * ds, &v, sizeof v);                  \
-    }                                                                                    \
-    return 0;                                                                            \
+#define FILL_RUN(T)                                                                    \
+  static int fill_##T(void *ctx, char *const *p, const int64_t *st, int64_t n) {       \
+    char *d = p[0];                                                                    \
+    int64_t ds = st[0];                                                                \
+    T v;                                                                               \
+    memcpy(&v, ctx, sizeof v);                                                         \
+    if (ds == (int64_t)sizeof(T)) {                                                    \
+      if (n * (int64_t)sizeof(T) >= 4096 && fill_wide(d, n, ctx, sizeof(T))) return 0; \
+      T *q = (T *)(void *)d;                                                           \
+      int64_t i = 0;                                                                   \
+      for (; i + LT_BLOCK <= n; i += LT_BLOCK)                                         \
+        for (int j = 0; j < LT_BLOCK; j++) q[i + j] = v;                               \
+      for (; i < n; i++) q[i] = v;                                                     \
+    } else {                                                                           \
+      for (int64_t i = 0; i < n; i++) memcpy(d + i * ds, &v, sizeof v);                \
+    }                                                                                  \
+    return 0;                                                                          \
   }
 FILL_RUN(uint8_t)
 FILL_RUN(uint16_t)

@@ -19,10 +19,10 @@
 #include "lt_kernels.h"
 
 const char *const lt_binop_names[LT_NBINOPS] = {
-    "add", "sub", "mul", "div", "floor_divide", "remainder", "pow", "eq", "ne",
-    "lt",  "le",  "gt",  "ge",  "logical_and", "logical_or", "maximum", "minimum"};
-const char *const lt_unop_names[LT_NUNOPS] = {"neg",  "abs",  "sqrt",  "exp",  "log",
-                                              "sin",  "cos",  "tanh",  "floor", "ceil",
+    "add", "sub", "mul", "div", "floor_divide", "remainder",  "pow",     "eq",     "ne",
+    "lt",  "le",  "gt",  "ge",  "logical_and",  "logical_or", "maximum", "minimum"};
+const char *const lt_unop_names[LT_NUNOPS] = {"neg",   "abs",  "sqrt",       "exp",   "log",
+                                              "sin",   "cos",  "tanh",       "floor", "ceil",
                                               "round", "sign", "logical_not"};
 
 /* {====== promotion ====== */
@@ -133,8 +133,8 @@ int lt_binary_type(lt_binop op, const lt_operand *a, const lt_operand *b, lt_dty
                    lt_error *err) {
   const lt_operand *ops[2] = {a, b};
   lt_dtype r = result_type(2, ops);
-  if (r == LT_OPAQUE) return lt_fail(err, LT_EOPAQUE, "%s: opaque tensors have no arithmetic",
-                                     lt_binop_names[op]);
+  if (r == LT_OPAQUE)
+    return lt_fail(err, LT_EOPAQUE, "%s: opaque tensors have no arithmetic", lt_binop_names[op]);
   if (is_compare(op) || is_logical(op)) {
     *out = LT_BOOL;
     return LT_OK;
@@ -195,7 +195,8 @@ int lt_cast(const lt_tensor *t, lt_dtype dt, lt_tensor **out, lt_error *err) {
 /* Whether an integer scalar fits integer dtype dt (floats are checked by lt_store). */
 static int int_fits(const lt_scalar *s, lt_dtype dt) {
   int b = bits(dt), sgn = lt_dtypes[dt].is_signed;
-  if (s->kind == LT_SK_UINT) return !sgn ? 1 : b == 64 ? s->v.u <= (uint64_t)INT64_MAX : s->v.u < (1ULL << (b - 1));
+  if (s->kind == LT_SK_UINT)
+    return !sgn ? 1 : b == 64 ? s->v.u <= (uint64_t)INT64_MAX : s->v.u < (1ULL << (b - 1));
   if (s->kind != LT_SK_INT) return 1;
   int64_t v = s->v.i;
   if (b == 64) return sgn || v >= 0;
@@ -253,61 +254,62 @@ static int operand_as(const lt_operand *o, lt_dtype dt, const lt_tensor **t, lt_
 #define W(T) WIDE_##T
 
 /* One inner run of a binary operation: o = EXPR(x, y); EXPR may set `bad`. */
-#define BIN_RUN(NAME, T, OT, EXPR)                                                        \
-  static int NAME(void *ctx, char *const *p, const int64_t *st, int64_t n) {              \
-    (void)ctx;                                                                            \
-    int bad = 0;                                                                          \
-    char *o = p[0];                                                                       \
-    const char *a = p[1], *b = p[2];                                                      \
-    if (st[0] == (int64_t)sizeof(OT) && st[1] == (int64_t)sizeof(T) &&                    \
-        st[2] == (int64_t)sizeof(T)) {                                                    \
-      OT *oo = (OT *)(void *)o;                                                           \
-      const T *aa = (const T *)(const void *)a, *bb = (const T *)(const void *)b;         \
-      int64_t i = 0;                                                                      \
-      for (; i + LT_BLOCK <= n; i += LT_BLOCK) {                                          \
-        LT_IVDEP for (int j = 0; j < LT_BLOCK; j++) {                                     \
-          T x = aa[i + j], y = bb[i + j];                                                 \
-          oo[i + j] = (EXPR);                                                             \
-        }                                                                                 \
-      }                                                                                   \
-      for (; i < n; i++) {                                                                \
-        T x = aa[i], y = bb[i];                                                           \
-        oo[i] = (EXPR);                                                                   \
-      }                                                                                   \
+#define BIN_RUN(NAME, T, OT, EXPR)                                                          \
+  static int NAME(void *ctx, char *const *p, const int64_t *st, int64_t n) {                \
+    (void)ctx;                                                                              \
+    int bad = 0;                                                                            \
+    char *o = p[0];                                                                         \
+    const char *a = p[1], *b = p[2];                                                        \
+    if (st[0] == (int64_t)sizeof(OT) && st[1] == (int64_t)sizeof(T) &&                      \
+        st[2] == (int64_t)sizeof(T)) {                                                      \
+      OT *oo = (OT *)(void *)o;                                                             \
+      const T *aa = (const T *)(const void *)a, *bb = (const T *)(const void *)b;           \
+      int64_t i = 0;                                                                        \
+      for (; i + LT_BLOCK <= n; i += LT_BLOCK) {                                            \
+        LT_IVDEP for (int j = 0; j < LT_BLOCK; j++) {                                       \
+          T x = aa[i + j], y = bb[i + j];                                                   \
+          oo[i + j] = (EXPR);                                                               \
+        }                                                                                   \
+      }                                                                                     \
+      for (; i < n; i++) {                                                                  \
+        T x = aa[i], y = bb[i];                                                             \
+        oo[i] = (EXPR);                                                                     \
+      }                                                                                     \
     } else if (st[0] == (int64_t)sizeof(OT) && st[1] == (int64_t)sizeof(T) && st[2] == 0) { \
-      OT *oo = (OT *)(void *)o;                                                           \
-      const T *aa = (const T *)(const void *)a;                                           \
-      const T y = *(const T *)(const void *)b;                                            \
-      int64_t i = 0;                                                                      \
-      for (; i + LT_BLOCK <= n; i += LT_BLOCK) {                                          \
-        LT_IVDEP for (int j = 0; j < LT_BLOCK; j++) {                                     \
-          T x = aa[i + j];                                                                \
-          oo[i + j] = (EXPR);                                                             \
-        }                                                                                 \
-      }                                                                                   \
-      for (; i < n; i++) {                                                                \
-        T x = aa[i];                                                                      \
-        oo[i] = (EXPR);                                                                   \
-      }                                                                                   \
-    } else {                                                                              \
-      for (int64_t i = 0; i < n; i++) {                                                   \
-        T x = *(const T *)(const void *)(a + i * st[1]);                                  \
-        T y = *(const T *)(const void *)(b + i * st[2]);                                  \
-        *(OT *)(void *)(o + i * st[0]) = (EXPR);                                          \
-      }                                                                                   \
-    }                                                                                     \
-    return bad;                                                                           \
+      OT *oo = (OT *)(void *)o;                                                             \
+      const T *aa = (const T *)(const void *)a;                                             \
+      const T y = *(const T *)(const void *)b;                                              \
+      int64_t i = 0;                                                                        \
+      for (; i + LT_BLOCK <= n; i += LT_BLOCK) {                                            \
+        LT_IVDEP for (int j = 0; j < LT_BLOCK; j++) {                                       \
+          T x = aa[i + j];                                                                  \
+          oo[i + j] = (EXPR);                                                               \
+        }                                                                                   \
+      }                                                                                     \
+      for (; i < n; i++) {                                                                  \
+        T x = aa[i];                                                                        \
+        oo[i] = (EXPR);                                                                     \
+      }                                                                                     \
+    } else {                                                                                \
+      for (int64_t i = 0; i < n; i++) {                                                     \
+        T x = *(const T *)(const void *)(a + i * st[1]);                                    \
+        T y = *(const T *)(const void *)(b + i * st[2]);                                    \
+        *(OT *)(void *)(o + i * st[0]) = (EXPR);                                            \
+      }                                                                                     \
+    }                                                                                       \
+    return bad;                                                                             \
   }
 
 /* Integer floor division and remainder with the sign of the divisor (Python's, torch's). */
-#define IDIV_S(T, x, y)                                                                   \
-  ((y) == 0 ? (bad = 1, (T)0)                                                             \
-   : (y) == -1 ? (T)(0 - (W(T))(x))                                                      \
+#define IDIV_S(T, x, y)             \
+  ((y) == 0    ? (bad = 1, (T)0)    \
+   : (y) == -1 ? (T)(0 - (W(T))(x)) \
                : (T)((x) / (y) - (((x) % (y) != 0) && (((x) < 0) != ((y) < 0)))))
-#define IREM_S(T, x, y)                                                                   \
-  ((y) == 0 ? (bad = 1, (T)0)                                                             \
-   : (y) == -1 ? (T)0                                                                     \
-               : (T)((x) % (y) + ((((x) % (y)) != 0 && (((x) % (y) < 0) != ((y) < 0))) ? (y) : 0)))
+#define IREM_S(T, x, y)       \
+  ((y) == 0 ? (bad = 1, (T)0) \
+   : (y) == -1                \
+       ? (T)0                 \
+       : (T)((x) % (y) + ((((x) % (y)) != 0 && (((x) % (y) < 0) != ((y) < 0))) ? (y) : 0)))
 #define IDIV_U(T, x, y) ((y) == 0 ? (bad = 1, (T)0) : (T)((x) / (y)))
 #define IREM_U(T, x, y) ((y) == 0 ? (bad = 1, (T)0) : (T)((x) % (y)))
 
@@ -336,27 +338,27 @@ static double fl_rem(double a, double b) {
   return r;
 }
 
-#define INT_BINOPS(T)                                                                     \
-  BIN_RUN(add_##T, T, T, (T)((W(T))x + (W(T))y))                                          \
-  BIN_RUN(sub_##T, T, T, (T)((W(T))x - (W(T))y))                                          \
-  BIN_RUN(mul_##T, T, T, (T)((W(T))x * (W(T))y))                                          \
-  BIN_RUN(eq_##T, T, uint8_t, x == y)                                                     \
-  BIN_RUN(ne_##T, T, uint8_t, x != y)                                                     \
-  BIN_RUN(lt_##T, T, uint8_t, x < y)                                                      \
-  BIN_RUN(le_##T, T, uint8_t, x <= y)                                                     \
-  BIN_RUN(gt_##T, T, uint8_t, x > y)                                                      \
-  BIN_RUN(ge_##T, T, uint8_t, x >= y)                                                     \
-  BIN_RUN(max_##T, T, T, x > y ? x : y)                                                   \
+#define INT_BINOPS(T)                            \
+  BIN_RUN(add_##T, T, T, (T)((W(T))x + (W(T))y)) \
+  BIN_RUN(sub_##T, T, T, (T)((W(T))x - (W(T))y)) \
+  BIN_RUN(mul_##T, T, T, (T)((W(T))x * (W(T))y)) \
+  BIN_RUN(eq_##T, T, uint8_t, x == y)            \
+  BIN_RUN(ne_##T, T, uint8_t, x != y)            \
+  BIN_RUN(lt_##T, T, uint8_t, x < y)             \
+  BIN_RUN(le_##T, T, uint8_t, x <= y)            \
+  BIN_RUN(gt_##T, T, uint8_t, x > y)             \
+  BIN_RUN(ge_##T, T, uint8_t, x >= y)            \
+  BIN_RUN(max_##T, T, T, x > y ? x : y)          \
   BIN_RUN(min_##T, T, T, x < y ? x : y)
-#define SINT_BINOPS(T)                                                                    \
-  INT_BINOPS(T)                                                                           \
-  BIN_RUN(floordiv_##T, T, T, IDIV_S(T, x, y))                                            \
-  BIN_RUN(rem_##T, T, T, IREM_S(T, x, y))                                                 \
+#define SINT_BINOPS(T)                         \
+  INT_BINOPS(T)                                \
+  BIN_RUN(floordiv_##T, T, T, IDIV_S(T, x, y)) \
+  BIN_RUN(rem_##T, T, T, IREM_S(T, x, y))      \
   BIN_RUN(pow_##T, T, T, y < 0 ? (bad = 1, (T)0) : (T)ipow((uint64_t)x, (uint64_t)y))
-#define UINT_BINOPS(T)                                                                    \
-  INT_BINOPS(T)                                                                           \
-  BIN_RUN(floordiv_##T, T, T, IDIV_U(T, x, y))                                            \
-  BIN_RUN(rem_##T, T, T, IREM_U(T, x, y))                                                 \
+#define UINT_BINOPS(T)                         \
+  INT_BINOPS(T)                                \
+  BIN_RUN(floordiv_##T, T, T, IDIV_U(T, x, y)) \
+  BIN_RUN(rem_##T, T, T, IREM_U(T, x, y))      \
   BIN_RUN(pow_##T, T, T, (T)ipow((uint64_t)x, (uint64_t)y))
 
 UINT_BINOPS(uint8_t)
@@ -368,36 +370,36 @@ UINT_BINOPS(uint16_t)
 UINT_BINOPS(uint32_t)
 UINT_BINOPS(uint64_t)
 
-#define FLOAT_BINOPS(T)                                                                   \
-  BIN_RUN(add_##T, T, T, x + y)                                                           \
-  BIN_RUN(sub_##T, T, T, x - y)                                                           \
-  BIN_RUN(mul_##T, T, T, x * y)                                                           \
-  BIN_RUN(div_##T, T, T, x / y)                                                           \
-  BIN_RUN(floordiv_##T, T, T, (T)fl_floordiv(x, y))                                       \
-  BIN_RUN(rem_##T, T, T, (T)fl_rem(x, y))                                                 \
-  BIN_RUN(pow_##T, T, T, (T)pow(x, y))                                                    \
-  BIN_RUN(eq_##T, T, uint8_t, x == y)                                                     \
-  BIN_RUN(ne_##T, T, uint8_t, x != y)                                                     \
-  BIN_RUN(lt_##T, T, uint8_t, x < y)                                                      \
-  BIN_RUN(le_##T, T, uint8_t, x <= y)                                                     \
-  BIN_RUN(gt_##T, T, uint8_t, x > y)                                                      \
-  BIN_RUN(ge_##T, T, uint8_t, x >= y)                                                     \
-  BIN_RUN(max_##T, T, T, (x != x || x > y) ? x : y)                                       \
+#define FLOAT_BINOPS(T)                             \
+  BIN_RUN(add_##T, T, T, x + y)                     \
+  BIN_RUN(sub_##T, T, T, x - y)                     \
+  BIN_RUN(mul_##T, T, T, x *y)                      \
+  BIN_RUN(div_##T, T, T, x / y)                     \
+  BIN_RUN(floordiv_##T, T, T, (T)fl_floordiv(x, y)) \
+  BIN_RUN(rem_##T, T, T, (T)fl_rem(x, y))           \
+  BIN_RUN(pow_##T, T, T, (T)pow(x, y))              \
+  BIN_RUN(eq_##T, T, uint8_t, x == y)               \
+  BIN_RUN(ne_##T, T, uint8_t, x != y)               \
+  BIN_RUN(lt_##T, T, uint8_t, x < y)                \
+  BIN_RUN(le_##T, T, uint8_t, x <= y)               \
+  BIN_RUN(gt_##T, T, uint8_t, x > y)                \
+  BIN_RUN(ge_##T, T, uint8_t, x >= y)               \
+  BIN_RUN(max_##T, T, T, (x != x || x > y) ? x : y) \
   BIN_RUN(min_##T, T, T, (x != x || x < y) ? x : y)
 
 FLOAT_BINOPS(float)
 FLOAT_BINOPS(double)
 
 /* Complex: the four operations and (in)equality. */
-#define CPX_DIV(T, R, x, y)                                                               \
-  ((T){(R)(((x).re * (y).re + (x).im * (y).im) / ((y).re * (y).re + (y).im * (y).im)),  \
+#define CPX_DIV(T, R, x, y)                                                            \
+  ((T){(R)(((x).re * (y).re + (x).im * (y).im) / ((y).re * (y).re + (y).im * (y).im)), \
        (R)(((x).im * (y).re - (x).re * (y).im) / ((y).re * (y).re + (y).im * (y).im))})
-#define CPX_BINOPS(T, R)                                                                  \
-  BIN_RUN(add_##T, T, T, ((T){x.re + y.re, x.im + y.im}))                                 \
-  BIN_RUN(sub_##T, T, T, ((T){x.re - y.re, x.im - y.im}))                                 \
-  BIN_RUN(mul_##T, T, T, ((T){x.re * y.re - x.im * y.im, x.re * y.im + x.im * y.re}))     \
-  BIN_RUN(div_##T, T, T, CPX_DIV(T, R, x, y))                                             \
-  BIN_RUN(eq_##T, T, uint8_t, x.re == y.re && x.im == y.im)                               \
+#define CPX_BINOPS(T, R)                                                              \
+  BIN_RUN(add_##T, T, T, ((T){x.re + y.re, x.im + y.im}))                             \
+  BIN_RUN(sub_##T, T, T, ((T){x.re - y.re, x.im - y.im}))                             \
+  BIN_RUN(mul_##T, T, T, ((T){x.re * y.re - x.im * y.im, x.re * y.im + x.im * y.re})) \
+  BIN_RUN(div_##T, T, T, CPX_DIV(T, R, x, y))                                         \
+  BIN_RUN(eq_##T, T, uint8_t, x.re == y.re && x.im == y.im)                           \
   BIN_RUN(ne_##T, T, uint8_t, x.re != y.re || x.im != y.im)
 
 CPX_BINOPS(lt_c64, float)
@@ -405,7 +407,7 @@ CPX_BINOPS(lt_c128, double)
 
 /* bool: + is or, * is and (as torch), logical ops, (in)equality, max/min. */
 BIN_RUN(or_bool, uint8_t, uint8_t, (uint8_t)(x || y))
-BIN_RUN(and_bool, uint8_t, uint8_t, (uint8_t)(x && y))
+BIN_RUN(and_bool, uint8_t, uint8_t, (uint8_t)(x &&y))
 BIN_RUN(eq_bool, uint8_t, uint8_t, x == y)
 BIN_RUN(ne_bool, uint8_t, uint8_t, x != y)
 BIN_RUN(lt_bool, uint8_t, uint8_t, x < y)
@@ -415,64 +417,80 @@ BIN_RUN(ge_bool, uint8_t, uint8_t, x >= y)
 
 typedef int (*kernel)(void *ctx, char *const *p, const int64_t *st, int64_t n);
 
-#define INT_ROW(T)                                                                          \
-  {add_##T, sub_##T, mul_##T, NULL, floordiv_##T, rem_##T, pow_##T, eq_##T, ne_##T, lt_##T, \
-   le_##T, gt_##T, ge_##T, NULL, NULL, max_##T, min_##T}
-#define FLOAT_ROW(T)                                                                        \
-  {add_##T, sub_##T, mul_##T, div_##T, floordiv_##T, rem_##T, pow_##T, eq_##T, ne_##T,      \
-   lt_##T, le_##T, gt_##T, ge_##T, NULL, NULL, max_##T, min_##T}
-#define CPX_ROW(T)                                                                          \
-  {add_##T, sub_##T, mul_##T, div_##T, NULL, NULL, NULL, eq_##T, ne_##T, NULL, NULL, NULL,  \
-   NULL, NULL, NULL, NULL, NULL}
+#define INT_ROW(T)                                                                           \
+  {                                                                                          \
+    add_##T, sub_##T, mul_##T, NULL, floordiv_##T, rem_##T, pow_##T, eq_##T, ne_##T, lt_##T, \
+        le_##T, gt_##T, ge_##T, NULL, NULL, max_##T, min_##T                                 \
+  }
+#define FLOAT_ROW(T)                                                                            \
+  {                                                                                             \
+    add_##T, sub_##T, mul_##T, div_##T, floordiv_##T, rem_##T, pow_##T, eq_##T, ne_##T, lt_##T, \
+        le_##T, gt_##T, ge_##T, NULL, NULL, max_##T, min_##T                                    \
+  }
+#define CPX_ROW(T)                                                                                \
+  {                                                                                               \
+    add_##T, sub_##T, mul_##T, div_##T, NULL, NULL, NULL, eq_##T, ne_##T, NULL, NULL, NULL, NULL, \
+        NULL, NULL, NULL, NULL                                                                    \
+  }
 
 /* binops[dtype][op], in LT_DTYPES order; NULL: not defined for that dtype. */
 static const kernel binops[LT_NDTYPES][LT_NBINOPS] = {
-    {or_bool, NULL, and_bool, NULL, NULL, NULL, NULL, eq_bool, ne_bool, lt_bool, le_bool,
-     gt_bool, ge_bool, and_bool, or_bool, or_bool, and_bool},
-    INT_ROW(uint8_t),  INT_ROW(int8_t),   INT_ROW(int16_t),  INT_ROW(int32_t),
-    INT_ROW(int64_t),  INT_ROW(uint16_t), INT_ROW(uint32_t), INT_ROW(uint64_t),
-    {NULL},            {NULL}, /* float16, bfloat16: computed in float32 */
-    FLOAT_ROW(float),  FLOAT_ROW(double), CPX_ROW(lt_c64),   CPX_ROW(lt_c128),
+    {or_bool, NULL, and_bool, NULL, NULL, NULL, NULL, eq_bool, ne_bool, lt_bool, le_bool, gt_bool,
+     ge_bool, and_bool, or_bool, or_bool, and_bool},
+    INT_ROW(uint8_t),
+    INT_ROW(int8_t),
+    INT_ROW(int16_t),
+    INT_ROW(int32_t),
+    INT_ROW(int64_t),
+    INT_ROW(uint16_t),
+    INT_ROW(uint32_t),
+    INT_ROW(uint64_t),
+    {NULL},
+    {NULL}, /* float16, bfloat16: computed in float32 */
+    FLOAT_ROW(float),
+    FLOAT_ROW(double),
+    CPX_ROW(lt_c64),
+    CPX_ROW(lt_c128),
 };
 
 /* Unary runs: o = EXPR(x). */
-#define UN_RUN(NAME, T, OT, EXPR)                                                         \
-  static int NAME(void *ctx, char *const *p, const int64_t *st, int64_t n) {              \
-    (void)ctx;                                                                            \
-    char *o = p[0];                                                                       \
-    const char *a = p[1];                                                                 \
-    if (st[0] == (int64_t)sizeof(OT) && st[1] == (int64_t)sizeof(T)) {                    \
-      OT *oo = (OT *)(void *)o;                                                           \
-      const T *aa = (const T *)(const void *)a;                                           \
-      int64_t i = 0;                                                                      \
-      for (; i + LT_BLOCK <= n; i += LT_BLOCK) {                                          \
-        LT_IVDEP for (int j = 0; j < LT_BLOCK; j++) {                                     \
-          T x = aa[i + j];                                                                \
-          oo[i + j] = (EXPR);                                                             \
-        }                                                                                 \
-      }                                                                                   \
-      for (; i < n; i++) {                                                                \
-        T x = aa[i];                                                                      \
-        oo[i] = (EXPR);                                                                   \
-      }                                                                                   \
-    } else {                                                                              \
-      for (int64_t i = 0; i < n; i++) {                                                   \
-        T x = *(const T *)(const void *)(a + i * st[1]);                                  \
-        *(OT *)(void *)(o + i * st[0]) = (EXPR);                                          \
-      }                                                                                   \
-    }                                                                                     \
-    return 0;                                                                             \
+#define UN_RUN(NAME, T, OT, EXPR)                                            \
+  static int NAME(void *ctx, char *const *p, const int64_t *st, int64_t n) { \
+    (void)ctx;                                                               \
+    char *o = p[0];                                                          \
+    const char *a = p[1];                                                    \
+    if (st[0] == (int64_t)sizeof(OT) && st[1] == (int64_t)sizeof(T)) {       \
+      OT *oo = (OT *)(void *)o;                                              \
+      const T *aa = (const T *)(const void *)a;                              \
+      int64_t i = 0;                                                         \
+      for (; i + LT_BLOCK <= n; i += LT_BLOCK) {                             \
+        LT_IVDEP for (int j = 0; j < LT_BLOCK; j++) {                        \
+          T x = aa[i + j];                                                   \
+          oo[i + j] = (EXPR);                                                \
+        }                                                                    \
+      }                                                                      \
+      for (; i < n; i++) {                                                   \
+        T x = aa[i];                                                         \
+        oo[i] = (EXPR);                                                      \
+      }                                                                      \
+    } else {                                                                 \
+      for (int64_t i = 0; i < n; i++) {                                      \
+        T x = *(const T *)(const void *)(a + i * st[1]);                     \
+        *(OT *)(void *)(o + i * st[0]) = (EXPR);                             \
+      }                                                                      \
+    }                                                                        \
+    return 0;                                                                \
   }
 
-#define SINT_UNOPS(T)                                                                     \
-  UN_RUN(neg_##T, T, T, (T)(0 - (W(T))x))                                                 \
-  UN_RUN(abs_##T, T, T, x < 0 ? (T)(0 - (W(T))x) : x)                                     \
-  UN_RUN(same_##T, T, T, x)                                                               \
+#define SINT_UNOPS(T)                                 \
+  UN_RUN(neg_##T, T, T, (T)(0 - (W(T))x))             \
+  UN_RUN(abs_##T, T, T, x < 0 ? (T)(0 - (W(T))x) : x) \
+  UN_RUN(same_##T, T, T, x)                           \
   UN_RUN(sign_##T, T, T, (T)((x > 0) - (x < 0)))
-#define UINT_UNOPS(T)                                                                     \
-  UN_RUN(neg_##T, T, T, (T)(0 - (W(T))x))                                                 \
-  UN_RUN(abs_##T, T, T, x)                                                                \
-  UN_RUN(same_##T, T, T, x)                                                               \
+#define UINT_UNOPS(T)                     \
+  UN_RUN(neg_##T, T, T, (T)(0 - (W(T))x)) \
+  UN_RUN(abs_##T, T, T, x)                \
+  UN_RUN(same_##T, T, T, x)               \
   UN_RUN(sign_##T, T, T, (T)(x > 0))
 
 UINT_UNOPS(uint8_t)
@@ -484,18 +502,18 @@ UINT_UNOPS(uint16_t)
 UINT_UNOPS(uint32_t)
 UINT_UNOPS(uint64_t)
 
-#define FLOAT_UNOPS(T, F)                                                                 \
-  UN_RUN(neg_##T, T, T, -x)                                                               \
-  UN_RUN(abs_##T, T, T, fabs##F(x))                                                       \
-  UN_RUN(sqrt_##T, T, T, sqrt##F(x))                                                      \
-  UN_RUN(exp_##T, T, T, exp##F(x))                                                        \
-  UN_RUN(log_##T, T, T, log##F(x))                                                        \
-  UN_RUN(sin_##T, T, T, sin##F(x))                                                        \
-  UN_RUN(cos_##T, T, T, cos##F(x))                                                        \
-  UN_RUN(tanh_##T, T, T, tanh##F(x))                                                      \
-  UN_RUN(floor_##T, T, T, floor##F(x))                                                    \
-  UN_RUN(ceil_##T, T, T, ceil##F(x))                                                      \
-  UN_RUN(round_##T, T, T, nearbyint##F(x))                                                \
+#define FLOAT_UNOPS(T, F)                  \
+  UN_RUN(neg_##T, T, T, -x)                \
+  UN_RUN(abs_##T, T, T, fabs##F(x))        \
+  UN_RUN(sqrt_##T, T, T, sqrt##F(x))       \
+  UN_RUN(exp_##T, T, T, exp##F(x))         \
+  UN_RUN(log_##T, T, T, log##F(x))         \
+  UN_RUN(sin_##T, T, T, sin##F(x))         \
+  UN_RUN(cos_##T, T, T, cos##F(x))         \
+  UN_RUN(tanh_##T, T, T, tanh##F(x))       \
+  UN_RUN(floor_##T, T, T, floor##F(x))     \
+  UN_RUN(ceil_##T, T, T, ceil##F(x))       \
+  UN_RUN(round_##T, T, T, nearbyint##F(x)) \
   UN_RUN(sign_##T, T, T, x > 0 ? (T)1 : x < 0 ? (T)-1 : x)
 
 FLOAT_UNOPS(float, f)
@@ -508,23 +526,34 @@ UN_RUN(abs_lt_c128, lt_c128, double, hypot(x.re, x.im))
 UN_RUN(not_bool, uint8_t, uint8_t, (uint8_t)!x)
 UN_RUN(same_bool, uint8_t, uint8_t, x)
 
-#define INT_UROW(T)                                                                         \
-  {neg_##T, abs_##T, NULL, NULL, NULL, NULL, NULL, NULL, same_##T, same_##T, same_##T,      \
-   sign_##T, NULL}
-#define FLOAT_UROW(T)                                                                       \
-  {neg_##T, abs_##T, sqrt_##T, exp_##T, log_##T, sin_##T, cos_##T, tanh_##T, floor_##T,     \
-   ceil_##T, round_##T, sign_##T, NULL}
+#define INT_UROW(T)                                                                               \
+  {                                                                                               \
+    neg_##T, abs_##T, NULL, NULL, NULL, NULL, NULL, NULL, same_##T, same_##T, same_##T, sign_##T, \
+        NULL                                                                                      \
+  }
+#define FLOAT_UROW(T)                                                                              \
+  {                                                                                                \
+    neg_##T, abs_##T, sqrt_##T, exp_##T, log_##T, sin_##T, cos_##T, tanh_##T, floor_##T, ceil_##T, \
+        round_##T, sign_##T, NULL                                                                  \
+  }
 
 static const kernel unops[LT_NDTYPES][LT_NUNOPS] = {
     {NULL, same_bool, NULL, NULL, NULL, NULL, NULL, NULL, same_bool, same_bool, same_bool,
      same_bool, not_bool},
-    INT_UROW(uint8_t),  INT_UROW(int8_t),   INT_UROW(int16_t),  INT_UROW(int32_t),
-    INT_UROW(int64_t),  INT_UROW(uint16_t), INT_UROW(uint32_t), INT_UROW(uint64_t),
-    {NULL},             {NULL},
-    FLOAT_UROW(float),  FLOAT_UROW(double),
+    INT_UROW(uint8_t),
+    INT_UROW(int8_t),
+    INT_UROW(int16_t),
+    INT_UROW(int32_t),
+    INT_UROW(int64_t),
+    INT_UROW(uint16_t),
+    INT_UROW(uint32_t),
+    INT_UROW(uint64_t),
+    {NULL},
+    {NULL},
+    FLOAT_UROW(float),
+    FLOAT_UROW(double),
     {neg_lt_c64, abs_lt_c64, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL},
-    {neg_lt_c128, abs_lt_c128, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
-     NULL},
+    {neg_lt_c128, abs_lt_c128, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL},
 };
 
 /* }====== */
@@ -639,8 +668,8 @@ int lt_binary(lt_binop op, const lt_operand *a, const lt_operand *b, lt_tensor *
     return lt_fail(err, LT_EARG, "%s is not supported for %s", name, lt_dtypes[ct].name);
   }
   if (inplace && !can_cast(rt, inplace->dtype))
-    return lt_fail(err, LT_EARG, "%s_: result type %s can't be cast to the tensor's dtype %s",
-                   name, lt_dtypes[rt].name, lt_dtypes[inplace->dtype].name);
+    return lt_fail(err, LT_EARG, "%s_: result type %s can't be cast to the tensor's dtype %s", name,
+                   lt_dtypes[rt].name, lt_dtypes[inplace->dtype].name);
   const lt_tensor *ta, *tb;
   lt_tensor *oa = NULL, *ob = NULL;
   if ((rc = operand_as(a, ct, &ta, &oa, err)) || (rc = operand_as(b, ct, &tb, &ob, err))) {
@@ -668,25 +697,29 @@ int lt_unary(lt_unop op, const lt_tensor *a, lt_tensor *inplace, lt_tensor **out
   if (rc) return rc;
   lt_dtype rt = a->dtype;
   int floating = op >= LT_SQRT && op <= LT_TANH;
-  if (op == LT_NOT) rt = LT_BOOL;
-  else if (floating && category(rt) <= CAT_INT) rt = LT_FLOAT32;
-  else if (op == LT_ABS && rt == LT_COMPLEX64) rt = LT_FLOAT32;
-  else if (op == LT_ABS && rt == LT_COMPLEX128) rt = LT_FLOAT64;
+  if (op == LT_NOT)
+    rt = LT_BOOL;
+  else if (floating && category(rt) <= CAT_INT)
+    rt = LT_FLOAT32;
+  else if (op == LT_ABS && rt == LT_COMPLEX64)
+    rt = LT_FLOAT32;
+  else if (op == LT_ABS && rt == LT_COMPLEX128)
+    rt = LT_FLOAT64;
   if (op == LT_NEG && a->dtype == LT_BOOL)
     return lt_fail(err, LT_EARG, "neg: negating a bool tensor is not supported; use logical_not");
   lt_dtype ct = op == LT_NOT ? LT_BOOL : compute_type(floating ? rt : a->dtype);
   kernel k = unops[ct][op];
   if (!k) return lt_fail(err, LT_EARG, "%s is not supported for %s", name, lt_dtypes[ct].name);
   if (inplace && !can_cast(rt, inplace->dtype))
-    return lt_fail(err, LT_EARG, "%s_: result type %s can't be cast to the tensor's dtype %s",
-                   name, lt_dtypes[rt].name, lt_dtypes[inplace->dtype].name);
+    return lt_fail(err, LT_EARG, "%s_: result type %s can't be cast to the tensor's dtype %s", name,
+                   lt_dtypes[rt].name, lt_dtypes[inplace->dtype].name);
   lt_operand oa = {a, {LT_SK_INT, {0}, 0}, 0};
   const lt_tensor *ta;
   lt_tensor *owned;
   if ((rc = operand_as(&oa, ct, &ta, &owned, err))) return rc;
-  lt_dtype oc = op == LT_ABS && lt_dtypes[ct].is_complex ? (ct == LT_COMPLEX64 ? LT_FLOAT32
-                                                                               : LT_FLOAT64)
-                                                        : ct;
+  lt_dtype oc = op == LT_ABS && lt_dtypes[ct].is_complex
+                    ? (ct == LT_COMPLEX64 ? LT_FLOAT32 : LT_FLOAT64)
+                    : ct;
   rc = run_elementwise(k, 1, &ta, a->ndim, a->shape, oc, rt, inplace, out, name, "failed", err);
   lt_tensor_free(owned);
   return rc;
@@ -719,16 +752,16 @@ int lt_clamp(const lt_tensor *a, const lt_operand *lo, const lt_operand *hi, lt_
 }
 
 /* where: out = cond ? a : b, in the promoted dtype of a and b. */
-#define WHERE_RUN(T)                                                                      \
-  static int where_##T(void *ctx, char *const *p, const int64_t *st, int64_t n) {         \
-    (void)ctx;                                                                            \
-    for (int64_t i = 0; i < n; i++) {                                                     \
-      const T *src = *(const uint8_t *)(p[1] + i * st[1])                                 \
-                         ? (const T *)(const void *)(p[2] + i * st[2])                    \
-                         : (const T *)(const void *)(p[3] + i * st[3]);                   \
-      memcpy(p[0] + i * st[0], src, sizeof(T));                                           \
-    }                                                                                     \
-    return 0;                                                                             \
+#define WHERE_RUN(T)                                                              \
+  static int where_##T(void *ctx, char *const *p, const int64_t *st, int64_t n) { \
+    (void)ctx;                                                                    \
+    for (int64_t i = 0; i < n; i++) {                                             \
+      const T *src = *(const uint8_t *)(p[1] + i * st[1])                         \
+                         ? (const T *)(const void *)(p[2] + i * st[2])            \
+                         : (const T *)(const void *)(p[3] + i * st[3]);           \
+      memcpy(p[0] + i * st[0], src, sizeof(T));                                   \
+    }                                                                             \
+    return 0;                                                                     \
   }
 WHERE_RUN(uint8_t)
 WHERE_RUN(uint16_t)
@@ -744,8 +777,8 @@ int lt_where(const lt_tensor *cond, const lt_operand *a, const lt_operand *b, lt
   const lt_tensor *tc, *ta, *tb;
   lt_tensor *c1 = NULL, *a1 = NULL, *b1 = NULL;
   int rc;
-  if ((rc = operand_as(&oc, LT_BOOL, &tc, &c1, err)) ||
-      (rc = operand_as(a, rt, &ta, &a1, err)) || (rc = operand_as(b, rt, &tb, &b1, err))) {
+  if ((rc = operand_as(&oc, LT_BOOL, &tc, &c1, err)) || (rc = operand_as(a, rt, &ta, &a1, err)) ||
+      (rc = operand_as(b, rt, &tb, &b1, err))) {
     lt_tensor_free(c1);
     lt_tensor_free(a1);
     return rc;

@@ -15,21 +15,54 @@
 #include "lt_tensor.h"
 
 typedef enum {
-  LT_ADD, LT_SUB, LT_MUL, LT_DIV, LT_FLOORDIV, LT_REM, LT_POW,
-  LT_EQ, LT_NE, LT_LT, LT_LE, LT_GT, LT_GE,
-  LT_AND, LT_OR,
-  LT_MAXIMUM, LT_MINIMUM,
+  LT_ADD,
+  LT_SUB,
+  LT_MUL,
+  LT_DIV,
+  LT_FLOORDIV,
+  LT_REM,
+  LT_POW,
+  LT_EQ,
+  LT_NE,
+  LT_LT,
+  LT_LE,
+  LT_GT,
+  LT_GE,
+  LT_AND,
+  LT_OR,
+  LT_MAXIMUM,
+  LT_MINIMUM,
   LT_NBINOPS
 } lt_binop;
 
 typedef enum {
-  LT_NEG, LT_ABS, LT_SQRT, LT_EXP, LT_LOG, LT_SIN, LT_COS, LT_TANH, LT_FLOOR, LT_CEIL,
-  LT_ROUND, LT_SIGN, LT_NOT,
+  LT_NEG,
+  LT_ABS,
+  LT_SQRT,
+  LT_EXP,
+  LT_LOG,
+  LT_SIN,
+  LT_COS,
+  LT_TANH,
+  LT_FLOOR,
+  LT_CEIL,
+  LT_ROUND,
+  LT_SIGN,
+  LT_NOT,
   LT_NUNOPS
 } lt_unop;
 
 typedef enum {
-  LT_SUM, LT_PROD, LT_MEAN, LT_MIN, LT_MAX, LT_ARGMIN, LT_ARGMAX, LT_ALL, LT_ANY, LT_VAR,
+  LT_SUM,
+  LT_PROD,
+  LT_MEAN,
+  LT_MIN,
+  LT_MAX,
+  LT_ARGMIN,
+  LT_ARGMAX,
+  LT_ALL,
+  LT_ANY,
+  LT_VAR,
   LT_STD
 } lt_redop;
 

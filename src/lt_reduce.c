@@ -81,33 +81,32 @@ typedef void (*fold_fn)(red_state *s, const char *p, int64_t step, int64_t n);
    contiguous block, eight independent accumulators: no dependency chain through one register,
    and the float32 and float64 loops vectorize. */
 #define SUM_BLOCK 4096 /* a multiple of 8 */
-#define SUM_FOLD_AS(ATTR, NAME, E, T, CT, CV, BF, ACC, AV, AF)                \
-  ATTR static void NAME##_##E(red_state *s, const char *p, int64_t step,      \
-                              int64_t n) {                                    \
-    ACC total = 0;                                                            \
-    for (int64_t i = 0; i < n;) {                                             \
-      int64_t end = n - i > SUM_BLOCK ? i + SUM_BLOCK : n;                    \
-      ACC a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0, a5 = 0, a6 = 0, a7 = 0;     \
-      if (step == (int64_t)sizeof(T)) {                                       \
-        const T *q = (const T *)(const void *)p;                              \
-        for (; i + 8 <= end; i += 8) {                                        \
-          a0 += AV(q[i]);                                                     \
-          a1 += AV(q[i + 1]);                                                 \
-          a2 += AV(q[i + 2]);                                                 \
-          a3 += AV(q[i + 3]);                                                 \
-          a4 += AV(q[i + 4]);                                                 \
-          a5 += AV(q[i + 5]);                                                 \
-          a6 += AV(q[i + 6]);                                                 \
-          a7 += AV(q[i + 7]);                                                 \
-        }                                                                     \
-        for (; i < end; i++) a0 += AV(q[i]);                                  \
-      } else {                                                                \
-        for (; i < end; i++) a0 += AV(ELEM(T, p, i, step));                   \
-      }                                                                       \
-      total += ((a0 + a1) + (a2 + a3)) + ((a4 + a5) + (a6 + a7));             \
-    }                                                                         \
-    s->AF += total;                                                           \
-    s->pos += n;                                                              \
+#define SUM_FOLD_AS(ATTR, NAME, E, T, CT, CV, BF, ACC, AV, AF)                        \
+  ATTR static void NAME##_##E(red_state *s, const char *p, int64_t step, int64_t n) { \
+    ACC total = 0;                                                                    \
+    for (int64_t i = 0; i < n;) {                                                     \
+      int64_t end = n - i > SUM_BLOCK ? i + SUM_BLOCK : n;                            \
+      ACC a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0, a5 = 0, a6 = 0, a7 = 0;             \
+      if (step == (int64_t)sizeof(T)) {                                               \
+        const T *q = (const T *)(const void *)p;                                      \
+        for (; i + 8 <= end; i += 8) {                                                \
+          a0 += AV(q[i]);                                                             \
+          a1 += AV(q[i + 1]);                                                         \
+          a2 += AV(q[i + 2]);                                                         \
+          a3 += AV(q[i + 3]);                                                         \
+          a4 += AV(q[i + 4]);                                                         \
+          a5 += AV(q[i + 5]);                                                         \
+          a6 += AV(q[i + 6]);                                                         \
+          a7 += AV(q[i + 7]);                                                         \
+        }                                                                             \
+        for (; i < end; i++) a0 += AV(q[i]);                                          \
+      } else {                                                                        \
+        for (; i < end; i++) a0 += AV(ELEM(T, p, i, step));                           \
+      }                                                                               \
+      total += ((a0 + a1) + (a2 + a3)) + ((a4 + a5) + (a6 + a7));                     \
+    }                                                                                 \
+    s->AF += total;                                                                   \
+    s->pos += n;                                                                      \
   }
 
 #define SUM_FOLD(E, ...) SUM_FOLD_AS(, sum, E, __VA_ARGS__)

@@ -41,9 +41,9 @@ struct lt_storage {
   void *data;      /* == block->data */
   DLDevice device; /* where data lives */
   lt_block *block;
-  int shared;      /* the block may have other handles: unshare before writing */
-  int pinned;      /* writers outside ltensor may hold data: never share the block */
-  int revoked;     /* the host took the memory back: no access through this handle */
+  int shared;  /* the block may have other handles: unshare before writing */
+  int pinned;  /* writers outside ltensor may hold data: never share the block */
+  int revoked; /* the host took the memory back: no access through this handle */
 };
 
 /* A new block of nbytes (>= 0), LT_ALIGN-aligned, zero-filled when zero != 0, with its handle.

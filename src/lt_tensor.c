@@ -28,8 +28,7 @@ int lt_shape_numel(int ndim, const int64_t *shape, int64_t *out, lt_error *err) 
   int zero = 0;
   for (int i = 0; i < ndim; i++) {
     if (shape[i] < 0)
-      return lt_fail(err, LT_ERANGE, "size %lld of dim %d is negative", (long long)shape[i],
-                     i + 1);
+      return lt_fail(err, LT_ERANGE, "size %lld of dim %d is negative", (long long)shape[i], i + 1);
     if (shape[i] == 0)
       zero = 1;
     else if (__builtin_mul_overflow(n, shape[i], &n))
@@ -71,8 +70,7 @@ int lt_is_contiguous(const lt_tensor *t) {
 
 const char *lt_readonly_reason(const lt_tensor *t) {
   switch (t->readonly) {
-    case LT_RO_DLPACK:
-      return "tensor is read-only (imported from DLPack with the READ_ONLY flag)";
+    case LT_RO_DLPACK: return "tensor is read-only (imported from DLPack with the READ_ONLY flag)";
     case LT_RO_HOST: return "tensor is read-only (the host program shared it read-only)";
     case LT_RO_WRAPPER: return "tensor is read-only (it came from a ReadOnlyTensorWrapper)";
     default: return NULL;
@@ -104,15 +102,17 @@ void lt_shape_str(int ndim, const int64_t *shape, char *buf, size_t n) {
     w = snprintf(buf + used, n - used, i ? ", %lld" : "%lld", (long long)shape[i]);
     if (w > 0) used += (size_t)w;
   }
-  if (used + 5 < n) snprintf(buf + used, n - used, "]");
-  else if (n > 4) snprintf(buf + n - 5, 5, "...]");
+  if (used + 5 < n)
+    snprintf(buf + used, n - used, "]");
+  else if (n > 4)
+    snprintf(buf + n - 5, 5, "...]");
 }
 
 void lt_device_str(DLDevice d, char *buf, size_t n) {
-  static const char *const names[] = {
-      NULL,   "cpu",  "cuda", "cuda_host", "opencl", NULL,    NULL,        "vulkan", "metal",
-      "vpi",  "rocm", "rocm_host", "ext_dev", "cuda_managed", "oneapi", "webgpu", "hexagon",
-      "maia", "trn"};
+  static const char *const names[] = {NULL,     "cpu",       "cuda",    "cuda_host",    "opencl",
+                                      NULL,     NULL,        "vulkan",  "metal",        "vpi",
+                                      "rocm",   "rocm_host", "ext_dev", "cuda_managed", "oneapi",
+                                      "webgpu", "hexagon",   "maia",    "trn"};
   int dt = (int)d.device_type;
   const char *name = dt >= 0 && dt < (int)(sizeof names / sizeof names[0]) ? names[dt] : NULL;
   if (dt == kDLCPU)
@@ -172,15 +172,14 @@ int lt_tensor_new(lt_dtype dt, int ndim, const int64_t *shape, int zero, lt_tens
   if (rc) return rc;
   size_t es = lt_dtypes[dt].size;
   if ((uint64_t)n > (uint64_t)(PTRDIFF_MAX - 2 * LT_ALIGN) / es)
-    return lt_fail(err, LT_ERANGE, "tensor of %lld elements of %s is too large",
-                   (long long)n, lt_dtypes[dt].name);
+    return lt_fail(err, LT_ERANGE, "tensor of %lld elements of %s is too large", (long long)n,
+                   lt_dtypes[dt].name);
   lt_tensor *t = lt_tensor_alloc(ndim);
   if (!t) return lt_fail(err, LT_ENOMEM, "not enough memory");
   t->storage = lt_storage_new((size_t)n * es, zero);
   if (!t->storage) {
     lt_tensor_free(t);
-    return lt_fail(err, LT_ENOMEM, "not enough memory for %lld bytes",
-                   (long long)((size_t)n * es));
+    return lt_fail(err, LT_ENOMEM, "not enough memory for %lld bytes", (long long)((size_t)n * es));
   }
   t->dtype = dt;
   t->dl_dtype = lt_dtypes[dt].dl;
@@ -226,13 +225,13 @@ int lt_tensor_alias(const lt_tensor *t, lt_tensor **out, lt_error *err) {
 }
 
 /* Runs an in-place view operation on a frame of t, then gives the result its own header. */
-#define VIEW_OF(t, out, err, op)             \
-  do {                                       \
-    lt_frame f_;                             \
-    lt_tensor *v = lt_frame_of(&f_, t);      \
-    int rc_ = (op);                          \
-    if (rc_) return rc_;                     \
-    return lt_tensor_alias(v, out, err);     \
+#define VIEW_OF(t, out, err, op)         \
+  do {                                   \
+    lt_frame f_;                         \
+    lt_tensor *v = lt_frame_of(&f_, t);  \
+    int rc_ = (op);                      \
+    if (rc_) return rc_;                 \
+    return lt_tensor_alias(v, out, err); \
   } while (0)
 
 static int check_dim(const lt_tensor *t, int dim, lt_error *err) {
@@ -266,8 +265,7 @@ static void drop_dim(lt_tensor *v, int d) {
 }
 
 /* Resolves one -1 in shape against numel; the result goes to res. */
-static int infer_shape(int64_t numel, int ndim, const int64_t *shape, int64_t *res,
-                       lt_error *err) {
+static int infer_shape(int64_t numel, int ndim, const int64_t *shape, int64_t *res, lt_error *err) {
   int infer = -1, zero = 0;
   int64_t known = 1;
   for (int i = 0; i < ndim; i++) {
@@ -519,8 +517,7 @@ int lt_flatten(const lt_tensor *t, int start, int end, lt_tensor **out, lt_error
   int rc;
   if ((rc = check_dim(t, start, err)) || (rc = check_dim(t, end, err))) return rc;
   if (start > end)
-    return lt_fail(err, LT_EARG, "flatten start dim %d comes after end dim %d", start + 1,
-                   end + 1);
+    return lt_fail(err, LT_EARG, "flatten start dim %d comes after end dim %d", start + 1, end + 1);
   int64_t shape[LT_MAX_NDIM], merged = 1;
   int n = 0;
   for (int i = 0; i < start; i++) shape[n++] = t->shape[i];
@@ -535,8 +532,8 @@ int lt_flatten(const lt_tensor *t, int start, int end, lt_tensor **out, lt_error
 static int expand_(lt_tensor *v, int ndim, const int64_t *sizes, lt_error *err) {
   if (ndim < v->ndim)
     return lt_fail(err, LT_EARG,
-                   "expand: the number of sizes (%d) must be at least the tensor's dims (%d)",
-                   ndim, v->ndim);
+                   "expand: the number of sizes (%d) must be at least the tensor's dims (%d)", ndim,
+                   v->ndim);
   if (ndim > LT_MAX_NDIM)
     return lt_fail(err, LT_EARG, "too many dimensions (%d, at most %d)", ndim, LT_MAX_NDIM);
   int64_t sh[LT_MAX_NDIM], st[LT_MAX_NDIM], numel;
@@ -575,8 +572,7 @@ static int expand_(lt_tensor *v, int ndim, const int64_t *sizes, lt_error *err) 
   return LT_OK;
 }
 
-int lt_expand(const lt_tensor *t, int ndim, const int64_t *sizes, lt_tensor **out,
-              lt_error *err) {
+int lt_expand(const lt_tensor *t, int ndim, const int64_t *sizes, lt_tensor **out, lt_error *err) {
   VIEW_OF(t, out, err, expand_(v, ndim, sizes, err));
 }
 

@@ -142,8 +142,7 @@ int lt_squeeze(const lt_tensor *t, int dim, lt_tensor **out, lt_error *err);
 /* Merges dims start..end (inclusive) into one; a view when possible, else a copy. */
 int lt_flatten(const lt_tensor *t, int start, int end, lt_tensor **out, lt_error *err);
 /* sizes may hold -1 (keep); new leading dims and size-1 dims broadcast with stride 0. */
-int lt_expand(const lt_tensor *t, int ndim, const int64_t *sizes, lt_tensor **out,
-              lt_error *err);
+int lt_expand(const lt_tensor *t, int ndim, const int64_t *sizes, lt_tensor **out, lt_error *err);
 /* }====== */
 
 /* A new contiguous copy of t (same dtype, writable). */

@@ -12,8 +12,8 @@
 #include <string.h>
 
 #include "lt_dlpack.h"
-#include "lua_ltensor.h"
 #include "ltensor.h"
+#include "lua_ltensor.h"
 
 /* Registry names of the four capsule metatables, in this order. */
 const char *const ltl_capsule_names[4] = {"dltensor", "dltensor_versioned", "used_dltensor",
@@ -132,7 +132,8 @@ static int opt_pair(lua_State *L, int idx, const char *name, lua_Integer *a, lua
     lua_pop(L, 1);
     return 0;
   }
-  if (tt != LUA_TTABLE) luaL_error(L, "%s must be a table {a, b}, got %s", name, luaL_typename(L, -1));
+  if (tt != LUA_TTABLE)
+    luaL_error(L, "%s must be a table {a, b}, got %s", name, luaL_typename(L, -1));
   for (int i = 1; i <= 2; i++) {
     lua_rawgeti(L, -1, i);
     int isnum;
@@ -206,8 +207,9 @@ static int m_dlpack_device(lua_State *L) { return ltl_dlpack_device(L, ltl_check
 /* dlpack.to_dlpack(t): a legacy capsule, as torch.utils.dlpack.to_dlpack. */
 static int f_to_dlpack(lua_State *L) {
   if (ltl_testwrapper(L, 1))
-    return luaL_error(L, "a ReadOnlyTensorWrapper cannot become a legacy capsule, which cannot "
-                         "mark it read-only; use from_dlpack or __dlpack{max_version = {1, 3}}");
+    return luaL_error(L,
+                      "a ReadOnlyTensorWrapper cannot become a legacy capsule, which cannot "
+                      "mark it read-only; use from_dlpack or __dlpack{max_version = {1, 3}}");
   lt_tensor *t = ltl_check(L, 1);
   return ltl_export_capsule(L, t, 0, 0, 0);
 }
@@ -247,8 +249,9 @@ static int f_from_dlpack(lua_State *L) {
   int kind = capsule_kind(L, 1);
   if (kind >= 0) {
     if (want_cpu || copy != -1)
-      return luaL_error(L, "device and copy cannot be used with a raw capsule; pass the object "
-                           "that made it instead");
+      return luaL_error(L,
+                        "device and copy cannot be used with a raw capsule; pass the object "
+                        "that made it instead");
     import_capsule(L, 1, kind, &flags);
     return 1;
   }

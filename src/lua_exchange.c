@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "lt_dlpack.h"
-#include "lua_ltensor.h"
 #include "ltensor.h"
+#include "lua_ltensor.h"
 
 /* {====== failing without raising ====== */
 
@@ -149,7 +149,7 @@ static int to_lua(lua_State *L, DLManagedTensorVersioned *tensor, int read_only)
   lua_pushlightuserdata(L, &job);
   if (lua_pcall(L, 1, 1, 0) == LUA_OK) return 0;
   if (!job.consumed) lt_dlpack_delete(tensor, 1); /* ownership passed to us */
-  return -1; /* the error message is on the stack */
+  return -1;                                      /* the error message is on the stack */
 }
 static int to_lua_rw(lua_State *L, DLManagedTensorVersioned *tensor) {
   return to_lua(L, tensor, 0);

@@ -44,7 +44,6 @@ ltl_state *ltl_push_metatable(lua_State *L, int which);
 /* Counts one new finalizable userdata; every so many, one extra collector step. */
 void ltl_count_finalizable(lua_State *L, ltl_state *st);
 
-
 /* A new tensor userdata (t == NULL) with the tensor metatable, on top of the stack. Fill ud->t
    after: if anything raises before, the empty userdata is simply collected. */
 ltl_ud *ltl_newud(lua_State *L);

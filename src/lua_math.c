@@ -26,8 +26,7 @@ static void check_operand(lua_State *L, int idx, lt_operand *o, const char *what
   if (lua_type(L, idx) == LUA_TBOOLEAN) o->is_bool = 1;
   if ((lua_type(L, idx) != LUA_TNUMBER && lua_type(L, idx) != LUA_TBOOLEAN) ||
       !ltl_to_scalar(L, idx, LT_FLOAT64, &o->s))
-    luaL_error(L, "%s: expected a tensor, number or boolean, got %s", what,
-               luaL_typename(L, idx));
+    luaL_error(L, "%s: expected a tensor, number or boolean, got %s", what, luaL_typename(L, idx));
 }
 
 /* Pushes a new tensor result (the core made it); the collector is told of its size. */
@@ -73,8 +72,8 @@ static int unary(lua_State *L, lt_unop op, int inplace) {
   return 1;
 }
 
-#define BINARY(name, op)                                              \
-  static int m_##name(lua_State *L) { return binary(L, op, 0); }      \
+#define BINARY(name, op)                                         \
+  static int m_##name(lua_State *L) { return binary(L, op, 0); } \
   static int m_##name##_(lua_State *L) { return binary(L, op, 1); }
 BINARY(add, LT_ADD)
 BINARY(sub, LT_SUB)
@@ -96,8 +95,8 @@ COMPARE(ge, LT_GE)
 COMPARE(logical_and, LT_AND)
 COMPARE(logical_or, LT_OR)
 
-#define UNARY(name, op)                                               \
-  static int m_##name(lua_State *L) { return unary(L, op, 0); }       \
+#define UNARY(name, op)                                         \
+  static int m_##name(lua_State *L) { return unary(L, op, 0); } \
   static int m_##name##_(lua_State *L) { return unary(L, op, 1); }
 UNARY(neg, LT_NEG)
 UNARY(abs, LT_ABS)
@@ -175,15 +174,15 @@ static int masked_fill(lua_State *L, int inplace) {
   lt_tensor *r;
   if (lt_where(mask, &v, &ot, &r, &err)) return raise_err(L, &err);
   if (inplace) { /* the mask must not grow t's shape; the copy converts to t's dtype */
-    int same = r->ndim == t->ndim &&
-               memcmp(r->shape, t->shape, (size_t)t->ndim * sizeof(int64_t)) == 0;
+    int same =
+        r->ndim == t->ndim && memcmp(r->shape, t->shape, (size_t)t->ndim * sizeof(int64_t)) == 0;
     if (!same) {
       char have[128], want[128];
       lt_shape_str(t->ndim, t->shape, have, sizeof have);
       lt_shape_str(r->ndim, r->shape, want, sizeof want);
       lt_tensor_free(r);
-      return luaL_error(L, "masked_fill_: output with shape %s doesn't match the broadcast shape %s",
-                        have, want);
+      return luaL_error(
+          L, "masked_fill_: output with shape %s doesn't match the broadcast shape %s", have, want);
     }
     int rc = lt_copy(t, r, &err);
     lt_tensor_free(r);
@@ -231,8 +230,7 @@ static int reduce(lua_State *L, lt_redop op) {
     lt_operand a = {positions ? ud->t : ix->t, {LT_SK_INT, {0}, 0}, 0};
     lt_operand one = {NULL, {LT_SK_INT, {.i = 1}, 0}, 0};
     lt_tensor *r;
-    if (lt_binary(LT_ADD, &a, &one, positions ? ud->t : ix->t, &r, &err))
-      return raise_err(L, &err);
+    if (lt_binary(LT_ADD, &a, &one, positions ? ud->t : ix->t, &r, &err)) return raise_err(L, &err);
   }
   push_result(L, ud);
   return ix ? 2 : 1;
@@ -379,8 +377,10 @@ static void each(lua_State *L, lt_tensor *t, lt_tensor *dst, int in_place) {
     ltl_push_element(L, t->dtype, lt_data(t) + off * (int64_t)lt_esize(t));
     lua_call(L, 1, 1);
     ltl_check(L, 1); /* fn may have released the tensor (its <close>, a host revoke) */
-    if (in_place) ltl_prepare_write(L, dst); /* ... or cloned it */
-    else if (!lt_readable(t)) (void)luaL_error(L, "tensor has been released");
+    if (in_place)
+      ltl_prepare_write(L, dst); /* ... or cloned it */
+    else if (!lt_readable(t))
+      (void)luaL_error(L, "tensor has been released");
     ltl_store_value(L, -1, dst->dtype, lt_data(dst) + doff * (int64_t)lt_esize(dst));
     lua_pop(L, 1);
     for (int d = t->ndim - 1; d >= 0; d--) {
@@ -415,30 +415,70 @@ static int m_apply(lua_State *L) {
 
 /* }====== */
 
-#define M(name) {#name, m_##name}, {#name "_", m_##name##_}
+#define M(name) \
+  {#name, m_##name}, { #name "_", m_##name##_ }
 static const luaL_Reg math_methods[] = {
-    M(add), M(sub), M(mul), M(div), M(floor_divide), M(remainder), M(pow), M(maximum),
-    M(minimum), M(neg), M(abs), M(sqrt), M(exp), M(log), M(sin), M(cos), M(tanh), M(floor),
-    M(ceil), M(round), M(sign), M(clamp), M(masked_fill),
-    {"eq", m_eq}, {"ne", m_ne}, {"lt", m_lt}, {"le", m_le}, {"gt", m_gt}, {"ge", m_ge},
-    {"logical_and", m_logical_and}, {"logical_or", m_logical_or},
+    M(add),
+    M(sub),
+    M(mul),
+    M(div),
+    M(floor_divide),
+    M(remainder),
+    M(pow),
+    M(maximum),
+    M(minimum),
+    M(neg),
+    M(abs),
+    M(sqrt),
+    M(exp),
+    M(log),
+    M(sin),
+    M(cos),
+    M(tanh),
+    M(floor),
+    M(ceil),
+    M(round),
+    M(sign),
+    M(clamp),
+    M(masked_fill),
+    {"eq", m_eq},
+    {"ne", m_ne},
+    {"lt", m_lt},
+    {"le", m_le},
+    {"gt", m_gt},
+    {"ge", m_ge},
+    {"logical_and", m_logical_and},
+    {"logical_or", m_logical_or},
     {"logical_not", m_logical_not},
-    {"sum", m_sum}, {"prod", m_prod}, {"mean", m_mean}, {"min", m_min}, {"max", m_max},
-    {"argmin", m_argmin}, {"argmax", m_argmax}, {"all", m_all}, {"any", m_any},
-    {"var", m_var}, {"std", m_std},
-    {"matmul", m_matmul}, {"dot", m_dot}, {"t", m_t},
-    {"map", m_map}, {"apply", m_apply},
+    {"sum", m_sum},
+    {"prod", m_prod},
+    {"mean", m_mean},
+    {"min", m_min},
+    {"max", m_max},
+    {"argmin", m_argmin},
+    {"argmax", m_argmax},
+    {"all", m_all},
+    {"any", m_any},
+    {"var", m_var},
+    {"std", m_std},
+    {"matmul", m_matmul},
+    {"dot", m_dot},
+    {"t", m_t},
+    {"map", m_map},
+    {"apply", m_apply},
     {NULL, NULL},
 };
 
 static const luaL_Reg math_metameth[] = {
-    {"__add", mm_add}, {"__sub", mm_sub}, {"__mul", mm_mul}, {"__div", mm_div},
-    {"__idiv", mm_idiv}, {"__mod", mm_mod}, {"__pow", mm_pow}, {"__unm", mm_unm},
-    {NULL, NULL},
+    {"__add", mm_add}, {"__sub", mm_sub}, {"__mul", mm_mul}, {"__div", mm_div}, {"__idiv", mm_idiv},
+    {"__mod", mm_mod}, {"__pow", mm_pow}, {"__unm", mm_unm}, {NULL, NULL},
 };
 
 static const luaL_Reg math_funcs[] = {
-    {"where", f_where}, {"cat", f_cat}, {"stack", f_stack}, {NULL, NULL},
+    {"where", f_where},
+    {"cat", f_cat},
+    {"stack", f_stack},
+    {NULL, NULL},
 };
 
 void ltl_open_math(lua_State *L, int mt, int methods, int module) {

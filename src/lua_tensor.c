@@ -12,8 +12,8 @@
 #include <string.h>
 
 #include "lt_kernels.h"
-#include "lua_ltensor.h"
 #include "ltensor.h"
+#include "lua_ltensor.h"
 
 const char ltl_tensor_key = 0;
 
@@ -93,8 +93,8 @@ void ltl_account(lua_State *L, size_t nbytes) {
   lua_gc(L, LUA_GCSTEP, kb > INT_MAX ? INT_MAX : (int)kb);
 }
 
-#define CHECK_RC(L, rc, err) \
-  do {                       \
+#define CHECK_RC(L, rc, err)      \
+  do {                            \
     if (rc) ltl_raise(L, &(err)); \
   } while (0)
 
@@ -107,8 +107,8 @@ static lua_Integer check_int(lua_State *L, int arg, const char *what) {
   lua_Integer v = lua_tointegerx(L, arg, &isnum);
   if (!isnum) {
     if (lua_type(L, arg) == LUA_TNUMBER)
-      luaL_argerror(L, arg, lua_pushfstring(L, "%s must be an integer, got %s", what,
-                                            lua_tostring(L, arg)));
+      luaL_argerror(
+          L, arg, lua_pushfstring(L, "%s must be an integer, got %s", what, lua_tostring(L, arg)));
     luaL_typeerror(L, arg, "integer");
   }
   return v;
@@ -154,8 +154,9 @@ static int check_sizes(lua_State *L, int arg, int64_t *sizes, int allow_neg1, in
       int isnum;
       lua_Integer v = lua_tointegerx(L, -1, &isnum);
       if (!isnum)
-        luaL_argerror(L, arg, lua_pushfstring(L, "size #%d must be an integer, got %s", (int)i,
-                                              luaL_typename(L, -1)));
+        luaL_argerror(L, arg,
+                      lua_pushfstring(L, "size #%d must be an integer, got %s", (int)i,
+                                      luaL_typename(L, -1)));
       if (v < 0 && !(allow_neg1 && v == -1))
         luaL_argerror(L, arg, lua_pushfstring(L, "size #%d is negative (%I)", (int)i, v));
       sizes[n++] = v;
@@ -166,7 +167,8 @@ static int check_sizes(lua_State *L, int arg, int64_t *sizes, int allow_neg1, in
   }
   while (lua_type(L, arg + n) == LUA_TNUMBER) {
     if (n >= LT_MAX_NDIM)
-      luaL_argerror(L, arg + n, lua_pushfstring(L, "too many dimensions (at most %d)", LT_MAX_NDIM));
+      luaL_argerror(L, arg + n,
+                    lua_pushfstring(L, "too many dimensions (at most %d)", LT_MAX_NDIM));
     lua_Integer v = check_int(L, arg + n, "size");
     if (v < 0 && !(allow_neg1 && v == -1))
       luaL_argerror(L, arg + n, lua_pushfstring(L, "size is negative (%I)", v));
@@ -318,15 +320,16 @@ static void scan_table(lua_State *L, int dim, int ndim, const int64_t *shape, in
   luaL_checkstack(L, 4, "nested table too deep");
   if (dim == ndim) {
     switch (lua_type(L, -1)) {
-      case LUA_TBOOLEAN: if (*kind < K_BOOL) *kind = K_BOOL; return;
+      case LUA_TBOOLEAN:
+        if (*kind < K_BOOL) *kind = K_BOOL;
+        return;
       case LUA_TNUMBER: {
         int k = lua_isinteger(L, -1) ? K_INT : K_FLOAT;
         if (*kind < k) *kind = k;
         return;
       }
       default:
-        luaL_error(L, "expected a number or boolean at dim %d (got %s)", dim,
-                   luaL_typename(L, -1));
+        luaL_error(L, "expected a number or boolean at dim %d (got %s)", dim, luaL_typename(L, -1));
         return;
     }
   }
@@ -375,8 +378,7 @@ static lt_tensor *tensor_from_table(lua_State *L, int idx, lt_dtype dt) {
   lua_pushvalue(L, idx);
   scan_table(L, 0, ndim, shape, &kind);
   lua_pop(L, 1);
-  if (dt >= LT_NDTYPES)
-    dt = kind == K_BOOL ? LT_BOOL : kind == K_INT ? LT_INT64 : LT_FLOAT32;
+  if (dt >= LT_NDTYPES) dt = kind == K_BOOL ? LT_BOOL : kind == K_INT ? LT_INT64 : LT_FLOAT32;
   lt_error err;
   int64_t n;
   if (lt_shape_numel(ndim, shape, &n, &err)) ltl_raise(L, &err);
@@ -510,7 +512,8 @@ static int lt_arange(lua_State *L) {
     char *p = lt_data(t);
     size_t es = lt_esize(t);
     for (int64_t i = 0; i < count; i++, p += es) {
-      lt_scalar s = {LT_SK_INT, {.i = (int64_t)((uint64_t)start + (uint64_t)i * (uint64_t)step)}, 0};
+      lt_scalar s = {
+          LT_SK_INT, {.i = (int64_t)((uint64_t)start + (uint64_t)i * (uint64_t)step)}, 0};
       if (lt_store(dt, p, &s) != LT_STORE_OK) scalar_error(L, &s, dt);
     }
     return 1;
@@ -542,8 +545,10 @@ static int lt_from_bytes(lua_State *L) {
   lt_dtype dt = check_dtype(L, 2);
   size_t es = lt_dtypes[dt].size;
   if (len % es != 0)
-    return luaL_argerror(L, 1, lua_pushfstring(L, "%d bytes is not a multiple of the %s element size (%d)",
-                                               (int)len, lt_dtypes[dt].name, (int)es));
+    return luaL_argerror(
+        L, 1,
+        lua_pushfstring(L, "%d bytes is not a multiple of the %s element size (%d)", (int)len,
+                        lt_dtypes[dt].name, (int)es));
   int64_t n = (int64_t)(len / es), shape[LT_MAX_NDIM];
   int ndim = 1, next;
   shape[0] = n;
@@ -1072,8 +1077,9 @@ static int m_narrow(lua_State *L) {
   luaL_argcheck(L, len >= 0, 4, "length must be non-negative");
   if (start < 0) start += n + 1;
   if (start < 1 || start > n + 1)
-    return luaL_argerror(L, 3, lua_pushfstring(L, "start %I out of range for dim %d of size %I",
-                                               lua_tointeger(L, 3), d + 1, n));
+    return luaL_argerror(L, 3,
+                         lua_pushfstring(L, "start %I out of range for dim %d of size %I",
+                                         lua_tointeger(L, 3), d + 1, n));
   lt_error err;
   ltl_ud *ud = ltl_newud(L);
   CHECK_RC(L, lt_narrow(t, d, start - 1, len, &ud->t, &err), err);
@@ -1218,19 +1224,11 @@ static const luaL_Reg methods[] = {
 };
 
 static const luaL_Reg properties[] = {
-    {"shape", p_shape},
-    {"dtype", p_dtype},
-    {"ndim", p_ndim},
-    {"device", p_device},
-    {NULL, NULL},
+    {"shape", p_shape}, {"dtype", p_dtype}, {"ndim", p_ndim}, {"device", p_device}, {NULL, NULL},
 };
 
 static const luaL_Reg metameth[] = {
-    {"__newindex", t_newindex},
-    {"__len", t_len},
-    {"__gc", t_gc},
-    {"__close", t_gc},
-    {NULL, NULL},
+    {"__newindex", t_newindex}, {"__len", t_len}, {"__gc", t_gc}, {"__close", t_gc}, {NULL, NULL},
 };
 
 static const luaL_Reg funcs[] = {
@@ -1259,13 +1257,14 @@ LUAMOD_API int luaopen_ltensor_core(lua_State *L) {
     /* no mark yet: our own initialization was cut short right after making the table */
     int tt = lua_getfield(L, -1, "__ltensor_copy");
     if (tt != LUA_TNIL && lua_touserdata(L, -1) != (void *)&ltl_tensor_key)
-      return luaL_error(L, "another copy of ltensor is already loaded in this state (a host "
-                           "that links ltensor must call ltensor_open before scripts require it)");
+      return luaL_error(L,
+                        "another copy of ltensor is already loaded in this state (a host "
+                        "that links ltensor must call ltensor_open before scripts require it)");
     lua_pop(L, 1);
   }
   lua_pop(L, 1);
   if (luaL_newmetatable(L, LTL_TENSOR_NAME) || !complete) { /* mt */
-    lua_pushlightuserdata(L, (void *)&ltl_tensor_key); /* which copy made it */
+    lua_pushlightuserdata(L, (void *)&ltl_tensor_key);      /* which copy made it */
     lua_setfield(L, -2, "__ltensor_copy");
     luaL_setfuncs(L, metameth, 0);
     lua_pushliteral(L, LTL_TENSOR_NAME); /* getmetatable(t) gives the type name */

@@ -7,8 +7,8 @@
  * tostring. Every other index, write, operator, length, call, comparison or concatenation raises
  * "ReadOnlyTensorWrapper only supports DLPack export; '<name>' is not allowed".
  */
-#include "lua_ltensor.h"
 #include "ltensor.h"
+#include "lua_ltensor.h"
 
 const char ltl_wrapper_key = 0;
 
@@ -32,8 +32,9 @@ static int w_dlpack(lua_State *L) {
   lt_tensor *t = check_wrapper(L, 1);
   int versioned, copy = ltl_dlpack_opts(L, 2, t, &versioned);
   if (!versioned)
-    return luaL_error(L, "a ReadOnlyTensorWrapper exports only versioned capsules, which can "
-                         "mark it read-only: pass max_version = {1, 3}");
+    return luaL_error(L,
+                      "a ReadOnlyTensorWrapper exports only versioned capsules, which can "
+                      "mark it read-only: pass max_version = {1, 3}");
   lua_settop(L, 1);
   /* the export stays a live view of t: pin t's storage when that copies nothing (its block has
      no other handle), so that a later t:clone() copies eagerly instead of moving t away from
@@ -90,10 +91,10 @@ static int f_wrapper(lua_State *L) {
   return 1;
 }
 
-static const char *const refused_ops[] = {
-    "__add", "__sub", "__mul",  "__div", "__mod", "__pow", "__unm", "__idiv",
-    "__band", "__bor", "__bxor", "__shl", "__shr", "__bnot", "__concat", "__len",
-    "__eq",  "__lt",  "__le",   "__call", "__close", NULL};
+static const char *const refused_ops[] = {"__add", "__sub",  "__mul",    "__div", "__mod",  "__pow",
+                                          "__unm", "__idiv", "__band",   "__bor", "__bxor", "__shl",
+                                          "__shr", "__bnot", "__concat", "__len", "__eq",   "__lt",
+                                          "__le",  "__call", "__close",  NULL};
 
 void ltl_open_wrapper(lua_State *L, int module) {
   module = lua_absindex(L, module);

@@ -614,18 +614,10 @@ static void test_clones(void) {
 static void test_strided(void) {
   section("3: strided tensors both ways");
   static const char *const np_views[] = {
-      "base.T",
-      "base[::2, 1:]",
-      "base[::-1]",
-      "base[:, ::-2]",
-      "base[::-2, ::3].T",
-      "base[3]",
-      "base[1:3, 4:5]",
-      "base[:, 2]",
-      "base[::-1, ::-1]",
-      "np.array(7.25)",
-      "np.zeros((0, 3))",
-      "np.zeros((3, 0)).T",
+      "base.T",         "base[::2, 1:]",     "base[::-1]",
+      "base[:, ::-2]",  "base[::-2, ::3].T", "base[3]",
+      "base[1:3, 4:5]", "base[:, 2]",        "base[::-1, ::-1]",
+      "np.array(7.25)", "np.zeros((0, 3))",  "np.zeros((3, 0)).T",
   };
   static const char *const misaligned_views[] = {
       "misaligned(np.float64, 5)",

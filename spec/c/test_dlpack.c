@@ -178,8 +178,8 @@ static lua_Integer lint(lua_State *L, const char *expr) {
 
 #define LOK(L, code) CHECKF(lrun(L, code), "Lua: %s\n    error: %s", code, g_msg)
 #define LTRUE(L, expr) CHECKF(ltrue(L, expr), "Lua: %s\n    gave: %s", expr, g_msg)
-#define LERR(L, code, want)                                                                 \
-  CHECKF(!lrun(L, code) && strstr(g_msg, want),                                             \
+#define LERR(L, code, want)                     \
+  CHECKF(!lrun(L, code) && strstr(g_msg, want), \
          "Lua: %s\n    expected an error containing '%s', got: %s", code, want, g_msg)
 
 static const char lua_prelude[] =
@@ -207,8 +207,9 @@ static lua_State *new_state(void) {
   if (cut) *cut = 0;
   lua_pushstring(L, dir);
   lua_setglobal(L, "SRCDIR");
-  if (!lrun(L, "package.path = package.path .. ';' .. SRCDIR .. 'lua/?.lua;' .. SRCDIR .. "
-               "'lua/?/init.lua'") ||
+  if (!lrun(L,
+            "package.path = package.path .. ';' .. SRCDIR .. 'lua/?.lua;' .. SRCDIR .. "
+            "'lua/?/init.lua'") ||
       !lrun(L, lua_prelude)) {
     fprintf(stderr, "cannot load ltensor in Lua: %s\n", g_msg);
     exit(2);
@@ -438,8 +439,8 @@ static void test_validation_core(void) {
       int rc = lt_dlpack_import(&b->m, versioned, &t, &err);
       CHECKF(rc != LT_OK, "case %d (versioned %d) was accepted", i, versioned);
       CHECKF(t == sentinel, "case %d: *out was written", i);
-      CHECKF(deleted() == before + 1, "case %d (versioned %d): deleter ran %ld times", i,
-             versioned, deleted() - before);
+      CHECKF(deleted() == before + 1, "case %d (versioned %d): deleter ran %ld times", i, versioned,
+             deleted() - before);
       CHECKF(strstr(err.msg, want) != NULL, "case %d (versioned %d): message '%s' lacks '%s'", i,
              versioned, err.msg, want);
       if (rc == LT_OK && t != sentinel) lt_tensor_free(t);
@@ -786,8 +787,9 @@ static void test_opaque_lua(void) {
   LERR(L, "return ft:reshape(6)", "cannot be read"); /* would need a copy */
   LERR(L, "return fs[1]", "cannot be read");
   LERR(L, "return f:__dlpack{max_version = {1, 3}, copy = true}", "cannot be read");
-  LOK(L, "c1 = f:__dlpack{max_version = {1, 3}}; c2 = ft:__dlpack{max_version = {1, 3}}; "
-         "c3 = fs:__dlpack{max_version = {1, 3}}");
+  LOK(L,
+      "c1 = f:__dlpack{max_version = {1, 3}}; c2 = ft:__dlpack{max_version = {1, 3}}; "
+      "c3 = fs:__dlpack{max_version = {1, 3}}");
   DLManagedTensorVersioned *m1 = take_capsule(L, "c1", &versioned);
   CHECK(m1 && versioned);
   DLManagedTensorVersioned *m2 = take_capsule(L, "c2", &versioned);
@@ -836,8 +838,9 @@ static void test_opaque_lua(void) {
   CHECKF(lua_import(L, &b->m, 1, "g"), "%s", g_msg);
   LTRUE(L, "g.device == 'cuda:0' and same(g.shape, {2, 2}) and g.dtype == 'float32'");
   LTRUE(L, "g:numel() == 4 and g:data_ptr() == 0xdead0000");
-  LTRUE(L, "select('#', g:__dlpack_device()) == 2 and g:__dlpack_device() == 2 and "
-           "select(2, g:__dlpack_device()) == 0");
+  LTRUE(L,
+        "select('#', g:__dlpack_device()) == 2 and g:__dlpack_device() == 2 and "
+        "select(2, g:__dlpack_device()) == 0");
   LERR(L, "return g[1][1]", "cuda:0");
   LERR(L, "return g:get(1, 2)", "cuda:0");
   LERR(L, "return g:tolist()", "cuda:0");
@@ -983,8 +986,8 @@ static void test_export_core(void) {
   CHECK_RC(lt_tensor_new(LT_FLOAT32, 2, A(0, 3), 0, &t, &err), LT_OK);
   for (int v = 0; v <= 1; v++) {
     CHECK_RC(lt_dlpack_export(t, v, 0, 0, &out, &err), LT_OK);
-    DLTensor *d = v ? &((DLManagedTensorVersioned *)out)->dl_tensor
-                    : &((DLManagedTensor *)out)->dl_tensor;
+    DLTensor *d =
+        v ? &((DLManagedTensorVersioned *)out)->dl_tensor : &((DLManagedTensor *)out)->dl_tensor;
     check_export(v ? "empty versioned" : "empty legacy", d, t, NULL, A(3, 1));
     CHECK_RC(lt_dlpack_import(out, v, &back, &err), LT_OK);
     CHECK(lt_numel(back) == 0 && dims_eq(back->shape, A(0, 3), 2));
@@ -1086,16 +1089,17 @@ static void test_capsules(void) {
   LERR(L, "return dlpack.from_dlpack()", "value expected");
 
   /* ltensor's own capsules: one pointer, the registry metatables, by version */
-  LOK(L, "x = lt.tensor({1, 2, 3}, 'float32')\n"
-         "k1 = dlpack.to_dlpack(x); k2 = x:__dlpack(); k3 = x:__dlpack{max_version = {0, 9}}\n"
-         "k4 = x:__dlpack{max_version = {1, 0}}; k5 = x:__dlpack{max_version = {2, 0}}\n"
-         "k6 = x:__dlpack{max_version = {1, 3}, copy = true}\n"
-         "k7 = x:__dlpack{max_version = {1, 3}, copy = false, stream = 0, unknown = 1}");
+  LOK(L,
+      "x = lt.tensor({1, 2, 3}, 'float32')\n"
+      "k1 = dlpack.to_dlpack(x); k2 = x:__dlpack(); k3 = x:__dlpack{max_version = {0, 9}}\n"
+      "k4 = x:__dlpack{max_version = {1, 0}}; k5 = x:__dlpack{max_version = {2, 0}}\n"
+      "k6 = x:__dlpack{max_version = {1, 3}, copy = true}\n"
+      "k7 = x:__dlpack{max_version = {1, 3}, copy = false, stream = 0, unknown = 1}");
   const char *const ks[] = {"k1", "k2", "k3", "k4", "k5", "k6", "k7"};
   for (int i = 0; i < 7; i++) {
     lua_getglobal(L, ks[i]);
-    CHECKF(lua_type(L, -1) == LUA_TUSERDATA && lua_rawlen(L, -1) == sizeof(void *),
-           "%s: rawlen %d", ks[i], (int)lua_rawlen(L, -1));
+    CHECKF(lua_type(L, -1) == LUA_TUSERDATA && lua_rawlen(L, -1) == sizeof(void *), "%s: rawlen %d",
+           ks[i], (int)lua_rawlen(L, -1));
     CHECKF(has_mt(L, -1, i < 3 ? "dltensor" : "dltensor_versioned"), "%s: metatable", ks[i]);
     lua_pop(L, 1);
   }
@@ -1122,8 +1126,9 @@ static void test_capsules(void) {
   /* ltensor's capsule of an imported tensor, dropped: releases its reference */
   b = mk_iota(1, 1, A(2), 2);
   CHECKF(lua_import(L, &b->m, 1, "t"), "%s", g_msg);
-  LOK(L, "c = t:__dlpack{max_version = {1, 3}}; c2 = dlpack.to_dlpack(t); t = nil; "
-         "collectgarbage(); collectgarbage()");
+  LOK(L,
+      "c = t:__dlpack{max_version = {1, 3}}; c2 = dlpack.to_dlpack(t); t = nil; "
+      "collectgarbage(); collectgarbage()");
   CHECK(deleted() == before + 3);
   LOK(L, "c = nil; collectgarbage(); collectgarbage()");
   CHECK(deleted() == before + 3);
@@ -1135,9 +1140,10 @@ static void test_capsules(void) {
   b = mk_iota(1, 1, A(3), 3);
   push_capsule(L, &b->m, 1);
   lua_setglobal(L, "pc");
-  LOK(L, "obj = {__dlpack = function(self, o) asked = o; return pc end,\n"
-         "       __dlpack_device = function() return 1, 0 end}\n"
-         "y = dlpack.from_dlpack(obj, {copy = true})");
+  LOK(L,
+      "obj = {__dlpack = function(self, o) asked = o; return pc end,\n"
+      "       __dlpack_device = function() return 1, 0 end}\n"
+      "y = dlpack.from_dlpack(obj, {copy = true})");
   LTRUE(L, "asked.max_version[1] == 1 and asked.max_version[2] == 3 and asked.copy == true");
   LTRUE(L, "same(y:tolist(), {0, 1, 2}) and not y:is_read_only()");
   CHECK(lint(L, "y:data_ptr()") != (lua_Integer)(intptr_t)b->owned);
@@ -1193,8 +1199,9 @@ static void test_cow(void) {
 
   /* Lua: exporting a clone writable separates it from its source */
   lua_State *L = new_state();
-  LOK(L, "x = lt.tensor({1, 2, 3}, 'float32'); y = x:clone()\n"
-         "cy = y:__dlpack{max_version = {1, 3}}");
+  LOK(L,
+      "x = lt.tensor({1, 2, 3}, 'float32'); y = x:clone()\n"
+      "cy = y:__dlpack{max_version = {1, 3}}");
   DLManagedTensorVersioned *m = take_capsule(L, "cy", &versioned);
   CHECK(m != NULL);
   if (m) {
@@ -1236,13 +1243,13 @@ static void test_cow(void) {
 /* {====== lifetime: after lua_close, across states and threads ====== */
 
 typedef struct {
-  void *m;           /* in: a versioned managed tensor */
-  lua_State *L;      /* out: the state, left open */
-  int ok, write_ok;  /* import and write worked */
-  double first;      /* u[1] as read there */
+  void *m;          /* in: a versioned managed tensor */
+  lua_State *L;     /* out: the state, left open */
+  int ok, write_ok; /* import and write worked */
+  double first;     /* u[1] as read there */
   char msg[1024];
-  int close_now;     /* close the state before returning */
-  int idx;           /* the element it sets to 42 (1-based) */
+  int close_now; /* close the state before returning */
+  int idx;       /* the element it sets to 42 (1-based) */
   long deleted_after_close;
 } thr_job;
 
@@ -1407,7 +1414,6 @@ int main(void) {
   test_cow();
   test_lifetime();
   CHECKF(atomic_load(&g_created) == atomic_load(&g_deleted),
-         "%ld managed tensors made, %ld deleted", atomic_load(&g_created),
-         atomic_load(&g_deleted));
+         "%ld managed tensors made, %ld deleted", atomic_load(&g_created), atomic_load(&g_deleted));
   return tu_finish("test_dlpack");
 }

@@ -147,8 +147,10 @@ static void test_f16_all_patterns(void) {
 static void check_f16(double x, uint16_t want, int line) {
   uint16_t got = lt_f64_to_f16(x), gcc = gcc_f16_of_f64(x);
   CHECKF(got == want, "line %d: lt_f64_to_f16(%a) = 0x%04x, expected 0x%04x", line, x, got, want);
-  CHECKF(gcc == want, "line %d: the test's expectation for %a (0x%04x) disagrees with _Float16 "
-                      "(0x%04x)", line, x, want, gcc);
+  CHECKF(gcc == want,
+         "line %d: the test's expectation for %a (0x%04x) disagrees with _Float16 "
+         "(0x%04x)",
+         line, x, want, gcc);
 }
 #define CHECK_F16(x, want) check_f16((x), (want), __LINE__)
 
@@ -165,7 +167,7 @@ static void test_f16_narrow_random(void) {
     double x = f64_of(xorshift64());
     uint16_t got = lt_f64_to_f16(x), gcc = gcc_f16_of_f64(x);
     if (isnan(x))
-      CHECKF(f16_is_nan(got) && (got & 0x0200) && (got >> 15) == (uint16_t)!!signbit(x),
+      CHECKF(f16_is_nan(got) && (got & 0x0200) && (got >> 15) == (uint16_t) !!signbit(x),
              "NaN %a gave 0x%04x", x, got);
     else
       CHECKF(got == gcc, "lt_f64_to_f16(%a) = 0x%04x, _Float16: 0x%04x", x, got, gcc);
@@ -220,19 +222,19 @@ static void test_f16_specials(void) {
   CHECK_F16(-DBL_MAX, 0xfc00);
   CHECK_F16(INFINITY, 0x7c00);
   CHECK_F16(-INFINITY, 0xfc00);
-  CHECK_F16(0x1p-24, 0x0001);                    /* smallest subnormal */
-  CHECK_F16(0x1p-25, 0x0000);                    /* half of it: tie to 0 */
+  CHECK_F16(0x1p-24, 0x0001); /* smallest subnormal */
+  CHECK_F16(0x1p-25, 0x0000); /* half of it: tie to 0 */
   CHECK_F16(-0x1p-25, 0x8000);
-  CHECK_F16(nextafter(0x1p-25, 1), 0x0001);      /* just above half */
+  CHECK_F16(nextafter(0x1p-25, 1), 0x0001); /* just above half */
   CHECK_F16(-nextafter(0x1p-25, 1), 0x8001);
   CHECK_F16(nextafter(0x1p-25, 0), 0x0000);
-  CHECK_F16(3 * 0x1p-25, 0x0002);                /* tie between 1 and 2 */
+  CHECK_F16(3 * 0x1p-25, 0x0002); /* tie between 1 and 2 */
   CHECK_F16(0x1p-26, 0x0000);
   CHECK_F16(DBL_TRUE_MIN, 0x0000);
   CHECK_F16(-DBL_MIN, 0x8000);
-  CHECK_F16(1023 * 0x1p-24, 0x03ff);             /* largest subnormal */
-  CHECK_F16(1023.5 * 0x1p-24, 0x0400);           /* rounds up into the normals */
-  CHECK_F16(0x1p-14, 0x0400);                    /* smallest normal */
+  CHECK_F16(1023 * 0x1p-24, 0x03ff);   /* largest subnormal */
+  CHECK_F16(1023.5 * 0x1p-24, 0x0400); /* rounds up into the normals */
+  CHECK_F16(0x1p-14, 0x0400);          /* smallest normal */
   CHECK_F16(0.1, 0x2e66);
   CHECK_F16(3.14159265358979, 0x4248);
   uint16_t n = lt_f64_to_f16(NAN);
@@ -252,8 +254,7 @@ static void test_f32_to_f16(void) {
       CHECKF(f16_is_nan(got) && (got & 0x0200) && (got >> 15) == (u >> 31),
              "NaN 0x%08x gave 0x%04x", (unsigned)u, got);
     else
-      CHECKF(got == gcc, "lt_f32_to_f16(0x%08x) = 0x%04x, _Float16: 0x%04x", (unsigned)u, got,
-             gcc);
+      CHECKF(got == gcc, "lt_f32_to_f16(0x%08x) = 0x%04x, _Float16: 0x%04x", (unsigned)u, got, gcc);
   }
   /* floats with exponents where float16 rounding happens */
   for (int i = 0; i < 200000; i++) {
@@ -272,8 +273,7 @@ static void test_f32_to_f16(void) {
 
 static void check_bf16(double x, uint16_t want, int line) {
   uint16_t got = lt_f64_to_bf16(x), ref = ref_bf16(x);
-  CHECKF(got == want, "line %d: lt_f64_to_bf16(%a) = 0x%04x, expected 0x%04x", line, x, got,
-         want);
+  CHECKF(got == want, "line %d: lt_f64_to_bf16(%a) = 0x%04x, expected 0x%04x", line, x, got, want);
   CHECKF(ref == want, "line %d: reference for %a = 0x%04x, expected 0x%04x", line, x, ref, want);
 }
 #define CHECK_BF16(x, want) check_bf16((x), (want), __LINE__)
@@ -304,7 +304,7 @@ static void test_bf16(void) {
     double x = f64_of(xorshift64());
     uint16_t got = lt_f64_to_bf16(x);
     if (isnan(x))
-      CHECKF(bf16_is_nan(got) && (got & 0x0040) && (got >> 15) == (uint16_t)!!signbit(x),
+      CHECKF(bf16_is_nan(got) && (got & 0x0040) && (got >> 15) == (uint16_t) !!signbit(x),
              "NaN gave 0x%04x", got);
     else
       CHECKF(got == ref_bf16(x), "lt_f64_to_bf16(%a) = 0x%04x, reference 0x%04x", x, got,
@@ -419,8 +419,8 @@ static void test_table(void) {
   static const struct {
     const char *alias;
     lt_dtype dt;
-  } aliases[] = {{"float", LT_FLOAT32}, {"double", LT_FLOAT64}, {"half", LT_FLOAT16},
-                 {"int", LT_INT32},     {"long", LT_INT64},     {"short", LT_INT16},
+  } aliases[] = {{"float", LT_FLOAT32},    {"double", LT_FLOAT64},    {"half", LT_FLOAT16},
+                 {"int", LT_INT32},        {"long", LT_INT64},        {"short", LT_INT16},
                  {"cfloat", LT_COMPLEX64}, {"cdouble", LT_COMPLEX128}};
   for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++)
     CHECKF(lt_dtype_from_name(aliases[i].alias) == aliases[i].dt, "alias %s", aliases[i].alias);
@@ -483,13 +483,41 @@ static int64_t raw_int(lt_dtype dt, const unsigned char *p) {
   switch (dt) {
     case LT_BOOL:
     case LT_UINT8: return p[0];
-    case LT_INT8: { int8_t v; memcpy(&v, p, 1); return v; }
-    case LT_INT16: { int16_t v; memcpy(&v, p, 2); return v; }
-    case LT_INT32: { int32_t v; memcpy(&v, p, 4); return v; }
-    case LT_INT64: { int64_t v; memcpy(&v, p, 8); return v; }
-    case LT_UINT16: { uint16_t v; memcpy(&v, p, 2); return v; }
-    case LT_UINT32: { uint32_t v; memcpy(&v, p, 4); return v; }
-    case LT_UINT64: { uint64_t v; memcpy(&v, p, 8); return (int64_t)v; }
+    case LT_INT8: {
+      int8_t v;
+      memcpy(&v, p, 1);
+      return v;
+    }
+    case LT_INT16: {
+      int16_t v;
+      memcpy(&v, p, 2);
+      return v;
+    }
+    case LT_INT32: {
+      int32_t v;
+      memcpy(&v, p, 4);
+      return v;
+    }
+    case LT_INT64: {
+      int64_t v;
+      memcpy(&v, p, 8);
+      return v;
+    }
+    case LT_UINT16: {
+      uint16_t v;
+      memcpy(&v, p, 2);
+      return v;
+    }
+    case LT_UINT32: {
+      uint32_t v;
+      memcpy(&v, p, 4);
+      return v;
+    }
+    case LT_UINT64: {
+      uint64_t v;
+      memcpy(&v, p, 8);
+      return (int64_t)v;
+    }
     default: return -12345;
   }
 }
@@ -799,8 +827,7 @@ static void test_load(void) {
     CHECK(lt_store((lt_dtype)dt, buf, &in) == LT_STORE_OK);
     lt_load((lt_dtype)dt, buf, &s);
     double v = s.kind == LT_SK_INT ? (double)s.v.i : s.kind == LT_SK_UINT ? (double)s.v.u : s.v.f;
-    CHECKF(v == (dt == LT_BOOL ? 1.0 : 100.0), "%s: stored 100, loaded %g", lt_dtypes[dt].name,
-           v);
+    CHECKF(v == (dt == LT_BOOL ? 1.0 : 100.0), "%s: stored 100, loaded %g", lt_dtypes[dt].name, v);
     if (s.kind == LT_SK_COMPLEX) CHECK(s.im == 0);
   }
 }

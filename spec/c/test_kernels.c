@@ -16,20 +16,20 @@
 
 static lt_error err;
 
-#define CHECK_OK(call)                                                                   \
-  do {                                                                                   \
-    err.msg[0] = 0;                                                                      \
-    int ok_rc_ = (call);                                                                 \
-    CHECKF(ok_rc_ == LT_OK, "%s failed with %d: %s", #call, ok_rc_, err.msg);           \
+#define CHECK_OK(call)                                                        \
+  do {                                                                        \
+    err.msg[0] = 0;                                                           \
+    int ok_rc_ = (call);                                                      \
+    CHECKF(ok_rc_ == LT_OK, "%s failed with %d: %s", #call, ok_rc_, err.msg); \
   } while (0)
 
-#define CHECK_ERR(call, code)                                                            \
-  do {                                                                                   \
-    err.msg[0] = 0;                                                                      \
-    int er_rc_ = (call);                                                                 \
-    CHECKF(er_rc_ == (code), "%s returned %d, expected %d (%s)", #call, er_rc_,         \
-           (int)(code), err.msg);                                                        \
-    CHECKF(err.msg[0] != 0, "%s left no error message", #call);                         \
+#define CHECK_ERR(call, code)                                                                \
+  do {                                                                                       \
+    err.msg[0] = 0;                                                                          \
+    int er_rc_ = (call);                                                                     \
+    CHECKF(er_rc_ == (code), "%s returned %d, expected %d (%s)", #call, er_rc_, (int)(code), \
+           err.msg);                                                                         \
+    CHECKF(err.msg[0] != 0, "%s left no error message", #call);                              \
   } while (0)
 
 #define A(...) ((const int64_t[]){__VA_ARGS__})
@@ -112,8 +112,14 @@ static double pat_bool_bcast4(int64_t k) { return pat_bool(k % 4); }
 static double pat_as_bool_rev12(int64_t k) { return pat_rev12(k) != 0; }
 static double pat_as_bool_tr34(int64_t k) { return pat_tr34(k) != 0; }
 static double pat_as_bool_bcast4(int64_t k) { return pat_bcast4(k) != 0; }
-static double zero(int64_t k) { (void)k; return 0; }
-static double seven(int64_t k) { (void)k; return 7; }
+static double zero(int64_t k) {
+  (void)k;
+  return 0;
+}
+static double seven(int64_t k) {
+  (void)k;
+  return 7;
+}
 
 /* }====== */
 
@@ -171,8 +177,14 @@ static void test_all_pairs(void) {
   }
 }
 
-static double two(int64_t k) { (void)k; return 2; }
-static double one(int64_t k) { (void)k; return 1; }
+static double two(int64_t k) {
+  (void)k;
+  return 2;
+}
+static double one(int64_t k) {
+  (void)k;
+  return 1;
+}
 
 static void test_shapes(void) {
   /* 0-d source broadcast to anything, 0-d to 0-d */
@@ -333,7 +345,7 @@ static void test_frame_copy(void) {
   lt_frame g;
   memset(&g, 0, sizeof g);
   lt_tensor *src = lt_frame_of(&g, tt); /* shape {2,2}, strides {1,2} */
-  g.room.dims[2] = 2;                    /* stale: equal to t's strides */
+  g.room.dims[2] = 2;                   /* stale: equal to t's strides */
   g.room.dims[3] = 1;
   CHECK_OK(lt_copy(t, src, &err));
   CHECKF(MATCHES(t, tr22), "lt_copy from a frame took it for its destination");
@@ -506,15 +518,13 @@ static void test_fill(void) {
       CHECK_ERR(lt_fill(t, &(lt_scalar){.kind = LT_SK_FLOAT, .v.f = NAN}, &err), LT_ERANGE);
       CHECKF(strstr(err.msg, "nan") && strstr(err.msg, lt_dtypes[dt].name), "%s", err.msg);
       CHECK_ERR(lt_fill(t, &(lt_scalar){.kind = LT_SK_FLOAT, .v.f = 1e20}, &err), LT_ERANGE);
-      CHECK_ERR(lt_fill(t, &(lt_scalar){.kind = LT_SK_FLOAT, .v.f = -INFINITY}, &err),
-                LT_ERANGE);
+      CHECK_ERR(lt_fill(t, &(lt_scalar){.kind = LT_SK_FLOAT, .v.f = -INFINITY}, &err), LT_ERANGE);
       CHECKF(strstr(err.msg, "-inf") != NULL, "%s", err.msg);
       idx[0] = idx[1] = 0;
       bad = 0;
       do bad += get(t, idx, NULL) != 5;
       while (next_index(2, t->shape, idx));
-      CHECKF(bad == 0, "failed fill of %s wrote %lld elements", lt_dtypes[dt].name,
-             (long long)bad);
+      CHECKF(bad == 0, "failed fill of %s wrote %lld elements", lt_dtypes[dt].name, (long long)bad);
     }
     lt_tensor_free(t);
   }
@@ -639,7 +649,10 @@ static int64_t span_of(int ndim, const int64_t *shape, const int64_t *st, int64_
   int64_t a = 0, b = 0;
   for (int i = 0; i < ndim; i++) {
     int64_t d = (shape[i] - 1) * st[i];
-    if (d < 0) a += d; else b += d;
+    if (d < 0)
+      a += d;
+    else
+      b += d;
   }
   *lo = a;
   return b - a + 1;
@@ -788,10 +801,10 @@ static void test_blocked_batched(void) {
 static void test_blocked_others(void) {
   for (int z = 0; z < NSIZES; z++) {
     lt_dtype dt = by_size[z];
-    LAYOUT_COPY(dt, 2, A(9, 11), A(11, 1), A(2, 22));  /* source contiguous nowhere */
-    LAYOUT_COPY(dt, 2, A(9, 11), A(11, 1), A(1, 0));   /* source broadcast along the run */
-    LAYOUT_COPY(dt, 2, A(9, 11), A(11, 1), A(0, 9));   /* broadcast along the other dim */
-    LAYOUT_COPY(dt, 2, A(9, 11), A(22, 2), A(1, 9));   /* destination strided everywhere */
+    LAYOUT_COPY(dt, 2, A(9, 11), A(11, 1), A(2, 22));           /* source contiguous nowhere */
+    LAYOUT_COPY(dt, 2, A(9, 11), A(11, 1), A(1, 0));            /* source broadcast along the run */
+    LAYOUT_COPY(dt, 2, A(9, 11), A(11, 1), A(0, 9));            /* broadcast along the other dim */
+    LAYOUT_COPY(dt, 2, A(9, 11), A(22, 2), A(1, 9));            /* destination strided everywhere */
     LAYOUT_COPY(dt, 3, A(4, 9, 11), A(99, 11, 1), A(1, 4, 36)); /* source contiguous in dim 0 */
     LAYOUT_COPY(dt, 3, A(4, 9, 11), A(99, 11, 1), A(0, 1, 9));  /* batch broadcast */
   }

@@ -42,10 +42,10 @@
 #include "test_util.h"
 
 #define NSTATES 2
-#define NSLOTS 40  /* tensors per state, in the Lua table S */
-#define NCAPS 12   /* capsules per state, in the Lua table C */
-#define NHOSTX 12  /* exports the host holds */
-#define MAXD 5     /* dims of a modeled layout */
+#define NSLOTS 40 /* tensors per state, in the Lua table S */
+#define NCAPS 12  /* capsules per state, in the Lua table C */
+#define NHOSTX 12 /* exports the host holds */
+#define MAXD 5    /* dims of a modeled layout */
 #define MAXSHADOW 4096
 
 /* {====== random numbers (splitmix64) ====== */
@@ -222,7 +222,8 @@ static void lo_str(const layout *lo, char *buf, size_t n) {
   for (int d = 0; d < lo->ndim && w > 0 && (size_t)w < n; d++)
     w += snprintf(buf + w, n - (size_t)w, " %lld", (long long)lo->shape[d]);
   for (int d = 0; d < lo->ndim && w > 0 && (size_t)w < n; d++)
-    w += snprintf(buf + w, n - (size_t)w, "%s%lld", d ? " " : " strides ", (long long)lo->strides[d]);
+    w += snprintf(buf + w, n - (size_t)w, "%s%lld", d ? " " : " strides ",
+                  (long long)lo->strides[d]);
 }
 
 /* For a fresh block laid out as lo (strides from Lua): the offset that puts its lowest element
@@ -235,8 +236,10 @@ static int64_t lo_fresh(layout *lo) {
   }
   for (int d = 0; d < lo->ndim; d++) {
     int64_t e = (lo->shape[d] - 1) * lo->strides[d];
-    if (e < 0) lowest += e;
-    else highest += e;
+    if (e < 0)
+      lowest += e;
+    else
+      highest += e;
   }
   lo->off = -lowest;
   return highest - lowest + 1;
@@ -344,7 +347,8 @@ static const char driver[] =
     "end\n"
     "local makers = {'zeros', 'ones', 'empty'}\n"
     "function mk_other(d, how, dtype, ...)\n"
-    "  if how == 4 then S[d] = lt.full({...}, 1, dtype) else S[d] = lt[makers[how]]({...}, dtype) end\n"
+    "  if how == 4 then S[d] = lt.full({...}, 1, dtype) else S[d] = lt[makers[how]]({...}, dtype) "
+    "end\n"
     "  if how == 3 then S[d]:fill_(0) end -- empty()'s memory is not to be read before a write\n"
     "  return info(d)\n"
     "end\n"
@@ -385,7 +389,8 @@ static const char driver[] =
     "  else C[k] = t:__dlpack({max_version = {1, 3}, copy = true}) end\n"
     "  return t:const_data_ptr()\n"
     "end\n"
-    "function capimp(d, k) local c = C[k]; C[k] = nil; S[d] = dlpack.from_dlpack(c); return info(d) end\n"
+    "function capimp(d, k) local c = C[k]; C[k] = nil; S[d] = dlpack.from_dlpack(c); return "
+    "info(d) end\n"
     "function capdrop(k) C[k] = nil end\n"
     "function step(full) if full then collectgarbage() else collectgarbage('step') end end\n";
 
@@ -429,20 +434,19 @@ static void read_info(lua_State *L, layout *lo, lua_Integer *src_ptr, lua_Intege
   lua_settop(L, b - 1);
 }
 
-#define FAIL(...)                                                   \
-  do {                                                              \
-    g_failed_ops++;                                                 \
-    CHECKF(0, __VA_ARGS__);                                         \
+#define FAIL(...)           \
+  do {                      \
+    g_failed_ops++;         \
+    CHECKF(0, __VA_ARGS__); \
   } while (0)
 
 /* }====== */
 
 /* {====== helpers of the operations ====== */
 
-static const char *const dtypes[] = {"bool",    "uint8",    "int8",      "int16",  "int32",
-                                     "int64",   "uint16",   "uint32",    "uint64", "float16",
-                                     "bfloat16", "float32", "float64",   "complex64",
-                                     "complex128"};
+static const char *const dtypes[] = {"bool",     "uint8",   "int8",    "int16",     "int32",
+                                     "int64",    "uint16",  "uint32",  "uint64",    "float16",
+                                     "bfloat16", "float32", "float64", "complex64", "complex128"};
 
 static int esize_of(char kind) { return kind == 'f' ? 8 : 4; }
 
@@ -464,9 +468,7 @@ static int pick_dest(int s) {
 }
 
 /* The expected outcome of using slot sl: 0 fine, else the message fragment it must raise. */
-static const char *unusable(const slot *sl) {
-  return sl->st == ST_OK ? NULL : "released";
-}
+static const char *unusable(const slot *sl) { return sl->st == ST_OK ? NULL : "released"; }
 
 /* An operation on sl was attempted: when it had to fail, it must have failed with why; when it
    could work, it must have. Returns whether it worked as expected and did work. */
@@ -611,8 +613,9 @@ static void op_view(int s) {
   } else if (how == 3 && dims >= 1 && lo_numel(a) > 0) { /* select */
     int dim = rnd(dims);
     int64_t i = rnd((int)a->shape[dim]);
-    ok = call(L, "vw", 13, "iisii", (lua_Integer)d, (lua_Integer)src, "select",
-              (lua_Integer)dim + 1, chance(30) ? (lua_Integer)(i - a->shape[dim]) : (lua_Integer)i + 1);
+    ok =
+        call(L, "vw", 13, "iisii", (lua_Integer)d, (lua_Integer)src, "select", (lua_Integer)dim + 1,
+             chance(30) ? (lua_Integer)(i - a->shape[dim]) : (lua_Integer)i + 1);
     want.off += i * a->strides[dim];
     for (int k = dim; k < dims - 1; k++)
       want.shape[k] = a->shape[k + 1], want.strides[k] = a->strides[k + 1];
@@ -694,8 +697,8 @@ static void op_view(int s) {
       char w[160], g[160];
       lo_str(&want, w, sizeof w);
       lo_str(&sl->lo, g, sizeof g);
-      FAIL("view %d of %s: the layout read back, %s, differs from the one the view means, %s",
-           how, ss->kind == 'o' ? "other" : "modeled", g, w);
+      FAIL("view %d of %s: the layout read back, %s, differs from the one the view means, %s", how,
+           ss->kind == 'o' ? "other" : "modeled", g, w);
     }
   }
   sl->live = 1;
@@ -995,8 +998,8 @@ static void op_capsule_use(int s) {
     lua_settop(L, 0);
     lua_State *L2 = g_L[dst_s];
     d = pick_dest(dst_s);
-    int rc = c->versioned ? ltensor_push_managed(L2, wrap_v(m)) :
-                            ltensor_push_managed_legacy(L2, wrap_l(m));
+    int rc = c->versioned ? ltensor_push_managed(L2, wrap_v(m))
+                          : ltensor_push_managed_legacy(L2, wrap_l(m));
     if (rc) snprintf(g_err, sizeof g_err, "%s", lua_tostring(L2, -1)), lua_settop(L2, 0);
     if (!outcome(rc == LTENSOR_OK, NULL, "push_managed(capsule)")) {
       sh_unref(c->sh), c->sh = -1;
@@ -1251,29 +1254,45 @@ int main(void) {
 
   for (long n = 0; n < nops; n++) {
     int s = rnd(NSTATES), r = rnd(100);
-    if (r < 14) op_create(s);
-    else if (r < 30) op_view(s);
-    else if (r < 36) op_clone(s);
-    else if (r < 48) op_write(s);
-    else if (r < 62) op_read(s);
-    else if (r < 67) op_export(s);
-    else if (r < 71) op_import(s);
-    else if (r < 76) op_capsule(s);
-    else if (r < 80) op_capsule_use(s);
-    else if (r < 84) op_close(s);
-    else if (r < 87) op_borrow(s);
-    else if (r < 89) op_host_write();
-    else if (r < 91) op_revoke(s);
-    else if (r < 93) op_host_made(s);
-    else if (r < 95) op_wrapper(s);
-    else op_gc(s);
+    if (r < 14)
+      op_create(s);
+    else if (r < 30)
+      op_view(s);
+    else if (r < 36)
+      op_clone(s);
+    else if (r < 48)
+      op_write(s);
+    else if (r < 62)
+      op_read(s);
+    else if (r < 67)
+      op_export(s);
+    else if (r < 71)
+      op_import(s);
+    else if (r < 76)
+      op_capsule(s);
+    else if (r < 80)
+      op_capsule_use(s);
+    else if (r < 84)
+      op_close(s);
+    else if (r < 87)
+      op_borrow(s);
+    else if (r < 89)
+      op_host_write();
+    else if (r < 91)
+      op_revoke(s);
+    else if (r < 93)
+      op_host_made(s);
+    else if (r < 95)
+      op_wrapper(s);
+    else
+      op_gc(s);
     if (lua_gettop(g_L[s]) != 0) {
       FAIL("operation left %d values on the stack", lua_gettop(g_L[s]));
       lua_settop(g_L[s], 0);
     }
     if (g_failed_ops > 20) {
-      fprintf(stderr, "test_stress: stopping after %ld failed operations (op %ld)\n",
-              g_failed_ops, n);
+      fprintf(stderr, "test_stress: stopping after %ld failed operations (op %ld)\n", g_failed_ops,
+              n);
       break;
     }
   }
@@ -1294,8 +1313,9 @@ int main(void) {
       if (first < 0) first = id;
       wrong++;
     }
-  CHECKF(wrong == 0, "%ld of %ld deleters and releases did not run exactly once (first: id %ld, "
-                     "%ld runs)",
+  CHECKF(wrong == 0,
+         "%ld of %ld deleters and releases did not run exactly once (first: id %ld, "
+         "%ld runs)",
          wrong, g_ndels, first, first >= 0 ? g_dels[first] : 0);
   for (long i = 0; i < g_nhb; i++) {
     CHECK(g_hb[i]->released);
@@ -1313,9 +1333,10 @@ int main(void) {
          leaked_shadows);
 
   double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
-  printf("test_stress: seed %llu, %ld operations in %.2f s on 2 states; %ld owned deleters and "
-         "releases, each run once; %ld expected errors raised\n ",
-         (unsigned long long)seed, nops, secs, g_ndels, g_expected_errors);
+  printf(
+      "test_stress: seed %llu, %ld operations in %.2f s on 2 states; %ld owned deleters and "
+      "releases, each run once; %ld expected errors raised\n ",
+      (unsigned long long)seed, nops, secs, g_ndels, g_expected_errors);
   for (int k = 0; k < 32; k++)
     if (g_names[k]) printf(" %s %ld", g_names[k], g_counts[k]);
   printf("\n");

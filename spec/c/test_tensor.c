@@ -14,21 +14,21 @@
 static lt_error err;
 
 /* A call that must succeed; prints the error message when it does not. */
-#define CHECK_OK(call)                                                                   \
-  do {                                                                                   \
-    err.msg[0] = 0;                                                                      \
-    int ok_rc_ = (call);                                                                 \
-    CHECKF(ok_rc_ == LT_OK, "%s failed with %d: %s", #call, ok_rc_, err.msg);           \
+#define CHECK_OK(call)                                                        \
+  do {                                                                        \
+    err.msg[0] = 0;                                                           \
+    int ok_rc_ = (call);                                                      \
+    CHECKF(ok_rc_ == LT_OK, "%s failed with %d: %s", #call, ok_rc_, err.msg); \
   } while (0)
 
 /* A call that must fail with `code` and leave a message. */
-#define CHECK_ERR(call, code)                                                            \
-  do {                                                                                   \
-    err.msg[0] = 0;                                                                      \
-    int er_rc_ = (call);                                                                 \
-    CHECKF(er_rc_ == (code), "%s returned %d, expected %d (%s)", #call, er_rc_,         \
-           (int)(code), err.msg);                                                        \
-    CHECKF(err.msg[0] != 0, "%s left no error message", #call);                         \
+#define CHECK_ERR(call, code)                                                                \
+  do {                                                                                       \
+    err.msg[0] = 0;                                                                          \
+    int er_rc_ = (call);                                                                     \
+    CHECKF(er_rc_ == (code), "%s returned %d, expected %d (%s)", #call, er_rc_, (int)(code), \
+           err.msg);                                                                         \
+    CHECKF(err.msg[0] != 0, "%s left no error message", #call);                              \
   } while (0)
 
 #define A(...) ((const int64_t[]){__VA_ARGS__})
@@ -64,8 +64,8 @@ static int next_index(int ndim, const int64_t *shape, int64_t *idx) {
   return 0;
 }
 
-static void check_layout(const lt_tensor *t, int ndim, const int64_t *shape,
-                         const int64_t *strides, int64_t offset, int line) {
+static void check_layout(const lt_tensor *t, int ndim, const int64_t *shape, const int64_t *strides,
+                         int64_t offset, int line) {
   if (!t) {
     CHECKF(0, "line %d: no tensor", line);
     return;
@@ -440,8 +440,8 @@ static void test_transpose_permute(void) {
 
   CHECK_OK(lt_permute(t, (const int[]){2, 0, 1}, &v, &err));
   LAYOUT(v, 3, A(4, 2, 3), A(1, 12, 4), 0);
-  VALUES(v, 24, D(0, 4, 8, 12, 16, 20, 1, 5, 9, 13, 17, 21, 2, 6, 10, 14, 18, 22, 3, 7, 11, 15,
-                  19, 23));
+  VALUES(v, 24,
+         D(0, 4, 8, 12, 16, 20, 1, 5, 9, 13, 17, 21, 2, 6, 10, 14, 18, 22, 3, 7, 11, 15, 19, 23));
   lt_tensor_free(v);
   CHECK_OK(lt_permute(t, (const int[]){0, 1, 2}, &v, &err));
   LAYOUT(v, 3, A(2, 3, 4), A(12, 4, 1), 0);
@@ -548,7 +548,7 @@ static void test_slice(void) {
   LAYOUT(v, 1, A(0), NULL, -1);
   lt_tensor_free(v);
   v = NULL;
-  CHECK_ERR(lt_slice(t, 0, 2, 5, 2, &v, &err), LT_ERANGE); /* would reach 10 */
+  CHECK_ERR(lt_slice(t, 0, 2, 5, 2, &v, &err), LT_ERANGE);  /* would reach 10 */
   CHECK_ERR(lt_slice(t, 0, 2, 3, -2, &v, &err), LT_ERANGE); /* would reach -2 */
   CHECK_ERR(lt_slice(t, 0, 10, 1, 1, &v, &err), LT_ERANGE);
   CHECK_ERR(lt_slice(t, 0, -1, 1, 1, &v, &err), LT_ERANGE);
@@ -586,8 +586,8 @@ static void test_unsqueeze_squeeze(void) {
   }
   /* on a non-contiguous tensor: size * stride of the dim it goes before, as torch */
   CHECK_OK(lt_transpose(t, 0, 2, &tt, &err)); /* {4,3,2} strides {1,4,12} */
-  static const int64_t want_t[4][4] = {{4, 1, 4, 12}, {1, 12, 4, 12}, {1, 4, 24, 12},
-                                       {1, 4, 12, 1}};
+  static const int64_t want_t[4][4] = {
+      {4, 1, 4, 12}, {1, 12, 4, 12}, {1, 4, 24, 12}, {1, 4, 12, 1}};
   for (int d = 0; d <= 3; d++) {
     CHECK_OK(lt_unsqueeze(tt, d, &v, &err));
     int64_t shape[4], k = 0;
@@ -661,8 +661,8 @@ static void test_flatten(void) {
   CHECK_OK(lt_flatten(tt, 0, 1, &v, &err));
   LAYOUT(v, 2, A(12, 2), A(2, 1), 0);
   CHECK(v->storage != t->storage);
-  VALUES(v, 24, D(0, 12, 4, 16, 8, 20, 1, 13, 5, 17, 9, 21, 2, 14, 6, 18, 10, 22, 3, 15, 7, 19,
-                  11, 23));
+  VALUES(v, 24,
+         D(0, 12, 4, 16, 8, 20, 1, 13, 5, 17, 9, 21, 2, 14, 6, 18, 10, 22, 3, 15, 7, 19, 11, 23));
   lt_tensor_free(v);
   lt_tensor *p = NULL;
   CHECK_OK(lt_permute(t, (const int[]){1, 2, 0}, &p, &err)); /* {3,4,2} strides {4,1,12} */

@@ -24,29 +24,28 @@ static inline int tu_fail(const char *file, int line, const char *expr) {
   return tu_failed <= TU_MAX_REPORTS;
 }
 
-#define CHECK(cond)                                              \
-  do {                                                           \
-    tu_checks++;                                                 \
-    if (!(cond)) (void)tu_fail(__FILE__, __LINE__, #cond);       \
+#define CHECK(cond)                                        \
+  do {                                                     \
+    tu_checks++;                                           \
+    if (!(cond)) (void)tu_fail(__FILE__, __LINE__, #cond); \
   } while (0)
 
 /* The variadic part is the format and its arguments. */
-#define CHECKF(cond, ...)                                        \
-  do {                                                           \
-    tu_checks++;                                                 \
-    if (!(cond) && tu_fail(__FILE__, __LINE__, #cond)) {         \
-      fprintf(stderr, "    ");                                   \
-      fprintf(stderr, __VA_ARGS__);                              \
-      fprintf(stderr, "\n");                                     \
-    }                                                            \
+#define CHECKF(cond, ...)                                \
+  do {                                                   \
+    tu_checks++;                                         \
+    if (!(cond) && tu_fail(__FILE__, __LINE__, #cond)) { \
+      fprintf(stderr, "    ");                           \
+      fprintf(stderr, __VA_ARGS__);                      \
+      fprintf(stderr, "\n");                             \
+    }                                                    \
   } while (0)
 
 /* Checks that a call returned status `want` (0 is success). */
-#define CHECK_RC(call, want)                                                  \
-  do {                                                                        \
-    int tu_rc_ = (call);                                                      \
-    CHECKF(tu_rc_ == (want), "%s returned %d, expected %d", #call, tu_rc_,   \
-           (int)(want));                                                      \
+#define CHECK_RC(call, want)                                                             \
+  do {                                                                                   \
+    int tu_rc_ = (call);                                                                 \
+    CHECKF(tu_rc_ == (want), "%s returned %d, expected %d", #call, tu_rc_, (int)(want)); \
   } while (0)
 
 static inline int tu_finish(const char *name) {

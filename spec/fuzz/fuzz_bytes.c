@@ -35,8 +35,8 @@
 
 #include "fuzz_input.h"
 #include "lt_dtype.h"
-#include "lua_ltensor.h"
 #include "ltensor.h"
+#include "lua_ltensor.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -133,8 +133,8 @@ static void check_store(lt_dtype dt, const lt_scalar *s) {
                                      : s->v.f;
   lt_scalar back;
   if (dt == LT_BOOL) {
-    int want = s->kind == LT_SK_INT    ? s->v.i != 0
-               : s->kind == LT_SK_UINT ? s->v.u != 0
+    int want = s->kind == LT_SK_INT     ? s->v.i != 0
+               : s->kind == LT_SK_UINT  ? s->v.u != 0
                : s->kind == LT_SK_FLOAT ? s->v.f != 0
                                         : (s->v.f != 0 || s->im != 0);
     if (rc != LT_STORE_OK || slot[0] != want) fail("bool store", f, slot[0]);
@@ -179,8 +179,8 @@ static void check_store(lt_dtype dt, const lt_scalar *s) {
     int m = dt == LT_FLOAT16 ? 10 : 7, bias = dt == LT_FLOAT16 ? 15 : 127;
     double want;
     if (s->kind == LT_SK_INT)
-      want = ref_round_u64(s->v.i < 0 ? 0 - (uint64_t)s->v.i : (uint64_t)s->v.i, s->v.i < 0, m,
-                           bias);
+      want =
+          ref_round_u64(s->v.i < 0 ? 0 - (uint64_t)s->v.i : (uint64_t)s->v.i, s->v.i < 0, m, bias);
     else if (s->kind == LT_SK_UINT)
       want = ref_round_u64(s->v.u, 0, m, bias);
     else
@@ -245,10 +245,10 @@ static int ref_lt;
 #endif
 
 static const char *const NAMES[] = {
-    "bool",    "uint8",   "int8",    "int16",   "int32",      "int64",  "uint16",  "uint32",
-    "uint64",  "float16", "bfloat16", "float32", "float64",   "complex64", "complex128",
-    "float",   "double",  "half",    "int",     "long",       "short",  "cfloat",  "cdouble",
-    "float8",  "",        "Float32", "int128"};
+    "bool",       "uint8",   "int8",    "int16",    "int32",   "int64",   "uint16",
+    "uint32",     "uint64",  "float16", "bfloat16", "float32", "float64", "complex64",
+    "complex128", "float",   "double",  "half",     "int",     "long",    "short",
+    "cfloat",     "cdouble", "float8",  "",         "Float32", "int128"};
 #define NNAMES (sizeof NAMES / sizeof NAMES[0])
 
 /* What the input asks for: the dtype argument, the shape (none, nil, a table or integer
@@ -327,9 +327,14 @@ static void method(lua_State *l, int obj, const char *name, int nargs) {
 /* The wider type to go through and back, for the round-trip check (LT_NDTYPES: none). */
 static lt_dtype wider(lt_dtype dt, int alt) {
   switch (dt) {
-    case LT_INT8: case LT_INT16: case LT_INT32:
-    case LT_UINT8: case LT_UINT16: case LT_UINT32: return alt ? LT_FLOAT64 : LT_INT64;
-    case LT_FLOAT16: case LT_BFLOAT16: return alt ? LT_FLOAT64 : LT_FLOAT32;
+    case LT_INT8:
+    case LT_INT16:
+    case LT_INT32:
+    case LT_UINT8:
+    case LT_UINT16:
+    case LT_UINT32: return alt ? LT_FLOAT64 : LT_INT64;
+    case LT_FLOAT16:
+    case LT_BFLOAT16: return alt ? LT_FLOAT64 : LT_FLOAT32;
     case LT_FLOAT32: return LT_FLOAT64;
     case LT_COMPLEX64: return LT_COMPLEX128;
     default: return LT_NDTYPES;
@@ -337,9 +342,9 @@ static lt_dtype wider(lt_dtype dt, int alt) {
 }
 
 /*
- * Whether t:tolist() makes a bounded number of tables (and elements). An empty tensor may still ask for very
- * many (shape {8, 9e15, 0}: 7.2e16 empty lists, as torch's tolist() would too): that is not
- * a bug but a memory error, which under AddressSanitizer aborts instead of raising.
+ * Whether t:tolist() makes a bounded number of tables (and elements). An empty tensor may still ask
+ * for very many (shape {8, 9e15, 0}: 7.2e16 empty lists, as torch's tolist() would too): that is
+ * not a bug but a memory error, which under AddressSanitizer aborts instead of raising.
  */
 #define LIST_MAX 4096
 static int listable(lua_State *l, int idx) {
@@ -395,7 +400,10 @@ static int from_bytes(lua_State *l) {
   int nargs = 2;
   switch (job->shape_how) {
     case 0: break;
-    case 1: lua_pushnil(l); nargs++; break;
+    case 1:
+      lua_pushnil(l);
+      nargs++;
+      break;
     case 2:
       lua_createtable(l, job->nsizes, 0);
       for (int i = 0; i < job->nsizes; i++) {
@@ -490,7 +498,10 @@ static int from_bytes(lua_State *l) {
   for (int d = 0; d <= LT_NDTYPES + 1; d++) {
     lua_pushcfunction(l, convert);
     lua_pushvalue(l, t);
-    if (d < LT_NDTYPES) lua_pushstring(l, lt_dtypes[d].name); else lua_pushinteger(l, d);
+    if (d < LT_NDTYPES)
+      lua_pushstring(l, lt_dtypes[d].name);
+    else
+      lua_pushinteger(l, d);
     lua_pushboolean(l, d == (int)(job->len % LT_NDTYPES));
     if (lua_pcall(l, 3, 0, 0) != LUA_OK) lua_pop(l, 1);
   }
@@ -506,8 +517,7 @@ static void lua_half(fz_in *in) {
   if (!L) {
     L = luaL_newstate();
     luaL_openlibs(L);
-    if (ltensor_open(L) != LTENSOR_OK ||
-        luaL_dostring(L, "return (require 'ltensor')") != LUA_OK)
+    if (ltensor_open(L) != LTENSOR_OK || luaL_dostring(L, "return (require 'ltensor')") != LUA_OK)
       fail("cannot open ltensor", 0, 0);
     ref_lt = luaL_ref(L, LUA_REGISTRYINDEX);
   }

@@ -47,19 +47,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 #define NDIM_CAP 72
 
 static const DLDataType DTYPES[] = {
-    {kDLBool, 8, 1},     {kDLUInt, 8, 1},      {kDLInt, 8, 1},      {kDLInt, 16, 1},
-    {kDLInt, 32, 1},     {kDLInt, 64, 1},      {kDLUInt, 16, 1},    {kDLUInt, 32, 1},
-    {kDLUInt, 64, 1},    {kDLFloat, 16, 1},    {kDLBfloat, 16, 1},  {kDLFloat, 32, 1},
-    {kDLFloat, 64, 1},   {kDLComplex, 64, 1},  {kDLComplex, 128, 1}, {kDLFloat, 32, 4},
-    {7, 8, 1} /* fp8 */, {17, 4, 1} /* fp4 */, {15, 6, 1} /* fp6 */, {16, 6, 2},
-    {kDLOpaqueHandle, 64, 1}, {kDLInt, 4, 1}, {kDLInt, 1, 1},      {kDLBool, 1, 1},
-    {kDLFloat, 8, 1},    {kDLInt, 0, 1},       {kDLInt, 8, 0},      {18, 8, 1},
-    {kDLComplex, 32, 1}, {kDLUInt, 8, 3},
+    {kDLBool, 8, 1},          {kDLUInt, 8, 1},      {kDLInt, 8, 1},       {kDLInt, 16, 1},
+    {kDLInt, 32, 1},          {kDLInt, 64, 1},      {kDLUInt, 16, 1},     {kDLUInt, 32, 1},
+    {kDLUInt, 64, 1},         {kDLFloat, 16, 1},    {kDLBfloat, 16, 1},   {kDLFloat, 32, 1},
+    {kDLFloat, 64, 1},        {kDLComplex, 64, 1},  {kDLComplex, 128, 1}, {kDLFloat, 32, 4},
+    {7, 8, 1} /* fp8 */,      {17, 4, 1} /* fp4 */, {15, 6, 1} /* fp6 */, {16, 6, 2},
+    {kDLOpaqueHandle, 64, 1}, {kDLInt, 4, 1},       {kDLInt, 1, 1},       {kDLBool, 1, 1},
+    {kDLFloat, 8, 1},         {kDLInt, 0, 1},       {kDLInt, 8, 0},       {18, 8, 1},
+    {kDLComplex, 32, 1},      {kDLUInt, 8, 3},
 };
 #define NDTYPES_IN (sizeof DTYPES / sizeof DTYPES[0])
 
-static const int DEVICES[] = {kDLCPU, kDLCPU, kDLCPU, kDLCUDA, kDLCUDAHost, kDLROCMHost,
-                              kDLOpenCL, 5, 6, 7, 0, 18, 19, kDLROCM, kDLCUDAManaged, -1};
+static const int DEVICES[] = {
+    kDLCPU, kDLCPU, kDLCPU, kDLCUDA, kDLCUDAHost, kDLROCMHost, kDLOpenCL,      5,
+    6,      7,      0,      18,      19,          kDLROCM,     kDLCUDAManaged, -1};
 #define NDEVICES_IN (sizeof DEVICES / sizeof DEVICES[0])
 
 /* {====== the managed tensor and its deleter ====== */
@@ -106,7 +107,10 @@ static int covered(const lt_tensor *t) {
   __int128 lo = 0, hi = 0;
   for (int i = 0; i < t->ndim; i++) {
     __int128 span = (__int128)(t->shape[i] - 1) * t->strides[i];
-    if (span < 0) lo += span; else hi += span;
+    if (span < 0)
+      lo += span;
+    else
+      hi += span;
     if (lo < -limit || hi > limit) return 0;
   }
   __int128 es = (__int128)lt_esize(t);
@@ -358,8 +362,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     memcpy(snapshot, g.buf, bufsize);
   }
 
-  DLTensor dl = {ptr, device, ndim, dtype, (mode & 2) ? NULL : shape, (mode & 4) ? NULL : strides,
-                 byte_offset};
+  DLTensor dl = {
+      ptr,        device, ndim, dtype, (mode & 2) ? NULL : shape, (mode & 4) ? NULL : strides,
+      byte_offset};
   void *managed;
   int has_deleter = !(mode & 8);
   if (versioned) {
@@ -395,7 +400,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             "(buffer %zu bytes, at %zu) deleter %s\n",
             dtype.code, dtype.bits, dtype.lanes, (int)device.device_type, (int)device.device_id,
             (unsigned long long)flags, (unsigned long long)byte_offset,
-            which == 0 ? "buffer" : which == 1 ? "NULL" : which == 2 ? "misaligned" : "wild",
+            which == 0   ? "buffer"
+            : which == 1 ? "NULL"
+            : which == 2 ? "misaligned"
+                         : "wild",
             bufsize, bufoff, has_deleter ? "yes" : "NULL");
   }
 
@@ -414,8 +422,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     fail("import ran out of memory on a tiny input");
   }
 
-  if (g.deleted != has_deleter) fail(has_deleter ? "deleter did not run exactly once"
-                                                 : "a NULL deleter was called");
+  if (g.deleted != has_deleter)
+    fail(has_deleter ? "deleter did not run exactly once" : "a NULL deleter was called");
   if (!has_deleter) { /* nobody else frees them */
     free(g.shape);
     free(g.strides);

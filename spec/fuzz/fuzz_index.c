@@ -28,8 +28,8 @@
 #include <string.h>
 
 #include "fuzz_input.h"
-#include "lua_ltensor.h"
 #include "ltensor.h"
+#include "lua_ltensor.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -48,12 +48,12 @@ static int ref_lt, ref_dlpack;
 static unsigned long runs;
 
 static const char *const DTYPE_NAMES[] = {
-    "bool",    "uint8",    "int8",    "int16",   "int32",     "int64",     "uint16", "uint32",
-    "uint64",  "float16",  "bfloat16", "float32", "float64", "complex64", "complex128"};
+    "bool",   "uint8",   "int8",     "int16",   "int32",   "int64",     "uint16",    "uint32",
+    "uint64", "float16", "bfloat16", "float32", "float64", "complex64", "complex128"};
 #define NDT (sizeof DTYPE_NAMES / sizeof DTYPE_NAMES[0])
 
-static const char *const STRINGS[] = {"shape", "size", "", "1", "x", "__index", "dtype",
-                                      "numel", "-1", "ndim", "__gc", "view"};
+static const char *const STRINGS[] = {"shape", "size",  "",   "1",    "x",    "__index",
+                                      "dtype", "numel", "-1", "ndim", "__gc", "view"};
 #define NSTRINGS (sizeof STRINGS / sizeof STRINGS[0])
 
 static void fail(const char *what) {
@@ -64,11 +64,11 @@ static void fail(const char *what) {
 /* {====== values from bytes ====== */
 
 static void push_huge_int(lua_State *l, fz_in *in) {
-  static const lua_Integer huge[] = {LUA_MININTEGER, LUA_MAXINTEGER, LUA_MININTEGER + 1,
-                                     LUA_MAXINTEGER - 1, (lua_Integer)1 << 31,
-                                     -((lua_Integer)1 << 31) - 1, (lua_Integer)1 << 32,
-                                     (lua_Integer)1 << 53, -((lua_Integer)1 << 53),
-                                     (lua_Integer)1 << 62};
+  static const lua_Integer huge[] = {LUA_MININTEGER,          LUA_MAXINTEGER,
+                                     LUA_MININTEGER + 1,      LUA_MAXINTEGER - 1,
+                                     (lua_Integer)1 << 31,    -((lua_Integer)1 << 31) - 1,
+                                     (lua_Integer)1 << 32,    (lua_Integer)1 << 53,
+                                     -((lua_Integer)1 << 53), (lua_Integer)1 << 62};
   uint8_t b = fz_u8(in);
   if (b < 0xF0)
     lua_pushinteger(l, huge[b % (sizeof huge / sizeof huge[0])]);
@@ -77,8 +77,8 @@ static void push_huge_int(lua_State *l, fz_in *in) {
 }
 
 static void push_float(lua_State *l, fz_in *in) {
-  static const double f[] = {2.0, -1.0, 1.5, -0.0, 1e300, 3.0, 0x1p63, -0x1p63, 0.5, -2.5,
-                             65520.0, 1e20, 4.0};
+  static const double f[] = {2.0,     -1.0, 1.5,  -0.0,    1e300, 3.0, 0x1p63,
+                             -0x1p63, 0.5,  -2.5, 65520.0, 1e20,  4.0};
   uint8_t b = fz_u8(in);
   switch (b % 16) {
     case 13: lua_pushnumber(l, NAN); break;
@@ -161,7 +161,12 @@ static void push_range(lua_State *l, fz_in *in) {
     switch (b % 8) {
       case 5: push_huge_int(l, in); break;
       case 6: push_float(l, in); break;
-      case 7: if (b & 0x80) push_string(l, in); else lua_pushboolean(l, 1); break;
+      case 7:
+        if (b & 0x80)
+          push_string(l, in);
+        else
+          lua_pushboolean(l, 1);
+        break;
       default: push_index(l, in);
     }
     lua_rawseti(l, -2, j);
@@ -192,9 +197,15 @@ static void push_key_table(lua_State *l, fz_in *in, int slots, int depth) {
       case 7: lua_createtable(l, 0, 0); break; /* {}: the whole dim */
       case 8: push_float(l, in); break;
       default:
-        if (depth < 3) push_key(l, in, slots, depth + 1); else lua_pushboolean(l, 0);
+        if (depth < 3)
+          push_key(l, in, slots, depth + 1);
+        else
+          lua_pushboolean(l, 0);
     }
-    if (lua_isnil(l, -1)) { lua_pop(l, 1); continue; }
+    if (lua_isnil(l, -1)) {
+      lua_pop(l, 1);
+      continue;
+    }
     lua_rawseti(l, -2, j);
   }
 }
@@ -214,7 +225,10 @@ static void push_key(lua_State *l, fz_in *in, int slots, int depth) {
     case 9:
     case 10: push_key_table(l, in, slots, depth); break;
     default:
-      if (b & 0x10) push_slot(l, slots, 1 + fz_u8(in) % NSLOTS); else lua_pushnil(l);
+      if (b & 0x10)
+        push_slot(l, slots, 1 + fz_u8(in) % NSLOTS);
+      else
+        lua_pushnil(l);
   }
 }
 
@@ -228,13 +242,21 @@ static void push_value(lua_State *l, fz_in *in, int slots, int depth) {
     case 2: push_huge_int(l, in); break;
     case 3: push_float(l, in); break;
     case 4: lua_pushboolean(l, b & 0x10); break;
-    case 5: if (b & 0x10) lua_pushnil(l); else push_string(l, in); break;
+    case 5:
+      if (b & 0x10)
+        lua_pushnil(l);
+      else
+        push_string(l, in);
+      break;
     case 6:
     case 7: {
       int n = fz_u8(in) % 5;
       lua_createtable(l, n, 0);
       for (int j = 1; j <= n; j++) {
-        if (depth < 3) push_value(l, in, slots, depth + 1); else lua_pushinteger(l, j);
+        if (depth < 3)
+          push_value(l, in, slots, depth + 1);
+        else
+          lua_pushinteger(l, j);
         lua_rawseti(l, -2, j);
       }
       break;
@@ -334,7 +356,7 @@ static int make_base(lua_State *l) {
       method(l, t, "transpose", 2);
       break;
     case 2: method(l, t, "clone", 0); break; /* copy-on-write: shares slot 2's block */
-    case 3: { /* read-only, through a wrapper and DLPack */
+    case 3: {                                /* read-only, through a wrapper and DLPack */
       lua_rawgeti(l, LUA_REGISTRYINDEX, ref_dlpack);
       lua_getfield(l, -1, "from_dlpack");
       lua_getfield(l, -2, "ReadOnlyTensorWrapper");
@@ -444,13 +466,19 @@ static int run_op(lua_State *l) {
       if (b & 0x80) {
         lua_createtable(l, n, 0);
         for (int i = 0; i < n; i++) {
-          if (b & 0x40) lua_pushinteger(l, n - i); else push_dim(l, in);
+          if (b & 0x40)
+            lua_pushinteger(l, n - i);
+          else
+            push_dim(l, in);
           lua_rawseti(l, -2, i + 1);
         }
         n = 1;
       } else {
         for (int i = 0; i < n; i++) {
-          if (b & 0x40) lua_pushinteger(l, n - i); else push_dim(l, in);
+          if (b & 0x40)
+            lua_pushinteger(l, n - i);
+          else
+            push_dim(l, in);
         }
       }
       method(l, t, "permute", n);
@@ -498,15 +526,19 @@ static int run_op(lua_State *l) {
       uint8_t b = fz_u8(in);
       int n = ndim + (b % 4 == 3 ? 1 : 0) - (b % 4 == 2 && ndim > 0 ? 1 : 0);
       for (int i = 0; i < n; i++) {
-        if (b & 0x80) push_key(l, in, slots, 3); else push_index(l, in);
+        if (b & 0x80)
+          push_key(l, in, slots, 3);
+        else
+          push_index(l, in);
       }
       if (op == 12) push_value(l, in, slots, 2);
       method(l, t, op == 11 ? "get" : "set", n + (op == 12));
       break;
     }
     case 13: { /* reading all of it, and the odd methods */
-      static const char *const reads[] = {"tolist", "item", "clone", "contiguous", "bytes",
-                                          "zero_", "is_contiguous", "numel", "storage_offset"};
+      static const char *const reads[] = {"tolist",        "item",  "clone",
+                                          "contiguous",    "bytes", "zero_",
+                                          "is_contiguous", "numel", "storage_offset"};
       uint8_t b = fz_u8(in);
       if (b % 11 == 9) { /* tostring (ltensor.format) */
         lua_getglobal(l, "tostring");

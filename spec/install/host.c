@@ -14,28 +14,29 @@
 static int released = 0;
 static void on_release(void *ctx) { ++*(int *)ctx; }
 
-#define CHECK(c, ...)                                                                             \
-  do {                                                                                            \
-    if (!(c)) {                                                                                   \
-      fprintf(stderr, "host: line %d: ", __LINE__);                                               \
-      fprintf(stderr, __VA_ARGS__);                                                               \
-      fputc('\n', stderr);                                                                        \
-      return 1;                                                                                   \
-    }                                                                                             \
+#define CHECK(c, ...)                               \
+  do {                                              \
+    if (!(c)) {                                     \
+      fprintf(stderr, "host: line %d: ", __LINE__); \
+      fprintf(stderr, __VA_ARGS__);                 \
+      fputc('\n', stderr);                          \
+      return 1;                                     \
+    }                                               \
   } while (0)
 
 static const char script[] =
-  "local t = ...\n"
-  "local lt = require 'ltensor'\n"
-  "local dl = require 'ltensor.dlpack'\n"
-  "assert(package.path == '' and package.cpath == '', 'the search paths are not empty')\n"
-  "assert(t.dtype == 'float32' and t.shape[1] == 2 and t.shape[2] == 3, 'wrong borrowed tensor')\n"
-  "t[{2, 3}] = 42\n"
-  "local view = dl.from_dlpack(t)        -- shares the host's memory\n"
-  "view[{1, 1}] = view[{2, 3}] + 1\n"
-  "assert(dl.DLDeviceType.kDLCPU == 1)\n"
-  "assert(tostring(lt.arange(3)) == 'tensor([0, 1, 2])', tostring(lt.arange(3)))\n"
-  "return lt.arange(1, 5):to('float64'), t\n";
+    "local t = ...\n"
+    "local lt = require 'ltensor'\n"
+    "local dl = require 'ltensor.dlpack'\n"
+    "assert(package.path == '' and package.cpath == '', 'the search paths are not empty')\n"
+    "assert(t.dtype == 'float32' and t.shape[1] == 2 and t.shape[2] == 3, 'wrong borrowed "
+    "tensor')\n"
+    "t[{2, 3}] = 42\n"
+    "local view = dl.from_dlpack(t)        -- shares the host's memory\n"
+    "view[{1, 1}] = view[{2, 3}] + 1\n"
+    "assert(dl.DLDeviceType.kDLCPU == 1)\n"
+    "assert(tostring(lt.arange(3)) == 'tensor([0, 1, 2])', tostring(lt.arange(3)))\n"
+    "return lt.arange(1, 5):to('float64'), t\n";
 
 int main(void) {
   float buf[6] = {0};
