@@ -19,6 +19,7 @@
 
 #include "lt_dlpack.h"
 #include "ltensor.h"
+#include "test_lua.h"
 #include "test_util.h"
 
 /* {====== hand-built managed tensors with a counting deleter ====== */
@@ -124,63 +125,6 @@ static int dims_eq(const int64_t *a, const int64_t *b, int n) {
 /* }====== */
 
 /* {====== Lua helpers ====== */
-
-static _Thread_local char g_msg[1024]; /* per thread: states run on several */
-
-static void set_msg(lua_State *L) {
-  const char *s = lua_tostring(L, -1);
-  snprintf(g_msg, sizeof g_msg, "%s", s ? s : "(error object is not a string)");
-}
-
-/* Runs a chunk; 1 on success, else 0 with the message in g_msg. */
-static int lrun(lua_State *L, const char *code) {
-  int top = lua_gettop(L);
-  int rc = luaL_loadstring(L, code);
-  if (rc == LUA_OK) rc = lua_pcall(L, 0, 0, 0);
-  if (rc != LUA_OK)
-    set_msg(L);
-  else
-    g_msg[0] = 0;
-  lua_settop(L, top);
-  return rc == LUA_OK;
-}
-
-/* Evaluates an expression; its truth, with what it gave (or the error) in g_msg. */
-static int ltrue(lua_State *L, const char *expr) {
-  char buf[1024];
-  snprintf(buf, sizeof buf, "return %s", expr);
-  int top = lua_gettop(L);
-  int rc = luaL_loadstring(L, buf);
-  if (rc == LUA_OK) rc = lua_pcall(L, 0, 1, 0);
-  int v = 0;
-  if (rc != LUA_OK) {
-    set_msg(L);
-  } else {
-    v = lua_toboolean(L, -1);
-    snprintf(g_msg, sizeof g_msg, "%s", luaL_tolstring(L, -1, NULL));
-  }
-  lua_settop(L, top);
-  return v;
-}
-
-static lua_Integer lint(lua_State *L, const char *expr) {
-  char buf[1024];
-  snprintf(buf, sizeof buf, "return %s", expr);
-  int top = lua_gettop(L);
-  lua_Integer v = -12345;
-  if (luaL_loadstring(L, buf) == LUA_OK && lua_pcall(L, 0, 1, 0) == LUA_OK)
-    v = lua_tointeger(L, -1);
-  else
-    set_msg(L);
-  lua_settop(L, top);
-  return v;
-}
-
-#define LOK(L, code) CHECKF(lrun(L, code), "Lua: %s\n    error: %s", code, g_msg)
-#define LTRUE(L, expr) CHECKF(ltrue(L, expr), "Lua: %s\n    gave: %s", expr, g_msg)
-#define LERR(L, code, want)                     \
-  CHECKF(!lrun(L, code) && strstr(g_msg, want), \
-         "Lua: %s\n    expected an error containing '%s', got: %s", code, want, g_msg)
 
 static const char lua_prelude[] =
     "lt = require 'ltensor'\n"
@@ -1247,7 +1191,7 @@ typedef struct {
   lua_State *L;     /* out: the state, left open */
   int ok, write_ok; /* import and write worked */
   double first;     /* u[1] as read there */
-  char msg[1024];
+  char msg[sizeof g_msg];
   int close_now; /* close the state before returning */
   int idx;       /* the element it sets to 42 (1-based) */
   long deleted_after_close;
