@@ -214,19 +214,8 @@ static const char py_code[] =
 static PyObject *np_loop, *np_check;
 
 static int open_python(int argc, char **argv) {
-  PyConfig config;
-  PyConfig_InitPythonConfig(&config);
-  config.install_signal_handlers = 0;
-  config.parse_argv = 0;
-  PyStatus st = PyConfig_SetBytesArgv(&config, argc, argv); /* program name: this program */
-  if (!PyStatus_Exception(st)) st = Py_InitializeFromConfig(&config);
-  PyConfig_Clear(&config);
-  if (PyStatus_Exception(st)) {
-    fprintf(stderr, "bench_dlpack: cannot start Python: %s\n", st.err_msg ? st.err_msg : "?");
-    return 0;
-  }
-  G = PyModule_GetDict(PyImport_AddModule("__main__"));
-  if (!G || pylua_init() != 0) goto fail;
+  G = pylua_start(argc, argv, "bench_dlpack");
+  if (!G) return 0;
   PyObject *v = PyLong_FromLongLong(SMALL_BYTES);
   int bad = !v || PyDict_SetItemString(G, "SMALL", v) != 0;
   Py_XDECREF(v);

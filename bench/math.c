@@ -237,19 +237,8 @@ static int open_python(int argc, char **argv) {
   /* the NumPy part only: see the header comment */
   unsetenv("OPENBLAS_CORETYPE");
   unsetenv("OPENBLAS_L2_SIZE");
-  PyConfig config;
-  PyConfig_InitPythonConfig(&config);
-  config.install_signal_handlers = 0;
-  config.parse_argv = 0;
-  PyStatus st = PyConfig_SetBytesArgv(&config, argc, argv); /* program name: this program */
-  if (!PyStatus_Exception(st)) st = Py_InitializeFromConfig(&config);
-  PyConfig_Clear(&config);
-  if (PyStatus_Exception(st)) {
-    fprintf(stderr, "bench_math: cannot start Python: %s\n", st.err_msg ? st.err_msg : "?");
-    return 0;
-  }
-  G = PyModule_GetDict(PyImport_AddModule("__main__"));
-  if (!G || pylua_init() != 0) goto fail;
+  G = pylua_start(argc, argv, "bench_math");
+  if (!G) return 0;
   PyObject *v = PyLong_FromLongLong(NELEM);
   int bad = !v || PyDict_SetItemString(G, "N", v) != 0;
   Py_XDECREF(v);

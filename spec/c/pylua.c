@@ -376,3 +376,24 @@ int pylua_push_py(lua_State *L, PyObject *obj) {
 }
 
 /* }====== */
+
+PyObject *pylua_start(int argc, char **argv, const char *who) {
+  PyConfig config;
+  PyConfig_InitPythonConfig(&config);
+  config.install_signal_handlers = 0;
+  config.parse_argv = 0;
+  PyStatus st = PyConfig_SetBytesArgv(&config, argc, argv); /* program name: this program */
+  if (!PyStatus_Exception(st)) st = Py_InitializeFromConfig(&config);
+  PyConfig_Clear(&config);
+  if (PyStatus_Exception(st)) {
+    fprintf(stderr, "%s: cannot start Python: %s\n", who, st.err_msg ? st.err_msg : "?");
+    return NULL;
+  }
+  PyObject *g = PyModule_GetDict(PyImport_AddModule("__main__"));
+  if (!g || pylua_init() != 0) {
+    if (PyErr_Occurred()) PyErr_Print();
+    fprintf(stderr, "%s: cannot set up the embedded Python\n", who);
+    return NULL;
+  }
+  return g;
+}

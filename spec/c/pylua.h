@@ -24,6 +24,11 @@
 /* Readies the Exporter type. Call once after Py_Initialize; 0, or -1 with an exception. */
 int pylua_init(void);
 
+/* Starts the embedded Python with this program's argv (so sys.prefix is the libpython's, not a
+   python3 found on PATH), without its signal handlers, and calls pylua_init. Returns the
+   __main__ dict (borrowed), or NULL after printing why, prefixed by `who`. */
+PyObject *pylua_start(int argc, char **argv, const char *who);
+
 /* {====== Python -> Lua ====== */
 
 /* Consumes the DLPack PyCapsule `capsule` ("dltensor" or "dltensor_versioned": the pointer is
