@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lt_kernels.h"
+#include "lt_copy.h"
 #include "lt_tensor.h"
 #include "test_util.h"
 
@@ -636,7 +636,7 @@ static void test_large(void) {
 
 /*
  * Same-dtype copies whose inner dim is contiguous in the destination and strided in the source,
- * with another dim contiguous in the source, go through tiles (lt_kernels.c). Each case below
+ * with another dim contiguous in the source, go through tiles (lt_copy.c). Each case below
  * lays a source and a destination over storages of their own with the given strides (in
  * elements, negative allowed), copies, and compares every byte of the destination's storage
  * with an element-by-element copy: the elements of the view must be the source's, every other

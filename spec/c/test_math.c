@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lt_kernels.h"
+#include "lt_copy.h"
 #include "lt_math.h"
 #include "lt_tensor.h"
 #include "test_util.h"

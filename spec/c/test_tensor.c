@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "lt_kernels.h"
+#include "lt_copy.h"
 #include "lt_tensor.h"
 #include "test_util.h"
 

@@ -484,7 +484,7 @@ static int from_bytes(lua_State *l) {
         double want = ref_round_u64(mag, neg, k ? 7 : 10, k ? 127 : 15);
         uint16_t bits = (uint16_t)((unsigned char)b[2 * i] | (unsigned char)b[2 * i + 1] << 8);
         double got = k ? lt_bf16_to_f32(bits) : lt_f16_to_f32(bits);
-        /* A fixed bug (lt_kernels.c, FROMI_BF16 rounded twice above 2^53); see
+        /* A fixed bug (lt_copy.c, FROMI_BF16 rounded twice above 2^53); see
            regress-bf16-int64-double-rounding. */
         if (!same_double(got, want) && (known || mag < ((uint64_t)1 << 53)))
           fail(k ? "int to(bfloat16)" : "int to(float16)", (double)mag, got);

@@ -40,7 +40,7 @@
 
 #include "fuzz_input.h"
 #include "lt_dlpack.h"
-#include "lt_kernels.h"
+#include "lt_copy.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -159,7 +159,7 @@ static int64_t pick_i64(fz_in *in) {
 static void exercise(lt_tensor *t, fz_in *in, int depth);
 
 /*
- * Was a bug (fixed in lt_kernels.c, kept as a hook): lt_fill wrote complex64 through uint64_t*,
+ * Was a bug (fixed in lt_copy.c, kept as a hook): lt_fill wrote complex64 through uint64_t*,
  * a misaligned store for 4-byte aligned data; regress-c64-fill-misaligned reproduces it.
  */
 static int known_fill_bug(const lt_tensor *t) {

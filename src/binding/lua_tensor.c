@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "lt_kernels.h"
+#include "lt_copy.h"
 #include "ltensor.h"
 #include "lua_ltensor.h"
 

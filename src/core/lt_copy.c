@@ -1,5 +1,5 @@
 /*
- * lt_kernels.c -- strided copy with dtype conversion, and fill.
+ * lt_copy.c -- strided copy with dtype conversion, and fill.
  *
  * A conversion goes through a small "canonical" buffer: the source run is loaded into int64,
  * uint64, double or (double, double) values, then stored into the destination type under the
@@ -10,7 +10,7 @@
  * dim contiguous in the source) move by cache-sized tiles. Large contiguous fills use memset or
  * streaming stores.
  */
-#include "lt_kernels.h"
+#include "lt_copy.h"
 
 #include <math.h>
 #include <stdio.h>

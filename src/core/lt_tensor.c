@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lt_kernels.h"
+#include "lt_copy.h"
 
 int lt_fail(lt_error *err, int code, const char *fmt, ...) {
   if (err) {

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lt_kernels.h"
+#include "lt_copy.h"
 
 /* Type codes and device types by number: an external dlpack.h 1.0 lacks the newer names. */
 enum { FP8_FIRST = 7, FP8_LAST = 14, FP6_E2M3 = 15, FP6_E3M2 = 16, FP4_E2M1 = 17 };

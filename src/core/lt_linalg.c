@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "lt_iter.h"
-#include "lt_kernels.h"
+#include "lt_copy.h"
 #include "lt_math.h"
 
 /* {====== matmul ====== */

@@ -1,12 +1,12 @@
 /*
- * lt_kernels.h -- bulk element work: strided copy between any two dtypes, and fill.
+ * lt_copy.h -- bulk element work: strided copy between any two dtypes, and fill.
  *
  * Owns: the iteration over two strided operands (dims reordered and merged so the inner loop
  * is as long and as contiguous as the layout allows), per-dtype inner loops generated from one
  * definition, overlap handling, and the write rules applied in bulk. Lua-free.
  */
-#ifndef LT_KERNELS_H
-#define LT_KERNELS_H
+#ifndef LT_COPY_H
+#define LT_COPY_H
 
 #include "lt_tensor.h"
 

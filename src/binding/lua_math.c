@@ -10,7 +10,7 @@
 #include <limits.h>
 #include <string.h>
 
-#include "lt_kernels.h"
+#include "lt_copy.h"
 #include "lt_math.h"
 #include "lua_ltensor.h"
 

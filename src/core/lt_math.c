@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "lt_iter.h"
-#include "lt_kernels.h"
+#include "lt_copy.h"
 
 const char *const lt_binop_names[LT_NBINOPS] = {
     "add", "sub", "mul", "div", "floor_divide", "remainder",  "pow",     "eq",     "ne",
