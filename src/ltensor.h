@@ -18,6 +18,25 @@ extern "C" {
 
 #define LTENSOR_VERSION "0.1.0"
 
+/* How the host API is declared: exported from the shared library (built with
+   LTENSOR_BUILD_DLL on Windows), imported by its users, plain for static use (define
+   LTENSOR_STATIC on Windows). A host may define LTENSOR_API itself. */
+#ifndef LTENSOR_API
+#if defined(_WIN32) || defined(__CYGWIN__)
+#if defined(LTENSOR_BUILD_DLL)
+#define LTENSOR_API extern __declspec(dllexport)
+#elif defined(LTENSOR_STATIC)
+#define LTENSOR_API extern
+#else
+#define LTENSOR_API extern __declspec(dllimport)
+#endif
+#elif defined(__GNUC__) || defined(__clang__)
+#define LTENSOR_API extern __attribute__((visibility("default")))
+#else
+#define LTENSOR_API extern
+#endif
+#endif
+
 /* The C module ltensor.core: pushes its table. A host that links ltensor statically registers
    it with luaL_requiref(L, "ltensor.core", luaopen_ltensor_core, 0). */
 LUAMOD_API int luaopen_ltensor_core(lua_State *L);
@@ -43,15 +62,15 @@ LUAMOD_API int luaopen_ltensor_core(lua_State *L);
  * sources are compiled into the library. Scripts then `require "ltensor"` as usual. For a host
  * that links libltensor statically. Pushes nothing on success.
  */
-LUA_API int ltensor_open(lua_State *L);
+LTENSOR_API int ltensor_open(lua_State *L);
 
 /*
  * Pushes a tensor that owns m (DLPack's consumer side). Ownership passes in every case: on
  * failure (invalid tensor, out of memory) m's deleter has run exactly once and the message is
  * pushed instead. m == NULL is an error. The _legacy form takes a DLManagedTensor.
  */
-LUA_API int ltensor_push_managed(lua_State *L, DLManagedTensorVersioned *m);
-LUA_API int ltensor_push_managed_legacy(lua_State *L, DLManagedTensor *m);
+LTENSOR_API int ltensor_push_managed(lua_State *L, DLManagedTensorVersioned *m);
+LTENSOR_API int ltensor_push_managed_legacy(lua_State *L, DLManagedTensor *m);
 
 /* Called once, with ctx, when Lua and every export are done with borrowed memory. */
 typedef void (*ltensor_release_fn)(void *ctx);
@@ -68,8 +87,8 @@ typedef struct ltensor_lease ltensor_lease;
  * ltensor_revoke_lease (NULL on failure). Clones a script makes are copies, never the host's
  * memory.
  */
-LUA_API int ltensor_push_borrowed(lua_State *L, const DLTensor *desc, unsigned flags,
-                                  ltensor_release_fn release, void *ctx, ltensor_lease **lease);
+LTENSOR_API int ltensor_push_borrowed(lua_State *L, const DLTensor *desc, unsigned flags,
+                                      ltensor_release_fn release, void *ctx, ltensor_lease **lease);
 
 /*
  * Takes a borrowed buffer back (a per-frame buffer at the end of the frame): from now on every
@@ -77,10 +96,10 @@ LUA_API int ltensor_push_borrowed(lua_State *L, const DLTensor *desc, unsigned f
  * release(ctx) runs now, or later when the last DLPack export of it is gone. Consumes lease.
  * Must run on the thread that uses L, outside any script call. NULL is ignored.
  */
-LUA_API void ltensor_revoke_lease(ltensor_lease *lease);
+LTENSOR_API void ltensor_revoke_lease(ltensor_lease *lease);
 
 /* Revokes the tensor at idx (and every view sharing its memory), as above. */
-LUA_API int ltensor_revoke(lua_State *L, int idx);
+LTENSOR_API int ltensor_revoke(lua_State *L, int idx);
 
 /*
  * Exports the tensor (or ReadOnlyTensorWrapper) at idx as a new owning managed tensor, valid
@@ -88,17 +107,18 @@ LUA_API int ltensor_revoke(lua_State *L, int idx);
  * read-only tensors and wrappers). A writable export of a copy-on-write clone gives the clone
  * its own memory first.
  */
-LUA_API int ltensor_export(lua_State *L, int idx, int read_only, DLManagedTensorVersioned **out);
+LTENSOR_API int ltensor_export(lua_State *L, int idx, int read_only,
+                               DLManagedTensorVersioned **out);
 
 /* Fills out with a non-owning view of the tensor at idx: valid while that tensor lives and is
    not revoked. Allocates nothing (except to unshare a copy-on-write clone). */
-LUA_API int ltensor_borrow(lua_State *L, int idx, DLTensor *out);
+LTENSOR_API int ltensor_borrow(lua_State *L, int idx, DLTensor *out);
 
 /* For C functions that scripts call (these raise, as luaL_check* do): */
 /* Whether the value at idx is a live tensor. Pushes nothing. */
-LUA_API int ltensor_is_tensor(lua_State *L, int idx);
+LTENSOR_API int ltensor_is_tensor(lua_State *L, int idx);
 /* The DLTensor view of argument arg (as ltensor_borrow); raises "bad argument" otherwise. */
-LUA_API void ltensor_check_tensor(lua_State *L, int arg, DLTensor *out);
+LTENSOR_API void ltensor_check_tensor(lua_State *L, int arg, DLTensor *out);
 
 /* }====== */
 
@@ -130,8 +150,8 @@ typedef struct ltensor_exchange_api {
 } ltensor_exchange_api;
 
 /* The two tables, static for the life of the process. */
-LUA_API const ltensor_exchange_api *ltensor_exchange(void);
-LUA_API const ltensor_exchange_api *ltensor_exchange_const(void);
+LTENSOR_API const ltensor_exchange_api *ltensor_exchange(void);
+LTENSOR_API const ltensor_exchange_api *ltensor_exchange_const(void);
 
 /* }====== */
 

@@ -8,16 +8,16 @@
  * to "used_dltensor" / "used_dltensor_versioned" before anything that can fail; an unconsumed
  * capsule's __gc calls the deleter exactly once. Other Lua C modules can make and take capsules
  * by this convention alone, without linking ltensor.
+ * Called by lua_init.c (ltl_open_dlpack) and lua_wrapper.c (the export helpers of
+ * lua_dlpack.h); calls lua_exchange.c (ltensor's own exchange tables), the base and the core.
  */
 #include <string.h>
 
 #include "lt_dlpack.h"
 #include "ltensor.h"
-#include "lua_ltensor.h"
+#include "lua_dlpack.h"
+#include "lua_parts.h"
 
-/* Registry names of the four capsule metatables, in this order. */
-const char *const ltl_capsule_names[4] = {"dltensor", "dltensor_versioned", "used_dltensor",
-                                          "used_dltensor_versioned"};
 #define capsule_names ltl_capsule_names
 
 /* {====== capsules ====== */
@@ -62,7 +62,9 @@ static void make_capsule_metatables(lua_State *L) {
   }
 }
 
-void **ltl_new_capsule(lua_State *L, int versioned) {
+/* A new capsule with a NULL pointer, on top of the stack: fill the slot after; an empty
+   capsule is harmless garbage. */
+static void **new_capsule(lua_State *L, int versioned) {
   void **p = lua_newuserdatauv(L, sizeof(void *), 0);
   *p = NULL;
   ltl_state *st = ltl_push_metatable(L, LTL_MT_CAPSULE + (versioned ? 1 : 0));
@@ -90,22 +92,15 @@ static int capsule_kind(lua_State *L, int idx) {
 /* Consumes the capsule at idx whose kind (capsule_kind) is known. */
 static void *consume(lua_State *L, int idx, int kind, int *versioned) {
   if (kind >= 2)
-    luaL_error(L, "the capsule was already consumed (a DLPack capsule can be used only once)");
+    ltl_error(L, "the capsule was already consumed (a DLPack capsule can be used only once)");
   void **p = lua_touserdata(L, idx);
   void *m = *p;
   *p = NULL;
   ltl_push_metatable(L, LTL_MT_CAPSULE + kind + 2); /* used, before anything can fail */
   lua_setmetatable(L, idx);
-  if (!m) luaL_error(L, "the capsule holds no tensor");
+  if (!m) ltl_error(L, "the capsule holds no tensor");
   *versioned = kind == 1;
   return m;
-}
-
-void *ltl_consume_capsule(lua_State *L, int idx, int *versioned) {
-  idx = lua_absindex(L, idx);
-  int kind = capsule_kind(L, idx);
-  if (kind < 0) return NULL;
-  return consume(L, idx, kind, versioned);
 }
 
 /* Pushes the tensor of the capsule at idx, of known kind (consumed); raises if it is none or
@@ -133,12 +128,12 @@ static int opt_pair(lua_State *L, int idx, const char *name, lua_Integer *a, lua
     return 0;
   }
   if (tt != LUA_TTABLE)
-    luaL_error(L, "%s must be a table {a, b}, got %s", name, luaL_typename(L, -1));
+    ltl_error(L, "%s must be a table {a, b}, got %s", name, luaL_typename(L, -1));
   for (int i = 1; i <= 2; i++) {
     lua_rawgeti(L, -1, i);
     int isnum;
     lua_Integer v = lua_tointegerx(L, -1, &isnum);
-    if (!isnum) luaL_error(L, "%s[%d] must be an integer, got %s", name, i, luaL_typename(L, -1));
+    if (!isnum) ltl_error(L, "%s[%d] must be an integer, got %s", name, i, luaL_typename(L, -1));
     *(i == 1 ? a : b) = v;
     lua_pop(L, 1);
   }
@@ -151,7 +146,7 @@ static int opt_bool(lua_State *L, int idx, const char *name) {
   int tt = lua_getfield(L, idx, name);
   int v = tt == LUA_TNIL ? -1 : lua_toboolean(L, -1);
   if (tt != LUA_TNIL && tt != LUA_TBOOLEAN)
-    luaL_error(L, "%s must be a boolean or nil, got %s", name, luaL_typename(L, -1));
+    ltl_error(L, "%s must be a boolean or nil, got %s", name, luaL_typename(L, -1));
   lua_pop(L, 1);
   return v;
 }
@@ -171,21 +166,21 @@ int ltl_dlpack_opts(lua_State *L, int idx, const lt_tensor *t, int *versioned) {
     if (dtype != (lua_Integer)d.device_type || did != (lua_Integer)d.device_id) {
       char have[32];
       lt_device_str(d, have, sizeof have);
-      luaL_error(L,
-                 "cannot export a tensor on %s to device (%I, %I): ltensor does not copy "
-                 "between devices",
-                 have, dtype, did);
+      ltl_error(L,
+                "cannot export a tensor on %s to device (%I, %I): ltensor does not copy "
+                "between devices",
+                have, dtype, did);
     }
   }
   int st = lua_getfield(L, idx, "stream");
   if (st != LUA_TNIL && !lua_isinteger(L, -1))
-    luaL_error(L, "stream must be an integer or nil, got %s", luaL_typename(L, -1));
+    ltl_error(L, "stream must be an integer or nil, got %s", luaL_typename(L, -1));
   lua_pop(L, 1);
   return copy;
 }
 
 int ltl_export_capsule(lua_State *L, lt_tensor *t, int versioned, int copy, int read_only) {
-  void **slot = ltl_new_capsule(L, versioned);
+  void **slot = new_capsule(L, versioned);
   if (copy) ltl_account(L, (size_t)lt_numel(t) * lt_esize(t));
   lt_error err;
   if (lt_dlpack_export(t, versioned, copy, read_only, slot, &err)) ltl_raise(L, &err);
@@ -200,16 +195,20 @@ static int m_dlpack(lua_State *L) {
   return ltl_export_capsule(L, t, versioned, copy == 1, 0);
 }
 
-int ltl_dlpack_device(lua_State *L, const lt_tensor *t);
+int ltl_dlpack_device(lua_State *L, const lt_tensor *t) {
+  lua_pushinteger(L, (lua_Integer)t->storage->device.device_type);
+  lua_pushinteger(L, (lua_Integer)t->storage->device.device_id);
+  return 2;
+}
 
 static int m_dlpack_device(lua_State *L) { return ltl_dlpack_device(L, ltl_check(L, 1)); }
 
 /* dlpack.to_dlpack(t): a legacy capsule, as torch.utils.dlpack.to_dlpack. */
 static int f_to_dlpack(lua_State *L) {
   if (ltl_testwrapper(L, 1))
-    return luaL_error(L,
-                      "a ReadOnlyTensorWrapper cannot become a legacy capsule, which cannot "
-                      "mark it read-only; use from_dlpack or __dlpack{max_version = {1, 3}}");
+    return ltl_error(L,
+                     "a ReadOnlyTensorWrapper cannot become a legacy capsule, which cannot "
+                     "mark it read-only; use from_dlpack or __dlpack{max_version = {1, 3}}");
   lt_tensor *t = ltl_check(L, 1);
   return ltl_export_capsule(L, t, 0, 0, 0);
 }
@@ -237,8 +236,8 @@ static int f_from_dlpack(lua_State *L) {
     if (tt != LUA_TNIL) {
       const char *dev = lua_tostring(L, -1);
       if (tt != LUA_TSTRING || strcmp(dev, "cpu") != 0)
-        return luaL_error(L, "device must be \"cpu\" or nil, got %s",
-                          tt == LUA_TSTRING ? dev : luaL_typename(L, -1));
+        return ltl_error(L, "device must be \"cpu\" or nil, got %s",
+                         tt == LUA_TSTRING ? dev : luaL_typename(L, -1));
       want_cpu = 1;
     }
     lua_pop(L, 1);
@@ -249,9 +248,9 @@ static int f_from_dlpack(lua_State *L) {
   int kind = capsule_kind(L, 1);
   if (kind >= 0) {
     if (want_cpu || copy != -1)
-      return luaL_error(L,
-                        "device and copy cannot be used with a raw capsule; pass the object "
-                        "that made it instead");
+      return ltl_error(L,
+                       "device and copy cannot be used with a raw capsule; pass the object "
+                       "that made it instead");
     import_capsule(L, 1, kind, &flags);
     return 1;
   }
@@ -261,8 +260,8 @@ static int f_from_dlpack(lua_State *L) {
     if (want_cpu && t->storage->device.device_type != kDLCPU) {
       char have[32];
       lt_device_str(t->storage->device, have, sizeof have);
-      return luaL_error(L, "tensor is on %s: moving it to cpu needs a copy ltensor cannot make",
-                        have);
+      return ltl_error(L, "tensor is on %s: moving it to cpu needs a copy ltensor cannot make",
+                       have);
     }
     lua_settop(L, 1);
     if (copy == 1) {
@@ -282,8 +281,8 @@ static int f_from_dlpack(lua_State *L) {
     indexable = 1;
   }
   if (!indexable)
-    return luaL_error(L, "expected a tensor, a DLPack capsule or an object with __dlpack, got %s",
-                      luaL_typename(L, 1));
+    return ltl_error(L, "expected a tensor, a DLPack capsule or an object with __dlpack, got %s",
+                     luaL_typename(L, 1));
   /* ltensor's own C exchange tables (wrappers carry the const one): no Lua call. Tables of
      other modules are not trusted blindly: a script could put any light userdata there. */
   if (lua_getfield(L, 1, "__dlpack_c_exchange_api") == LUA_TLIGHTUSERDATA) {
@@ -297,15 +296,15 @@ static int f_from_dlpack(lua_State *L) {
       if (lt_dlpack_import(m, 1, &ud->t, &err)) ltl_raise(L, &err);
       if (api == ltensor_exchange_const()) ud->t->readonly = LT_RO_WRAPPER; /* say why */
       if (want_cpu && ud->t->storage->device.device_type != kDLCPU)
-        return luaL_error(L, "tensor is not on cpu, and ltensor does not copy between devices");
+        return ltl_error(L, "tensor is not on cpu, and ltensor does not copy between devices");
       if (copy == 1) replace_with_copy(L);
       return 1;
     }
   }
   lua_settop(L, 2);
   if (lua_getfield(L, 1, "__dlpack") == LUA_TNIL)
-    return luaL_error(L, "expected a tensor, a DLPack capsule or an object with __dlpack, got %s",
-                      luaL_typename(L, 1));
+    return ltl_error(L, "expected a tensor, a DLPack capsule or an object with __dlpack, got %s",
+                     luaL_typename(L, 1));
   lua_pushvalue(L, 1);
   lua_createtable(L, 0, 3);
   lua_createtable(L, 2, 0);
@@ -329,24 +328,18 @@ static int f_from_dlpack(lua_State *L) {
   lua_call(L, 2, 1);
   kind = capsule_kind(L, -1);
   if (kind < 0)
-    return luaL_error(L, "__dlpack returned %s, not a DLPack capsule", luaL_typename(L, -1));
+    return ltl_error(L, "__dlpack returned %s, not a DLPack capsule", luaL_typename(L, -1));
   lt_tensor *t = import_capsule(L, -1, kind, &flags);
   if (want_cpu && t->storage->device.device_type != kDLCPU)
-    return luaL_error(L, "__dlpack ignored dl_device and returned a tensor that is not on cpu");
+    return ltl_error(L, "__dlpack ignored dl_device and returned a tensor that is not on cpu");
   if (copy == 0 && (flags & DLPACK_FLAG_BITMASK_IS_COPIED))
-    return luaL_error(L, "__dlpack made a copy although copy = false was asked");
+    return ltl_error(L, "__dlpack made a copy although copy = false was asked");
   /* copy = true holds only if the producer says it copied (a legacy capsule cannot say) */
   if (copy == 1 && !(flags & DLPACK_FLAG_BITMASK_IS_COPIED)) replace_with_copy(L);
   return 1;
 }
 
 /* }====== */
-
-int ltl_dlpack_device(lua_State *L, const lt_tensor *t) {
-  lua_pushinteger(L, (lua_Integer)t->storage->device.device_type);
-  lua_pushinteger(L, (lua_Integer)t->storage->device.device_id);
-  return 2;
-}
 
 static const luaL_Reg dlpack_methods[] = {
     {"__dlpack", m_dlpack},
@@ -360,16 +353,13 @@ static const luaL_Reg dlpack_funcs[] = {
     {NULL, NULL},
 };
 
-void ltl_open_dlpack(lua_State *L, int methods, int module) {
+void ltl_open_dlpack(lua_State *L, const ltl_tables *at) {
   make_capsule_metatables(L);
-  methods = lua_absindex(L, methods);
-  module = lua_absindex(L, module);
-  lua_pushvalue(L, methods);
+  lua_pushvalue(L, at->methods);
   luaL_setfuncs(L, dlpack_methods, 0);
   lua_pushlightuserdata(L, (void *)ltensor_exchange());
   lua_setfield(L, -2, "__dlpack_c_exchange_api");
-  lua_pop(L, 1);
-  lua_pushvalue(L, module);
+  lua_pushvalue(L, at->module);
   luaL_setfuncs(L, dlpack_funcs, 0);
-  lua_pop(L, 1);
+  lua_pop(L, 2);
 }

@@ -5,7 +5,9 @@
  *
  * No function here raises a Lua error into its C caller: failures return -1 with a message
  * pushed, and the one step that must allocate Lua memory (pushing a tensor) runs under
- * lua_pcall.
+ * lua_pcall (the base's protected pushes).
+ * Called by lua_host.c, lua_init.c, lua_dlpack.c and lua_wrapper.c (ltensor_exchange,
+ * ltensor_exchange_const); calls the base (lua_ltensor.h) and the core.
  */
 #include <string.h>
 
@@ -15,31 +17,19 @@
 
 /* {====== failing without raising ====== */
 
-static int push_message(lua_State *L) {
-  lua_pushstring(L, lua_touserdata(L, 1));
-  return 1;
-}
-
 /* Pushes msg (or, if even that fails, Lua's out-of-memory message) and returns -1. */
-static int fail(lua_State *L, const char *msg) {
-  if (!lua_checkstack(L, 2)) return -1;
-  lua_pushcfunction(L, push_message);
-  lua_pushlightuserdata(L, (void *)msg);
-  lua_pcall(L, 1, 1, 0);
-  return -1;
-}
+static int fail(lua_State *L, const char *msg) { return ltl_push_message(L, msg, -1); }
 
 /* The tensor of the tensor or wrapper at idx; *ro when it came through a wrapper. */
 static lt_tensor *source(lua_State *L, int idx, int *ro, const char **why) {
-  ltl_ud *ud = lua_touserdata(L, idx);
+  ltl_ud *ud = ltl_toud(L, idx, NULL);
   *ro = 0;
-  if (!ud || lua_rawlen(L, idx) != sizeof(ltl_ud) ||
-      (ud->tag != &ltl_tensor_key && ud->tag != &ltl_wrapper_key)) {
+  if (!ud) {
     *why = "expected a tensor or a ReadOnlyTensorWrapper";
     return NULL;
   }
   if (!ud->t || ud->t->storage->revoked) {
-    *why = "tensor has been released";
+    *why = LTL_RELEASED;
     return NULL;
   }
   *ro = ud->tag == &ltl_wrapper_key;
@@ -123,33 +113,11 @@ static int from_lua_ro(lua_State *L, int idx, DLManagedTensorVersioned **out) {
   return from_lua(L, idx, out, 1);
 }
 
-typedef struct {
-  DLManagedTensorVersioned *m;
-  int consumed, read_only;
-  lt_error err;
-} push_job;
-
-static int push_tensor(lua_State *L) {
-  push_job *job = lua_touserdata(L, 1);
-  ltl_ud *ud = ltl_newud(L); /* may raise: the job is not consumed yet */
-  job->consumed = 1;
-  if (lt_dlpack_import(job->m, 1, &ud->t, &job->err)) return luaL_error(L, "%s", job->err.msg);
-  if (job->read_only) ud->t->readonly = LT_RO_WRAPPER;
-  return 1;
-}
-
+/* Ownership of tensor passed to us: on failure its deleter has run and the message is on the
+   stack. */
 static int to_lua(lua_State *L, DLManagedTensorVersioned *tensor, int read_only) {
   if (!tensor) return fail(L, "managed tensor is NULL");
-  push_job job = {tensor, 0, read_only, {{0}}};
-  if (!lua_checkstack(L, 2)) {
-    lt_dlpack_delete(tensor, 1);
-    return -1;
-  }
-  lua_pushcfunction(L, push_tensor);
-  lua_pushlightuserdata(L, &job);
-  if (lua_pcall(L, 1, 1, 0) == LUA_OK) return 0;
-  if (!job.consumed) lt_dlpack_delete(tensor, 1); /* ownership passed to us */
-  return -1;                                      /* the error message is on the stack */
+  return ltl_push_import(L, tensor, 1, read_only ? LT_RO_WRAPPER : LT_WRITABLE) == LUA_OK ? 0 : -1;
 }
 static int to_lua_rw(lua_State *L, DLManagedTensorVersioned *tensor) {
   return to_lua(L, tensor, 0);

@@ -1,12 +1,14 @@
 /*
- * lua_ltensor.h -- what the Lua binding files share (not installed).
+ * lua_ltensor.h -- the binding's base (lua_ud.c): what every other binding file may use. Not
+ * installed. Every binding file may include it; it includes no other binding header.
  *
  * A tensor in Lua is a full userdata holding one lt_tensor pointer; NULL once released (by
- * __gc, __close or a host revoke), after which every use raises "tensor has been released".
- * Its block also holds a tag, the address of ltl_tensor_key: a value is a tensor when it is a
- * userdata of exactly sizeof(ltl_ud) bytes carrying the tag. That check costs no registry
- * lookup (it is on every element access) and, unlike a metatable comparison, cannot be fooled by
- * debug.setmetatable on a foreign userdata.
+ * __gc, __close or a host revoke), after which every use raises LTL_RELEASED. Its block also
+ * holds a tag, the address of ltl_tensor_key: a value is a tensor when it is a userdata of
+ * exactly sizeof(ltl_ud) bytes carrying the tag. That check costs no registry lookup (it is on
+ * every element access) and, unlike a metatable comparison, cannot be fooled by
+ * debug.setmetatable on a foreign userdata. A ReadOnlyTensorWrapper is laid out the same way,
+ * tagged with &ltl_wrapper_key.
  * The tensor metatable lives in the registry under the light-userdata key ltl_tensor_key (and
  * under the name "ltensor.Tensor" for luaL_checkudata users).
  */
@@ -15,85 +17,175 @@
 
 #include <lauxlib.h>
 #include <lua.h>
+#include <stdint.h>
 
 #include "lt_tensor.h"
 
 #define LTL_TENSOR_NAME "ltensor.Tensor"
+/* What every use of a released (or revoked) tensor raises. */
+#define LTL_RELEASED "tensor has been released"
+
+/* {====== userdata and tags ====== */
 
 typedef struct {
-  /* &ltl_tensor_key: identifies a tensor without a metatable lookup. First, so that reading it
-     from any userdata of at least a pointer stays inside the block (lua_tensor.c, self_ud). */
+  /* &ltl_tensor_key or &ltl_wrapper_key: identifies the userdata without a metatable lookup.
+     First, so that reading it from any userdata of at least a pointer stays inside the block
+     (lua_index.c, self_ud). */
   const char *tag;
   lt_tensor *t;
 } ltl_ud;
 
-extern const char ltl_tensor_key;
+extern const char ltl_tensor_key, ltl_wrapper_key;
+
+/* The ltensor userdata at idx tagged `tag` (&ltl_tensor_key or &ltl_wrapper_key; NULL: either),
+   or NULL. Released ones included (ud->t == NULL). */
+static inline ltl_ud *ltl_toud(lua_State *L, int idx, const char *tag) {
+  ltl_ud *ud = lua_touserdata(L, idx);
+  if (!ud || lua_rawlen(L, idx) != sizeof(ltl_ud)) return NULL;
+  if (tag ? ud->tag == tag : ud->tag == &ltl_tensor_key || ud->tag == &ltl_wrapper_key) return ud;
+  return NULL;
+}
+/* The tensor at idx, or NULL when the value is not a tensor (released ones included). */
+static inline ltl_ud *ltl_testud(lua_State *L, int idx) {
+  return ltl_toud(L, idx, &ltl_tensor_key);
+}
+/* The ReadOnlyTensorWrapper at idx, or NULL. */
+static inline ltl_ud *ltl_testwrapper(lua_State *L, int idx) {
+  return ltl_toud(L, idx, &ltl_wrapper_key);
+}
+
+/* A new tensor userdata (t == NULL) with the tensor metatable, on top of the stack. Fill ud->t
+   after: if anything raises before, the empty userdata is simply collected. */
+ltl_ud *ltl_newud(lua_State *L);
+/* The live tensor at idx; raises for a non-tensor (naming argument idx) or a released one. */
+lt_tensor *ltl_check(lua_State *L, int idx);
+/* Drops the tensor reference of a tensor or wrapper userdata (NULL or released: nothing). */
+void ltl_release_ud(ltl_ud *ud);
+
+/* }====== */
+
+/* {====== per-state bookkeeping ====== */
 
 /* Metatables of a state, by user value index of its bookkeeping userdata: the tensor's, then
    the four capsule metatables in ltl_capsule_names order. */
 enum { LTL_MT_TENSOR = 1, LTL_MT_CAPSULE = 2, LTL_MT_COUNT = 5 };
+/* Registry names of the capsule metatables: "dltensor", "dltensor_versioned", then the two
+   "used_" ones (made by lua_dlpack.c). */
 extern const char *const ltl_capsule_names[4];
-/* Per-state bookkeeping (see lua_tensor.c). */
 typedef struct {
   unsigned fresh; /* finalizable userdata made since the last extra collector step */
   unsigned spare; /* pointer-sized, as every userdata ltensor makes (see ltl_ud's tag) */
 } ltl_state;
+/* Registers the bookkeeping of L: the tensor metatable at mt and the capsule metatables
+   (already in the registry). Marks L's ltensor as open. */
+void ltl_register_state(lua_State *L, int mt);
 /* Pushes metatable `which` (LTL_MT_*) of L's ltensor, which must be open; returns the
    bookkeeping. */
 ltl_state *ltl_push_metatable(lua_State *L, int which);
 /* Counts one new finalizable userdata; every so many, one extra collector step. */
 void ltl_count_finalizable(lua_State *L, ltl_state *st);
-
-/* A new tensor userdata (t == NULL) with the tensor metatable, on top of the stack. Fill ud->t
-   after: if anything raises before, the empty userdata is simply collected. */
-ltl_ud *ltl_newud(lua_State *L);
-/* The tensor at idx, or NULL when the value is not a tensor (released ones included). */
-ltl_ud *ltl_testud(lua_State *L, int idx);
-/* The live tensor at idx; raises for a non-tensor (naming argument idx) or a released one. */
-lt_tensor *ltl_check(lua_State *L, int idx);
-/* Drops the tensor reference of a tensor or wrapper userdata (NULL or released: nothing). */
-void ltl_release_ud(ltl_ud *ud);
-/* Raises err's message. */
-int ltl_raise(lua_State *L, const lt_error *err);
 /* Tells the garbage collector that nbytes outside its heap are about to be allocated. */
 void ltl_account(lua_State *L, size_t nbytes);
 
-/* Shared with lua_tensor.c's element access and argument parsing. */
-void ltl_push_element(lua_State *L, lt_dtype dt, const char *p);
-void ltl_store_value(lua_State *L, int idx, lt_dtype dt, char *p);
-/* Before writing t: raises for read-only or opaque tensors; unshares a copy-on-write clone. */
-void ltl_prepare_write(lua_State *L, lt_tensor *t);
-/* A 1-based (negative from the end) dim argument, as 0-based. Raises. */
+/* }====== */
+
+/* {====== errors ====== */
+
+/*
+ * Raises the formatted message (lua_pushfstring's formats): the one way the binding raises its
+ * own messages and the core's. Built with LTL_ERROR_PREFIX (lua_ud.c; off today, as the specs
+ * pin messages without it), it prefixes "<name>: ", the running C function's name as Lua knows
+ * it (lua_getinfo "n"; for a metamethod e.g. "index"), as luaL_argerror names it; no name
+ * known, no prefix. Messages that name their own function ("get: expected ...") are raised
+ * with luaL_error, so that no name is ever added twice.
+ */
+int ltl_error(lua_State *L, const char *fmt, ...);
+/* Raises err's message (the core's), through ltl_error. */
+int ltl_raise(lua_State *L, const lt_error *err);
+/* Raises LTL_RELEASED. */
+int ltl_released(lua_State *L);
+#define LTL_CHECK(L, rc, err)     \
+  do {                            \
+    if (rc) ltl_raise(L, &(err)); \
+  } while (0)
+
+/* }====== */
+
+/* {====== running protected (the host and exchange APIs, which never raise) ====== */
+
+/* Runs fn with the light userdata ud as its one argument under lua_pcall, one result. Returns
+   lua_pcall's status (LUA_ERRMEM, with nothing pushed, when the stack cannot grow). */
+int ltl_pcall(lua_State *L, lua_CFunction fn, void *ud);
+/* Pushes msg (kept only for the call) and returns status. A string is a Lua allocation, which
+   can fail and raise: it is made under lua_pcall, so that the caller sees Lua's own
+   out-of-memory message instead of an error thrown past it. */
+int ltl_push_message(lua_State *L, const char *msg, int status);
+/* Pushes a tensor importing the managed tensor m (versioned or legacy), marked `readonly`
+   (an lt_readonly) when that is not LT_WRITABLE, under lua_pcall. Ownership of m passes in
+   every case (its deleter has run on failure). Returns lua_pcall's status; on failure the
+   message is pushed (unless the stack could not grow). */
+int ltl_push_import(lua_State *L, void *m, int versioned, int readonly);
+
+/* }====== */
+
+/* {====== arguments ====== */
+
+/* The integer argument arg (what: how a message names it). Raises. */
+lua_Integer ltl_check_int(lua_State *L, int arg, const char *what);
+/* A dtype name argument. Raises. */
+lt_dtype ltl_check_dtype(lua_State *L, int arg);
+/* A dtype name argument, or def when it is none or nil. Raises. */
+lt_dtype ltl_opt_dtype(lua_State *L, int arg, lt_dtype def);
+/* A 1-based (negative from the end) dim argument, as 0-based, for a tensor of ndim dims.
+   Raises. */
 int ltl_check_dim(lua_State *L, int arg, int ndim);
+/* 0-based position of the 1-based (or negative) index i in dim (0-based) of size n. Raises. */
+int64_t ltl_norm_index(lua_State *L, lua_Integer i, int64_t n, int dim);
+/*
+ * Reads sizes given either as one table at arg or as integer arguments from arg on; stops at
+ * the first non-number argument. Returns the number of sizes and sets *next to the argument
+ * after them. allow_neg1 admits -1 (inferred or kept). Raises.
+ */
+int ltl_check_sizes(lua_State *L, int arg, int64_t *sizes, int allow_neg1, int *next);
+
+/* }====== */
+
+/* {====== elements <-> Lua values ====== */
+
+/* Pushes the scalar s of a tensor of dtype dt. */
+void ltl_push_scalar(lua_State *L, lt_dtype dt, const lt_scalar *s);
+
+/* Pushes the element at p; the hot path of t[i]. */
+static inline void ltl_push_element(lua_State *L, lt_dtype dt, const char *p) {
+  switch (dt) {
+    case LT_FLOAT32: lua_pushnumber(L, *(const float *)p); return;
+    case LT_FLOAT64: lua_pushnumber(L, *(const double *)p); return;
+    case LT_INT64: lua_pushinteger(L, *(const int64_t *)p); return;
+    case LT_INT32: lua_pushinteger(L, *(const int32_t *)p); return;
+    case LT_UINT8: lua_pushinteger(L, *(const uint8_t *)p); return;
+    default: {
+      lt_scalar s;
+      lt_load(dt, p, &s);
+      ltl_push_scalar(L, dt, &s);
+    }
+  }
+}
+
 /* The Lua value at idx as a scalar for a tensor of dtype dt; 0 when it is not one. */
 int ltl_to_scalar(lua_State *L, int idx, lt_dtype dt, lt_scalar *s);
+/* Raises "value <s> cannot be converted to <dt>". */
+void ltl_scalar_error(lua_State *L, const lt_scalar *s, lt_dtype dt);
+/* Writes the Lua value at idx into the element at p of a writable tensor of dtype dt. */
+void ltl_store_value(lua_State *L, int idx, lt_dtype dt, char *p);
+/* Pushes a new tensor made from the (nested) table at idx; dtype inferred unless
+   dt < LT_NDTYPES. */
+lt_tensor *ltl_from_table(lua_State *L, int idx, lt_dtype dt);
+/* Before writing through t: raises for read-only or opaque tensors, and gives a copy-on-write
+   clone (or its source) a block of its own, charging the copy to the collector. */
+void ltl_prepare_write(lua_State *L, lt_tensor *t);
+/* Raises unless t's elements may be read (opaque dtypes, released memory). */
+void ltl_check_readable(lua_State *L, const lt_tensor *t);
 
-/* Math (lua_math.c): adds the operators to the metatable and the methods and functions to the
-   tables at the given indices. */
-void ltl_open_math(lua_State *L, int mt, int methods, int module);
-
-/* Capsules (lua_dlpack.c). A new capsule with a NULL pointer, on top of the stack: fill the
-   slot after; an empty capsule is harmless garbage. */
-void **ltl_new_capsule(lua_State *L, int versioned);
-/* The managed tensor of the capsule at idx, consumed (pointer NULL, "used" metatable); NULL
-   when the value is no capsule; raises for a consumed or empty one. */
-void *ltl_consume_capsule(lua_State *L, int idx, int *versioned);
-/* Makes the capsule metatables and adds the DLPack methods and functions to the tables at
-   the given stack indices. */
-void ltl_open_dlpack(lua_State *L, int methods, int module);
-/* __dlpack's opts at idx for t: *versioned, and copy as -1 (nil), 0 or 1. Raises. */
-int ltl_dlpack_opts(lua_State *L, int idx, const lt_tensor *t, int *versioned);
-/* Pushes a capsule exporting t (see lt_dlpack_export). Raises. */
-int ltl_export_capsule(lua_State *L, lt_tensor *t, int versioned, int copy, int read_only);
-/* Pushes t's DLPack device type and id. */
-int ltl_dlpack_device(lua_State *L, const lt_tensor *t);
-
-/* ReadOnlyTensorWrapper (lua_wrapper.c): a userdata laid out as ltl_ud, tagged with
-   &ltl_wrapper_key. */
-extern const char ltl_wrapper_key;
-/* The wrapper at idx, or NULL. */
-ltl_ud *ltl_testwrapper(lua_State *L, int idx);
-/* Makes the wrapper metatable and adds ReadOnlyTensorWrapper to the module table at module. */
-void ltl_open_wrapper(lua_State *L, int module);
+/* }====== */
 
 #endif

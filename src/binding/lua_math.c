@@ -6,6 +6,7 @@
  * scalars (numbers, booleans). Dims are 1-based (negative from the end); so are the positions
  * argmin/argmax and min/max over a dim return. Lua's == and < keep their meaning (identity, and
  * an error): comparisons that give bool tensors are the methods eq, ne, lt, le, gt, ge.
+ * Called only by lua_init.c (ltl_open_math); calls the base (lua_ltensor.h) and the core.
  */
 #include <limits.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include "lt_copy.h"
 #include "lt_math.h"
 #include "lua_ltensor.h"
+#include "lua_parts.h"
 
 /* {====== operands and results ====== */
 
@@ -34,8 +36,6 @@ static void push_result(lua_State *L, ltl_ud *ud) {
   if (ud->t) ltl_account(L, (size_t)lt_numel(ud->t) * lt_esize(ud->t));
 }
 
-static int raise_err(lua_State *L, const lt_error *err) { return ltl_raise(L, err); }
-
 /* }====== */
 
 /* {====== elementwise ====== */
@@ -47,12 +47,12 @@ static int binary(lua_State *L, lt_binop op, int inplace) {
   lt_error err;
   if (inplace) {
     lt_tensor *t = ltl_check(L, 1), *r;
-    if (lt_binary(op, &a, &b, t, &r, &err)) return raise_err(L, &err);
+    if (lt_binary(op, &a, &b, t, &r, &err)) return ltl_raise(L, &err);
     lua_settop(L, 1);
     return 1;
   }
   ltl_ud *ud = ltl_newud(L);
-  if (lt_binary(op, &a, &b, NULL, &ud->t, &err)) return raise_err(L, &err);
+  if (lt_binary(op, &a, &b, NULL, &ud->t, &err)) return ltl_raise(L, &err);
   push_result(L, ud);
   return 1;
 }
@@ -62,12 +62,12 @@ static int unary(lua_State *L, lt_unop op, int inplace) {
   lt_error err;
   if (inplace) {
     lt_tensor *r;
-    if (lt_unary(op, t, t, &r, &err)) return raise_err(L, &err);
+    if (lt_unary(op, t, t, &r, &err)) return ltl_raise(L, &err);
     lua_settop(L, 1);
     return 1;
   }
   ltl_ud *ud = ltl_newud(L);
-  if (lt_unary(op, t, NULL, &ud->t, &err)) return raise_err(L, &err);
+  if (lt_unary(op, t, NULL, &ud->t, &err)) return ltl_raise(L, &err);
   push_result(L, ud);
   return 1;
 }
@@ -136,13 +136,13 @@ static int clamp(lua_State *L, int inplace) {
   if (inplace) {
     lt_tensor *r;
     if (lt_clamp(t, has_lo ? &lo : NULL, has_hi ? &hi : NULL, t, &r, &err))
-      return raise_err(L, &err);
+      return ltl_raise(L, &err);
     lua_settop(L, 1);
     return 1;
   }
   ltl_ud *ud = ltl_newud(L);
   if (lt_clamp(t, has_lo ? &lo : NULL, has_hi ? &hi : NULL, NULL, &ud->t, &err))
-    return raise_err(L, &err);
+    return ltl_raise(L, &err);
   push_result(L, ud);
   return 1;
 }
@@ -157,7 +157,7 @@ static int f_where(lua_State *L) {
   check_operand(L, 3, &b, "where");
   lt_error err;
   ltl_ud *ud = ltl_newud(L);
-  if (lt_where(c, &a, &b, &ud->t, &err)) return raise_err(L, &err);
+  if (lt_where(c, &a, &b, &ud->t, &err)) return ltl_raise(L, &err);
   push_result(L, ud);
   return 1;
 }
@@ -172,7 +172,7 @@ static int masked_fill(lua_State *L, int inplace) {
     return luaL_argerror(L, 3, "value must be a number, boolean or 0-d tensor");
   lt_error err;
   lt_tensor *r;
-  if (lt_where(mask, &v, &ot, &r, &err)) return raise_err(L, &err);
+  if (lt_where(mask, &v, &ot, &r, &err)) return ltl_raise(L, &err);
   if (inplace) { /* the mask must not grow t's shape; the copy converts to t's dtype */
     int same =
         r->ndim == t->ndim && memcmp(r->shape, t->shape, (size_t)t->ndim * sizeof(int64_t)) == 0;
@@ -186,7 +186,7 @@ static int masked_fill(lua_State *L, int inplace) {
     }
     int rc = lt_copy(t, r, &err);
     lt_tensor_free(r);
-    if (rc) return raise_err(L, &err);
+    if (rc) return ltl_raise(L, &err);
     lua_settop(L, 1);
     return 1;
   }
@@ -196,7 +196,7 @@ static int masked_fill(lua_State *L, int inplace) {
   } else {
     int rc = lt_cast(r, t->dtype, &ud->t, &err);
     lt_tensor_free(r);
-    if (rc) return raise_err(L, &err);
+    if (rc) return ltl_raise(L, &err);
   }
   push_result(L, ud);
   return 1;
@@ -224,13 +224,13 @@ static int reduce(lua_State *L, lt_redop op) {
   ltl_ud *ud = ltl_newud(L);
   ltl_ud *ix = with_idx ? ltl_newud(L) : NULL;
   if (lt_reduce(op, t, dim, keepdim, correction, &ud->t, ix ? &ix->t : NULL, &err))
-    return raise_err(L, &err);
+    return ltl_raise(L, &err);
   int positions = op == LT_ARGMIN || op == LT_ARGMAX;
   if (positions || ix) { /* 0-based positions become 1-based */
     lt_operand a = {positions ? ud->t : ix->t, {LT_SK_INT, {0}, 0}, 0};
     lt_operand one = {NULL, {LT_SK_INT, {.i = 1}, 0}, 0};
     lt_tensor *r;
-    if (lt_binary(LT_ADD, &a, &one, positions ? ud->t : ix->t, &r, &err)) return raise_err(L, &err);
+    if (lt_binary(LT_ADD, &a, &one, positions ? ud->t : ix->t, &r, &err)) return ltl_raise(L, &err);
   }
   push_result(L, ud);
   return ix ? 2 : 1;
@@ -258,7 +258,7 @@ static int m_matmul(lua_State *L) {
   lt_tensor *a = ltl_check(L, 1), *b = ltl_check(L, 2);
   lt_error err;
   ltl_ud *ud = ltl_newud(L);
-  if (lt_matmul(a, b, &ud->t, &err)) return raise_err(L, &err);
+  if (lt_matmul(a, b, &ud->t, &err)) return ltl_raise(L, &err);
   push_result(L, ud);
   return 1;
 }
@@ -277,7 +277,7 @@ static int m_t(lua_State *L) {
   lt_error err;
   ltl_ud *ud = ltl_newud(L);
   int rc = t->ndim == 2 ? lt_transpose(t, 0, 1, &ud->t, &err) : lt_tensor_alias(t, &ud->t, &err);
-  if (rc) return raise_err(L, &err);
+  if (rc) return ltl_raise(L, &err);
   return 1;
 }
 
@@ -287,7 +287,7 @@ static int p_mT(lua_State *L) {
   if (t->ndim < 2) return luaL_error(L, "mT needs a tensor of at least 2 dims, got %d", t->ndim);
   lt_error err;
   ltl_ud *ud = ltl_newud(L);
-  if (lt_transpose(t, t->ndim - 2, t->ndim - 1, &ud->t, &err)) return raise_err(L, &err);
+  if (lt_transpose(t, t->ndim - 2, t->ndim - 1, &ud->t, &err)) return ltl_raise(L, &err);
   return 1;
 }
 
@@ -320,7 +320,7 @@ static int cat_or_stack(lua_State *L, int stack) {
   lt_error err;
   ltl_ud *ud = ltl_newud(L);
   if (!stack) {
-    if (lt_cat(ts, n, dim, &ud->t, &err)) return raise_err(L, &err);
+    if (lt_cat(ts, n, dim, &ud->t, &err)) return ltl_raise(L, &err);
     push_result(L, ud);
     return 1;
   }
@@ -343,7 +343,7 @@ static int cat_or_stack(lua_State *L, int stack) {
   }
   if (rc == LT_OK) rc = lt_cat((const lt_tensor *const *)views, n, dim, &ud->t, &err);
   for (int i = 0; i < made; i++) lt_tensor_free(views[i]);
-  if (rc) return raise_err(L, &err);
+  if (rc) return ltl_raise(L, &err);
   push_result(L, ud);
   return 1;
 }
@@ -373,14 +373,14 @@ static void each(lua_State *L, lt_tensor *t, lt_tensor *dst, int in_place) {
       doff += idx[d] * dst->strides[d];
     }
     lua_pushvalue(L, 2);
-    if (!lt_readable(t)) (void)luaL_error(L, "tensor has been released");
+    if (!lt_readable(t)) ltl_released(L);
     ltl_push_element(L, t->dtype, lt_data(t) + off * (int64_t)lt_esize(t));
     lua_call(L, 1, 1);
     ltl_check(L, 1); /* fn may have released the tensor (its <close>, a host revoke) */
     if (in_place)
       ltl_prepare_write(L, dst); /* ... or cloned it */
     else if (!lt_readable(t))
-      (void)luaL_error(L, "tensor has been released");
+      ltl_released(L);
     ltl_store_value(L, -1, dst->dtype, lt_data(dst) + doff * (int64_t)lt_esize(dst));
     lua_pop(L, 1);
     for (int d = t->ndim - 1; d >= 0; d--) {
@@ -396,9 +396,9 @@ static int m_map(lua_State *L) {
   lt_tensor *t = ltl_check(L, 1);
   luaL_checktype(L, 2, LUA_TFUNCTION);
   lt_error err;
-  if (lt_check_readable(t, &err)) return raise_err(L, &err);
+  if (lt_check_readable(t, &err)) return ltl_raise(L, &err);
   ltl_ud *ud = ltl_newud(L);
-  if (lt_tensor_new(t->dtype, t->ndim, t->shape, 0, &ud->t, &err)) return raise_err(L, &err);
+  if (lt_tensor_new(t->dtype, t->ndim, t->shape, 0, &ud->t, &err)) return ltl_raise(L, &err);
   each(L, t, ud->t, 0);
   return 1;
 }
@@ -481,21 +481,15 @@ static const luaL_Reg math_funcs[] = {
     {NULL, NULL},
 };
 
-void ltl_open_math(lua_State *L, int mt, int methods, int module) {
-  mt = lua_absindex(L, mt);
-  methods = lua_absindex(L, methods);
-  module = lua_absindex(L, module);
-  lua_pushvalue(L, mt);
+void ltl_open_math(lua_State *L, const ltl_tables *at) {
+  lua_pushvalue(L, at->mt);
   luaL_setfuncs(L, math_metameth, 0);
-  lua_getfield(L, -1, "__index");
-  lua_getupvalue(L, -1, 2); /* the properties table */
+  lua_pushvalue(L, at->props);
   lua_pushcfunction(L, p_mT);
   lua_setfield(L, -2, "mT");
-  lua_pop(L, 3);
-  lua_pushvalue(L, methods);
+  lua_pushvalue(L, at->methods);
   luaL_setfuncs(L, math_methods, 0);
-  lua_pop(L, 1);
-  lua_pushvalue(L, module);
+  lua_pushvalue(L, at->module);
   luaL_setfuncs(L, math_funcs, 0);
-  lua_pop(L, 1);
+  lua_pop(L, 4);
 }

@@ -6,24 +6,20 @@
  * clone its own memory), __dlpack_device, __dlpack_c_exchange_api (the const table) and
  * tostring. Every other index, write, operator, length, call, comparison or concatenation raises
  * "ReadOnlyTensorWrapper only supports DLPack export; '<name>' is not allowed".
+ * Called only by lua_init.c (ltl_open_wrapper); calls lua_dlpack.c (lua_dlpack.h) for the
+ * export, lua_exchange.c (the const table), the base and the core.
  */
 #include "ltensor.h"
-#include "lua_ltensor.h"
-
-const char ltl_wrapper_key = 0;
+#include "lua_dlpack.h"
+#include "lua_parts.h"
 
 #define WRAPPER_NAME "ltensor.ReadOnlyTensorWrapper"
 #define REFUSED "ReadOnlyTensorWrapper only supports DLPack export; '%s' is not allowed"
 
-ltl_ud *ltl_testwrapper(lua_State *L, int idx) {
-  ltl_ud *ud = lua_touserdata(L, idx);
-  return ud && lua_rawlen(L, idx) == sizeof(ltl_ud) && ud->tag == &ltl_wrapper_key ? ud : NULL;
-}
-
 static lt_tensor *check_wrapper(lua_State *L, int idx) {
   ltl_ud *ud = ltl_testwrapper(L, idx);
   if (!ud) luaL_typeerror(L, idx, "ReadOnlyTensorWrapper");
-  if (!ud->t) luaL_error(L, "tensor has been released");
+  if (!ud->t) ltl_released(L);
   return ud->t;
 }
 
@@ -32,9 +28,9 @@ static int w_dlpack(lua_State *L) {
   lt_tensor *t = check_wrapper(L, 1);
   int versioned, copy = ltl_dlpack_opts(L, 2, t, &versioned);
   if (!versioned)
-    return luaL_error(L,
-                      "a ReadOnlyTensorWrapper exports only versioned capsules, which can "
-                      "mark it read-only: pass max_version = {1, 3}");
+    return ltl_error(L,
+                     "a ReadOnlyTensorWrapper exports only versioned capsules, which can "
+                     "mark it read-only: pass max_version = {1, 3}");
   lua_settop(L, 1);
   /* the export stays a live view of t: pin t's storage when that copies nothing (its block has
      no other handle), so that a later t:clone() copies eagerly instead of moving t away from
@@ -96,8 +92,7 @@ static const char *const refused_ops[] = {"__add", "__sub",  "__mul",    "__div"
                                           "__shr", "__bnot", "__concat", "__len", "__eq",   "__lt",
                                           "__le",  "__call", "__close",  NULL};
 
-void ltl_open_wrapper(lua_State *L, int module) {
-  module = lua_absindex(L, module);
+void ltl_open_wrapper(lua_State *L, const ltl_tables *at) {
   if (luaL_newmetatable(L, WRAPPER_NAME)) {
     for (int i = 0; refused_ops[i]; i++) {
       lua_pushstring(L, refused_ops[i]);
@@ -126,5 +121,5 @@ void ltl_open_wrapper(lua_State *L, int module) {
   }
   lua_pop(L, 1);
   lua_pushcfunction(L, f_wrapper);
-  lua_setfield(L, module, "ReadOnlyTensorWrapper");
+  lua_setfield(L, at->module, "ReadOnlyTensorWrapper");
 }

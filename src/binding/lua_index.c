@@ -1,0 +1,320 @@
+/*
+ * lua_index.c -- indexing a tensor from Lua: __index (methods, properties, t[i], t[{...}]),
+ * __newindex, __len, and t:get / t:set, the allocation-free multi-index access.
+ *
+ * Keys: an integer selects along the first dim; a table holds one entry per dim, an integer
+ * (select) or a range {start, end, step} (inclusive, 1-based, negative from the end). A key
+ * that selects down to one element reads or writes that element; any other gives a view.
+ * Called only by lua_init.c (ltl_open_index); calls the base (lua_ltensor.h) and the core.
+ */
+#include "lt_copy.h"
+#include "lua_ltensor.h"
+#include "lua_parts.h"
+
+/* {====== keys ====== */
+
+/*
+ * The self of a metamethod. Lua calls __index and __newindex with a tensor, but they are also
+ * plain functions a script can reach (core._metatable) and call with any value. The tag is
+ * checked, not the block size (an API call on every element access): the tag is the first
+ * field, and every userdata a script can hold is at least a pointer long (tensors, wrappers,
+ * capsules, files; light userdata point at the static exchange tables), so the read stays
+ * inside the block. (A smaller userdata of another C module passed there directly would still
+ * be read past its end; checking lua_rawlen first costs t[i] about 5%.)
+ */
+static inline ltl_ud *self_ud(lua_State *L) {
+  ltl_ud *ud = lua_touserdata(L, 1);
+  return ud && ud->tag == &ltl_tensor_key ? ud : NULL;
+}
+
+static lua_Integer key_int(lua_State *L, int idx, const char *what) {
+  int isnum;
+  lua_Integer i = lua_tointegerx(L, idx, &isnum);
+  if (!isnum) {
+    if (lua_type(L, idx) == LUA_TNUMBER)
+      ltl_error(L, "%s must be an integer (got %s)", what, lua_tostring(L, idx));
+    ltl_error(L, "%s must be an integer (got %s)", what, luaL_typename(L, idx));
+  }
+  return i;
+}
+
+/* Applies the range table at the top of the stack ({a, b, step}, inclusive) to dim of v. */
+static void apply_range(lua_State *L, lt_tensor *v, int dim) {
+  int64_t n = v->shape[dim];
+  lua_Integer a, b, step = 1;
+  if (lua_rawgeti(L, -1, 3) != LUA_TNIL) step = key_int(L, -1, "range step");
+  lua_pop(L, 1);
+  if (step == 0) ltl_error(L, "range step must be a nonzero integer");
+  /* |step| in unsigned arithmetic: LUA_MININTEGER has no positive counterpart */
+  lua_Unsigned ustep = step > 0 ? (lua_Unsigned)step : 0u - (lua_Unsigned)step;
+  a = step > 0 ? 1 : (lua_Integer)n;
+  b = step > 0 ? (lua_Integer)n : 1;
+  if (lua_rawgeti(L, -1, 1) != LUA_TNIL) a = key_int(L, -1, "range start");
+  if (lua_rawgeti(L, -2, 2) != LUA_TNIL) b = key_int(L, -1, "range end");
+  lua_pop(L, 2);
+  lua_Integer ra = a, rb = b, nn = (lua_Integer)n;
+  if (a < 0) a += nn + 1;
+  if (b < 0) b += nn + 1;
+  int64_t count;
+  const char *bad = NULL;
+  lua_Integer badv = 0;
+  if (step > 0) {
+    if (b < 0 || b > nn) bad = "end", badv = rb;
+    if (a < 1 || a > nn + 1) bad = "start", badv = ra;
+    count = b >= a ? (int64_t)((lua_Unsigned)(b - a) / ustep) + 1 : 0;
+  } else {
+    if (b < 1 || b > nn + 1) bad = "end", badv = rb;
+    if (a < 0 || a > nn) bad = "start", badv = ra;
+    count = a >= b ? (int64_t)((lua_Unsigned)(a - b) / ustep) + 1 : 0;
+  }
+  if (bad)
+    ltl_error(L, "range %s %I is out of range for dim %d of size %I", bad, badv, dim + 1, nn);
+  lt_error err;
+  int64_t start = count > 0 ? a - 1 : (a - 1 < 0 ? 0 : (a - 1 > nn ? nn : a - 1));
+  LTL_CHECK(L, lt_slice_(v, dim, start, count, step, &err), err);
+}
+
+/*
+ * Applies the key at kidx (an integer, or a table of per-dim entries) to the frame v.
+ * Returns 1 when the key selected single elements all the way down (a scalar position).
+ */
+static int apply_key(lua_State *L, lt_tensor *v, int kidx) {
+  lt_error err;
+  if (lua_type(L, kidx) == LUA_TNUMBER) {
+    if (v->ndim == 0) ltl_error(L, "cannot index a 0-d tensor (use item())");
+    int64_t i = ltl_norm_index(L, key_int(L, kidx, "index"), v->shape[0], 0);
+    LTL_CHECK(L, lt_select_(v, 0, i, &err), err);
+    return v->ndim == 0;
+  }
+  if (lua_type(L, kidx) != LUA_TTABLE)
+    ltl_error(L, "invalid index: integer or table expected, got %s", luaL_typename(L, kidx));
+  lua_Unsigned len = lua_rawlen(L, kidx);
+  int dim = 0, selected = 0;
+  luaL_checkstack(L, 4, NULL);
+  for (lua_Unsigned k = 1; k <= len; k++) {
+    if (dim >= v->ndim)
+      ltl_error(L, "too many indices for a tensor of %d dims", v->ndim + selected);
+    switch (lua_rawgeti(L, kidx, (lua_Integer)k)) {
+      case LUA_TNUMBER: {
+        int64_t i = ltl_norm_index(L, key_int(L, -1, "index"), v->shape[dim], dim + selected);
+        LTL_CHECK(L, lt_select_(v, dim, i, &err), err);
+        selected++;
+        break;
+      }
+      case LUA_TTABLE:
+        apply_range(L, v, dim);
+        dim++;
+        break;
+      default:
+        ltl_error(L, "invalid index entry #%d: integer or table expected, got %s", (int)k,
+                  luaL_typename(L, -1));
+    }
+    lua_pop(L, 1);
+  }
+  return selected > 0 && v->ndim == 0;
+}
+
+/* }====== */
+
+/* {====== reading and writing through a key ====== */
+
+/* Pushes a new tensor sharing the view v (a frame). */
+static void push_view(lua_State *L, const lt_tensor *v) {
+  lt_error err;
+  ltl_ud *ud = ltl_newud(L);
+  LTL_CHECK(L, lt_tensor_alias(v, &ud->t, &err), err);
+}
+
+/* Writes the Lua value at vidx into the view v: an element, a fill, or a broadcast copy. */
+static void assign(lua_State *L, lt_tensor *v, int vidx) {
+  lt_error err;
+  ltl_prepare_write(L, v);
+  ltl_ud *src = ltl_testud(L, vidx);
+  if (src) {
+    if (!src->t) ltl_released(L);
+    LTL_CHECK(L, lt_copy(v, src->t, &err), err);
+    return;
+  }
+  lt_scalar s;
+  /* a table is a {re, im} scalar only for one complex element; otherwise it holds rows */
+  if ((v->ndim == 0 || lua_type(L, vidx) != LUA_TTABLE) && ltl_to_scalar(L, vidx, v->dtype, &s)) {
+    if (v->ndim == 0) {
+      if (lt_store(v->dtype, lt_data(v), &s) != LT_STORE_OK) ltl_scalar_error(L, &s, v->dtype);
+    } else {
+      LTL_CHECK(L, lt_fill(v, &s, &err), err);
+    }
+    return;
+  }
+  if (lua_type(L, vidx) == LUA_TTABLE) {
+    lt_tensor *tmp = ltl_from_table(L, vidx, v->dtype);
+    LTL_CHECK(L, lt_copy(v, tmp, &err), err);
+    lua_pop(L, 1);
+    return;
+  }
+  ltl_error(L, "cannot assign a %s to a tensor (number, boolean, table or tensor expected)",
+            luaL_typename(L, vidx));
+}
+
+/* t:copy_(src): src (a tensor, scalar or nested table) written into all of t. */
+static int m_copy_(lua_State *L) {
+  lt_tensor *t = ltl_check(L, 1);
+  luaL_checkany(L, 2);
+  lt_frame f;
+  assign(L, lt_frame_of(&f, t), 2);
+  lua_settop(L, 1);
+  return 1;
+}
+
+/* __index: upvalue 1 holds the methods, upvalue 2 the properties. */
+static int t_index(lua_State *L) {
+  ltl_ud *ud = self_ud(L);
+  if (!ud) return luaL_typeerror(L, 1, "tensor");
+  switch (lua_type(L, 2)) {
+    case LUA_TNUMBER: {
+      lt_tensor *t = ud->t;
+      if (!t) return ltl_released(L);
+      if (t->ndim == 1) { /* the fast path: one element of a vector */
+        int isnum;
+        lua_Integer i = lua_tointegerx(L, 2, &isnum);
+        int64_t n = t->shape[0];
+        if (i < 0) i += n + 1;
+        if (!isnum || i < 1 || i > n) break;
+        if (!lt_readable(t)) ltl_check_readable(L, t);
+        ltl_push_element(L, t->dtype, lt_data(t) + (i - 1) * t->strides[0] * (int64_t)lt_esize(t));
+        return 1;
+      }
+      break;
+    }
+    case LUA_TSTRING:
+      lua_pushvalue(L, 2);
+      if (lua_rawget(L, lua_upvalueindex(1)) != LUA_TNIL) return 1; /* a method */
+      lua_pushvalue(L, 2);
+      if (lua_rawget(L, lua_upvalueindex(2)) == LUA_TFUNCTION) { /* a property */
+        lua_pushvalue(L, 1);
+        lua_call(L, 1, 1);
+        return 1;
+      }
+      lua_pushnil(L);
+      return 1;
+    default: break;
+  }
+  /* the general path: selections and ranges */
+  lt_tensor *t = ud->t;
+  if (!t || t->storage->revoked) return ltl_released(L);
+  lt_frame f;
+  lt_tensor *v = lt_frame_of(&f, t);
+  if (apply_key(L, v, 2)) {
+    ltl_check_readable(L, v);
+    ltl_push_element(L, v->dtype, lt_data(v));
+  } else {
+    push_view(L, v);
+  }
+  return 1;
+}
+
+static int t_newindex(lua_State *L) {
+  ltl_ud *ud = self_ud(L);
+  if (!ud) return luaL_typeerror(L, 1, "tensor");
+  lt_tensor *t = ud->t;
+  if (!t || t->storage->revoked) return ltl_released(L);
+  if (lua_type(L, 2) == LUA_TNUMBER && t->ndim == 1) { /* the fast path */
+    int isnum;
+    lua_Integer i = lua_tointegerx(L, 2, &isnum);
+    int64_t n = t->shape[0];
+    if (i < 0) i += n + 1;
+    if (isnum && i >= 1 && i <= n && !t->readonly && !t->storage->shared && lt_readable(t)) {
+      char *p = lt_data(t) + (i - 1) * t->strides[0] * (int64_t)lt_esize(t);
+      if (t->dtype == LT_FLOAT32 && lua_type(L, 3) == LUA_TNUMBER) { /* as lt_store does */
+        *(float *)p = lua_isinteger(L, 3) ? (float)lua_tointeger(L, 3) : (float)lua_tonumber(L, 3);
+        return 0;
+      }
+      ltl_store_value(L, 3, t->dtype, p);
+      return 0;
+    }
+  }
+  if (lua_type(L, 2) == LUA_TSTRING)
+    return ltl_error(L, "cannot set field '%s' of a tensor", lua_tostring(L, 2));
+  lt_frame f;
+  lt_tensor *v = lt_frame_of(&f, t);
+  apply_key(L, v, 2);
+  assign(L, v, 3);
+  return 0;
+}
+
+static int t_len(lua_State *L) {
+  lt_tensor *t = ltl_check(L, 1);
+  if (t->ndim == 0) return ltl_error(L, "len() of a 0-d tensor");
+  lua_pushinteger(L, (lua_Integer)t->shape[0]);
+  return 1;
+}
+
+/* }====== */
+
+/* {====== t:get(i, j, ...), t:set(i, j, ..., value) ====== */
+
+/* The address of the element named by the ndim integer arguments from arg on. */
+static char *index_args(lua_State *L, const lt_tensor *t, int arg) {
+  int64_t off = 0;
+  for (int d = 0; d < t->ndim; d++) {
+    int isnum;
+    lua_Integer i = lua_tointegerx(L, arg + d, &isnum);
+    int64_t n = t->shape[d];
+    if (!isnum) ltl_check_int(L, arg + d, "index");
+    if (i < 0) i += n + 1;
+    if (i < 1 || i > n) ltl_norm_index(L, lua_tointeger(L, arg + d), n, d);
+    off += (i - 1) * t->strides[d];
+  }
+  return lt_data(t) + off * (int64_t)lt_esize(t);
+}
+
+static int m_get(lua_State *L) {
+  lt_tensor *t = ltl_check(L, 1);
+  int nidx = lua_gettop(L) - 1;
+  if (nidx != t->ndim)
+    return luaL_error(L, "get: expected %d indices for a %d-d tensor, got %d", t->ndim, t->ndim,
+                      nidx);
+  char *p = index_args(L, t, 2);
+  if (!lt_readable(t)) ltl_check_readable(L, t);
+  ltl_push_element(L, t->dtype, p);
+  return 1;
+}
+
+static int m_set(lua_State *L) {
+  lt_tensor *t = ltl_check(L, 1);
+  int nidx = lua_gettop(L) - 2;
+  if (nidx != t->ndim)
+    return luaL_error(L, "set: expected %d indices and a value for a %d-d tensor, got %d indices",
+                      t->ndim, t->ndim, nidx < 0 ? 0 : nidx);
+  if (t->readonly || t->storage->shared || !lt_readable(t)) ltl_prepare_write(L, t);
+  char *p = index_args(L, t, 2);
+  ltl_store_value(L, lua_gettop(L), t->dtype, p);
+  return 0;
+}
+
+/* }====== */
+
+static const luaL_Reg index_methods[] = {
+    {"get", m_get},
+    {"set", m_set},
+    {"copy_", m_copy_},
+    {NULL, NULL},
+};
+
+static const luaL_Reg index_metameth[] = {
+    {"__newindex", t_newindex},
+    {"__len", t_len},
+    {NULL, NULL},
+};
+
+void ltl_open_index(lua_State *L, const ltl_tables *at) {
+  lua_pushvalue(L, at->mt);
+  luaL_setfuncs(L, index_metameth, 0);
+  lua_pushvalue(L, at->methods);
+  lua_pushvalue(L, at->props);
+  lua_pushcclosure(L, t_index, 2);
+  lua_setfield(L, -2, "__index");
+  lua_pop(L, 1);
+  lua_pushvalue(L, at->methods);
+  luaL_setfuncs(L, index_methods, 0);
+  lua_pop(L, 1);
+}

@@ -1,0 +1,67 @@
+/*
+ * lua_init.c -- luaopen_ltensor_core, the module ltensor.core: the one file that knows every
+ * part of the binding. It makes the tensor metatable and the methods, properties and module
+ * tables, lets each part fill them (ltl_open_* of lua_parts.h, called from here only), and
+ * registers the per-state bookkeeping.
+ * Called by Lua (require) and lua_host.c; calls the parts, lua_exchange.c and the base.
+ */
+#include "ltensor.h"
+#include "lua_ltensor.h"
+#include "lua_parts.h"
+
+/* The parts, in the order they fill the tables (lua_dlpack.c makes the capsule metatables that
+   the bookkeeping holds). */
+static void (*const parts[])(lua_State *L, const ltl_tables *at) = {
+    ltl_open_tensor, ltl_open_index, ltl_open_math, ltl_open_dlpack, ltl_open_wrapper,
+};
+
+LUAMOD_API int luaopen_ltensor_core(lua_State *L) {
+  /* The bookkeeping userdata is registered last, under this copy's own key, and marks a state
+     whose initialization completed: one cut short by a memory error is redone by the next
+     require. A second copy of ltensor in the same state (a host's static one and a core.so found
+     on package.cpath) would fight over the metatables, so it is refused. */
+  int complete = lua_rawgetp(L, LUA_REGISTRYINDEX, &ltl_tensor_key) != LUA_TNIL;
+  lua_pop(L, 1);
+  if (!complete && luaL_getmetatable(L, LTL_TENSOR_NAME) != LUA_TNIL) {
+    /* no mark yet: our own initialization was cut short right after making the table */
+    int tt = lua_getfield(L, -1, "__ltensor_copy");
+    if (tt != LUA_TNIL && lua_touserdata(L, -1) != (void *)&ltl_tensor_key)
+      return luaL_error(L,
+                        "another copy of ltensor is already loaded in this state (a host "
+                        "that links ltensor must call ltensor_open before scripts require it)");
+    lua_pop(L, 1);
+  }
+  lua_pop(L, 1);
+  ltl_tables at;
+  if (luaL_newmetatable(L, LTL_TENSOR_NAME) || !complete) { /* mt */
+    lua_pushlightuserdata(L, (void *)&ltl_tensor_key);      /* which copy made it */
+    lua_setfield(L, -2, "__ltensor_copy");
+    lua_pushliteral(L, LTL_TENSOR_NAME); /* getmetatable(t) gives the type name */
+    lua_setfield(L, -2, "__metatable");
+    lua_pushlightuserdata(L, (void *)ltensor_exchange());
+    lua_setfield(L, -2, "__dlpack_c_exchange_api");
+    lua_newtable(L); /* mt methods */
+    lua_newtable(L); /* mt methods props */
+  } else {           /* a second require: the tables __index already reads */
+    lua_getfield(L, -1, "__index");
+    lua_getupvalue(L, -1, 1);
+    lua_getupvalue(L, -2, 2); /* mt __index methods props */
+    lua_remove(L, -3);
+  }
+  lua_newtable(L); /* mt methods props M */
+  at.module = lua_gettop(L);
+  at.props = at.module - 1;
+  at.methods = at.module - 2;
+  at.mt = at.module - 3;
+  for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) parts[i](L, &at);
+  if (!complete) ltl_register_state(L, at.mt);
+  lua_pushvalue(L, at.methods);
+  lua_setfield(L, at.module, "_methods");
+  lua_pushvalue(L, at.mt);
+  lua_setfield(L, at.module, "_metatable"); /* for the Lua layer (__tostring) */
+  for (int i = 0; i < LT_NDTYPES; i++) {
+    lua_pushstring(L, lt_dtypes[i].name);
+    lua_setfield(L, at.module, lt_dtypes[i].name);
+  }
+  return 1;
+}

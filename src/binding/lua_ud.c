@@ -1,0 +1,426 @@
+/*
+ * lua_ud.c -- the binding's base, its lauxlib: the tensor userdata and its tags, per-state
+ * bookkeeping (metatables, collector steps, GC accounting), errors, the protected pushes the
+ * host and exchange APIs share, argument parsing, and the conversion between Lua values and
+ * elements.
+ *
+ * Declared in lua_ltensor.h. Every binding file may call it; it calls only the core.
+ */
+#include <limits.h>
+#include <stdarg.h>
+#include <string.h>
+
+#include "lt_copy.h"
+#include "lt_dlpack.h"
+#include "lua_ltensor.h"
+
+/* Whether ltl_error names the running function (see lua_ltensor.h): off while the specs pin
+   messages without the name (dlpack_spec, indexing_spec, tensor_spec, wrapper_spec). */
+#ifndef LTL_ERROR_PREFIX
+#define LTL_ERROR_PREFIX 0
+#endif
+
+const char ltl_tensor_key = 0;
+const char ltl_wrapper_key = 0;
+
+const char *const ltl_capsule_names[4] = {"dltensor", "dltensor_versioned", "used_dltensor",
+                                          "used_dltensor_versioned"};
+
+/* {====== per-state bookkeeping ====== */
+
+/*
+ * The registry value under &ltl_tensor_key is a userdata whose user values are the metatables
+ * (LTL_MT_*), so one light-key registry lookup finds any of them, and whose block counts new
+ * finalizable userdata. Lua's incremental collector runs only a few finalizers per step; small
+ * userdata with __gc made faster than that (tensors and capsules in a DLPack round-trip loop)
+ * would pile up without bound, so every LTL_GC_EVERY of them take one extra collector step.
+ */
+#define LTL_GC_EVERY 256
+
+void ltl_register_state(lua_State *L, int mt) {
+  mt = lua_absindex(L, mt);
+  ltl_state *st = lua_newuserdatauv(L, sizeof(ltl_state), LTL_MT_COUNT);
+  st->fresh = 0;
+  lua_pushvalue(L, mt);
+  lua_setiuservalue(L, -2, LTL_MT_TENSOR);
+  for (int i = 0; i < 4; i++) {
+    luaL_getmetatable(L, ltl_capsule_names[i]);
+    lua_setiuservalue(L, -2, LTL_MT_CAPSULE + i);
+  }
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &ltl_tensor_key);
+}
+
+ltl_state *ltl_push_metatable(lua_State *L, int which) {
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &ltl_tensor_key);
+  ltl_state *st = lua_touserdata(L, -1);
+  lua_getiuservalue(L, -1, which);
+  lua_remove(L, -2);
+  return st;
+}
+
+void ltl_count_finalizable(lua_State *L, ltl_state *st) {
+  if (++st->fresh < LTL_GC_EVERY) return;
+  st->fresh = 0;
+  if (lua_gc(L, LUA_GCISRUNNING)) lua_gc(L, LUA_GCSTEP, 0);
+}
+
+void ltl_account(lua_State *L, size_t nbytes) {
+  /* Debt of nbytes/1024 KB makes the collector work as if the block were in its heap, so
+     loops that drop big tensors free them without anyone calling collectgarbage. */
+  size_t kb = nbytes / 1024;
+  if (kb == 0 || !lua_gc(L, LUA_GCISRUNNING)) return;
+  lua_gc(L, LUA_GCSTEP, kb > INT_MAX ? INT_MAX : (int)kb);
+}
+
+/* }====== */
+
+/* {====== userdata ====== */
+
+ltl_ud *ltl_newud(lua_State *L) {
+  ltl_ud *ud = lua_newuserdatauv(L, sizeof(ltl_ud), 0);
+  ud->t = NULL;
+  ud->tag = &ltl_tensor_key;
+  ltl_state *st = ltl_push_metatable(L, LTL_MT_TENSOR);
+  lua_setmetatable(L, -2);
+  ltl_count_finalizable(L, st);
+  return ud;
+}
+
+lt_tensor *ltl_check(lua_State *L, int idx) {
+  ltl_ud *ud = ltl_testud(L, idx);
+  if (!ud) luaL_typeerror(L, idx, "tensor");
+  if (!ud->t || ud->t->storage->revoked) ltl_released(L);
+  return ud->t;
+}
+
+void ltl_release_ud(ltl_ud *ud) {
+  if (ud && ud->t) {
+    lt_tensor *t = ud->t;
+    ud->t = NULL; /* before the free: a finalizer running again sees a released tensor */
+    lt_tensor_free(t);
+  }
+}
+
+/* }====== */
+
+/* {====== errors ====== */
+
+int ltl_error(lua_State *L, const char *fmt, ...) {
+  va_list ap;
+  int prefixed = 0;
+#if LTL_ERROR_PREFIX
+  lua_Debug ar;
+  if (lua_getstack(L, 0, &ar) && lua_getinfo(L, "n", &ar) && ar.name) {
+    lua_pushfstring(L, "%s: ", ar.name);
+    prefixed = 1;
+  }
+#endif
+  va_start(ap, fmt);
+  lua_pushvfstring(L, fmt, ap);
+  va_end(ap);
+  if (prefixed) lua_concat(L, 2);
+  return lua_error(L);
+}
+
+int ltl_raise(lua_State *L, const lt_error *err) { return ltl_error(L, "%s", err->msg); }
+
+int ltl_released(lua_State *L) { return ltl_error(L, LTL_RELEASED); }
+
+/* }====== */
+
+/* {====== running protected ====== */
+
+int ltl_pcall(lua_State *L, lua_CFunction fn, void *ud) {
+  if (!lua_checkstack(L, 3)) return LUA_ERRMEM; /* cannot even push the message */
+  lua_pushcfunction(L, fn);
+  lua_pushlightuserdata(L, ud);
+  return lua_pcall(L, 1, 1, 0);
+}
+
+static int push_string(lua_State *L) {
+  lua_pushstring(L, lua_touserdata(L, 1));
+  return 1;
+}
+
+int ltl_push_message(lua_State *L, const char *msg, int status) {
+  (void)ltl_pcall(L, push_string, (void *)msg);
+  return status;
+}
+
+typedef struct {
+  void *m;
+  int versioned, readonly, consumed;
+} import_job;
+
+static int import_body(lua_State *L) {
+  import_job *job = lua_touserdata(L, 1);
+  ltl_ud *ud = ltl_newud(L); /* may raise: the job is not consumed yet */
+  job->consumed = 1;         /* from here the import settles ownership */
+  lt_error err;
+  if (lt_dlpack_import(job->m, job->versioned, &ud->t, &err)) return ltl_raise(L, &err);
+  if (job->readonly != LT_WRITABLE) ud->t->readonly = (lt_readonly)job->readonly;
+  return 1;
+}
+
+int ltl_push_import(lua_State *L, void *m, int versioned, int readonly) {
+  import_job job = {m, versioned, readonly, 0};
+  int status = ltl_pcall(L, import_body, &job);
+  if (status != LUA_OK && !job.consumed) lt_dlpack_delete(m, versioned);
+  return status;
+}
+
+/* }====== */
+
+/* {====== arguments ====== */
+
+lua_Integer ltl_check_int(lua_State *L, int arg, const char *what) {
+  int isnum;
+  lua_Integer v = lua_tointegerx(L, arg, &isnum);
+  if (!isnum) {
+    if (lua_type(L, arg) == LUA_TNUMBER)
+      luaL_argerror(
+          L, arg, lua_pushfstring(L, "%s must be an integer, got %s", what, lua_tostring(L, arg)));
+    luaL_typeerror(L, arg, "integer");
+  }
+  return v;
+}
+
+lt_dtype ltl_check_dtype(lua_State *L, int arg) {
+  const char *name = lua_tostring(L, arg);
+  if (lua_type(L, arg) != LUA_TSTRING) luaL_typeerror(L, arg, "dtype name");
+  lt_dtype dt = lt_dtype_from_name(name);
+  if (dt == LT_NDTYPES) luaL_argerror(L, arg, lua_pushfstring(L, "unknown dtype '%s'", name));
+  return dt;
+}
+
+lt_dtype ltl_opt_dtype(lua_State *L, int arg, lt_dtype def) {
+  return lua_isnoneornil(L, arg) ? def : ltl_check_dtype(L, arg);
+}
+
+int ltl_check_dim(lua_State *L, int arg, int ndim) {
+  lua_Integer d = ltl_check_int(L, arg, "dim");
+  lua_Integer n = ndim;
+  if (d < 0) d += n + 1;
+  if (d < 1 || d > n)
+    luaL_argerror(L, arg,
+                  lua_pushfstring(L, "dim %I out of range for a tensor of %d dims",
+                                  lua_tointeger(L, arg), ndim));
+  return (int)d - 1;
+}
+
+int64_t ltl_norm_index(lua_State *L, lua_Integer i, int64_t n, int dim) {
+  lua_Integer j = i < 0 ? i + (lua_Integer)n + 1 : i;
+  if (j < 1 || j > (lua_Integer)n)
+    ltl_error(L, "index %I is out of range for dim %d of size %I", i, dim + 1, (lua_Integer)n);
+  return (int64_t)j - 1;
+}
+
+int ltl_check_sizes(lua_State *L, int arg, int64_t *sizes, int allow_neg1, int *next) {
+  int n = 0;
+  if (lua_type(L, arg) == LUA_TTABLE) {
+    lua_Unsigned len = lua_rawlen(L, arg);
+    if (len > LT_MAX_NDIM)
+      luaL_argerror(L, arg, lua_pushfstring(L, "too many dimensions (at most %d)", LT_MAX_NDIM));
+    for (lua_Unsigned i = 1; i <= len; i++) {
+      lua_rawgeti(L, arg, (lua_Integer)i);
+      int isnum;
+      lua_Integer v = lua_tointegerx(L, -1, &isnum);
+      if (!isnum)
+        luaL_argerror(L, arg,
+                      lua_pushfstring(L, "size #%d must be an integer, got %s", (int)i,
+                                      luaL_typename(L, -1)));
+      if (v < 0 && !(allow_neg1 && v == -1))
+        luaL_argerror(L, arg, lua_pushfstring(L, "size #%d is negative (%I)", (int)i, v));
+      sizes[n++] = v;
+      lua_pop(L, 1);
+    }
+    *next = arg + 1;
+    return n;
+  }
+  while (lua_type(L, arg + n) == LUA_TNUMBER) {
+    if (n >= LT_MAX_NDIM)
+      luaL_argerror(L, arg + n,
+                    lua_pushfstring(L, "too many dimensions (at most %d)", LT_MAX_NDIM));
+    lua_Integer v = ltl_check_int(L, arg + n, "size");
+    if (v < 0 && !(allow_neg1 && v == -1))
+      luaL_argerror(L, arg + n, lua_pushfstring(L, "size is negative (%I)", v));
+    sizes[n] = v;
+    n++;
+  }
+  if (n == 0 && !lua_isnoneornil(L, arg) && lua_type(L, arg) != LUA_TSTRING)
+    luaL_typeerror(L, arg, "shape (table or integers)");
+  *next = arg + n;
+  return n;
+}
+
+/* }====== */
+
+/* {====== elements <-> Lua values ====== */
+
+void ltl_push_scalar(lua_State *L, lt_dtype dt, const lt_scalar *s) {
+  switch (s->kind) {
+    case LT_SK_INT:
+      if (dt == LT_BOOL)
+        lua_pushboolean(L, s->v.i != 0);
+      else
+        lua_pushinteger(L, (lua_Integer)s->v.i);
+      break;
+    case LT_SK_UINT:
+      if (s->v.u <= (uint64_t)LUA_MAXINTEGER)
+        lua_pushinteger(L, (lua_Integer)s->v.u);
+      else
+        lua_pushnumber(L, (lua_Number)s->v.u); /* beyond Lua integers: the nearest float */
+      break;
+    case LT_SK_FLOAT: lua_pushnumber(L, s->v.f); break;
+    case LT_SK_COMPLEX: /* a complex element is the pair {re, im} */
+      lua_createtable(L, 2, 0);
+      lua_pushnumber(L, s->v.f);
+      lua_rawseti(L, -2, 1);
+      lua_pushnumber(L, s->im);
+      lua_rawseti(L, -2, 2);
+      break;
+  }
+}
+
+int ltl_to_scalar(lua_State *L, int idx, lt_dtype dt, lt_scalar *s) {
+  idx = lua_absindex(L, idx); /* a relative index would move with the pushes below */
+  switch (lua_type(L, idx)) {
+    case LUA_TNUMBER:
+      if (lua_isinteger(L, idx)) {
+        s->kind = LT_SK_INT;
+        s->v.i = (int64_t)lua_tointeger(L, idx);
+      } else {
+        s->kind = LT_SK_FLOAT;
+        s->v.f = (double)lua_tonumber(L, idx);
+      }
+      return 1;
+    case LUA_TBOOLEAN:
+      s->kind = LT_SK_INT;
+      s->v.i = lua_toboolean(L, idx);
+      return 1;
+    case LUA_TTABLE: /* {re, im} for complex tensors */
+      if (dt >= LT_NDTYPES || !lt_dtypes[dt].is_complex || lua_rawlen(L, idx) != 2) return 0;
+      lua_rawgeti(L, idx, 1);
+      lua_rawgeti(L, idx, 2);
+      if (lua_type(L, -2) != LUA_TNUMBER || lua_type(L, -1) != LUA_TNUMBER) {
+        lua_pop(L, 2);
+        return 0;
+      }
+      s->kind = LT_SK_COMPLEX;
+      s->v.f = (double)lua_tonumber(L, -2);
+      s->im = (double)lua_tonumber(L, -1);
+      lua_pop(L, 2);
+      return 1;
+    default: return 0;
+  }
+}
+
+void ltl_scalar_error(lua_State *L, const lt_scalar *s, lt_dtype dt) {
+  char str[64];
+  lt_scalar_str(s, str, sizeof str);
+  ltl_error(L, "value %s cannot be converted to %s", str, lt_dtypes[dt].name);
+}
+
+void ltl_store_value(lua_State *L, int idx, lt_dtype dt, char *p) {
+  lt_scalar s;
+  if (!ltl_to_scalar(L, idx, dt, &s))
+    ltl_error(L, "cannot write a %s into a %s tensor (number or boolean expected)",
+              luaL_typename(L, idx), lt_dtypes[dt].name);
+  if (lt_store(dt, p, &s) != LT_STORE_OK) ltl_scalar_error(L, &s, dt);
+}
+
+void ltl_prepare_write(lua_State *L, lt_tensor *t) {
+  lt_error err;
+  void *before = t->storage->data;
+  if (lt_prepare_write(t, &err)) ltl_raise(L, &err);
+  if (t->storage->data != before) ltl_account(L, t->storage->block->nbytes);
+}
+
+void ltl_check_readable(lua_State *L, const lt_tensor *t) {
+  lt_error err;
+  if (!lt_readable(t) && lt_check_readable(t, &err)) ltl_raise(L, &err);
+}
+
+/* Element kinds met while reading a nested table, in promotion order. */
+enum { K_NONE, K_BOOL, K_INT, K_FLOAT };
+
+static const char *dim_error = "expected a sequence of length %I at dim %d (got %s)";
+
+/* Checks that the table at the top of the stack has the shape shape[dim..ndim) and records
+   the widest element kind in *kind. */
+static void scan_table(lua_State *L, int dim, int ndim, const int64_t *shape, int *kind) {
+  luaL_checkstack(L, 4, "nested table too deep");
+  if (dim == ndim) {
+    switch (lua_type(L, -1)) {
+      case LUA_TBOOLEAN:
+        if (*kind < K_BOOL) *kind = K_BOOL;
+        return;
+      case LUA_TNUMBER: {
+        int k = lua_isinteger(L, -1) ? K_INT : K_FLOAT;
+        if (*kind < k) *kind = k;
+        return;
+      }
+      default:
+        ltl_error(L, "expected a number or boolean at dim %d (got %s)", dim, luaL_typename(L, -1));
+        return;
+    }
+  }
+  if (lua_type(L, -1) != LUA_TTABLE || (int64_t)lua_rawlen(L, -1) != shape[dim])
+    ltl_error(L, dim_error, (lua_Integer)shape[dim], dim + 1,
+              lua_type(L, -1) == LUA_TTABLE
+                  ? lua_pushfstring(L, "length %I", (lua_Integer)lua_rawlen(L, -1))
+                  : luaL_typename(L, -1));
+  for (int64_t i = 1; i <= shape[dim]; i++) {
+    lua_rawgeti(L, -1, i);
+    scan_table(L, dim + 1, ndim, shape, kind);
+    lua_pop(L, 1);
+  }
+}
+
+/* Stores the (checked) table at the top of the stack into t from element *pos on. */
+static void fill_table(lua_State *L, lt_tensor *t, int dim, char **pos) {
+  if (dim == t->ndim) {
+    ltl_store_value(L, -1, t->dtype, *pos);
+    *pos += lt_esize(t);
+    return;
+  }
+  for (int64_t i = 1; i <= t->shape[dim]; i++) {
+    lua_rawgeti(L, -1, i);
+    fill_table(L, t, dim + 1, pos);
+    lua_pop(L, 1);
+  }
+}
+
+lt_tensor *ltl_from_table(lua_State *L, int idx, lt_dtype dt) {
+  int64_t shape[LT_MAX_NDIM];
+  int ndim = 0, kind = K_NONE;
+  idx = lua_absindex(L, idx);
+  lua_pushvalue(L, idx);
+  while (lua_type(L, -1) == LUA_TTABLE) { /* the shape, from the first elements */
+    if (ndim >= LT_MAX_NDIM)
+      ltl_error(L, "too many dimensions in nested table (at most %d)", LT_MAX_NDIM);
+    lua_Unsigned len = lua_rawlen(L, -1);
+    shape[ndim++] = (int64_t)len;
+    if (len == 0) break;
+    lua_rawgeti(L, -1, 1);
+    lua_remove(L, -2);
+  }
+  lua_pop(L, 1);
+  lua_pushvalue(L, idx);
+  scan_table(L, 0, ndim, shape, &kind);
+  lua_pop(L, 1);
+  if (dt >= LT_NDTYPES) dt = kind == K_BOOL ? LT_BOOL : kind == K_INT ? LT_INT64 : LT_FLOAT32;
+  lt_error err;
+  int64_t n;
+  if (lt_shape_numel(ndim, shape, &n, &err)) ltl_raise(L, &err);
+  ltl_account(L, (size_t)n * lt_dtypes[dt].size);
+  ltl_ud *ud = ltl_newud(L);
+  LTL_CHECK(L, lt_tensor_new(dt, ndim, shape, 0, &ud->t, &err), err);
+  char *pos = lt_data(ud->t);
+  lua_pushvalue(L, idx);
+  fill_table(L, ud->t, 0, &pos);
+  lua_pop(L, 1);
+  return ud->t;
+}
+
+/* }====== */
