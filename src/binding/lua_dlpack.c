@@ -355,11 +355,8 @@ static const luaL_Reg dlpack_funcs[] = {
 
 void ltl_open_dlpack(lua_State *L, const ltl_tables *at) {
   make_capsule_metatables(L);
-  lua_pushvalue(L, at->methods);
-  luaL_setfuncs(L, dlpack_methods, 0);
+  ltl_setfuncs(L, at->methods, dlpack_methods);
+  ltl_setfuncs(L, at->module, dlpack_funcs);
   lua_pushlightuserdata(L, (void *)ltensor_exchange());
-  lua_setfield(L, -2, "__dlpack_c_exchange_api");
-  lua_pushvalue(L, at->module);
-  luaL_setfuncs(L, dlpack_funcs, 0);
-  lua_pop(L, 2);
+  lua_setfield(L, at->methods, "__dlpack_c_exchange_api");
 }

@@ -307,14 +307,10 @@ static const luaL_Reg index_metameth[] = {
 };
 
 void ltl_open_index(lua_State *L, const ltl_tables *at) {
-  lua_pushvalue(L, at->mt);
-  luaL_setfuncs(L, index_metameth, 0);
+  ltl_setfuncs(L, at->mt, index_metameth);
+  ltl_setfuncs(L, at->methods, index_methods);
   lua_pushvalue(L, at->methods);
   lua_pushvalue(L, at->props);
   lua_pushcclosure(L, t_index, 2);
-  lua_setfield(L, -2, "__index");
-  lua_pop(L, 1);
-  lua_pushvalue(L, at->methods);
-  luaL_setfuncs(L, index_methods, 0);
-  lua_pop(L, 1);
+  lua_setfield(L, at->mt, "__index");
 }

@@ -84,6 +84,8 @@ void ltl_register_state(lua_State *L, int mt);
 ltl_state *ltl_push_metatable(lua_State *L, int which);
 /* Counts one new finalizable userdata; every so many, one extra collector step. */
 void ltl_count_finalizable(lua_State *L, ltl_state *st);
+/* Sets the functions of l (NULL-terminated) into the table at idx. */
+void ltl_setfuncs(lua_State *L, int idx, const luaL_Reg *l);
 /* Tells the garbage collector that nbytes outside its heap are about to be allocated. */
 void ltl_account(lua_State *L, size_t nbytes);
 

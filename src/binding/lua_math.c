@@ -482,14 +482,9 @@ static const luaL_Reg math_funcs[] = {
 };
 
 void ltl_open_math(lua_State *L, const ltl_tables *at) {
-  lua_pushvalue(L, at->mt);
-  luaL_setfuncs(L, math_metameth, 0);
-  lua_pushvalue(L, at->props);
+  ltl_setfuncs(L, at->mt, math_metameth);
+  ltl_setfuncs(L, at->methods, math_methods);
+  ltl_setfuncs(L, at->module, math_funcs);
   lua_pushcfunction(L, p_mT);
-  lua_setfield(L, -2, "mT");
-  lua_pushvalue(L, at->methods);
-  luaL_setfuncs(L, math_methods, 0);
-  lua_pushvalue(L, at->module);
-  luaL_setfuncs(L, math_funcs, 0);
-  lua_pop(L, 4);
+  lua_setfield(L, at->props, "mT");
 }

@@ -605,13 +605,8 @@ static const luaL_Reg funcs[] = {
 /* }====== */
 
 void ltl_open_tensor(lua_State *L, const ltl_tables *at) {
-  lua_pushvalue(L, at->mt);
-  luaL_setfuncs(L, metameth, 0);
-  lua_pushvalue(L, at->methods);
-  luaL_setfuncs(L, methods, 0);
-  lua_pushvalue(L, at->props);
-  luaL_setfuncs(L, properties, 0);
-  lua_pushvalue(L, at->module);
-  luaL_setfuncs(L, funcs, 0);
-  lua_pop(L, 4);
+  ltl_setfuncs(L, at->mt, metameth);
+  ltl_setfuncs(L, at->methods, methods);
+  ltl_setfuncs(L, at->props, properties);
+  ltl_setfuncs(L, at->module, funcs);
 }

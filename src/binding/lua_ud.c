@@ -64,6 +64,12 @@ void ltl_count_finalizable(lua_State *L, ltl_state *st) {
   if (lua_gc(L, LUA_GCISRUNNING)) lua_gc(L, LUA_GCSTEP, 0);
 }
 
+void ltl_setfuncs(lua_State *L, int idx, const luaL_Reg *l) {
+  lua_pushvalue(L, idx);
+  luaL_setfuncs(L, l, 0);
+  lua_pop(L, 1);
+}
+
 void ltl_account(lua_State *L, size_t nbytes) {
   /* Debt of nbytes/1024 KB makes the collector work as if the block were in its heap, so
      loops that drop big tensors free them without anyone calling collectgarbage. */
