@@ -38,6 +38,10 @@ static lua_Integer key_int(lua_State *L, int idx, const char *what) {
   return i;
 }
 
+static void range_error(lua_State *L, const char *which, lua_Integer v, int dim, lua_Integer n) {
+  ltl_error(L, "range %s %I is out of range for dim %d of size %I", which, v, dim + 1, n);
+}
+
 /* Applies the range table at the top of the stack ({a, b, step}, inclusive) to dim of v. */
 static void apply_range(lua_State *L, lt_tensor *v, int dim) {
   int64_t n = v->shape[dim];
@@ -56,19 +60,15 @@ static void apply_range(lua_State *L, lt_tensor *v, int dim) {
   if (a < 0) a += nn + 1;
   if (b < 0) b += nn + 1;
   int64_t count;
-  const char *bad = NULL;
-  lua_Integer badv = 0;
   if (step > 0) {
-    if (b < 0 || b > nn) bad = "end", badv = rb;
-    if (a < 1 || a > nn + 1) bad = "start", badv = ra;
+    if (a < 1 || a > nn + 1) range_error(L, "start", ra, dim, nn);
+    if (b < 0 || b > nn) range_error(L, "end", rb, dim, nn);
     count = b >= a ? (int64_t)((lua_Unsigned)(b - a) / ustep) + 1 : 0;
   } else {
-    if (b < 1 || b > nn + 1) bad = "end", badv = rb;
-    if (a < 0 || a > nn) bad = "start", badv = ra;
+    if (a < 0 || a > nn) range_error(L, "start", ra, dim, nn);
+    if (b < 1 || b > nn + 1) range_error(L, "end", rb, dim, nn);
     count = a >= b ? (int64_t)((lua_Unsigned)(a - b) / ustep) + 1 : 0;
   }
-  if (bad)
-    ltl_error(L, "range %s %I is out of range for dim %d of size %I", bad, badv, dim + 1, nn);
   lt_error err;
   int64_t start = count > 0 ? a - 1 : (a - 1 < 0 ? 0 : (a - 1 > nn ? nn : a - 1));
   LTL_CHECK(L, lt_slice_(v, dim, start, count, step, &err), err);
