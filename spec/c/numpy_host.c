@@ -1,7 +1,7 @@
 /*
  * numpy_host.c -- NumPy on the other side of DLPack: a host that embeds CPython (with NumPy)
  * and Lua 5.4 (with ltensor linked statically) in one process and passes tensors both ways
- * through the bridge in pylua.c.
+ * through the bridge in examples/python_host/pylua.c.
  *
  *   NumPy -> Lua  arr.__dlpack__() -> pylua_push_pycapsule -> dlpack.from_dlpack(cap)
  *   Lua -> NumPy  dlpack.to_dlpack(t) -> pylua_take_capsule -> pylua_exporter_new
@@ -1228,19 +1228,8 @@ int main(int argc, char **argv) {
   const char *v = getenv("NUMPY_HOST_VERBOSE");
   verbose = v && *v && strcmp(v, "0") != 0;
 
-  PyConfig config;
-  PyConfig_InitPythonConfig(&config);
-  config.install_signal_handlers = 0;
-  config.parse_argv = 0;
-  PyStatus st = PyConfig_SetBytesArgv(&config, argc, argv); /* program name: this program */
-  if (!PyStatus_Exception(st)) st = Py_InitializeFromConfig(&config);
-  PyConfig_Clear(&config);
-  if (PyStatus_Exception(st)) {
-    fprintf(stderr, "numpy_host: FAIL: cannot start Python: %s\n", st.err_msg ? st.err_msg : "?");
-    return 1;
-  }
-  G = PyModule_GetDict(PyImport_AddModule("__main__"));
-  if (!G || pylua_init() != 0 || !py_ok("import sys")) {
+  G = pylua_start(argc, argv, "numpy_host: FAIL");
+  if (!G || !py_ok("import sys")) {
     fprintf(stderr, "numpy_host: FAIL: cannot set up Python\n");
     return 1;
   }

@@ -54,39 +54,14 @@ static void *counting_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
   return realloc(ptr, nsize);
 }
 
-static const char lua_prelude[] =
-    "lt = require 'ltensor'\n"
-    "dlpack = require 'ltensor.dlpack'\n"
-    "function same(a, b)\n"
-    "  if type(a) ~= 'table' or type(b) ~= 'table' then return a == b end\n"
-    "  if #a ~= #b then return false end\n"
-    "  for i = 1, #a do if not same(a[i], b[i]) then return false end end\n"
-    "  return true\n"
-    "end\n";
-
 /* A state with ltensor.core registered as a host that links ltensor statically does, and the
-   globals lt and dlpack. LUA_PATH (set by ctest) finds lua/ltensor; the source tree's lua/ dir,
-   derived from this file's path, is a fallback for running the binary by hand. */
+   globals lt and dlpack (tl_load_ltensor). */
 static lua_State *new_state(void) {
   lua_State *L = lua_newstate(counting_alloc, NULL);
   if (!L) abort();
   lua_atpanic(L, panic);
   luaL_openlibs(L);
-  luaL_requiref(L, "ltensor.core", luaopen_ltensor_core, 0);
-  lua_pop(L, 1);
-  char dir[1024];
-  snprintf(dir, sizeof dir, "%s", __FILE__);
-  char *cut = strstr(dir, "spec/c/test_exchange.c");
-  if (cut) *cut = 0;
-  lua_pushstring(L, dir);
-  lua_setglobal(L, "SRCDIR");
-  if (!lrun(L,
-            "package.path = package.path .. ';' .. SRCDIR .. 'lua/?.lua;' .. SRCDIR .. "
-            "'lua/?/init.lua'") ||
-      !lrun(L, lua_prelude)) {
-    fprintf(stderr, "cannot load ltensor in Lua: %s\n", g_msg);
-    exit(2);
-  }
+  tl_load_ltensor(L);
   return L;
 }
 
@@ -146,12 +121,6 @@ static DLManagedTensorVersioned *mk(int n, uint32_t major, uint64_t flags) {
   d->strides = NULL;
   d->byte_offset = 0;
   return &b->m;
-}
-
-static int dims_eq(const int64_t *a, const int64_t *b, int n) {
-  for (int i = 0; i < n; i++)
-    if (a[i] != b[i]) return 0;
-  return 1;
 }
 
 static int is_f32(DLDataType d) { return d.code == kDLFloat && d.bits == 32 && d.lanes == 1; }

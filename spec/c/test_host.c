@@ -151,15 +151,7 @@ static int push_mb(lua_State *L, mblock *b) {
 
 static const char lua_prelude[] =
     "package.path = ''\n"
-    "package.cpath = ''\n"
-    "lt = require 'ltensor'\n"
-    "dlpack = require 'ltensor.dlpack'\n"
-    "function same(a, b)\n"
-    "  if type(a) ~= 'table' or type(b) ~= 'table' then return a == b end\n"
-    "  if #a ~= #b then return false end\n"
-    "  for i = 1, #a do if not same(a[i], b[i]) then return false end end\n"
-    "  return true\n"
-    "end\n";
+    "package.cpath = ''\n" TL_PRELUDE;
 
 /* A state as an embedding host makes it: standard libraries, ltensor_open, and nothing found
    on disk (package.path and cpath empty); globals lt, dlpack and same. */
@@ -202,14 +194,6 @@ static void push_eval(lua_State *L, const char *code) {
 
 /* Pushes global name. */
 static void getg(lua_State *L, const char *name) { lua_getglobal(L, name); }
-
-static int dims_eq(const int64_t *a, const int64_t *b, int n) {
-  if (n == 0) return 1;
-  if (!a || !b) return 0;
-  for (int i = 0; i < n; i++)
-    if (a[i] != b[i]) return 0;
-  return 1;
-}
 
 /* }====== */
 

@@ -1,0 +1,106 @@
+/*
+ * bench.h -- the harness every bench shares (header-only; each bench is one .c file):
+ * clocks in ns, the LTENSOR_BENCH_* switches, a Lua message handler with a traceback, and the
+ * Lua state a bench runs in, with ltensor loaded either way a host can load it.
+ * Include after pylua.h where a bench embeds Python too (Python.h must come first).
+ */
+#ifndef BENCH_H
+#define BENCH_H
+
+#include <lauxlib.h>
+#include <lua.h>
+#include <lualib.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "ltensor.h"
+
+static inline double bench_clock_ns(clockid_t id) {
+  struct timespec ts;
+  clock_gettime(id, &ts);
+  return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+/* This thread's CPU time: on a shared machine a loop that loses the CPU for a while is not
+   charged for it. */
+static inline double bench_cpu_ns(void) { return bench_clock_ns(CLOCK_THREAD_CPUTIME_ID); }
+static inline double bench_now_ns(void) { return bench_clock_ns(CLOCK_MONOTONIC); }
+
+/* An environment switch (LTENSOR_BENCH_QUICK, LTENSOR_BENCH_STRICT): set and not "0". */
+static inline int bench_flag(const char *name) {
+  const char *v = getenv(name);
+  return v && v[0] && v[0] != '0';
+}
+
+/* A message handler for lua_pcall: the message with a traceback. */
+static inline int bench_msgh(lua_State *L) {
+  const char *msg = lua_tostring(L, 1);
+  luaL_traceback(L, L, msg ? msg : "(error object is not a string)", 1);
+  return 1;
+}
+
+/* A state with the standard libraries and ltensor_open() (the Lua layer compiled in); NULL
+   after printing why, prefixed by `who`. */
+static inline lua_State *bench_lua_open(const char *who) {
+  lua_State *L = luaL_newstate();
+  if (!L) {
+    fprintf(stderr, "%s: cannot create a Lua state\n", who);
+    return NULL;
+  }
+  luaL_openlibs(L);
+  if (ltensor_open(L) != LTENSOR_OK) { /* require "ltensor" from the sources compiled in */
+    fprintf(stderr, "%s: ltensor_open: %s\n", who, lua_tostring(L, -1));
+    lua_close(L);
+    return NULL;
+  }
+  return L;
+}
+
+/* Runs `chunk` with the integer arguments args[0..nargs-1] and returns a registry reference to
+   its result (the bench's table of loops), or LUA_NOREF after printing the error. */
+static inline int bench_lua_chunk(lua_State *L, const char *who, const char *chunk,
+                                  const lua_Integer *args, int nargs) {
+  lua_pushcfunction(L, bench_msgh);
+  int h = lua_gettop(L);
+  char name[64];
+  snprintf(name, sizeof name, "=%s", who);
+  int rc = luaL_loadbuffer(L, chunk, strlen(chunk), name);
+  if (rc == LUA_OK) {
+    for (int i = 0; i < nargs; i++) lua_pushinteger(L, args[i]);
+    rc = lua_pcall(L, nargs, 1, h);
+  }
+  if (rc != LUA_OK) {
+    fprintf(stderr, "%s: lua: %s\n", who, lua_tostring(L, -1));
+    lua_settop(L, h - 1);
+    return LUA_NOREF;
+  }
+  int ref = luaL_ref(L, LUA_REGISTRYINDEX);
+  lua_pop(L, 1); /* the handler */
+  return ref;
+}
+
+#ifdef LTENSOR_SOURCE_DIR
+/* A state that loads ltensor as lua5.4 does: ltensor.core registered (linked in), the Lua layer
+   found in the source tree. Exits with status 2 when no state can be made. */
+static inline lua_State *bench_lua_source(const char *who) {
+  lua_State *L = luaL_newstate();
+  if (!L) {
+    fprintf(stderr, "%s: cannot create a Lua state\n", who);
+    exit(2);
+  }
+  luaL_openlibs(L);
+  luaL_requiref(L, "ltensor.core", luaopen_ltensor_core, 0);
+  lua_pop(L, 1);
+  lua_getglobal(L, "package");
+  lua_pushstring(L, LTENSOR_SOURCE_DIR "/lua/?.lua;" LTENSOR_SOURCE_DIR "/lua/?/init.lua;");
+  lua_getfield(L, -2, "path");
+  lua_concat(L, 2);
+  lua_setfield(L, -2, "path");
+  lua_pop(L, 1);
+  return L;
+}
+#endif
+
+#endif
