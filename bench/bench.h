@@ -1,8 +1,9 @@
 /*
  * bench.h -- the harness every bench shares (header-only; each bench is one .c file):
  * clocks in ns, the LTENSOR_BENCH_* switches, a Lua message handler with a traceback, and the
- * Lua state a bench runs in, with ltensor loaded either way a host can load it.
- * Include after pylua.h where a bench embeds Python too (Python.h must come first).
+ * Lua state a bench runs in, with ltensor loaded either way a host can load it; for the benches
+ * that embed CPython, its set-up. Include after pylua.h where a bench embeds Python (Python.h
+ * must come first; the Python part is compiled only then).
  */
 #ifndef BENCH_H
 #define BENCH_H
@@ -100,6 +101,35 @@ static inline lua_State *bench_lua_source(const char *who) {
   lua_setfield(L, -2, "path");
   lua_pop(L, 1);
   return L;
+}
+#endif
+
+#ifdef PYLUA_H
+/* Starts the embedded Python (pylua_start) and runs `code` in __main__ with the integer globals
+   names[i] = values[i]; the globals (borrowed), or NULL after printing why. */
+static inline PyObject *bench_py_open(int argc, char **argv, const char *who, const char *code,
+                                      const char *const *names, const long long *values, int n) {
+  PyObject *g = pylua_start(argc, argv, who);
+  if (!g) return NULL;
+  for (int i = 0; i < n; i++) {
+    PyObject *v = PyLong_FromLongLong(values[i]);
+    int bad = !v || PyDict_SetItemString(g, names[i], v) != 0;
+    Py_XDECREF(v);
+    if (bad) {
+      PyErr_Print();
+      fprintf(stderr, "%s: cannot set up Python\n", who);
+      return NULL;
+    }
+  }
+  PyObject *r = PyRun_String(code, Py_file_input, g, g);
+  if (!r) {
+    PyErr_Print();
+    fprintf(stderr, "%s: the embedded Python cannot set up NumPy (apt-get install python3-numpy)\n",
+            who);
+    return NULL;
+  }
+  Py_DECREF(r);
+  return g;
 }
 #endif
 

@@ -172,24 +172,10 @@ static const char py_code[] =
 static PyObject *np_loop, *np_check;
 
 static int open_python(int argc, char **argv) {
-  G = pylua_start(argc, argv, "bench_dlpack");
+  static const char *const names[] = {"SMALL", "BIG"};
+  static const long long values[] = {SMALL_BYTES, BIG_BYTES};
+  G = bench_py_open(argc, argv, "bench_dlpack", py_code, names, values, 2);
   if (!G) return 0;
-  PyObject *v = PyLong_FromLongLong(SMALL_BYTES);
-  int bad = !v || PyDict_SetItemString(G, "SMALL", v) != 0;
-  Py_XDECREF(v);
-  v = PyLong_FromLongLong(BIG_BYTES);
-  bad = bad || !v || PyDict_SetItemString(G, "BIG", v) != 0;
-  Py_XDECREF(v);
-  if (bad) goto fail;
-  PyObject *r = PyRun_String(py_code, Py_file_input, G, G);
-  if (!r) {
-    PyErr_Print();
-    fprintf(stderr,
-            "bench_dlpack: the embedded Python cannot set up NumPy "
-            "(apt-get install python3-numpy)\n");
-    return 0;
-  }
-  Py_DECREF(r);
   np_loop = PyDict_GetItemString(G, "np_loop"); /* borrowed, kept alive by G */
   np_check = PyDict_GetItemString(G, "np_check");
   if (!np_loop || !np_check) goto fail;

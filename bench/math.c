@@ -199,25 +199,11 @@ static int open_python(int argc, char **argv) {
   /* the NumPy part only: see the header comment */
   unsetenv("OPENBLAS_CORETYPE");
   unsetenv("OPENBLAS_L2_SIZE");
-  G = pylua_start(argc, argv, "bench_math");
+  static const char *const names[] = {"N", "SIDE"};
+  static const long long values[] = {NELEM, SIDE};
+  G = bench_py_open(argc, argv, "bench_math", py_code, names, values, 2);
   if (!G) return 0;
-  PyObject *v = PyLong_FromLongLong(NELEM);
-  int bad = !v || PyDict_SetItemString(G, "N", v) != 0;
-  Py_XDECREF(v);
-  v = PyLong_FromLongLong(SIDE);
-  bad = bad || !v || PyDict_SetItemString(G, "SIDE", v) != 0;
-  Py_XDECREF(v);
-  if (bad) goto fail;
-  PyObject *r = PyRun_String(py_code, Py_file_input, G, G);
-  if (!r) {
-    PyErr_Print();
-    fprintf(stderr,
-            "bench_math: the embedded Python cannot set up NumPy "
-            "(apt-get install python3-numpy)\n");
-    return 0;
-  }
-  Py_DECREF(r);
-  r = PyRun_String("np_check()", Py_eval_input, G, G);
+  PyObject *r = PyRun_String("np_check()", Py_eval_input, G, G);
   if (!r) goto fail;
   Py_DECREF(r);
   return 1;
