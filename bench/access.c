@@ -133,13 +133,10 @@ static int bench_now(lua_State *L) {
 /* }====== */
 
 static int open_bench(lua_State *L) {
+  static const luaL_Reg metameth1[] = {
+      {"__index", mud1_index}, {"__newindex", mud1_newindex}, {"__gc", mud_gc}, {NULL, NULL}};
   luaL_newmetatable(L, MUD1);
-  lua_pushcfunction(L, mud1_index);
-  lua_setfield(L, -2, "__index");
-  lua_pushcfunction(L, mud1_newindex);
-  lua_setfield(L, -2, "__newindex");
-  lua_pushcfunction(L, mud_gc);
-  lua_setfield(L, -2, "__gc");
+  luaL_setfuncs(L, metameth1, 0);
   lua_pop(L, 1);
 
   luaL_newmetatable(L, MUD2);

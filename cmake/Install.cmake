@@ -40,6 +40,7 @@ if(IS_ABSOLUTE "${CMAKE_INSTALL_LIBDIR}")
   set(LT_PC_PREFIX "${CMAKE_INSTALL_PREFIX}")
 else()
   file(RELATIVE_PATH _up "/p/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/p") # ../..
+  string(REGEX REPLACE "/$" "" _up "${_up}")
   set(LT_PC_PREFIX "\${pcfiledir}/${_up}")
 endif()
 foreach(_d LIBDIR INCLUDEDIR)

@@ -20,6 +20,7 @@
 #include "lt_dlpack.h"
 #include "ltensor.h"
 #include "test_lua.h"
+#include "test_managed.h"
 #include "test_util.h"
 
 /* {====== hand-built managed tensors with a counting deleter ====== */
@@ -54,13 +55,6 @@ static long deleted(void) { return atomic_load(&g_deleted); }
 
 static DLTensor *tdl(tblock *b) { return b->versioned ? &b->m.v.dl_tensor : &b->m.l.dl_tensor; }
 
-static DLDataType dt_of(int code, int bits, int lanes) {
-  DLDataType d;
-  d.code = (uint8_t)code;
-  d.bits = (uint8_t)bits;
-  d.lanes = (uint16_t)lanes;
-  return d;
-}
 #define F32 dt_of(kDLFloat, 32, 1)
 
 /* A CPU managed tensor of ndim dims (shape copied), NULL strides, nbytes of owned data (NULL
@@ -74,26 +68,9 @@ static tblock *mk(int versioned, DLDataType dt, int ndim, const int64_t *shape, 
     b->owned = calloc(1, nbytes);
     if (!b->owned) abort();
   }
-  DLTensor *d = tdl(b);
-  d->data = b->owned;
-  d->device.device_type = kDLCPU;
-  d->device.device_id = 0;
-  d->ndim = ndim;
-  d->dtype = dt;
   for (int i = 0; i < ndim && i < MAXD; i++) b->shape[i] = shape[i];
-  d->shape = b->shape;
-  d->strides = NULL;
-  d->byte_offset = 0;
-  if (versioned) {
-    b->m.v.version.major = 1;
-    b->m.v.version.minor = 3;
-    b->m.v.manager_ctx = b;
-    b->m.v.deleter = del_versioned;
-    b->m.v.flags = 0;
-  } else {
-    b->m.l.manager_ctx = b;
-    b->m.l.deleter = del_legacy;
-  }
+  tm_manage(&b->m, versioned, tm_desc(b->owned, dt, ndim, b->shape, NULL), b, del_versioned,
+            del_legacy, 0);
   return b;
 }
 

@@ -20,6 +20,7 @@
 
 #include "ltensor.h"
 #include "test_lua.h"
+#include "test_managed.h"
 #include "test_util.h"
 
 static const ltensor_exchange_api *REG, *CONST;
@@ -104,22 +105,9 @@ static DLManagedTensorVersioned *mk(int n, uint32_t major, uint64_t flags) {
   if (!b->data) abort();
   for (int i = 0; i < n; i++) b->data[i] = (float)i;
   b->shape[0] = n;
+  tm_manage(&b->m, 1, tm_desc(b->data, dt_of(kDLFloat, 32, 1), 1, b->shape, NULL), b, tb_delete,
+            NULL, flags);
   b->m.version.major = major;
-  b->m.version.minor = 3;
-  b->m.manager_ctx = b;
-  b->m.deleter = tb_delete;
-  b->m.flags = flags;
-  DLTensor *d = &b->m.dl_tensor;
-  d->data = b->data;
-  d->device.device_type = kDLCPU;
-  d->device.device_id = 0;
-  d->ndim = 1;
-  d->dtype.code = kDLFloat;
-  d->dtype.bits = 32;
-  d->dtype.lanes = 1;
-  d->shape = b->shape;
-  d->strides = NULL;
-  d->byte_offset = 0;
   return &b->m;
 }
 
