@@ -65,21 +65,22 @@ static int mud1_new(lua_State *L) {
   return 1;
 }
 
-static int mud1_index(lua_State *L) {
+/* The element u[i] of the mud at 1, i at 2. */
+static float *mud1_at(lua_State *L) {
   mud *u = lua_touserdata(L, 1);
   int isnum;
   lua_Integer i = lua_tointegerx(L, 2, &isnum);
-  if (!isnum || i < 1 || i > u->n) return luaL_error(L, "index out of range");
-  lua_pushnumber(L, u->p[i - 1]);
+  if (!isnum || i < 1 || i > u->n) luaL_error(L, "index out of range");
+  return u->p + (i - 1);
+}
+
+static int mud1_index(lua_State *L) {
+  lua_pushnumber(L, *mud1_at(L));
   return 1;
 }
 
 static int mud1_newindex(lua_State *L) {
-  mud *u = lua_touserdata(L, 1);
-  int isnum;
-  lua_Integer i = lua_tointegerx(L, 2, &isnum);
-  if (!isnum || i < 1 || i > u->n) return luaL_error(L, "index out of range");
-  u->p[i - 1] = (float)luaL_checknumber(L, 3);
+  *mud1_at(L) = (float)luaL_checknumber(L, 3);
   return 0;
 }
 

@@ -11,6 +11,7 @@
 #include <lauxlib.h>
 #include <lua.h>
 #include <lualib.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -130,6 +131,21 @@ static inline PyObject *bench_py_open(int argc, char **argv, const char *who, co
   }
   Py_DECREF(r);
   return g;
+}
+
+/* Calls f with the arguments Py_BuildValue makes of fmt (a tuple format), timed in this
+   thread's CPU time (*dt, in ns): the new result, or NULL with a Python error set. */
+static inline PyObject *bench_py_time(PyObject *f, double *dt, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  PyObject *args = Py_VaBuildValue(fmt, ap);
+  va_end(ap);
+  if (!args) return NULL;
+  double t0 = bench_cpu_ns();
+  PyObject *r = PyObject_CallObject(f, args);
+  *dt = bench_cpu_ns() - t0;
+  Py_DECREF(args);
+  return r;
 }
 #endif
 

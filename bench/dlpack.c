@@ -189,20 +189,13 @@ fail:
 /* Calls np_loop(G[array], n) once; its time in ns, or -1 (reported). Checks the result. */
 static double py_case(const char *array, long n, int k) {
   PyObject *a = PyDict_GetItemString(G, array); /* borrowed */
-  PyObject *args = a ? Py_BuildValue("(On)", a, (Py_ssize_t)n) : NULL;
-  if (!args) {
-    if (PyErr_Occurred()) PyErr_Print();
-    return -1;
-  }
-  double t0 = bench_cpu_ns();
-  PyObject *b = PyObject_CallObject(np_loop, args);
-  double dt = bench_cpu_ns() - t0;
-  Py_DECREF(args);
+  double dt = -1;
+  PyObject *b = a ? bench_py_time(np_loop, &dt, "(On)", a, (Py_ssize_t)n) : NULL;
   PyObject *ok = b ? PyObject_CallFunction(np_check, "OOi", a, b, k) : NULL;
   Py_XDECREF(b);
   if (!ok) {
     fprintf(stderr, "bench_dlpack: python np_loop(%s):\n", array);
-    PyErr_Print();
+    if (PyErr_Occurred()) PyErr_Print();
     return -1;
   }
   Py_DECREF(ok);

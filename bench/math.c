@@ -216,18 +216,11 @@ fail:
 /* Calls G[fn](n) once; its time in ns, or -1 (reported). */
 static double py_case(const char *fn, long n) {
   PyObject *f = PyDict_GetItemString(G, fn); /* borrowed */
-  PyObject *args = f ? Py_BuildValue("(n)", (Py_ssize_t)n) : NULL;
-  if (!args) {
-    if (PyErr_Occurred()) PyErr_Print();
-    return -1;
-  }
-  double t0 = bench_cpu_ns();
-  PyObject *r = PyObject_CallObject(f, args);
-  double dt = bench_cpu_ns() - t0;
-  Py_DECREF(args);
+  double dt = -1;
+  PyObject *r = f ? bench_py_time(f, &dt, "(n)", (Py_ssize_t)n) : NULL;
   if (!r) {
     fprintf(stderr, "bench_math: python %s:\n", fn);
-    PyErr_Print();
+    if (PyErr_Occurred()) PyErr_Print();
     return -1;
   }
   Py_DECREF(r);
