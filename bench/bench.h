@@ -106,8 +106,9 @@ static inline lua_State *bench_lua_source(const char *who) {
 #endif
 
 #ifdef PYLUA_H
-/* Starts the embedded Python (pylua_start) and runs `code` in __main__ with the integer globals
-   names[i] = values[i]; the globals (borrowed), or NULL after printing why. */
+/* Starts the embedded Python (pylua_start), imports sys and numpy as np, and runs `code` in
+   __main__ with the integer globals names[i] = values[i]; the globals (borrowed), or NULL after
+   printing why. */
 static inline PyObject *bench_py_open(int argc, char **argv, const char *who, const char *code,
                                       const char *const *names, const long long *values, int n) {
   PyObject *g = pylua_start(argc, argv, who);
@@ -122,7 +123,11 @@ static inline PyObject *bench_py_open(int argc, char **argv, const char *who, co
       return NULL;
     }
   }
-  PyObject *r = PyRun_String(code, Py_file_input, g, g);
+  PyObject *r = PyRun_String("import sys\nimport numpy as np\n", Py_file_input, g, g);
+  if (r) {
+    Py_DECREF(r);
+    r = PyRun_String(code, Py_file_input, g, g);
+  }
   if (!r) {
     PyErr_Print();
     fprintf(stderr, "%s: the embedded Python cannot set up NumPy (apt-get install python3-numpy)\n",

@@ -149,9 +149,7 @@ static double lua_case(const char *fn, const char *tensor, long n, int k, double
 
 static PyObject *G; /* globals of Python's __main__ (borrowed) */
 
-static const char py_code[] =
-    "import sys\n"
-    "import numpy as np\n"
+static const char py_code[] = /* run after import sys, numpy as np */
     "small = np.zeros(SMALL // 4, np.float32)\n"
     "big = np.zeros(BIG // 4, np.float32)\n"
     "assert small.nbytes == SMALL and big.nbytes == BIG\n"

@@ -149,9 +149,7 @@ static int open_lua(void) {
 
 static PyObject *G; /* globals of Python's __main__ (borrowed) */
 
-static const char py_code[] =
-    "import sys\n"
-    "import numpy as np\n"
+static const char py_code[] = /* run after import sys, numpy as np */
     "a = np.arange(N, dtype=np.float32)\n"
     "b = np.full(N, 0.25, np.float32)\n"
     "c = np.full(N, 0, np.float32)\n"
