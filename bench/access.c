@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "bench.h"
 #include "ltensor.h"
 
 #ifndef LTENSOR_SOURCE_DIR
@@ -64,21 +65,22 @@ static int mud1_new(lua_State *L) {
   return 1;
 }
 
-static int mud1_index(lua_State *L) {
+/* The element u[i] of the mud at 1, i at 2. */
+static float *mud1_at(lua_State *L) {
   mud *u = lua_touserdata(L, 1);
   int isnum;
   lua_Integer i = lua_tointegerx(L, 2, &isnum);
-  if (!isnum || i < 1 || i > u->n) return luaL_error(L, "index out of range");
-  lua_pushnumber(L, u->p[i - 1]);
+  if (!isnum || i < 1 || i > u->n) luaL_error(L, "index out of range");
+  return u->p + (i - 1);
+}
+
+static int mud1_index(lua_State *L) {
+  lua_pushnumber(L, *mud1_at(L));
   return 1;
 }
 
 static int mud1_newindex(lua_State *L) {
-  mud *u = lua_touserdata(L, 1);
-  int isnum;
-  lua_Integer i = lua_tointegerx(L, 2, &isnum);
-  if (!isnum || i < 1 || i > u->n) return luaL_error(L, "index out of range");
-  u->p[i - 1] = (float)luaL_checknumber(L, 3);
+  *mud1_at(L) = (float)luaL_checknumber(L, 3);
   return 0;
 }
 
@@ -111,40 +113,31 @@ static int mud2_set(lua_State *L) {
 
 /* {====== timing ====== */
 
-static double now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
 /* bench.time(fn): calls fn() once and returns how long it took, in ns. A full collection
    first keeps the garbage of one case from being collected in the time of another. */
 static int bench_time(lua_State *L) {
   luaL_checktype(L, 1, LUA_TFUNCTION);
   lua_gc(L, LUA_GCCOLLECT);
   lua_settop(L, 1);
-  double t0 = now_ns();
+  double t0 = bench_now_ns();
   lua_call(L, 0, 0);
-  lua_pushnumber(L, now_ns() - t0);
+  lua_pushnumber(L, bench_now_ns() - t0);
   return 1;
 }
 
 /* bench.now(): CLOCK_MONOTONIC in ns (for the total). */
 static int bench_now(lua_State *L) {
-  lua_pushnumber(L, now_ns());
+  lua_pushnumber(L, bench_now_ns());
   return 1;
 }
 
 /* }====== */
 
 static int open_bench(lua_State *L) {
+  static const luaL_Reg metameth1[] = {
+      {"__index", mud1_index}, {"__newindex", mud1_newindex}, {"__gc", mud_gc}, {NULL, NULL}};
   luaL_newmetatable(L, MUD1);
-  lua_pushcfunction(L, mud1_index);
-  lua_setfield(L, -2, "__index");
-  lua_pushcfunction(L, mud1_newindex);
-  lua_setfield(L, -2, "__newindex");
-  lua_pushcfunction(L, mud_gc);
-  lua_setfield(L, -2, "__gc");
+  luaL_setfuncs(L, metameth1, 0);
   lua_pop(L, 1);
 
   luaL_newmetatable(L, MUD2);
@@ -161,38 +154,18 @@ static int open_bench(lua_State *L) {
                                  {"now", bench_now},
                                  {NULL, NULL}};
   luaL_newlib(L, fns);
-  const char *q = getenv("LTENSOR_BENCH_QUICK");
-  lua_pushboolean(L, q && q[0] && q[0] != '0');
+  lua_pushboolean(L, bench_flag("LTENSOR_BENCH_QUICK"));
   lua_setfield(L, -2, "quick");
-  return 1;
-}
-
-static int msgh(lua_State *L) {
-  luaL_traceback(L, L, lua_tostring(L, 1), 1);
   return 1;
 }
 
 int main(int argc, char **argv) {
   const char *script = argc > 1 ? argv[1] : LTENSOR_SOURCE_DIR "/bench/access.lua";
-  lua_State *L = luaL_newstate();
-  if (!L) {
-    fprintf(stderr, "bench_access: cannot create a Lua state\n");
-    return 2;
-  }
-  luaL_openlibs(L);
-  luaL_requiref(L, "ltensor.core", luaopen_ltensor_core, 0);
-  lua_pop(L, 1);
+  lua_State *L = bench_lua_source("bench_access");
   luaL_requiref(L, "bench", open_bench, 0);
   lua_pop(L, 1);
-  /* require "ltensor" finds the Lua layer in the source tree */
-  lua_getglobal(L, "package");
-  lua_pushstring(L, LTENSOR_SOURCE_DIR "/lua/?.lua;" LTENSOR_SOURCE_DIR "/lua/?/init.lua;");
-  lua_getfield(L, -2, "path");
-  lua_concat(L, 2);
-  lua_setfield(L, -2, "path");
-  lua_pop(L, 1);
 
-  lua_pushcfunction(L, msgh);
+  lua_pushcfunction(L, bench_msgh);
   int rc = luaL_loadfile(L, script);
   if (rc == LUA_OK) rc = lua_pcall(L, 0, 1, -2);
   int status = 0;
@@ -200,8 +173,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "bench_access: %s\n", lua_tostring(L, -1));
     status = 2;
   } else if (lua_toboolean(L, -1) == 0) { /* the script returns whether the goal was met */
-    const char *strict = getenv("LTENSOR_BENCH_STRICT");
-    if (strict && strict[0] && strict[0] != '0') status = 1;
+    if (bench_flag("LTENSOR_BENCH_STRICT")) status = 1;
   }
   lua_close(L);
   return status;

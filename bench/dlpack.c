@@ -42,6 +42,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench.h"
 #include "ltensor.h"
 
 #define SMALL_BYTES ((long long)1 << 10)
@@ -49,22 +50,6 @@
 #define ZERO_COPY_GOAL 1.2 /* 256 MiB within this factor of 1 KiB */
 #define NUMPY_GOAL 1.0     /* ours / NumPy per call */
 #define GC_STEP 256        /* round trips between two collectgarbage("step", 0) in the loops */
-
-static double clock_ns(clockid_t id) {
-  struct timespec ts;
-  clock_gettime(id, &ts);
-  return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-/* Loops are timed in this thread's CPU time: on a shared machine a loop that loses the CPU for
-   a while is not charged for it (both interpreters run on this thread). */
-static double cpu_ns(void) { return clock_ns(CLOCK_THREAD_CPUTIME_ID); }
-static double now_ns(void) { return clock_ns(CLOCK_MONOTONIC); }
-
-static int env_flag(const char *name) {
-  const char *v = getenv(name);
-  return v && v[0] && v[0] != '0';
-}
 
 /* {====== the Lua side ====== */
 
@@ -120,44 +105,17 @@ static const char lua_chunk[] =
     "assert(B.small:nbytes() == SMALL and B.big:nbytes() == BIG)\n"
     "return B\n";
 
-static int lua_msgh(lua_State *S) {
-  const char *msg = lua_tostring(S, 1);
-  luaL_traceback(S, S, msg ? msg : "(error object is not a string)", 1);
-  return 1;
-}
-
 static int open_lua(void) {
-  L = luaL_newstate();
-  if (!L) {
-    fprintf(stderr, "bench_dlpack: cannot create a Lua state\n");
-    return 0;
-  }
-  luaL_openlibs(L);
-  if (ltensor_open(L) != LTENSOR_OK) { /* require "ltensor" from the sources compiled in */
-    fprintf(stderr, "bench_dlpack: ltensor_open: %s\n", lua_tostring(L, -1));
-    return 0;
-  }
-  lua_pushcfunction(L, lua_msgh);
-  int rc = luaL_loadbuffer(L, lua_chunk, sizeof lua_chunk - 1, "=bench_dlpack");
-  if (rc == LUA_OK) {
-    lua_pushinteger(L, SMALL_BYTES);
-    lua_pushinteger(L, BIG_BYTES);
-    lua_pushinteger(L, GC_STEP);
-    rc = lua_pcall(L, 3, 1, -5);
-  }
-  if (rc != LUA_OK) {
-    fprintf(stderr, "bench_dlpack: lua: %s\n", lua_tostring(L, -1));
-    return 0;
-  }
-  lua_bench_ref = luaL_ref(L, LUA_REGISTRYINDEX);
-  lua_pop(L, 1); /* the handler */
-  return 1;
+  L = bench_lua_open("bench_dlpack");
+  const lua_Integer args[] = {SMALL_BYTES, BIG_BYTES, GC_STEP};
+  if (L) lua_bench_ref = bench_lua_chunk(L, "bench_dlpack", lua_chunk, args, 3);
+  return lua_bench_ref != LUA_NOREF;
 }
 
 /* Calls B[fn](B[tensor], n) once; its time in ns, or -1 (reported). Checks the result; *heap_kb
    is the Lua heap right after the loop, before the full collection that follows. */
 static double lua_case(const char *fn, const char *tensor, long n, int k, double *heap_kb) {
-  lua_pushcfunction(L, lua_msgh);
+  lua_pushcfunction(L, bench_msgh);
   int h = lua_gettop(L);
   lua_rawgeti(L, LUA_REGISTRYINDEX, lua_bench_ref);
   int b = lua_gettop(L);
@@ -165,9 +123,9 @@ static double lua_case(const char *fn, const char *tensor, long n, int k, double
   lua_getfield(L, b, tensor);
   lua_pushinteger(L, n);
   lua_gc(L, LUA_GCCOLLECT); /* the garbage of the other cases is not collected in this one's time */
-  double t0 = cpu_ns();
+  double t0 = bench_cpu_ns();
   int rc = lua_pcall(L, 2, 1, h);
-  double dt = cpu_ns() - t0;
+  double dt = bench_cpu_ns() - t0;
   if (rc == LUA_OK) {
     *heap_kb = lua_gc(L, LUA_GCCOUNT) + lua_gc(L, LUA_GCCOUNTB) / 1024.0;
     lua_getfield(L, b, "check"); /* check(t, u, k) */
@@ -191,9 +149,7 @@ static double lua_case(const char *fn, const char *tensor, long n, int k, double
 
 static PyObject *G; /* globals of Python's __main__ (borrowed) */
 
-static const char py_code[] =
-    "import sys\n"
-    "import numpy as np\n"
+static const char py_code[] = /* run after import sys, numpy as np */
     "small = np.zeros(SMALL // 4, np.float32)\n"
     "big = np.zeros(BIG // 4, np.float32)\n"
     "assert small.nbytes == SMALL and big.nbytes == BIG\n"
@@ -214,24 +170,10 @@ static const char py_code[] =
 static PyObject *np_loop, *np_check;
 
 static int open_python(int argc, char **argv) {
-  G = pylua_start(argc, argv, "bench_dlpack");
+  static const char *const names[] = {"SMALL", "BIG"};
+  static const long long values[] = {SMALL_BYTES, BIG_BYTES};
+  G = bench_py_open(argc, argv, "bench_dlpack", py_code, names, values, 2);
   if (!G) return 0;
-  PyObject *v = PyLong_FromLongLong(SMALL_BYTES);
-  int bad = !v || PyDict_SetItemString(G, "SMALL", v) != 0;
-  Py_XDECREF(v);
-  v = PyLong_FromLongLong(BIG_BYTES);
-  bad = bad || !v || PyDict_SetItemString(G, "BIG", v) != 0;
-  Py_XDECREF(v);
-  if (bad) goto fail;
-  PyObject *r = PyRun_String(py_code, Py_file_input, G, G);
-  if (!r) {
-    PyErr_Print();
-    fprintf(stderr,
-            "bench_dlpack: the embedded Python cannot set up NumPy "
-            "(apt-get install python3-numpy)\n");
-    return 0;
-  }
-  Py_DECREF(r);
   np_loop = PyDict_GetItemString(G, "np_loop"); /* borrowed, kept alive by G */
   np_check = PyDict_GetItemString(G, "np_check");
   if (!np_loop || !np_check) goto fail;
@@ -245,20 +187,13 @@ fail:
 /* Calls np_loop(G[array], n) once; its time in ns, or -1 (reported). Checks the result. */
 static double py_case(const char *array, long n, int k) {
   PyObject *a = PyDict_GetItemString(G, array); /* borrowed */
-  PyObject *args = a ? Py_BuildValue("(On)", a, (Py_ssize_t)n) : NULL;
-  if (!args) {
-    if (PyErr_Occurred()) PyErr_Print();
-    return -1;
-  }
-  double t0 = cpu_ns();
-  PyObject *b = PyObject_CallObject(np_loop, args);
-  double dt = cpu_ns() - t0;
-  Py_DECREF(args);
+  double dt = -1;
+  PyObject *b = a ? bench_py_time(np_loop, &dt, "(On)", a, (Py_ssize_t)n) : NULL;
   PyObject *ok = b ? PyObject_CallFunction(np_check, "OOi", a, b, k) : NULL;
   Py_XDECREF(b);
   if (!ok) {
     fprintf(stderr, "bench_dlpack: python np_loop(%s):\n", array);
-    PyErr_Print();
+    if (PyErr_Occurred()) PyErr_Print();
     return -1;
   }
   Py_DECREF(ok);
@@ -289,10 +224,10 @@ static row rows[NROWS] = {
 /* }====== */
 
 int main(int argc, char **argv) {
-  int quick = env_flag("LTENSOR_BENCH_QUICK");
+  int quick = bench_flag("LTENSOR_BENCH_QUICK");
   long n = quick ? 40L * GC_STEP : 400L * GC_STEP; /* round trips per loop */
   int rounds = quick ? 5 : 7;
-  double t_start = now_ns();
+  double t_start = bench_now_ns();
 
   if (!open_python(argc, argv) || !open_lua()) return 2;
 
@@ -356,10 +291,10 @@ int main(int argc, char **argv) {
       "opts per call %.2fx, %.2fx)\n",
       NUMPY_GOAL, np_pass ? "PASS" : "MISS", vs0, vs1, pc->ns[0] / np_row->ns[0],
       pc->ns[1] / np_row->ns[1]);
-  printf("(%.1f s)\n", (now_ns() - t_start) / 1e9);
+  printf("(%.1f s)\n", (bench_now_ns() - t_start) / 1e9);
   fflush(stdout);
 
   lua_close(L); /* Lua first: a host closes the side that may hold the other's tensors first */
   if (Py_FinalizeEx() != 0) return 2;
-  return env_flag("LTENSOR_BENCH_STRICT") && !(zc_pass && np_pass) ? 1 : 0;
+  return bench_flag("LTENSOR_BENCH_STRICT") && !(zc_pass && np_pass) ? 1 : 0;
 }

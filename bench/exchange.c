@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "bench.h"
 #include "ltensor.h"
 
 #ifndef LTENSOR_SOURCE_DIR
@@ -42,17 +43,6 @@
 
 static const ltensor_exchange_api *api;
 static volatile uintptr_t sink; /* keeps the dltensor loop from being optimized away */
-
-static double now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-static int env_on(const char *name) {
-  const char *v = getenv(name);
-  return v && v[0] && v[0] != '0';
-}
 
 static void die(lua_State *L, const char *what) {
   fprintf(stderr, "bench_exchange: %s: %s\n", what,
@@ -107,13 +97,13 @@ static void run_case(lua_State *L, int which, int fn, int idx, long n) {
    which finalize and free what the batch dropped (timed with it: *all). ns in total. */
 static void batch(lua_State *L, int which, int fn, int idx, long n, double *call, double *all) {
   lua_gc(L, LUA_GCSTOP);
-  double t0 = now_ns();
+  double t0 = bench_now_ns();
   run_case(L, which, fn, idx, n);
-  double t1 = now_ns();
+  double t1 = bench_now_ns();
   lua_gc(L, LUA_GCRESTART);
   lua_gc(L, LUA_GCCOLLECT);
   lua_gc(L, LUA_GCCOLLECT);
-  double t2 = now_ns();
+  double t2 = bench_now_ns();
   *call = t1 - t0;
   *all = t2 - t0;
 }
@@ -165,21 +155,8 @@ static const char lua_code[] =
     "end\n";
 
 int main(void) {
-  int quick = env_on("LTENSOR_BENCH_QUICK");
-  lua_State *L = luaL_newstate();
-  if (!L) {
-    fprintf(stderr, "bench_exchange: cannot create a Lua state\n");
-    return 2;
-  }
-  luaL_openlibs(L);
-  luaL_requiref(L, "ltensor.core", luaopen_ltensor_core, 0);
-  lua_pop(L, 1);
-  lua_getglobal(L, "package"); /* require "ltensor" finds the Lua layer in the source tree */
-  lua_pushstring(L, LTENSOR_SOURCE_DIR "/lua/?.lua;" LTENSOR_SOURCE_DIR "/lua/?/init.lua;");
-  lua_getfield(L, -2, "path");
-  lua_concat(L, 2);
-  lua_setfield(L, -2, "path");
-  lua_pop(L, 1);
+  int quick = bench_flag("LTENSOR_BENCH_QUICK");
+  lua_State *L = bench_lua_source("bench_exchange");
   luaL_newmetatable(L, FLOOR_MT);
   lua_pushcfunction(L, floor_gc);
   lua_setfield(L, -2, "__gc");
@@ -206,7 +183,7 @@ int main(void) {
       {"256 MiB", "return require('ltensor').zeros(64 * 1024 * 1024)", {0}, {0}},
   };
 
-  double t_start = now_ns();
+  double t_start = bench_now_ns();
   double gc0 = empty_batch_gc(L);
   int idx[2];
   for (int s = 0; s < 2; s++) {
@@ -224,7 +201,7 @@ int main(void) {
   }
   lua_pop(L, 2);
   lua_gc(L, LUA_GCCOLLECT);
-  double total_s = (now_ns() - t_start) / 1e9;
+  double total_s = (bench_now_ns() - t_start) / 1e9;
 
   printf(
       "bench_exchange: one DLPack exchange of a float32 tensor through the C exchange API, "
@@ -257,5 +234,5 @@ int main(void) {
       GOAL_NS, pass ? "PASS" : "MISS", worst, worst_all,
       sizes[0].call[LUA_ROUND_TRIP] / sizes[0].call[C_EXCHANGE], total_s);
   lua_close(L);
-  return !pass && env_on("LTENSOR_BENCH_STRICT") ? 1 : 0;
+  return !pass && bench_flag("LTENSOR_BENCH_STRICT") ? 1 : 0;
 }

@@ -51,6 +51,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench.h"
 #include "ltensor.h"
 
 #define SIDE 4096LL         /* the transposed copy: SIDE x SIDE */
@@ -59,20 +60,6 @@
 #define CONTIG_GOAL 0.8     /* contiguous ops: bandwidth / memcpy's */
 #define SUM_GOAL 0.7        /* sum: bandwidth / memcpy's */
 #define TRANSPOSE_GOAL 0.25 /* transposed copy: bandwidth / memcpy's */
-
-static double clock_ns(clockid_t id) {
-  struct timespec ts;
-  clock_gettime(id, &ts);
-  return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-static double cpu_ns(void) { return clock_ns(CLOCK_THREAD_CPUTIME_ID); }
-static double now_ns(void) { return clock_ns(CLOCK_MONOTONIC); }
-
-static int env_flag(const char *name) {
-  const char *v = getenv(name);
-  return v && v[0] && v[0] != '0';
-}
 
 /* {====== the Lua side ====== */
 
@@ -117,23 +104,17 @@ static const char lua_chunk[] =
     "end\n"
     "return B\n";
 
-static int lua_msgh(lua_State *S) {
-  const char *msg = lua_tostring(S, 1);
-  luaL_traceback(S, S, msg ? msg : "(error object is not a string)", 1);
-  return 1;
-}
-
 /* Calls B[fn](args...) with nargs integers; 1 on success (results dropped), else reports. */
 static int lua_callb(const char *fn, lua_Integer arg, int nargs, double *dt) {
-  lua_pushcfunction(L, lua_msgh);
+  lua_pushcfunction(L, bench_msgh);
   int h = lua_gettop(L);
   lua_rawgeti(L, LUA_REGISTRYINDEX, lua_bench_ref);
   lua_getfield(L, -1, fn);
   if (nargs) lua_pushinteger(L, arg);
   lua_gc(L, LUA_GCCOLLECT); /* garbage of the other cases is not collected in this one's time */
-  double t0 = cpu_ns();
+  double t0 = bench_cpu_ns();
   int rc = lua_pcall(L, nargs, 0, h);
-  if (dt) *dt = cpu_ns() - t0;
+  if (dt) *dt = bench_cpu_ns() - t0;
   if (rc != LUA_OK) fprintf(stderr, "bench_math: lua %s: %s\n", fn, lua_tostring(L, -1));
   lua_settop(L, h - 1);
   lua_gc(L, LUA_GCCOLLECT);
@@ -153,29 +134,10 @@ static char *lua_tensor_data(const char *name) {
 }
 
 static int open_lua(void) {
-  L = luaL_newstate();
-  if (!L) {
-    fprintf(stderr, "bench_math: cannot create a Lua state\n");
-    return 0;
-  }
-  luaL_openlibs(L);
-  if (ltensor_open(L) != LTENSOR_OK) { /* require "ltensor" from the sources compiled in */
-    fprintf(stderr, "bench_math: ltensor_open: %s\n", lua_tostring(L, -1));
-    return 0;
-  }
-  lua_pushcfunction(L, lua_msgh);
-  int rc = luaL_loadbuffer(L, lua_chunk, sizeof lua_chunk - 1, "=bench_math");
-  if (rc == LUA_OK) {
-    lua_pushinteger(L, NELEM);
-    lua_pushinteger(L, SIDE);
-    rc = lua_pcall(L, 2, 1, -4);
-  }
-  if (rc != LUA_OK) {
-    fprintf(stderr, "bench_math: lua: %s\n", lua_tostring(L, -1));
-    return 0;
-  }
-  lua_bench_ref = luaL_ref(L, LUA_REGISTRYINDEX);
-  lua_pop(L, 1); /* the handler */
+  L = bench_lua_open("bench_math");
+  const lua_Integer args[] = {NELEM, SIDE};
+  if (L) lua_bench_ref = bench_lua_chunk(L, "bench_math", lua_chunk, args, 2);
+  if (lua_bench_ref == LUA_NOREF) return 0;
   lua_a = lua_tensor_data("a");
   lua_c = lua_tensor_data("c");
   return lua_callb("check", 0, 0, NULL);
@@ -187,9 +149,7 @@ static int open_lua(void) {
 
 static PyObject *G; /* globals of Python's __main__ (borrowed) */
 
-static const char py_code[] =
-    "import sys\n"
-    "import numpy as np\n"
+static const char py_code[] = /* run after import sys, numpy as np */
     "a = np.arange(N, dtype=np.float32)\n"
     "b = np.full(N, 0.25, np.float32)\n"
     "c = np.full(N, 0, np.float32)\n"
@@ -237,25 +197,11 @@ static int open_python(int argc, char **argv) {
   /* the NumPy part only: see the header comment */
   unsetenv("OPENBLAS_CORETYPE");
   unsetenv("OPENBLAS_L2_SIZE");
-  G = pylua_start(argc, argv, "bench_math");
+  static const char *const names[] = {"N", "SIDE"};
+  static const long long values[] = {NELEM, SIDE};
+  G = bench_py_open(argc, argv, "bench_math", py_code, names, values, 2);
   if (!G) return 0;
-  PyObject *v = PyLong_FromLongLong(NELEM);
-  int bad = !v || PyDict_SetItemString(G, "N", v) != 0;
-  Py_XDECREF(v);
-  v = PyLong_FromLongLong(SIDE);
-  bad = bad || !v || PyDict_SetItemString(G, "SIDE", v) != 0;
-  Py_XDECREF(v);
-  if (bad) goto fail;
-  PyObject *r = PyRun_String(py_code, Py_file_input, G, G);
-  if (!r) {
-    PyErr_Print();
-    fprintf(stderr,
-            "bench_math: the embedded Python cannot set up NumPy "
-            "(apt-get install python3-numpy)\n");
-    return 0;
-  }
-  Py_DECREF(r);
-  r = PyRun_String("np_check()", Py_eval_input, G, G);
+  PyObject *r = PyRun_String("np_check()", Py_eval_input, G, G);
   if (!r) goto fail;
   Py_DECREF(r);
   return 1;
@@ -268,18 +214,11 @@ fail:
 /* Calls G[fn](n) once; its time in ns, or -1 (reported). */
 static double py_case(const char *fn, long n) {
   PyObject *f = PyDict_GetItemString(G, fn); /* borrowed */
-  PyObject *args = f ? Py_BuildValue("(n)", (Py_ssize_t)n) : NULL;
-  if (!args) {
-    if (PyErr_Occurred()) PyErr_Print();
-    return -1;
-  }
-  double t0 = cpu_ns();
-  PyObject *r = PyObject_CallObject(f, args);
-  double dt = cpu_ns() - t0;
-  Py_DECREF(args);
+  double dt = -1;
+  PyObject *r = f ? bench_py_time(f, &dt, "(n)", (Py_ssize_t)n) : NULL;
   if (!r) {
     fprintf(stderr, "bench_math: python %s:\n", fn);
-    PyErr_Print();
+    if (PyErr_Occurred()) PyErr_Print();
     return -1;
   }
   Py_DECREF(r);
@@ -302,7 +241,7 @@ static void py_str(const char *expr, char *buf, size_t n) {
 static volatile unsigned char sink; /* keeps the loops from being optimized away */
 
 static double c_case(int which, long n) {
-  double t0 = cpu_ns();
+  double t0 = bench_cpu_ns();
   for (long i = 0; i < n; i++) {
     if (which == 0)
       memset(lua_c, 0x3f, (size_t)NBYTES);
@@ -310,7 +249,7 @@ static double c_case(int which, long n) {
       memcpy(lua_c, lua_a, (size_t)NBYTES);
     sink = (unsigned char)lua_c[i & 1023];
   }
-  return cpu_ns() - t0;
+  return bench_cpu_ns() - t0;
 }
 
 /* }====== */
@@ -378,13 +317,13 @@ static double ratio(const row *ours, const row *other) { return ours->gbs / othe
 /* }====== */
 
 int main(int argc, char **argv) {
-  int quick = env_flag("LTENSOR_BENCH_QUICK");
+  int quick = bench_flag("LTENSOR_BENCH_QUICK");
   long n = quick ? 2 : 4; /* calls per loop */
   int rounds = quick ? 3 : 25;
-  double t_start = now_ns();
+  double t_start = bench_now_ns();
 
   if (!open_python(argc, argv) || !open_lua()) return 2;
-  double t_setup = now_ns();
+  double t_setup = bench_now_ns();
 
   for (int r = 0; r < NROWS; r++) rows[r].calls = rows[r].slow ? (n / 4 > 0 ? n / 4 : 1) : n;
   for (int round = 1; round <= rounds; round++) {
@@ -458,12 +397,12 @@ int main(int argc, char **argv) {
          sum_pass ? "PASS" : "MISS", rs, ratio(find(SRC_PY, OP_SUM), mcpy));
   printf("transposed copy >= %.2fx memcpy's bandwidth: %s (%.2fx; NumPy's copyto %.2fx)\n",
          TRANSPOSE_GOAL, tr_pass ? "PASS" : "MISS", rt, ratio(find(SRC_PY, OP_TRANSPOSE), mcpy));
-  printf("(%.1f s, %.1f s of it setting up and checking)\n", (now_ns() - t_start) / 1e9,
+  printf("(%.1f s, %.1f s of it setting up and checking)\n", (bench_now_ns() - t_start) / 1e9,
          (t_setup - t_start) / 1e9);
   fflush(stdout);
 
   lua_close(L);
   if (Py_FinalizeEx() != 0) return 2;
   int pass = bw_pass && np_pass && sum_pass && tr_pass;
-  return env_flag("LTENSOR_BENCH_STRICT") && !pass ? 1 : 0;
+  return bench_flag("LTENSOR_BENCH_STRICT") && !pass ? 1 : 0;
 }

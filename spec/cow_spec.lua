@@ -2,12 +2,9 @@
 local lt = require "ltensor"
 local dlpack = require "ltensor.dlpack"
 
-local function rss_kb()
-  local f = assert(io.open("/proc/self/status"))
-  local s = f:read("a")
-  f:close()
-  return tonumber(s:match("VmRSS:%s*(%d+) kB"))
-end
+local helpers = require "helpers"
+
+local function rss_kb() return helpers.status_kb("VmRSS") end
 
 describe("t:clone()", function()
   it("shares the data buffer until a write", function()

@@ -5,21 +5,7 @@
 -- been released". Each case below checks both that an error is raised and what it says.
 local lt = require "ltensor"
 
--- raises(patterns, fn, ...): fn(...) must raise, and the message must match the Lua pattern
--- `patterns` or one of the list of alternatives (Lua patterns have no "|"). Returns the message.
-local function raises(patterns, fn, ...)
-  local args = table.pack(...)
-  local function call() return fn(table.unpack(args, 1, args.n)) end
-  assert.has_error(call)
-  local _, err = pcall(call)
-  local msg = tostring(err)
-  if type(patterns) == "string" then patterns = { patterns } end
-  for _, p in ipairs(patterns) do
-    if msg:find(p) then return msg end
-  end
-  assert.is_true(false, ("error message %q matches none of: %s"):format(msg,
-    table.concat(patterns, " | ")))
-end
+local raises = require("helpers").raises
 
 local OVERFLOW = { "overflow", "too large" }
 local RANGE = "out of range"

@@ -14,20 +14,7 @@ local dlpack = require "ltensor.dlpack"
 
 -- {====== helpers ======
 
--- raises(patterns, fn, ...): fn(...) must raise, and the message must match the Lua pattern
--- `patterns` or one of the list of alternatives. Returns the message.
-local function raises(patterns, fn, ...)
-  local args = table.pack(...)
-  local ok, err = pcall(fn, table.unpack(args, 1, args.n))
-  assert.is_false(ok, "expected an error")
-  local msg = tostring(err)
-  if type(patterns) == "string" then patterns = { patterns } end
-  for _, p in ipairs(patterns) do
-    if msg:find(p) then return msg end
-  end
-  assert.is_true(false, ("error message %q matches none of: %s"):format(msg,
-    table.concat(patterns, " | ")))
-end
+local raises = require("helpers").raises
 
 -- The tensor has dtype `dtype` and exactly the values `expected` (a nested list, or a Lua
 -- value for a 0-d tensor).

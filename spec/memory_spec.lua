@@ -1,12 +1,9 @@
 -- The garbage collector sees tensor memory: dropping big tensors in a loop stays bounded.
 local lt = require "ltensor"
 
-local function peak_rss_kb()
-  local f = assert(io.open("/proc/self/status"))
-  local s = f:read("a")
-  f:close()
-  return tonumber(s:match("VmHWM:%s*(%d+) kB"))
-end
+local helpers = require "helpers"
+
+local function peak_rss_kb() return helpers.status_kb("VmHWM") end
 
 describe("memory the garbage collector sees", function()
   it("keeps peak RSS under 1 GiB while 200 tensors of 64 MiB are made and dropped", function()

@@ -9,7 +9,7 @@
  *                          A tensor result comes back as np.from_dlpack(...) of its export;
  *                          other results as Python values.
  *   lua.collect()          a full Lua garbage collection.
- * The capsules cross with the bridge of spec/c/pylua.c:
+ * The capsules cross with the bridge of pylua.c (beside this file):
  *   NumPy -> Lua   arr.__dlpack__() -> pylua_push_pycapsule -> dlpack.from_dlpack(cap)
  *   Lua -> NumPy   dlpack.to_dlpack(t) -> pylua_take_capsule -> pylua_exporter_new
  *                  -> np.from_dlpack(exporter)
@@ -165,18 +165,8 @@ int main(int argc, char **argv) {
 
   /* `lua` is built in: registered before Python starts */
   if (PyImport_AppendInittab("lua", init_lua_module) < 0) return 1;
-  PyConfig config;
-  PyConfig_InitPythonConfig(&config);
-  config.install_signal_handlers = 0;
-  config.parse_argv = 0;
-  PyStatus st = PyConfig_SetBytesArgv(&config, argc, argv); /* program name: this program */
-  if (!PyStatus_Exception(st)) st = Py_InitializeFromConfig(&config);
-  PyConfig_Clear(&config);
-  if (PyStatus_Exception(st)) {
-    fprintf(stderr, "python_host: cannot start Python: %s\n", st.err_msg ? st.err_msg : "?");
-    return 1;
-  }
-  int ok = pylua_init() == 0 && open_lua(script);
+  if (!pylua_start(argc, argv, "python_host")) return 1; /* prints why */
+  int ok = open_lua(script);
   if (ok) {
     FILE *f = fopen(main_py, "r");
     if (!f) fprintf(stderr, "python_host: cannot open %s\n", main_py);

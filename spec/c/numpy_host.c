@@ -1,7 +1,7 @@
 /*
  * numpy_host.c -- NumPy on the other side of DLPack: a host that embeds CPython (with NumPy)
  * and Lua 5.4 (with ltensor linked statically) in one process and passes tensors both ways
- * through the bridge in pylua.c.
+ * through the bridge in examples/python_host/pylua.c.
  *
  *   NumPy -> Lua  arr.__dlpack__() -> pylua_push_pycapsule -> dlpack.from_dlpack(cap)
  *   Lua -> NumPy  dlpack.to_dlpack(t) -> pylua_take_capsule -> pylua_exporter_new
@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "ltensor.h"
+#include "test_managed.h"
 
 #if defined(__GNUC__)
 #define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
@@ -334,26 +335,9 @@ static void *host_new(int versioned, DLDataType dtype, int64_t n, uint64_t flags
   h->shape[0] = n;
   if (dtype.code == kDLFloat && dtype.bits == 64)
     for (int64_t i = 0; i < n; i++) h->data[i] = (double)i + 0.5;
-  DLTensor *dl = versioned ? &h->m.v.dl_tensor : &h->m.l.dl_tensor;
-  dl->data = h->data;
-  dl->device.device_type = kDLCPU;
-  dl->device.device_id = 0;
-  dl->ndim = 1;
-  dl->dtype = dtype;
-  dl->shape = h->shape;
-  dl->strides = NULL; /* compact */
-  dl->byte_offset = 0;
-  if (versioned) {
-    h->m.v.version.major = 1;
-    h->m.v.version.minor = 3;
-    h->m.v.manager_ctx = h;
-    h->m.v.deleter = host_delete_versioned;
-    h->m.v.flags = flags;
-    return &h->m.v;
-  }
-  h->m.l.manager_ctx = h;
-  h->m.l.deleter = host_delete_legacy;
-  return &h->m.l;
+  tm_manage(&h->m, versioned, tm_desc(h->data, dtype, 1, h->shape, NULL), h, host_delete_versioned,
+            host_delete_legacy, flags);
+  return &h->m;
 }
 
 static const DLDataType host_f64 = {kDLFloat, 64, 1};
@@ -1228,19 +1212,8 @@ int main(int argc, char **argv) {
   const char *v = getenv("NUMPY_HOST_VERBOSE");
   verbose = v && *v && strcmp(v, "0") != 0;
 
-  PyConfig config;
-  PyConfig_InitPythonConfig(&config);
-  config.install_signal_handlers = 0;
-  config.parse_argv = 0;
-  PyStatus st = PyConfig_SetBytesArgv(&config, argc, argv); /* program name: this program */
-  if (!PyStatus_Exception(st)) st = Py_InitializeFromConfig(&config);
-  PyConfig_Clear(&config);
-  if (PyStatus_Exception(st)) {
-    fprintf(stderr, "numpy_host: FAIL: cannot start Python: %s\n", st.err_msg ? st.err_msg : "?");
-    return 1;
-  }
-  G = PyModule_GetDict(PyImport_AddModule("__main__"));
-  if (!G || pylua_init() != 0 || !py_ok("import sys")) {
+  G = pylua_start(argc, argv, "numpy_host: FAIL");
+  if (!G || !py_ok("import sys")) {
     fprintf(stderr, "numpy_host: FAIL: cannot set up Python\n");
     return 1;
   }

@@ -20,6 +20,7 @@
 #include "lt_dlpack.h"
 #include "ltensor.h"
 #include "test_lua.h"
+#include "test_managed.h"
 #include "test_util.h"
 
 /* {====== hand-built managed tensors with a counting deleter ====== */
@@ -54,13 +55,6 @@ static long deleted(void) { return atomic_load(&g_deleted); }
 
 static DLTensor *tdl(tblock *b) { return b->versioned ? &b->m.v.dl_tensor : &b->m.l.dl_tensor; }
 
-static DLDataType dt_of(int code, int bits, int lanes) {
-  DLDataType d;
-  d.code = (uint8_t)code;
-  d.bits = (uint8_t)bits;
-  d.lanes = (uint16_t)lanes;
-  return d;
-}
 #define F32 dt_of(kDLFloat, 32, 1)
 
 /* A CPU managed tensor of ndim dims (shape copied), NULL strides, nbytes of owned data (NULL
@@ -74,26 +68,9 @@ static tblock *mk(int versioned, DLDataType dt, int ndim, const int64_t *shape, 
     b->owned = calloc(1, nbytes);
     if (!b->owned) abort();
   }
-  DLTensor *d = tdl(b);
-  d->data = b->owned;
-  d->device.device_type = kDLCPU;
-  d->device.device_id = 0;
-  d->ndim = ndim;
-  d->dtype = dt;
   for (int i = 0; i < ndim && i < MAXD; i++) b->shape[i] = shape[i];
-  d->shape = b->shape;
-  d->strides = NULL;
-  d->byte_offset = 0;
-  if (versioned) {
-    b->m.v.version.major = 1;
-    b->m.v.version.minor = 3;
-    b->m.v.manager_ctx = b;
-    b->m.v.deleter = del_versioned;
-    b->m.v.flags = 0;
-  } else {
-    b->m.l.manager_ctx = b;
-    b->m.l.deleter = del_legacy;
-  }
+  tm_manage(&b->m, versioned, tm_desc(b->owned, dt, ndim, b->shape, NULL), b, del_versioned,
+            del_legacy, 0);
   return b;
 }
 
@@ -114,50 +91,17 @@ static float fget(tblock *b, int i) { return ((float *)b->owned)[i]; }
 
 #define A(...) ((const int64_t[]){__VA_ARGS__})
 
-static int dims_eq(const int64_t *a, const int64_t *b, int n) {
-  if (n == 0) return 1;
-  if (!a || !b) return 0;
-  for (int i = 0; i < n; i++)
-    if (a[i] != b[i]) return 0;
-  return 1;
-}
-
 /* }====== */
 
 /* {====== Lua helpers ====== */
 
-static const char lua_prelude[] =
-    "lt = require 'ltensor'\n"
-    "dlpack = require 'ltensor.dlpack'\n"
-    "function same(a, b)\n"
-    "  if type(a) ~= 'table' or type(b) ~= 'table' then return a == b end\n"
-    "  if #a ~= #b then return false end\n"
-    "  for i = 1, #a do if not same(a[i], b[i]) then return false end end\n"
-    "  return true\n"
-    "end\n";
-
 /* A state with ltensor.core registered as a host that links ltensor statically does, and the
-   globals lt and dlpack. LUA_PATH (set by ctest) finds lua/ltensor; the source tree's lua/ dir,
-   derived from this file's path, is a fallback for running the binary by hand. */
+   globals lt and dlpack (tl_load_ltensor). */
 static lua_State *new_state(void) {
   lua_State *L = luaL_newstate();
   if (!L) abort();
   luaL_openlibs(L);
-  luaL_requiref(L, "ltensor.core", luaopen_ltensor_core, 0);
-  lua_pop(L, 1);
-  char dir[1024];
-  snprintf(dir, sizeof dir, "%s", __FILE__);
-  char *cut = strstr(dir, "spec/c/test_dlpack.c");
-  if (cut) *cut = 0;
-  lua_pushstring(L, dir);
-  lua_setglobal(L, "SRCDIR");
-  if (!lrun(L,
-            "package.path = package.path .. ';' .. SRCDIR .. 'lua/?.lua;' .. SRCDIR .. "
-            "'lua/?/init.lua'") ||
-      !lrun(L, lua_prelude)) {
-    fprintf(stderr, "cannot load ltensor in Lua: %s\n", g_msg);
-    exit(2);
-  }
+  tl_load_ltensor(L);
   return L;
 }
 

@@ -20,6 +20,7 @@
 
 #include "ltensor.h"
 #include "test_lua.h"
+#include "test_managed.h"
 #include "test_util.h"
 
 static const ltensor_exchange_api *REG, *CONST;
@@ -54,39 +55,14 @@ static void *counting_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
   return realloc(ptr, nsize);
 }
 
-static const char lua_prelude[] =
-    "lt = require 'ltensor'\n"
-    "dlpack = require 'ltensor.dlpack'\n"
-    "function same(a, b)\n"
-    "  if type(a) ~= 'table' or type(b) ~= 'table' then return a == b end\n"
-    "  if #a ~= #b then return false end\n"
-    "  for i = 1, #a do if not same(a[i], b[i]) then return false end end\n"
-    "  return true\n"
-    "end\n";
-
 /* A state with ltensor.core registered as a host that links ltensor statically does, and the
-   globals lt and dlpack. LUA_PATH (set by ctest) finds lua/ltensor; the source tree's lua/ dir,
-   derived from this file's path, is a fallback for running the binary by hand. */
+   globals lt and dlpack (tl_load_ltensor). */
 static lua_State *new_state(void) {
   lua_State *L = lua_newstate(counting_alloc, NULL);
   if (!L) abort();
   lua_atpanic(L, panic);
   luaL_openlibs(L);
-  luaL_requiref(L, "ltensor.core", luaopen_ltensor_core, 0);
-  lua_pop(L, 1);
-  char dir[1024];
-  snprintf(dir, sizeof dir, "%s", __FILE__);
-  char *cut = strstr(dir, "spec/c/test_exchange.c");
-  if (cut) *cut = 0;
-  lua_pushstring(L, dir);
-  lua_setglobal(L, "SRCDIR");
-  if (!lrun(L,
-            "package.path = package.path .. ';' .. SRCDIR .. 'lua/?.lua;' .. SRCDIR .. "
-            "'lua/?/init.lua'") ||
-      !lrun(L, lua_prelude)) {
-    fprintf(stderr, "cannot load ltensor in Lua: %s\n", g_msg);
-    exit(2);
-  }
+  tl_load_ltensor(L);
   return L;
 }
 
@@ -129,29 +105,10 @@ static DLManagedTensorVersioned *mk(int n, uint32_t major, uint64_t flags) {
   if (!b->data) abort();
   for (int i = 0; i < n; i++) b->data[i] = (float)i;
   b->shape[0] = n;
+  tm_manage(&b->m, 1, tm_desc(b->data, dt_of(kDLFloat, 32, 1), 1, b->shape, NULL), b, tb_delete,
+            NULL, flags);
   b->m.version.major = major;
-  b->m.version.minor = 3;
-  b->m.manager_ctx = b;
-  b->m.deleter = tb_delete;
-  b->m.flags = flags;
-  DLTensor *d = &b->m.dl_tensor;
-  d->data = b->data;
-  d->device.device_type = kDLCPU;
-  d->device.device_id = 0;
-  d->ndim = 1;
-  d->dtype.code = kDLFloat;
-  d->dtype.bits = 32;
-  d->dtype.lanes = 1;
-  d->shape = b->shape;
-  d->strides = NULL;
-  d->byte_offset = 0;
   return &b->m;
-}
-
-static int dims_eq(const int64_t *a, const int64_t *b, int n) {
-  for (int i = 0; i < n; i++)
-    if (a[i] != b[i]) return 0;
-  return 1;
 }
 
 static int is_f32(DLDataType d) { return d.code == kDLFloat && d.bits == 32 && d.lanes == 1; }

@@ -24,6 +24,7 @@
 
 #include "ltensor.h"
 #include "test_lua.h"
+#include "test_managed.h"
 #include "test_util.h"
 
 #define A(...) ((int64_t[]){__VA_ARGS__})
@@ -81,19 +82,7 @@ static void hb_release(void *ctx) {
 
 /* A float32 tensor description over data (strides NULL unless given). */
 static DLTensor mkdesc(void *data, int ndim, int64_t *shape, int64_t *strides) {
-  DLTensor d;
-  memset(&d, 0, sizeof d);
-  d.data = data;
-  d.device.device_type = kDLCPU;
-  d.device.device_id = 0;
-  d.ndim = ndim;
-  d.dtype.code = kDLFloat;
-  d.dtype.bits = 32;
-  d.dtype.lanes = 1;
-  d.shape = shape;
-  d.strides = strides;
-  d.byte_offset = 0;
-  return d;
+  return tm_desc(data, dt_of(kDLFloat, 32, 1), ndim, shape, strides);
 }
 
 /* A managed float32 tensor holding 0, 1, 2, ...; one allocation, freed by the deleter, which
@@ -127,17 +116,7 @@ static mblock *mb_new(int versioned, int ndim, const int64_t *shape, long *delet
   b->versioned = versioned;
   for (int i = 0; i < 64; i++) b->data[i] = (float)i;
   for (int i = 0; i < ndim && i < 70; i++) b->shape[i] = shape[i];
-  DLTensor *d = mdl(b);
-  *d = mkdesc(b->data, ndim, b->shape, NULL);
-  if (versioned) {
-    b->m.v.version.major = 1;
-    b->m.v.version.minor = 3;
-    b->m.v.manager_ctx = b;
-    b->m.v.deleter = mb_del_v;
-  } else {
-    b->m.l.manager_ctx = b;
-    b->m.l.deleter = mb_del_l;
-  }
+  tm_manage(&b->m, versioned, mkdesc(b->data, ndim, b->shape, NULL), b, mb_del_v, mb_del_l, 0);
   return b;
 }
 
@@ -151,15 +130,7 @@ static int push_mb(lua_State *L, mblock *b) {
 
 static const char lua_prelude[] =
     "package.path = ''\n"
-    "package.cpath = ''\n"
-    "lt = require 'ltensor'\n"
-    "dlpack = require 'ltensor.dlpack'\n"
-    "function same(a, b)\n"
-    "  if type(a) ~= 'table' or type(b) ~= 'table' then return a == b end\n"
-    "  if #a ~= #b then return false end\n"
-    "  for i = 1, #a do if not same(a[i], b[i]) then return false end end\n"
-    "  return true\n"
-    "end\n";
+    "package.cpath = ''\n" TL_PRELUDE;
 
 /* A state as an embedding host makes it: standard libraries, ltensor_open, and nothing found
    on disk (package.path and cpath empty); globals lt, dlpack and same. */
@@ -202,14 +173,6 @@ static void push_eval(lua_State *L, const char *code) {
 
 /* Pushes global name. */
 static void getg(lua_State *L, const char *name) { lua_getglobal(L, name); }
-
-static int dims_eq(const int64_t *a, const int64_t *b, int n) {
-  if (n == 0) return 1;
-  if (!a || !b) return 0;
-  for (int i = 0; i < n; i++)
-    if (a[i] != b[i]) return 0;
-  return 1;
-}
 
 /* }====== */
 

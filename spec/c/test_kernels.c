@@ -10,52 +10,10 @@
 
 #include "lt_copy.h"
 #include "lt_tensor.h"
+#include "test_core.h"
 #include "test_util.h"
 
 /* {====== helpers ====== */
-
-static lt_error err;
-
-#define CHECK_OK(call)                                                        \
-  do {                                                                        \
-    err.msg[0] = 0;                                                           \
-    int ok_rc_ = (call);                                                      \
-    CHECKF(ok_rc_ == LT_OK, "%s failed with %d: %s", #call, ok_rc_, err.msg); \
-  } while (0)
-
-#define CHECK_ERR(call, code)                                                                \
-  do {                                                                                       \
-    err.msg[0] = 0;                                                                          \
-    int er_rc_ = (call);                                                                     \
-    CHECKF(er_rc_ == (code), "%s returned %d, expected %d (%s)", #call, er_rc_, (int)(code), \
-           err.msg);                                                                         \
-    CHECKF(err.msg[0] != 0, "%s left no error message", #call);                              \
-  } while (0)
-
-#define A(...) ((const int64_t[]){__VA_ARGS__})
-
-static lt_tensor *make(lt_dtype dt, int ndim, const int64_t *shape) {
-  lt_tensor *t = NULL;
-  if (lt_tensor_new(dt, ndim, shape, 1, &t, &err) != LT_OK) {
-    CHECKF(0, "lt_tensor_new: %s", err.msg);
-    return NULL;
-  }
-  return t;
-}
-
-static char *addr(const lt_tensor *t, const int64_t *idx) {
-  char *p = lt_data(t);
-  for (int i = 0; i < t->ndim; i++) p += idx[i] * t->strides[i] * (int64_t)lt_esize(t);
-  return p;
-}
-
-/* Element as (re, im) doubles. */
-static double get(const lt_tensor *t, const int64_t *idx, double *im) {
-  lt_scalar s;
-  lt_load(t->dtype, addr(t, idx), &s);
-  if (im) *im = s.kind == LT_SK_COMPLEX ? s.im : 0;
-  return s.kind == LT_SK_INT ? (double)s.v.i : s.kind == LT_SK_UINT ? (double)s.v.u : s.v.f;
-}
 
 static void set(lt_tensor *t, const int64_t *idx, double v) {
   lt_scalar s;
@@ -63,14 +21,6 @@ static void set(lt_tensor *t, const int64_t *idx, double v) {
   s.v.f = v;
   s.im = 0;
   CHECK(lt_store(t->dtype, addr(t, idx), &s) == LT_STORE_OK);
-}
-
-static int next_index(int ndim, const int64_t *shape, int64_t *idx) {
-  for (int i = ndim - 1; i >= 0; i--) {
-    if (++idx[i] < shape[i]) return 1;
-    idx[i] = 0;
-  }
-  return 0;
 }
 
 /* Sets the elements of t (row-major order) from f(k). */

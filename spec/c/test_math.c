@@ -11,53 +11,10 @@
 #include "lt_copy.h"
 #include "lt_math.h"
 #include "lt_tensor.h"
+#include "test_core.h"
 #include "test_util.h"
 
 /* {====== helpers ====== */
-
-static lt_error err;
-
-#define CHECK_OK(call)                                                        \
-  do {                                                                        \
-    err.msg[0] = 0;                                                           \
-    int ok_rc_ = (call);                                                      \
-    CHECKF(ok_rc_ == LT_OK, "%s failed with %d: %s", #call, ok_rc_, err.msg); \
-  } while (0)
-
-/* The call fails (any code) with a message containing `part`. */
-#define CHECK_FAILS(call, part)                                                               \
-  do {                                                                                        \
-    err.msg[0] = 0;                                                                           \
-    int er_rc_ = (call);                                                                      \
-    CHECKF(er_rc_ != LT_OK, "%s succeeded, expected an error", #call);                        \
-    CHECKF(err.msg[0] != 0 && strstr(err.msg, (part)) != NULL, "%s: message '%s' lacks '%s'", \
-           #call, err.msg, (part));                                                           \
-  } while (0)
-
-#define A(...) ((const int64_t[]){__VA_ARGS__})
-
-static lt_tensor *make(lt_dtype dt, int ndim, const int64_t *shape) {
-  lt_tensor *t = NULL;
-  if (lt_tensor_new(dt, ndim, shape, 1, &t, &err) != LT_OK) {
-    fprintf(stderr, "lt_tensor_new: %s\n", err.msg);
-    exit(2);
-  }
-  return t;
-}
-
-static char *addr(const lt_tensor *t, const int64_t *idx) {
-  char *p = lt_data(t);
-  for (int i = 0; i < t->ndim; i++) p += idx[i] * t->strides[i] * (int64_t)lt_esize(t);
-  return p;
-}
-
-/* Element as (re, im) doubles. */
-static double get(const lt_tensor *t, const int64_t *idx, double *im) {
-  lt_scalar s;
-  lt_load(t->dtype, addr(t, idx), &s);
-  if (im) *im = s.kind == LT_SK_COMPLEX ? s.im : 0;
-  return s.kind == LT_SK_INT ? (double)s.v.i : s.kind == LT_SK_UINT ? (double)s.v.u : s.v.f;
-}
 
 /* Integer element (wrapping uint64 for uint64). */
 static int64_t geti(const lt_tensor *t, const int64_t *idx) {
@@ -76,14 +33,6 @@ static void setc(lt_tensor *t, const int64_t *idx, double re, double im) {
 }
 
 static void set(lt_tensor *t, const int64_t *idx, double v) { setc(t, idx, v, 0); }
-
-static int next_index(int ndim, const int64_t *shape, int64_t *idx) {
-  for (int i = ndim - 1; i >= 0; i--) {
-    if (++idx[i] < shape[i]) return 1;
-    idx[i] = 0;
-  }
-  return 0;
-}
 
 /* A new tensor of dtype dt and shape holding vals (row-major). */
 static lt_tensor *from(lt_dtype dt, int ndim, const int64_t *shape, const double *vals) {

@@ -7,31 +7,11 @@
 
 #include "lt_copy.h"
 #include "lt_tensor.h"
+#include "test_core.h"
 #include "test_util.h"
 
 /* {====== helpers ====== */
 
-static lt_error err;
-
-/* A call that must succeed; prints the error message when it does not. */
-#define CHECK_OK(call)                                                        \
-  do {                                                                        \
-    err.msg[0] = 0;                                                           \
-    int ok_rc_ = (call);                                                      \
-    CHECKF(ok_rc_ == LT_OK, "%s failed with %d: %s", #call, ok_rc_, err.msg); \
-  } while (0)
-
-/* A call that must fail with `code` and leave a message. */
-#define CHECK_ERR(call, code)                                                                \
-  do {                                                                                       \
-    err.msg[0] = 0;                                                                          \
-    int er_rc_ = (call);                                                                     \
-    CHECKF(er_rc_ == (code), "%s returned %d, expected %d (%s)", #call, er_rc_, (int)(code), \
-           err.msg);                                                                         \
-    CHECKF(err.msg[0] != 0, "%s left no error message", #call);                              \
-  } while (0)
-
-#define A(...) ((const int64_t[]){__VA_ARGS__})
 #define D(...) ((const double[]){__VA_ARGS__})
 
 /* A float64 tensor of the given shape holding 0, 1, 2, ... in row-major order. */
@@ -53,15 +33,6 @@ static double at(const lt_tensor *t, const int64_t *idx) {
   lt_scalar s;
   lt_load(t->dtype, p, &s);
   return s.kind == LT_SK_INT ? (double)s.v.i : s.kind == LT_SK_UINT ? (double)s.v.u : s.v.f;
-}
-
-/* Advances a row-major multi-index; 0 once it has wrapped around. */
-static int next_index(int ndim, const int64_t *shape, int64_t *idx) {
-  for (int i = ndim - 1; i >= 0; i--) {
-    if (++idx[i] < shape[i]) return 1;
-    idx[i] = 0;
-  }
-  return 0;
 }
 
 static void check_layout(const lt_tensor *t, int ndim, const int64_t *shape, const int64_t *strides,

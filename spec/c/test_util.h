@@ -5,11 +5,12 @@
  * CHECKF(cond, fmt, ...) does the same and prints a printf-style detail line.
  * tu_finish() prints "N checks, M failed" and returns the exit status of main (nonzero on any
  * failure). Printing stops after TU_MAX_REPORTS failures (they are still counted), so that an
- * exhaustive loop that goes wrong does not flood the log.
+ * exhaustive loop that goes wrong does not flood the log. dims_eq compares shapes or strides.
  */
 #ifndef TEST_UTIL_H
 #define TEST_UTIL_H
 
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -51,6 +52,15 @@ static inline int tu_fail(const char *file, int line, const char *expr) {
 static inline int tu_finish(const char *name) {
   printf("%s: %ld checks, %ld failed\n", name, tu_checks, tu_failed);
   return tu_failed != 0;
+}
+
+/* Whether the n values of a and b are equal (NULL arrays only equal when n is 0). */
+static inline int dims_eq(const int64_t *a, const int64_t *b, int n) {
+  if (n == 0) return 1;
+  if (!a || !b) return 0;
+  for (int i = 0; i < n; i++)
+    if (a[i] != b[i]) return 0;
+  return 1;
 }
 
 #endif

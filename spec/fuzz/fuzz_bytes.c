@@ -34,6 +34,7 @@
 #include <string.h>
 
 #include "fuzz_input.h"
+#include "fuzz_lua.h"
 #include "lt_dtype.h"
 #include "ltensor.h"
 #include "lua_ltensor.h"
@@ -314,16 +315,6 @@ static int is_nan(lt_dtype dt, const unsigned char *p) {
   }
 }
 
-/* Calls method `name` of the value at obj with the nargs values on top; one result. */
-static void method(lua_State *l, int obj, const char *name, int nargs) {
-  obj = lua_absindex(l, obj);
-  lua_getfield(l, obj, name);
-  lua_insert(l, -(nargs + 1));
-  lua_pushvalue(l, obj);
-  lua_insert(l, -(nargs + 1));
-  lua_call(l, nargs + 1, 1);
-}
-
 /* The wider type to go through and back, for the round-trip check (LT_NDTYPES: none). */
 static lt_dtype wider(lt_dtype dt, int alt) {
   switch (dt) {
@@ -363,7 +354,7 @@ static int listable(lua_State *l, int idx) {
 static int convert(lua_State *l) {
   if (lua_isinteger(l, 2)) {
     if (lua_tointeger(l, 2) == LT_NDTYPES) {
-      if (listable(l, 1)) method(l, 1, "tolist", 0);
+      if (listable(l, 1)) fz_method(l, 1, "tolist", 0);
     } else {
       lua_getglobal(l, "tostring");
       lua_pushvalue(l, 1);
@@ -372,9 +363,9 @@ static int convert(lua_State *l) {
     return 0;
   }
   lua_pushvalue(l, 2);
-  method(l, 1, "to", 1);
+  fz_method(l, 1, "to", 1);
   if (listable(l, -1)) {
-    method(l, -1, "tolist", 0);
+    fz_method(l, -1, "tolist", 0);
     lua_pop(l, 1);
   }
   if (lua_toboolean(l, 3)) {
@@ -425,7 +416,7 @@ static int from_bytes(lua_State *l) {
   size_t es = lt_dtypes[dt].size, n = job->len / es;
 
   /* the bytes come back */
-  method(l, t, "bytes", 0);
+  fz_method(l, t, "bytes", 0);
   size_t blen;
   const char *b = lua_tolstring(l, -1, &blen);
   if (blen != job->len || memcmp(b, job->s, blen) != 0) fail("bytes() is not the string", 0, 0);
@@ -434,8 +425,8 @@ static int from_bytes(lua_State *l) {
   /* to(bool): whether each element is nonzero (from bool, to(bool) is t itself: its bytes may
      be any value) */
   lua_pushstring(l, "bool");
-  method(l, t, "to", 1);
-  method(l, -1, "bytes", 0);
+  fz_method(l, t, "to", 1);
+  fz_method(l, -1, "bytes", 0);
   b = lua_tolstring(l, -1, &blen);
   if (blen != n) fail("to(bool) has another element count", (double)blen, (double)n);
   for (size_t i = 0; i < n; i++)
@@ -449,10 +440,10 @@ static int from_bytes(lua_State *l) {
     lt_dtype w = wider(dt, alt);
     if (w == LT_NDTYPES) continue;
     lua_pushstring(l, lt_dtypes[w].name);
-    method(l, t, "to", 1);
+    fz_method(l, t, "to", 1);
     lua_pushstring(l, lt_dtypes[dt].name);
-    method(l, -2, "to", 1);
-    method(l, -1, "bytes", 0);
+    fz_method(l, -2, "to", 1);
+    fz_method(l, -1, "bytes", 0);
     b = lua_tolstring(l, -1, &blen);
     if (blen != job->len) fail("round trip changed the size", (double)blen, (double)job->len);
     for (size_t i = 0; i < n; i++) {
@@ -470,8 +461,8 @@ static int from_bytes(lua_State *l) {
     for (int k = 0; k < 2; k++) {
       lt_dtype h = k ? LT_BFLOAT16 : LT_FLOAT16;
       lua_pushstring(l, lt_dtypes[h].name);
-      method(l, t, "to", 1);
-      method(l, -1, "bytes", 0);
+      fz_method(l, t, "to", 1);
+      fz_method(l, -1, "bytes", 0);
       b = lua_tolstring(l, -1, &blen);
       if (blen != 2 * n) fail("to(float16) has another element count", (double)blen, (double)n);
       for (size_t i = 0; i < n; i++) {

@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "fuzz_input.h"
+#include "fuzz_lua.h"
 #include "ltensor.h"
 #include "lua_ltensor.h"
 
@@ -291,16 +292,6 @@ static void keep(lua_State *l, int slots, int dst) {
     lua_pop(l, 1);
 }
 
-/* Calls method `name` of the value at obj with the nargs values on top; one result. */
-static void method(lua_State *l, int obj, const char *name, int nargs) {
-  obj = lua_absindex(l, obj);
-  lua_getfield(l, obj, name);
-  lua_insert(l, -(nargs + 1));
-  lua_pushvalue(l, obj);
-  lua_insert(l, -(nargs + 1));
-  lua_call(l, nargs + 1, 1);
-}
-
 /* Host memory behind the borrowed variant: freed by its release callback. */
 static void release_host(void *ctx) { free(ctx); }
 
@@ -339,13 +330,13 @@ static int make_base(lua_State *l) {
   lua_pushinteger(l, numel);
   lua_call(l, 1, 1);
   lua_pushstring(l, dt);
-  method(l, -2, "to", 1);
+  fz_method(l, -2, "to", 1);
   lua_createtable(l, ndim, 0);
   for (int i = 0; i < ndim; i++) {
     lua_pushinteger(l, shape[i]);
     lua_rawseti(l, -2, i + 1);
   }
-  method(l, -2, "reshape", 1);
+  fz_method(l, -2, "reshape", 1);
   const int t = lua_gettop(l);
   lua_pushvalue(l, t);
   lua_rawseti(l, slots, 2);
@@ -353,10 +344,10 @@ static int make_base(lua_State *l) {
     case 1: /* transposed: not contiguous */
       lua_pushinteger(l, 1);
       lua_pushinteger(l, -1);
-      method(l, t, "transpose", 2);
+      fz_method(l, t, "transpose", 2);
       break;
-    case 2: method(l, t, "clone", 0); break; /* copy-on-write: shares slot 2's block */
-    case 3: {                                /* read-only, through a wrapper and DLPack */
+    case 2: fz_method(l, t, "clone", 0); break; /* copy-on-write: shares slot 2's block */
+    case 3: {                                   /* read-only, through a wrapper and DLPack */
       lua_rawgeti(l, LUA_REGISTRYINDEX, ref_dlpack);
       lua_getfield(l, -1, "from_dlpack");
       lua_getfield(l, -2, "ReadOnlyTensorWrapper");
@@ -367,7 +358,7 @@ static int make_base(lua_State *l) {
     }
     case 4: { /* expanded: a new leading dim of stride 0 */
       lua_pushinteger(l, 1);
-      method(l, t, "unsqueeze", 1);
+      fz_method(l, t, "unsqueeze", 1);
       lua_createtable(l, ndim + 1, 0);
       lua_pushinteger(l, 2);
       lua_rawseti(l, -2, 1);
@@ -375,7 +366,7 @@ static int make_base(lua_State *l) {
         lua_pushinteger(l, -1);
         lua_rawseti(l, -2, i + 2);
       }
-      method(l, -2, "expand", 1);
+      fz_method(l, -2, "expand", 1);
       break;
     }
     case 5: { /* every other element of dim 1 */
@@ -450,13 +441,13 @@ static int run_op(lua_State *l) {
       lua_settable(l, t);
       break;
     case 2: /* view / reshape */
-      method(l, t, fz_u8(in) & 1 ? "view" : "reshape", push_sizes(l, in));
+      fz_method(l, t, fz_u8(in) & 1 ? "view" : "reshape", push_sizes(l, in));
       keep(l, slots, dst);
       break;
     case 3:
       push_dim(l, in);
       push_dim(l, in);
-      method(l, t, "transpose", 2);
+      fz_method(l, t, "transpose", 2);
       keep(l, slots, dst);
       break;
     case 4: { /* permute: a permutation of the dims (or not), as a table or arguments */
@@ -481,7 +472,7 @@ static int run_op(lua_State *l) {
             push_dim(l, in);
         }
       }
-      method(l, t, "permute", n);
+      fz_method(l, t, "permute", n);
       keep(l, slots, dst);
       break;
     }
@@ -489,36 +480,36 @@ static int run_op(lua_State *l) {
       push_dim(l, in);
       push_index(l, in);
       push_index(l, in);
-      method(l, t, "narrow", 3);
+      fz_method(l, t, "narrow", 3);
       keep(l, slots, dst);
       break;
     case 6:
       push_dim(l, in);
       push_index(l, in);
-      method(l, t, "select", 2);
+      fz_method(l, t, "select", 2);
       keep(l, slots, dst);
       break;
     case 7:
       push_dim(l, in);
-      method(l, t, "unsqueeze", 1);
+      fz_method(l, t, "unsqueeze", 1);
       keep(l, slots, dst);
       break;
     case 8: {
       int n = fz_u8(in) & 1;
       if (n) push_dim(l, in);
-      method(l, t, "squeeze", n);
+      fz_method(l, t, "squeeze", n);
       keep(l, slots, dst);
       break;
     }
     case 9: {
       int n = fz_u8(in) % 3;
       for (int i = 0; i < n; i++) push_dim(l, in);
-      method(l, t, "flatten", n);
+      fz_method(l, t, "flatten", n);
       keep(l, slots, dst);
       break;
     }
     case 10:
-      method(l, t, "expand", push_sizes(l, in));
+      fz_method(l, t, "expand", push_sizes(l, in));
       keep(l, slots, dst);
       break;
     case 11:
@@ -532,7 +523,7 @@ static int run_op(lua_State *l) {
           push_index(l, in);
       }
       if (op == 12) push_value(l, in, slots, 2);
-      method(l, t, op == 11 ? "get" : "set", n + (op == 12));
+      fz_method(l, t, op == 11 ? "get" : "set", n + (op == 12));
       break;
     }
     case 13: { /* reading all of it, and the odd methods */
@@ -547,14 +538,14 @@ static int run_op(lua_State *l) {
       } else if (b % 11 == 10) {
         lua_len(l, t);
       } else {
-        method(l, t, reads[b % 11], 0);
+        fz_method(l, t, reads[b % 11], 0);
         keep(l, slots, dst);
       }
       break;
     }
     case 14: /* copy_(v) / fill_(v) */
       push_value(l, in, slots, 0);
-      method(l, t, fz_u8(in) & 1 ? "copy_" : "fill_", 1);
+      fz_method(l, t, fz_u8(in) & 1 ? "copy_" : "fill_", 1);
       break;
     case 15: /* __close: the userdata lets go; later uses raise */
       if (luaL_getmetafield(l, t, "__close") != LUA_TNIL) {

@@ -1,5 +1,6 @@
 /*
- * pylua.h -- a DLPack bridge between CPython and Lua 5.4 in one process (test support).
+ * pylua.h -- a DLPack bridge between CPython and Lua 5.4 in one process: used by
+ * examples/python_host, the NumPy interop test (spec/c/numpy_host.c) and the NumPy benches.
  *
  * Python's side of DLPack is a PyCapsule named "dltensor" (DLManagedTensor*) or
  * "dltensor_versioned" (DLManagedTensorVersioned*), renamed "used_dltensor" /

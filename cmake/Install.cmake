@@ -1,0 +1,54 @@
+# The install rules (included by CMakeLists.txt once the targets exist).
+# The Lua module, for `require "ltensor"` from lua5.4: core.so and the Lua files (LT_LUA_FILES).
+install(TARGETS ltensor_module LIBRARY DESTINATION ${LTENSOR_LIBDIR}/ltensor)
+install(FILES ${LT_LUA_FILES} DESTINATION ${LTENSOR_LUADIR}/ltensor)
+# The host library: libltensor.a and libltensor.so in lib/, ltensor.h and dlpack.h side by side
+# in include/ltensor/, the CMake package (ltensor::ltensor, the static library, and
+# ltensor::ltensor_shared) in lib/cmake/ltensor/, and lib/pkgconfig/ltensor.pc. The rock leaves it
+# out: LuaRocks takes everything in its lib/ for Lua C modules.
+if(NOT LTENSOR_INSTALL_HOST)
+  return()
+endif()
+get_filename_component(_hostlib "${CMAKE_INSTALL_LIBDIR}" ABSOLUTE BASE_DIR "${CMAKE_INSTALL_PREFIX}")
+get_filename_component(_modlib "${LTENSOR_LIBDIR}" ABSOLUTE BASE_DIR "${CMAKE_INSTALL_PREFIX}")
+if(_hostlib STREQUAL _modlib)
+  message(FATAL_ERROR "The host library and the Lua C modules would share ${_modlib}: set "
+                      "LTENSOR_INSTALL_HOST=OFF (as the rockspec does) or another "
+                      "CMAKE_INSTALL_LIBDIR")
+endif()
+install(TARGETS ltensor_static ltensor_shared EXPORT ltensorTargets
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(FILES src/ltensor.h src/dlpack.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/ltensor)
+
+# The CMake package: Lua 5.4 is found where the host is built, hinted by where ltensor was
+# built (cmake/ltensorConfig.cmake.in).
+set(_cmakedir ${CMAKE_INSTALL_LIBDIR}/cmake/ltensor)
+install(EXPORT ltensorTargets NAMESPACE ltensor:: DESTINATION ${_cmakedir})
+include(CMakePackageConfigHelpers)
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/ltensorConfigVersion.cmake
+  COMPATIBILITY SameMinorVersion)
+get_filename_component(LT_LUA_LIBDIR "${LUA_LIBRARY}" DIRECTORY)
+configure_file(cmake/ltensorConfig.cmake.in ${PROJECT_BINARY_DIR}/ltensorConfig.cmake @ONLY)
+install(FILES ${PROJECT_BINARY_DIR}/ltensorConfig.cmake
+              ${PROJECT_BINARY_DIR}/ltensorConfigVersion.cmake DESTINATION ${_cmakedir})
+
+# ltensor.pc finds the prefix from where it lies (${pcfiledir}), so `cmake --install --prefix`
+# moves it too; directories given as absolute paths stay as they are.
+if(IS_ABSOLUTE "${CMAKE_INSTALL_LIBDIR}")
+  set(LT_PC_PREFIX "${CMAKE_INSTALL_PREFIX}")
+else()
+  file(RELATIVE_PATH _up "/p/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/p") # ../..
+  string(REGEX REPLACE "/$" "" _up "${_up}")
+  set(LT_PC_PREFIX "\${pcfiledir}/${_up}")
+endif()
+foreach(_d LIBDIR INCLUDEDIR)
+  if(IS_ABSOLUTE "${CMAKE_INSTALL_${_d}}")
+    set(LT_PC_${_d} "${CMAKE_INSTALL_${_d}}")
+  else()
+    set(LT_PC_${_d} "\${prefix}/${CMAKE_INSTALL_${_d}}")
+  endif()
+endforeach()
+configure_file(cmake/ltensor.pc.in ${PROJECT_BINARY_DIR}/ltensor.pc @ONLY)
+install(FILES ${PROJECT_BINARY_DIR}/ltensor.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
