@@ -95,11 +95,10 @@ void ltl_account(lua_State *L, size_t nbytes);
 
 /*
  * Raises the formatted message (lua_pushfstring's formats): the one way the binding raises its
- * own messages and the core's. Built with LTL_ERROR_PREFIX (lua_ud.c; off today, as the specs
- * pin messages without it), it prefixes "<name>: ", the running C function's name as Lua knows
- * it (lua_getinfo "n"; for a metamethod e.g. "index"), as luaL_argerror names it; no name
- * known, no prefix. Messages that name their own function ("get: expected ...") are raised
- * with luaL_error, so that no name is ever added twice.
+ * own messages and the core's. The vocabulary: the core's messages are short lowercase phrases
+ * that name no function; the binding names a function at most once -- through luaL_argerror
+ * ("bad argument #2 to 'narrow' (...)") or, where the message is about the call itself, as the
+ * message's first word ("get: expected ...", raised with luaL_error) -- never both.
  */
 int ltl_error(lua_State *L, const char *fmt, ...);
 /* Raises err's message (the core's), through ltl_error. */

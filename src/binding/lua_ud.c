@@ -14,12 +14,6 @@
 #include "lt_dlpack.h"
 #include "lua_ltensor.h"
 
-/* Whether ltl_error names the running function (see lua_ltensor.h): off while the specs pin
-   messages without the name (dlpack_spec, indexing_spec, tensor_spec, wrapper_spec). */
-#ifndef LTL_ERROR_PREFIX
-#define LTL_ERROR_PREFIX 0
-#endif
-
 const char ltl_tensor_key = 0;
 const char ltl_wrapper_key = 0;
 
@@ -113,18 +107,9 @@ void ltl_release_ud(ltl_ud *ud) {
 
 int ltl_error(lua_State *L, const char *fmt, ...) {
   va_list ap;
-  int prefixed = 0;
-#if LTL_ERROR_PREFIX
-  lua_Debug ar;
-  if (lua_getstack(L, 0, &ar) && lua_getinfo(L, "n", &ar) && ar.name) {
-    lua_pushfstring(L, "%s: ", ar.name);
-    prefixed = 1;
-  }
-#endif
   va_start(ap, fmt);
   lua_pushvfstring(L, fmt, ap);
   va_end(ap);
-  if (prefixed) lua_concat(L, 2);
   return lua_error(L);
 }
 
