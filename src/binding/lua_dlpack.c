@@ -11,6 +11,7 @@
  */
 #include <string.h>
 
+#include "lt_copy.h"
 #include "lt_dlpack.h"
 #include "ltensor.h"
 #include "lua_ltensor.h"

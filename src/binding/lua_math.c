@@ -11,7 +11,9 @@
 #include <string.h>
 
 #include "lt_copy.h"
+#include "lt_linalg.h"
 #include "lt_math.h"
+#include "lt_reduce.h"
 #include "lua_ltensor.h"
 
 /* {====== operands and results ====== */

@@ -1,5 +1,6 @@
 /*
- * lt_copy.c -- strided copy with dtype conversion, and fill.
+ * lt_copy.c -- strided copy with dtype conversion, fill, and the operations built on them
+ * (clone, cast, reshape's and flatten's copies, arange); see lt_copy.h.
  *
  * A conversion goes through a small "canonical" buffer: the source run is loaded into int64,
  * uint64, double or (double, double) values, then stored into the destination type under the
@@ -456,76 +457,12 @@ static int convert_run(void *ud, char *const *p, const int64_t *st, int64_t n) {
 
 /* }====== */
 
-void lt_scalar_str(const lt_scalar *s, char *buf, size_t n) {
-  switch (s->kind) {
-    case LT_SK_INT: snprintf(buf, n, "%lld", (long long)s->v.i); break;
-    case LT_SK_UINT: snprintf(buf, n, "%llu", (unsigned long long)s->v.u); break;
-    case LT_SK_FLOAT:
-    case LT_SK_COMPLEX:
-      if (isnan(s->v.f))
-        snprintf(buf, n, "nan");
-      else if (isinf(s->v.f))
-        snprintf(buf, n, "%sinf", s->v.f < 0 ? "-" : "");
-      else
-        snprintf(buf, n, "%.17g", s->v.f);
-      break;
-  }
-}
-
 /* {====== public entry points ====== */
-
-int lt_broadcast_to(const lt_tensor *src, int ndim, const int64_t *shape, lt_tensor **out,
-                    lt_error *err) {
-  if (src->ndim > ndim)
-    return lt_fail(err, LT_EARG, "shape mismatch: a tensor of %d dims cannot broadcast to %d dims",
-                   src->ndim, ndim);
-  for (int i = 0; i < src->ndim; i++) {
-    int64_t have = src->shape[i], want = shape[ndim - src->ndim + i];
-    if (have != want && have != 1)
-      return lt_fail(err, LT_EARG,
-                     "shape mismatch: size %lld of dim %d cannot broadcast to size %lld",
-                     (long long)have, i + 1, (long long)want);
-  }
-  return lt_expand(src, ndim, shape, out, err);
-}
-
-/* Dst may not have two elements at one address (a stride-0 dim of size > 1). */
-static int check_no_internal_overlap(const lt_tensor *t, lt_error *err) {
-  for (int i = 0; i < t->ndim; i++)
-    if (t->strides[i] == 0 && t->shape[i] > 1)
-      return lt_fail(err, LT_EARG,
-                     "unsupported operation: more than one element of the written-to tensor "
-                     "refers to a single memory location (expanded dim %d); clone it first",
-                     i + 1);
-  return LT_OK;
-}
-
-/* Byte range [lo, hi) touched by t. */
-static void byte_extent(const lt_tensor *t, const char **lo, const char **hi) {
-  int64_t es = (int64_t)lt_esize(t), a = 0, b = 0;
-  for (int i = 0; i < t->ndim; i++) {
-    int64_t span = (t->shape[i] - 1) * t->strides[i] * es;
-    if (span < 0)
-      a += span;
-    else
-      b += span;
-  }
-  *lo = lt_data(t) + a;
-  *hi = lt_data(t) + b + es;
-}
-
-static int may_overlap(const lt_tensor *x, const lt_tensor *y) {
-  if (lt_numel(x) == 0 || lt_numel(y) == 0) return 0;
-  const char *xl, *xh, *yl, *yh;
-  byte_extent(x, &xl, &xh);
-  byte_extent(y, &yl, &yh);
-  return xl < yh && yl < xh;
-}
 
 int lt_copy(lt_tensor *dst, const lt_tensor *src, lt_error *err) {
   int rc;
   if ((rc = lt_prepare_write(dst, err)) || (rc = lt_check_readable(src, err))) return rc;
-  if ((rc = check_no_internal_overlap(dst, err))) return rc;
+  if ((rc = lt_check_no_internal_overlap(dst, err))) return rc;
   if (lt_numel(dst) == 0) {
     lt_tensor *b;
     if ((rc = lt_broadcast_to(src, dst->ndim, dst->shape, &b, err))) return rc;
@@ -533,14 +470,9 @@ int lt_copy(lt_tensor *dst, const lt_tensor *src, lt_error *err) {
     return LT_OK;
   }
   lt_tensor *aside = NULL, *b = NULL;
-  if (src->storage == dst->storage || may_overlap(dst, src)) {
-    /* shape and strides through their pointers: a frame keeps its strides apart from dims */
-    size_t nb = (size_t)src->ndim * sizeof(int64_t);
-    if (src->storage->data == dst->storage->data && src->offset == dst->offset &&
-        src->dtype == dst->dtype && src->ndim == dst->ndim &&
-        memcmp(src->shape, dst->shape, nb) == 0 && memcmp(src->strides, dst->strides, nb) == 0)
-      return LT_OK; /* copying a tensor onto itself */
-    if (may_overlap(dst, src)) {
+  if (src->storage == dst->storage || lt_may_overlap(dst, src)) {
+    if (lt_same_view(src, dst)) return LT_OK; /* copying a tensor onto itself */
+    if (lt_may_overlap(dst, src)) {
       if ((rc = lt_clone(src, &aside, err))) return rc;
       src = aside;
     }
@@ -640,7 +572,7 @@ FILL_RUN(lt_c128)
 int lt_fill(lt_tensor *dst, const lt_scalar *v, lt_error *err) {
   int rc;
   if ((rc = lt_prepare_write(dst, err))) return rc;
-  if ((rc = check_no_internal_overlap(dst, err))) return rc;
+  if ((rc = lt_check_no_internal_overlap(dst, err))) return rc;
   union {
     lt_c128 c;
     unsigned char b[16];
@@ -666,6 +598,178 @@ int lt_fill(lt_tensor *dst, const lt_scalar *v, lt_error *err) {
     default: run = fill_lt_c128; break;
   }
   return lt_iter_run(&it, base, run, &elem);
+}
+
+/* }====== */
+
+/* {====== clone, cast, reshape ====== */
+
+int lt_cast(const lt_tensor *t, lt_dtype dt, lt_tensor **out, lt_error *err) {
+  int rc = lt_check_readable(t, err); /* first: an opaque t has no dtype to make a copy of */
+  if (rc) return rc;
+  lt_tensor *c;
+  if ((rc = lt_tensor_new(dt, t->ndim, t->shape, 0, &c, err))) return rc;
+  if ((rc = lt_copy(c, t, err))) {
+    lt_tensor_free(c);
+    return rc;
+  }
+  *out = c;
+  return LT_OK;
+}
+
+int lt_clone(const lt_tensor *t, lt_tensor **out, lt_error *err) {
+  return lt_cast(t, t->dtype, out, err);
+}
+
+int lt_contiguous_as(const lt_tensor *t, lt_dtype dt, const lt_tensor **res, lt_tensor **owned,
+                     lt_error *err) {
+  *owned = NULL;
+  *res = t;
+  if (t->dtype == dt && lt_is_contiguous(t)) return LT_OK;
+  int rc = lt_cast(t, dt, owned, err);
+  *res = *owned;
+  return rc;
+}
+
+/* Whether no two elements of t share an address (an expanded dim, of stride 0, makes them
+   share): sorted by |stride|, each dim must step over everything the dims inside it reach. */
+static int elements_distinct(const lt_tensor *t) {
+  int dims[LT_MAX_NDIM], n = 0;
+  for (int d = 0; d < t->ndim; d++) {
+    if (t->shape[d] == 0) return 1;
+    if (t->shape[d] > 1) dims[n++] = d;
+  }
+  for (int i = 1; i < n; i++) /* insertion sort by |stride| */
+    for (int j = i; j > 0 && llabs(t->strides[dims[j]]) < llabs(t->strides[dims[j - 1]]); j--) {
+      int tmp = dims[j];
+      dims[j] = dims[j - 1];
+      dims[j - 1] = tmp;
+    }
+  int64_t reach = 0; /* elements past the first that the inner dims reach */
+  for (int i = 0; i < n; i++) {
+    int64_t st = llabs(t->strides[dims[i]]);
+    if (st <= reach) return 0;
+    reach += st * (t->shape[dims[i]] - 1);
+  }
+  return 1;
+}
+
+int lt_clone_lazy(const lt_tensor *t, lt_tensor **out, lt_error *err) {
+  int rc = lt_check_readable(t, err);
+  if (rc) return rc;
+  uint64_t used = (uint64_t)lt_numel(t) * lt_esize(t);
+  lt_storage *s = NULL; /* (a readable tensor is not revoked: it has a block) */
+  /* sharing keeps t's layout: only for one whose elements are distinct, or a write to one
+     element of the clone would show in the others (an expanded tensor's clone is a copy) */
+  if (used > 0 && used * 2 >= t->storage->block->nbytes && elements_distinct(t))
+    s = lt_storage_share(t->storage);
+  if (!s) return lt_clone(t, out, err);
+  lt_tensor *c;
+  if ((rc = lt_tensor_alias(t, &c, err))) {
+    lt_storage_release(s);
+    return rc;
+  }
+  lt_storage_release(c->storage);
+  c->storage = s;
+  c->readonly = LT_WRITABLE;
+  *out = c;
+  return LT_OK;
+}
+
+int lt_reshape(const lt_tensor *t, int ndim, const int64_t *shape, lt_tensor **out, int *copied,
+               lt_error *err) {
+  int rc = lt_view(t, ndim, shape, out, err);
+  if (rc == LT_OK) {
+    if (copied) *copied = 0;
+    return LT_OK;
+  }
+  if (rc != LT_EARG || ndim < 0 || ndim > LT_MAX_NDIM) return rc;
+  int64_t res[LT_MAX_NDIM]; /* a shape error is the same again: no copy is made for it */
+  if ((rc = lt_infer_shape(lt_numel(t), ndim, shape, res, err))) return rc;
+  lt_tensor *c;
+  if ((rc = lt_clone(t, &c, err))) return rc;
+  rc = lt_view(c, ndim, res, out, err); /* a contiguous tensor views any shape */
+  lt_tensor_free(c);
+  if (rc == LT_OK && copied) *copied = 1;
+  return rc;
+}
+
+int lt_flatten(const lt_tensor *t, int start, int end, lt_tensor **out, lt_error *err) {
+  if (t->ndim == 0) {
+    int64_t one = 1;
+    return lt_reshape(t, 1, &one, out, NULL, err);
+  }
+  int rc;
+  if ((rc = lt_check_dim(t, start, err)) || (rc = lt_check_dim(t, end, err))) return rc;
+  if (start > end)
+    return lt_fail(err, LT_EARG, "flatten start dim %d comes after end dim %d", start + 1, end + 1);
+  int64_t shape[LT_MAX_NDIM], merged = 1;
+  int n = 0;
+  for (int i = 0; i < start; i++) shape[n++] = t->shape[i];
+  /* No overflow: the product of a shape's nonzero sizes fits (lt_shape_numel). Only a zero
+     in start..end empties the merged dim; one elsewhere keeps it, as torch: (0,3,4) -> (0,12). */
+  for (int i = start; i <= end; i++) merged *= t->shape[i];
+  shape[n++] = merged;
+  for (int i = end + 1; i < t->ndim; i++) shape[n++] = t->shape[i];
+  return lt_reshape(t, n, shape, out, NULL, err);
+}
+
+/* }====== */
+
+/* {====== arange ====== */
+
+/* Writes start + i * step for i in [0, count) into a new tensor, as integers or doubles. */
+static int arange_fill(lt_dtype dt, int64_t count, int isint, int64_t istart, int64_t istep,
+                       double fstart, double fstep, lt_tensor **out, lt_error *err) {
+  lt_tensor *t;
+  int rc = lt_tensor_new(dt, 1, &count, 0, &t, err);
+  if (rc) return rc;
+  char *p = lt_data(t);
+  size_t es = lt_esize(t);
+  for (int64_t i = 0; i < count; i++, p += es) {
+    lt_scalar s = {LT_SK_FLOAT, {.f = fstart + (double)i * fstep}, 0};
+    if (isint) {
+      s.kind = LT_SK_INT;
+      s.v.i = (int64_t)((uint64_t)istart + (uint64_t)i * (uint64_t)istep);
+    }
+    if (lt_store(dt, p, &s) != LT_STORE_OK) {
+      char str[64];
+      lt_scalar_str(&s, str, sizeof str);
+      lt_tensor_free(t);
+      return lt_fail(err, LT_ERANGE, "value %s cannot be converted to %s", str, lt_dtypes[dt].name);
+    }
+  }
+  *out = t;
+  return LT_OK;
+}
+
+/* A scalar as a double (the real part of a complex one). */
+static double scalar_double(const lt_scalar *s) {
+  return s->kind == LT_SK_INT ? (double)s->v.i : s->kind == LT_SK_UINT ? (double)s->v.u : s->v.f;
+}
+
+int lt_arange(lt_dtype dt, const lt_scalar *start, const lt_scalar *stop, const lt_scalar *step,
+              lt_tensor **out, lt_error *err) {
+  if (start->kind == LT_SK_INT && stop->kind == LT_SK_INT && step->kind == LT_SK_INT) {
+    int64_t a = start->v.i, b = stop->v.i, st = step->v.i;
+    if (st == 0) return lt_fail(err, LT_EARG, "step must be nonzero");
+    if (st > 0 ? b < a : b > a)
+      return lt_fail(err, LT_EARG, "upper bound and lower bound inconsistent with step sign");
+    /* span / step, rounded up, in unsigned arithmetic (the span may exceed int64) */
+    uint64_t span = st > 0 ? (uint64_t)b - (uint64_t)a : (uint64_t)a - (uint64_t)b;
+    uint64_t ustep = st > 0 ? (uint64_t)st : 0 - (uint64_t)st;
+    uint64_t c = span / ustep + (span % ustep != 0);
+    if (c > (uint64_t)INT64_MAX) return lt_fail(err, LT_ERANGE, "too many elements");
+    return arange_fill(dt, (int64_t)c, 1, a, st, 0, 0, out, err);
+  }
+  double a = scalar_double(start), b = scalar_double(stop), st = scalar_double(step);
+  if (!isfinite(a) || !isfinite(b)) return lt_fail(err, LT_EARG, "start and stop must be finite");
+  if (st == 0 || !isfinite(st)) return lt_fail(err, LT_EARG, "step must be finite and nonzero");
+  if (st > 0 ? b < a : b > a)
+    return lt_fail(err, LT_EARG, "upper bound and lower bound inconsistent with step sign");
+  double c = ceil((b - a) / st);
+  if (!(c < 0x1p62)) return lt_fail(err, LT_ERANGE, "too many elements");
+  return arange_fill(dt, (int64_t)c, 0, 0, 0, a, st, out, err);
 }
 
 /* }====== */
