@@ -192,16 +192,18 @@ static double fl_rem(double a, double b) {
 }
 
 /* Binary kernels per category, named op_<DTYPE>: BINOPS_<category>(ENUM, ctype, bits). */
+#define CMP_BINOPS(E, T)              \
+  BIN_RUN(eq_##E, T, uint8_t, x == y) \
+  BIN_RUN(ne_##E, T, uint8_t, x != y) \
+  BIN_RUN(lt_##E, T, uint8_t, x < y)  \
+  BIN_RUN(le_##E, T, uint8_t, x <= y) \
+  BIN_RUN(gt_##E, T, uint8_t, x > y)  \
+  BIN_RUN(ge_##E, T, uint8_t, x >= y)
 #define INT_BINOPS(E, T, U)                \
   BIN_RUN(add_##E, T, T, (T)((U)x + (U)y)) \
   BIN_RUN(sub_##E, T, T, (T)((U)x - (U)y)) \
   BIN_RUN(mul_##E, T, T, (T)((U)x * (U)y)) \
-  BIN_RUN(eq_##E, T, uint8_t, x == y)      \
-  BIN_RUN(ne_##E, T, uint8_t, x != y)      \
-  BIN_RUN(lt_##E, T, uint8_t, x < y)       \
-  BIN_RUN(le_##E, T, uint8_t, x <= y)      \
-  BIN_RUN(gt_##E, T, uint8_t, x > y)       \
-  BIN_RUN(ge_##E, T, uint8_t, x >= y)      \
+  CMP_BINOPS(E, T)                         \
   BIN_RUN(max_##E, T, T, x > y ? x : y)    \
   BIN_RUN(min_##E, T, T, x < y ? x : y)
 #define SINT_BINOPS(E, T, U)                      \
@@ -222,12 +224,7 @@ static double fl_rem(double a, double b) {
   BIN_RUN(floordiv_##E, T, T, (T)fl_floordiv(x, y)) \
   BIN_RUN(rem_##E, T, T, (T)fl_rem(x, y))           \
   BIN_RUN(pow_##E, T, T, (T)pow(x, y))              \
-  BIN_RUN(eq_##E, T, uint8_t, x == y)               \
-  BIN_RUN(ne_##E, T, uint8_t, x != y)               \
-  BIN_RUN(lt_##E, T, uint8_t, x < y)                \
-  BIN_RUN(le_##E, T, uint8_t, x <= y)               \
-  BIN_RUN(gt_##E, T, uint8_t, x > y)                \
-  BIN_RUN(ge_##E, T, uint8_t, x >= y)               \
+  CMP_BINOPS(E, T)                                  \
   BIN_RUN(max_##E, T, T, (x != x || x > y) ? x : y) \
   BIN_RUN(min_##E, T, T, (x != x || x < y) ? x : y)
 /* Complex: the four operations and (in)equality. */
@@ -245,12 +242,7 @@ static double fl_rem(double a, double b) {
 #define BOOL_BINOPS(E, T)                         \
   BIN_RUN(or_##E, T, uint8_t, (uint8_t)(x || y))  \
   BIN_RUN(and_##E, T, uint8_t, (uint8_t)(x && y)) \
-  BIN_RUN(eq_##E, T, uint8_t, x == y)             \
-  BIN_RUN(ne_##E, T, uint8_t, x != y)             \
-  BIN_RUN(lt_##E, T, uint8_t, x < y)              \
-  BIN_RUN(le_##E, T, uint8_t, x <= y)             \
-  BIN_RUN(gt_##E, T, uint8_t, x > y)              \
-  BIN_RUN(ge_##E, T, uint8_t, x >= y)
+  CMP_BINOPS(E, T)
 
 #define BINOPS_BOOL(E, T, b) BOOL_BINOPS(E, T)
 #define BINOPS_SINT(E, T, b) SINT_BINOPS(E, T, WIDE_##b)
