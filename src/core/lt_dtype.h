@@ -6,6 +6,8 @@
  * (float -> integer truncates toward zero and refuses NaN, +-inf and out-of-range values;
  * integer -> narrower integer wraps; anything -> bool is "!= 0"; complex -> real drops the
  * imaginary part). Lua-free.
+ *
+ * Calls nothing else of the core. Called by every core file and the binding.
  */
 #ifndef LT_DTYPE_H
 #define LT_DTYPE_H
@@ -60,6 +62,17 @@
 #define LT_INT_SEL_CPX(X, E, T, b)
 #define LT_INT_SEL_ROW(X, E, n, T, c, b, K) LT_INT_SEL_##K(X, E, T, b)
 #define LT_DTYPES_INT(X) LT_DTYPES_EACH(LT_INT_SEL_ROW, X)
+
+/* The complex dtypes: X(ENUM, ctype, bits). */
+#define LT_CPX_SEL_BOOL(X, E, T, b)
+#define LT_CPX_SEL_SINT(X, E, T, b)
+#define LT_CPX_SEL_UINT(X, E, T, b)
+#define LT_CPX_SEL_FLT(X, E, T, b)
+#define LT_CPX_SEL_F16(X, E, T, b)
+#define LT_CPX_SEL_BF16(X, E, T, b)
+#define LT_CPX_SEL_CPX(X, E, T, b) X(E, T, b)
+#define LT_CPX_SEL_ROW(X, E, n, T, c, b, K) LT_CPX_SEL_##K(X, E, T, b)
+#define LT_DTYPES_CPX(X) LT_DTYPES_EACH(LT_CPX_SEL_ROW, X)
 
 /* An unsigned type of b bits (lt_c128 for 128), for kernels that only move elements. */
 #define LT_UBITS_8 uint8_t

@@ -198,7 +198,7 @@ RED_REALS(ALL_FOLD)
 RED_FLOATS(SQDEV_FOLD)
 
 /* Complex sums and products, in double. */
-#define CPX_FOLDS(E, T)                                                        \
+#define CPX_FOLDS(E, T, b)                                                     \
   static void sum_##E(red_state *s, const char *p, int64_t step, int64_t n) {  \
     double re = 0, im = 0;                                                     \
     for (int64_t i = 0; i < n; i++) {                                          \
@@ -222,8 +222,7 @@ RED_FLOATS(SQDEV_FOLD)
     s->im = im;                                                                \
     s->pos += n;                                                               \
   }
-CPX_FOLDS(COMPLEX64, lt_c64)
-CPX_FOLDS(COMPLEX128, lt_c128)
+LT_DTYPES_CPX(CPX_FOLDS)
 
 /*
  * Column sums: when neighbouring outputs are closer in memory than neighbouring elements of the
@@ -250,7 +249,7 @@ typedef void (*cols_fn)(red_cols *a, const char *p, int64_t step, int64_t n);
     }                                                                         \
   }
 RED_REALS(COLS_SUM)
-#define COLS_CPX(E, T)                                                        \
+#define COLS_CPX(E, T, b)                                                     \
   static void cols_##E(red_cols *a, const char *p, int64_t step, int64_t n) { \
     for (int64_t i = 0; i < n; i++) {                                         \
       T x = ELEM(T, p, i, step);                                              \
@@ -258,8 +257,7 @@ RED_REALS(COLS_SUM)
       a->im[i] += x.im;                                                       \
     }                                                                         \
   }
-COLS_CPX(COMPLEX64, lt_c64)
-COLS_CPX(COMPLEX128, lt_c128)
+LT_DTYPES_CPX(COLS_CPX)
 
 enum { F_SUM, F_PROD, F_MIN, F_MAX, F_ALL, F_ANY, F_SQDEV, F_N };
 
@@ -272,17 +270,20 @@ enum { F_SUM, F_PROD, F_MIN, F_MAX, F_ALL, F_ANY, F_SQDEV, F_N };
 #define ANY_ENTRY(E, ...) [LT_##E] = any_##E,
 #define SQDEV_ENTRY(E, ...) [LT_##E] = sqdev_##E,
 #define COLS_ENTRY(E, ...) [LT_##E] = cols_##E,
-#define CPX_ENTRIES(K) [LT_COMPLEX64] = K##_COMPLEX64, [LT_COMPLEX128] = K##_COMPLEX128
+#define CPX_SUM_ENTRY(E, T, b) [LT_##E] = sum_##E,
+#define CPX_PROD_ENTRY(E, T, b) [LT_##E] = prod_##E,
+#define CPX_COLS_ENTRY(E, T, b) [LT_##E] = cols_##E,
+#define CPX_ENTRIES(K) LT_DTYPES_CPX(CPX_##K##_ENTRY)
 static const fold_fn folds[F_N][LT_NDTYPES] = {
-    [F_SUM] = {RED_REALS(SUM_ENTRY) CPX_ENTRIES(sum)},
-    [F_PROD] = {RED_REALS(PROD_ENTRY) CPX_ENTRIES(prod)},
+    [F_SUM] = {RED_REALS(SUM_ENTRY) CPX_ENTRIES(SUM)},
+    [F_PROD] = {RED_REALS(PROD_ENTRY) CPX_ENTRIES(PROD)},
     [F_MIN] = {RED_REALS(MIN_ENTRY)},
     [F_MAX] = {RED_REALS(MAX_ENTRY)},
     [F_ALL] = {RED_REALS(ALL_ENTRY)},
     [F_ANY] = {RED_REALS(ANY_ENTRY)},
     [F_SQDEV] = {RED_FLOATS(SQDEV_ENTRY)},
 };
-static const cols_fn cols[LT_NDTYPES] = {RED_REALS(COLS_ENTRY) CPX_ENTRIES(cols)};
+static const cols_fn cols[LT_NDTYPES] = {RED_REALS(COLS_ENTRY) CPX_ENTRIES(COLS)};
 
 /* }====== */
 

@@ -10,8 +10,8 @@
  * side keeps the original. Exports hold the block itself, so they stay valid whatever the
  * handles do later. Counts are atomic. Lua-free.
  *
- * Calls nothing else of the core. Called by lt_tensor.c, lt_dlpack.c and the binding (which
- * asks the copy-on-write questions below instead of reading the fields).
+ * Calls nothing else of the core. Called by lt_tensor.c, lt_copy.c, lt_dlpack.c and the binding
+ * (which asks the copy-on-write questions below instead of reading the fields).
  */
 #ifndef LT_STORAGE_H
 #define LT_STORAGE_H
