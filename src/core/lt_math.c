@@ -18,26 +18,26 @@
 #include "lt_copy.h"
 #include "lt_iter.h"
 
-const char *const lt_binop_names[LT_NBINOPS] = {[LT_ADD] = "add",
-                                                [LT_SUB] = "sub",
-                                                [LT_MUL] = "mul",
-                                                [LT_DIV] = "div",
-                                                [LT_FLOORDIV] = "floor_divide",
-                                                [LT_REM] = "remainder",
-                                                [LT_POW] = "pow",
-                                                [LT_EQ] = "eq",
-                                                [LT_NE] = "ne",
-                                                [LT_LT] = "lt",
-                                                [LT_LE] = "le",
-                                                [LT_GT] = "gt",
-                                                [LT_GE] = "ge",
-                                                [LT_AND] = "logical_and",
-                                                [LT_OR] = "logical_or",
-                                                [LT_MAXIMUM] = "maximum",
-                                                [LT_MINIMUM] = "minimum"};
+const char *const lt_binop_names[] = {[LT_ADD] = "add",
+                                      [LT_SUB] = "sub",
+                                      [LT_MUL] = "mul",
+                                      [LT_DIV] = "div",
+                                      [LT_FLOORDIV] = "floor_divide",
+                                      [LT_REM] = "remainder",
+                                      [LT_POW] = "pow",
+                                      [LT_EQ] = "eq",
+                                      [LT_NE] = "ne",
+                                      [LT_LT] = "lt",
+                                      [LT_LE] = "le",
+                                      [LT_GT] = "gt",
+                                      [LT_GE] = "ge",
+                                      [LT_AND] = "logical_and",
+                                      [LT_OR] = "logical_or",
+                                      [LT_MAXIMUM] = "maximum",
+                                      [LT_MINIMUM] = "minimum"};
 _Static_assert(sizeof lt_binop_names / sizeof lt_binop_names[0] == LT_NBINOPS,
                "a name for every binary operation");
-const char *const lt_unop_names[LT_NUNOPS] = {
+const char *const lt_unop_names[] = {
     [LT_NEG] = "neg",        [LT_ABS] = "abs",   [LT_SQRT] = "sqrt",   [LT_EXP] = "exp",
     [LT_LOG] = "log",        [LT_SIN] = "sin",   [LT_COS] = "cos",     [LT_TANH] = "tanh",
     [LT_FLOOR] = "floor",    [LT_CEIL] = "ceil", [LT_ROUND] = "round", [LT_SIGN] = "sign",

@@ -22,7 +22,7 @@
 #include "lt_copy.h"
 #include "lt_iter.h"
 
-const char *const lt_redop_names[LT_NREDOPS] = {
+const char *const lt_redop_names[] = {
     [LT_SUM] = "sum", [LT_PROD] = "prod",     [LT_MEAN] = "mean",     [LT_MIN] = "min",
     [LT_MAX] = "max", [LT_ARGMIN] = "argmin", [LT_ARGMAX] = "argmax", [LT_ALL] = "all",
     [LT_ANY] = "any", [LT_VAR] = "var",       [LT_STD] = "std"};
@@ -439,7 +439,7 @@ static int needs_nonempty(lt_redop op) {
 }
 
 static void ctx_init(red_ctx *c, lt_redop op, lt_dtype in, lt_dtype rt, int correction) {
-  static const int kind[LT_NREDOPS] = {
+  static const int kind[] = {
       [LT_SUM] = F_SUM, [LT_PROD] = F_PROD,  [LT_MEAN] = F_SUM,   [LT_MIN] = F_MIN,
       [LT_MAX] = F_MAX, [LT_ARGMIN] = F_MIN, [LT_ARGMAX] = F_MAX, [LT_ALL] = F_ALL,
       [LT_ANY] = F_ANY, [LT_VAR] = F_SUM,    [LT_STD] = F_SUM};
