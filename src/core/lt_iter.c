@@ -171,7 +171,7 @@ int lt_same_view(const lt_tensor *x, const lt_tensor *y) {
 }
 
 int lt_partial_overlap(const lt_tensor *x, const lt_tensor *y) {
-  return x->storage->block == y->storage->block && !lt_same_view(x, y);
+  return lt_shares_block(x, y) && !lt_same_view(x, y);
 }
 
 /* }====== */

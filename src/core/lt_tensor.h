@@ -105,6 +105,11 @@ int lt_prepare_write_moved(lt_tensor *t, size_t *moved, lt_error *err);
 static inline int lt_write_ready(const lt_tensor *t) {
   return !t->readonly && !lt_storage_is_shared(t->storage) && lt_readable(t);
 }
+/* Whether a and b see one block of memory (a clone that shares its source's block does; an
+   eager copy does not). */
+static inline int lt_shares_block(const lt_tensor *a, const lt_tensor *b) {
+  return a->storage == b->storage || a->storage->block == b->storage->block;
+}
 /* A writable address of t's memory escapes (data_ptr(), a writable export): gives t a block of
    its own if it shares one, and pins it so it is never shared again. *moved (when not NULL)
    receives the bytes copied (0: none). LT_ENOMEM when the copy fails. */
