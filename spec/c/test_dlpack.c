@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lt_copy.h"
 #include "lt_dlpack.h"
 #include "ltensor.h"
 #include "test_lua.h"

@@ -9,7 +9,9 @@
 #include <string.h>
 
 #include "lt_copy.h"
+#include "lt_linalg.h"
 #include "lt_math.h"
+#include "lt_reduce.h"
 #include "lt_tensor.h"
 #include "test_core.h"
 #include "test_util.h"

@@ -13,6 +13,7 @@
  */
 #include <string.h>
 
+#include "lt_copy.h"
 #include "lt_dlpack.h"
 #include "ltensor.h"
 #include "lua_dlpack.h"

@@ -12,7 +12,9 @@
 #include <string.h>
 
 #include "lt_copy.h"
+#include "lt_linalg.h"
 #include "lt_math.h"
+#include "lt_reduce.h"
 #include "lua_ltensor.h"
 #include "lua_parts.h"
 

@@ -111,7 +111,7 @@ static int lt_full(lua_State *L) {
 }
 
 /* lt.arange([start,] stop [, step] [, dtype]): half-open, as torch.arange. */
-static int lt_arange(lua_State *L) {
+static int f_arange(lua_State *L) {
   int nargs = lua_gettop(L), nnum = 0, isfloat = 0;
   while (nnum < nargs && lua_type(L, nnum + 1) == LUA_TNUMBER) {
     if (!lua_isinteger(L, nnum + 1)) isfloat = 1;
@@ -595,7 +595,7 @@ static const luaL_Reg funcs[] = {
     {"zeros", lt_zeros},
     {"ones", lt_ones},
     {"full", lt_full},
-    {"arange", lt_arange},
+    {"arange", f_arange},
     {"from_bytes", lt_from_bytes},
     {"is_tensor", lt_is_tensor},
     {"_readable", lt_readable_fn},

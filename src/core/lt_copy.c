@@ -1,5 +1,6 @@
 /*
- * lt_copy.c -- strided copy with dtype conversion, and fill.
+ * lt_copy.c -- strided copy with dtype conversion, fill, and the operations built on them
+ * (clone, cast, reshape's and flatten's copies, arange); see lt_copy.h.
  *
  * A conversion goes through a small "canonical" buffer: the source run is loaded into int64,
  * uint64, double or (double, double) values, then stored into the destination type under the
@@ -25,8 +26,9 @@
 
 /* {====== same-dtype runs ====== */
 
-#define MOVE_RUN(T)                                                              \
-  static int move_##T(void *ctx, char *const *p, const int64_t *st, int64_t n) { \
+#define MOVE_RUN(b) MOVE_RUN_(b, LT_UBITS_##b)
+#define MOVE_RUN_(b, T)                                                          \
+  static int move_##b(void *ctx, char *const *p, const int64_t *st, int64_t n) { \
     char *d = p[0];                                                              \
     const char *s = p[1];                                                        \
     int64_t ds = st[0], ss = st[1];                                              \
@@ -38,21 +40,9 @@
     }                                                                            \
     return 0;                                                                    \
   }
-MOVE_RUN(uint8_t)
-MOVE_RUN(uint16_t)
-MOVE_RUN(uint32_t)
-MOVE_RUN(uint64_t)
-MOVE_RUN(lt_c128)
-
-static lt_run_fn move_for_size(size_t es) {
-  switch (es) {
-    case 1: return move_uint8_t;
-    case 2: return move_uint16_t;
-    case 4: return move_uint32_t;
-    case 8: return move_uint64_t;
-    default: return move_lt_c128;
-  }
-}
+LT_ELEMENT_BITS(MOVE_RUN)
+#define MOVE_ENTRY(E, n, T, c, b, K) [LT_##E] = move_##b,
+static const lt_run_fn moves[LT_NDTYPES] = {LT_DTYPES(MOVE_ENTRY)};
 
 /* }====== */
 
@@ -76,8 +66,9 @@ static lt_run_fn move_for_size(size_t es) {
 
 typedef void (*tile_fn)(char *d, int64_t dr, const char *s, int64_t sc, int64_t rn, int64_t cn);
 
-#define TILE_RUN(T)                                                                              \
-  static void tile_##T(char *d, int64_t dr, const char *s, int64_t sc, int64_t rn, int64_t cn) { \
+#define TILE_RUN(b) TILE_RUN_(b, LT_UBITS_##b)
+#define TILE_RUN_(b, T)                                                                          \
+  static void tile_##b(char *d, int64_t dr, const char *s, int64_t sc, int64_t rn, int64_t cn) { \
     for (int64_t r = 0; r < rn; r++) {                                                           \
       char *dd = d + r * dr;                                                                     \
       const char *ss = s + r * (int64_t)sizeof(T);                                               \
@@ -85,121 +76,93 @@ typedef void (*tile_fn)(char *d, int64_t dr, const char *s, int64_t sc, int64_t 
         memcpy(dd + c * (int64_t)sizeof(T), ss + c * sc, sizeof(T));                             \
     }                                                                                            \
   }
-TILE_RUN(uint8_t)
-TILE_RUN(uint16_t)
-TILE_RUN(uint32_t)
-TILE_RUN(uint64_t)
-TILE_RUN(lt_c128)
+LT_ELEMENT_BITS(TILE_RUN)
 
 #ifdef __SSE2__
 #define LOADU(p) _mm_loadu_si128((const __m128i *)(const void *)(p))
 #define STOREU(p, v) _mm_storeu_si128((__m128i *)(void *)(p), v)
 
+/* One B x B block of ES-byte elements from p (columns sc bytes apart) to q (rows dr apart),
+   transposed in SSE2 registers: block_<bits>. */
 /* 1-byte elements: 16x16 blocks, transposed by interleaving 8-, 16-, 32- and 64-bit lanes. */
-static void tile_sse_1(char *d, int64_t dr, const char *s, int64_t sc, int64_t rn, int64_t cn) {
-  int64_t r = 0;
-  for (; r + 16 <= rn; r += 16) {
-    int64_t c = 0;
-    for (; c + 16 <= cn; c += 16) {
-      const char *p = s + r + c * sc;
-      __m128i a[16], t[16], u[16], w[2][8];
-      for (int k = 0; k < 16; k++) a[k] = LOADU(p + k * sc); /* a[k][i]: row r + i, col c + k */
-      for (int k = 0; k < 8; k++) {
-        t[2 * k] = _mm_unpacklo_epi8(a[2 * k], a[2 * k + 1]);     /* rows 0-7, cols 2k, 2k+1 */
-        t[2 * k + 1] = _mm_unpackhi_epi8(a[2 * k], a[2 * k + 1]); /* rows 8-15 */
-      }
-      for (int g = 0; g < 4; g++) { /* cols 4g..4g+3; u[4g + m]: rows 4m..4m+3 */
-        u[4 * g] = _mm_unpacklo_epi16(t[4 * g], t[4 * g + 2]);
-        u[4 * g + 1] = _mm_unpackhi_epi16(t[4 * g], t[4 * g + 2]);
-        u[4 * g + 2] = _mm_unpacklo_epi16(t[4 * g + 1], t[4 * g + 3]);
-        u[4 * g + 3] = _mm_unpackhi_epi16(t[4 * g + 1], t[4 * g + 3]);
-      }
-      for (int h = 0; h < 2; h++) /* cols 8h..8h+7; w[h][q]: rows 2q, 2q+1 */
-        for (int m = 0; m < 4; m++) {
-          w[h][2 * m] = _mm_unpacklo_epi32(u[8 * h + m], u[8 * h + 4 + m]);
-          w[h][2 * m + 1] = _mm_unpackhi_epi32(u[8 * h + m], u[8 * h + 4 + m]);
-        }
-      char *q = d + r * dr + c;
-      for (int k = 0; k < 8; k++) {
-        STOREU(q + 2 * k * dr, _mm_unpacklo_epi64(w[0][k], w[1][k]));
-        STOREU(q + (2 * k + 1) * dr, _mm_unpackhi_epi64(w[0][k], w[1][k]));
-      }
-    }
-    if (c < cn) tile_uint8_t(d + r * dr + c, dr, s + r + c * sc, sc, 16, cn - c);
+static inline void block_8(char *q, int64_t dr, const char *p, int64_t sc) {
+  __m128i a[16], t[16], u[16], w[2][8];
+  for (int k = 0; k < 16; k++) a[k] = LOADU(p + k * sc); /* a[k][i]: row i, col k of the block */
+  for (int k = 0; k < 8; k++) {
+    t[2 * k] = _mm_unpacklo_epi8(a[2 * k], a[2 * k + 1]);     /* rows 0-7, cols 2k, 2k+1 */
+    t[2 * k + 1] = _mm_unpackhi_epi8(a[2 * k], a[2 * k + 1]); /* rows 8-15 */
   }
-  if (r < rn) tile_uint8_t(d + r * dr, dr, s + r, sc, rn - r, cn);
+  for (int g = 0; g < 4; g++) { /* cols 4g..4g+3; u[4g + m]: rows 4m..4m+3 */
+    u[4 * g] = _mm_unpacklo_epi16(t[4 * g], t[4 * g + 2]);
+    u[4 * g + 1] = _mm_unpackhi_epi16(t[4 * g], t[4 * g + 2]);
+    u[4 * g + 2] = _mm_unpacklo_epi16(t[4 * g + 1], t[4 * g + 3]);
+    u[4 * g + 3] = _mm_unpackhi_epi16(t[4 * g + 1], t[4 * g + 3]);
+  }
+  for (int h = 0; h < 2; h++) /* cols 8h..8h+7; w[h][q]: rows 2q, 2q+1 */
+    for (int m = 0; m < 4; m++) {
+      w[h][2 * m] = _mm_unpacklo_epi32(u[8 * h + m], u[8 * h + 4 + m]);
+      w[h][2 * m + 1] = _mm_unpackhi_epi32(u[8 * h + m], u[8 * h + 4 + m]);
+    }
+  for (int k = 0; k < 8; k++) {
+    STOREU(q + 2 * k * dr, _mm_unpacklo_epi64(w[0][k], w[1][k]));
+    STOREU(q + (2 * k + 1) * dr, _mm_unpackhi_epi64(w[0][k], w[1][k]));
+  }
 }
 
 /* 2-byte elements: 8x8 blocks. */
-static void tile_sse_2(char *d, int64_t dr, const char *s, int64_t sc, int64_t rn, int64_t cn) {
-  int64_t r = 0;
-  for (; r + 8 <= rn; r += 8) {
-    int64_t c = 0;
-    for (; c + 8 <= cn; c += 8) {
-      const char *p = s + r * 2 + c * sc;
-      __m128i a0 = LOADU(p), a1 = LOADU(p + sc), a2 = LOADU(p + 2 * sc), a3 = LOADU(p + 3 * sc);
-      __m128i a4 = LOADU(p + 4 * sc), a5 = LOADU(p + 5 * sc), a6 = LOADU(p + 6 * sc),
-              a7 = LOADU(p + 7 * sc);
-      __m128i t0 = _mm_unpacklo_epi16(a0, a1), t1 = _mm_unpackhi_epi16(a0, a1);
-      __m128i t2 = _mm_unpacklo_epi16(a2, a3), t3 = _mm_unpackhi_epi16(a2, a3);
-      __m128i t4 = _mm_unpacklo_epi16(a4, a5), t5 = _mm_unpackhi_epi16(a4, a5);
-      __m128i t6 = _mm_unpacklo_epi16(a6, a7), t7 = _mm_unpackhi_epi16(a6, a7);
-      __m128i u0 = _mm_unpacklo_epi32(t0, t2), u1 = _mm_unpackhi_epi32(t0, t2);
-      __m128i u2 = _mm_unpacklo_epi32(t1, t3), u3 = _mm_unpackhi_epi32(t1, t3);
-      __m128i u4 = _mm_unpacklo_epi32(t4, t6), u5 = _mm_unpackhi_epi32(t4, t6);
-      __m128i u6 = _mm_unpacklo_epi32(t5, t7), u7 = _mm_unpackhi_epi32(t5, t7);
-      char *q = d + r * dr + c * 2;
-      STOREU(q, _mm_unpacklo_epi64(u0, u4));
-      STOREU(q + dr, _mm_unpackhi_epi64(u0, u4));
-      STOREU(q + 2 * dr, _mm_unpacklo_epi64(u1, u5));
-      STOREU(q + 3 * dr, _mm_unpackhi_epi64(u1, u5));
-      STOREU(q + 4 * dr, _mm_unpacklo_epi64(u2, u6));
-      STOREU(q + 5 * dr, _mm_unpackhi_epi64(u2, u6));
-      STOREU(q + 6 * dr, _mm_unpacklo_epi64(u3, u7));
-      STOREU(q + 7 * dr, _mm_unpackhi_epi64(u3, u7));
-    }
-    if (c < cn) tile_uint16_t(d + r * dr + c * 2, dr, s + r * 2 + c * sc, sc, 8, cn - c);
+static inline void block_16(char *q, int64_t dr, const char *p, int64_t sc) {
+  __m128i a[8], t[8], u[8];
+  for (int k = 0; k < 8; k++) a[k] = LOADU(p + k * sc); /* a[k][i]: row i, col k of the block */
+  for (int k = 0; k < 4; k++) {
+    t[2 * k] = _mm_unpacklo_epi16(a[2 * k], a[2 * k + 1]);     /* rows 0-3, cols 2k, 2k+1 */
+    t[2 * k + 1] = _mm_unpackhi_epi16(a[2 * k], a[2 * k + 1]); /* rows 4-7 */
   }
-  if (r < rn) tile_uint16_t(d + r * dr, dr, s + r * 2, sc, rn - r, cn);
+  for (int g = 0; g < 2; g++) { /* cols 4g..4g+3; u[4g + m]: rows 2m, 2m+1 */
+    u[4 * g] = _mm_unpacklo_epi32(t[4 * g], t[4 * g + 2]);
+    u[4 * g + 1] = _mm_unpackhi_epi32(t[4 * g], t[4 * g + 2]);
+    u[4 * g + 2] = _mm_unpacklo_epi32(t[4 * g + 1], t[4 * g + 3]);
+    u[4 * g + 3] = _mm_unpackhi_epi32(t[4 * g + 1], t[4 * g + 3]);
+  }
+  for (int k = 0; k < 4; k++) {
+    STOREU(q + 2 * k * dr, _mm_unpacklo_epi64(u[k], u[k + 4]));
+    STOREU(q + (2 * k + 1) * dr, _mm_unpackhi_epi64(u[k], u[k + 4]));
+  }
 }
 
 /* 4-byte elements: 4x4 blocks (four source columns in, four destination rows out). */
-static void tile_sse_4(char *d, int64_t dr, const char *s, int64_t sc, int64_t rn, int64_t cn) {
-  int64_t r = 0;
-  for (; r + 4 <= rn; r += 4) {
-    int64_t c = 0;
-    for (; c + 4 <= cn; c += 4) {
-      const char *p = s + r * 4 + c * sc;
-      __m128i a = LOADU(p), b = LOADU(p + sc), e = LOADU(p + 2 * sc), f = LOADU(p + 3 * sc);
-      __m128i ab0 = _mm_unpacklo_epi32(a, b), ef0 = _mm_unpacklo_epi32(e, f);
-      __m128i ab1 = _mm_unpackhi_epi32(a, b), ef1 = _mm_unpackhi_epi32(e, f);
-      char *q = d + r * dr + c * 4;
-      STOREU(q, _mm_unpacklo_epi64(ab0, ef0));
-      STOREU(q + dr, _mm_unpackhi_epi64(ab0, ef0));
-      STOREU(q + 2 * dr, _mm_unpacklo_epi64(ab1, ef1));
-      STOREU(q + 3 * dr, _mm_unpackhi_epi64(ab1, ef1));
-    }
-    if (c < cn) tile_uint32_t(d + r * dr + c * 4, dr, s + r * 4 + c * sc, sc, 4, cn - c);
-  }
-  if (r < rn) tile_uint32_t(d + r * dr, dr, s + r * 4, sc, rn - r, cn);
+static inline void block_32(char *q, int64_t dr, const char *p, int64_t sc) {
+  __m128i a = LOADU(p), b = LOADU(p + sc), e = LOADU(p + 2 * sc), f = LOADU(p + 3 * sc);
+  __m128i ab0 = _mm_unpacklo_epi32(a, b), ef0 = _mm_unpacklo_epi32(e, f);
+  __m128i ab1 = _mm_unpackhi_epi32(a, b), ef1 = _mm_unpackhi_epi32(e, f);
+  STOREU(q, _mm_unpacklo_epi64(ab0, ef0));
+  STOREU(q + dr, _mm_unpackhi_epi64(ab0, ef0));
+  STOREU(q + 2 * dr, _mm_unpacklo_epi64(ab1, ef1));
+  STOREU(q + 3 * dr, _mm_unpackhi_epi64(ab1, ef1));
 }
 
 /* 8-byte elements: 2x2 blocks. */
-static void tile_sse_8(char *d, int64_t dr, const char *s, int64_t sc, int64_t rn, int64_t cn) {
-  int64_t r = 0;
-  for (; r + 2 <= rn; r += 2) {
-    int64_t c = 0;
-    for (; c + 2 <= cn; c += 2) {
-      const char *p = s + r * 8 + c * sc;
-      __m128i a = LOADU(p), b = LOADU(p + sc);
-      char *q = d + r * dr + c * 8;
-      STOREU(q, _mm_unpacklo_epi64(a, b));
-      STOREU(q + dr, _mm_unpackhi_epi64(a, b));
-    }
-    if (c < cn) tile_uint64_t(d + r * dr + c * 8, dr, s + r * 8 + c * sc, sc, 2, cn - c);
-  }
-  if (r < rn) tile_uint64_t(d + r * dr, dr, s + r * 8, sc, rn - r, cn);
+static inline void block_64(char *q, int64_t dr, const char *p, int64_t sc) {
+  __m128i a = LOADU(p), b = LOADU(p + sc);
+  STOREU(q, _mm_unpacklo_epi64(a, b));
+  STOREU(q + dr, _mm_unpackhi_epi64(a, b));
 }
+
+/* A plane of ES-byte elements in B x B blocks, the edges element by element. */
+#define TILE_SSE(b, ES, B)                                                                     \
+  static void tile_sse_##b(char *d, int64_t dr, const char *s, int64_t sc, int64_t rn,         \
+                           int64_t cn) {                                                       \
+    int64_t r = 0;                                                                             \
+    for (; r + B <= rn; r += B) {                                                              \
+      int64_t c = 0;                                                                           \
+      for (; c + B <= cn; c += B) block_##b(d + r * dr + c * ES, dr, s + r * ES + c * sc, sc); \
+      if (c < cn) tile_##b(d + r * dr + c * ES, dr, s + r * ES + c * sc, sc, B, cn - c);       \
+    }                                                                                          \
+    if (r < rn) tile_##b(d + r * dr, dr, s + r * ES, sc, rn - r, cn);                          \
+  }
+TILE_SSE(8, 1, 16)
+TILE_SSE(16, 2, 8)
+TILE_SSE(32, 4, 4)
+TILE_SSE(64, 8, 2)
 #undef LOADU
 #undef STOREU
 #endif
@@ -229,9 +192,23 @@ static int plane_run(void *ctx, char *const *p, const int64_t *st, int64_t n) {
   return 0;
 }
 
-/* Copies by tiles when the iteration (dst, src of element size es) has the transpose pattern;
+/* Tile functions by dtype: SSE2 blocks where there are, element moves for 16-byte elements. */
+#ifdef __SSE2__
+#define TILE_ENTRY(E, n, T, c, b, K) [LT_##E] = TILE_FAST_##b,
+#define TILE_FAST_8 tile_sse_8
+#define TILE_FAST_16 tile_sse_16
+#define TILE_FAST_32 tile_sse_32
+#define TILE_FAST_64 tile_sse_64
+#define TILE_FAST_128 tile_128
+#else
+#define TILE_ENTRY(E, n, T, c, b, K) [LT_##E] = tile_##b,
+#endif
+static const tile_fn tiles[LT_NDTYPES] = {LT_DTYPES(TILE_ENTRY)};
+
+/* Copies by tiles when the iteration (dst, src, both of dtype dt) has the transpose pattern;
    returns 0, having done nothing, when it has not. */
-static int copy_blocked(const lt_iter *it, char *const *base, size_t es) {
+static int copy_blocked(const lt_iter *it, char *const *base, lt_dtype dt) {
+  size_t es = lt_dtypes[dt].size;
   int last = it->ndim - 1;
   int64_t e = (int64_t)es;
   if (es != 1 && es != 2 && es != 4 && es != 8 && es != 16) return 0;
@@ -260,20 +237,7 @@ static int copy_blocked(const lt_iter *it, char *const *base, size_t es) {
     t.sc = -t.sc;
   }
   t.tb = 64 / e; /* 64, 32, 16, 8, 4 */
-  switch (es) {
-#ifdef __SSE2__
-    case 1: t.tile = tile_sse_1; break;
-    case 2: t.tile = tile_sse_2; break;
-    case 4: t.tile = tile_sse_4; break;
-    case 8: t.tile = tile_sse_8; break;
-#else
-    case 1: t.tile = tile_uint8_t; break;
-    case 2: t.tile = tile_uint16_t; break;
-    case 4: t.tile = tile_uint32_t; break;
-    case 8: t.tile = tile_uint64_t; break;
-#endif
-    default: t.tile = tile_lt_c128; break;
-  }
+  t.tile = tiles[dt];
   lt_iter outer; /* the other dims, in the same order */
   outer.nops = 2;
   outer.ndim = 0;
@@ -456,76 +420,12 @@ static int convert_run(void *ud, char *const *p, const int64_t *st, int64_t n) {
 
 /* }====== */
 
-void lt_scalar_str(const lt_scalar *s, char *buf, size_t n) {
-  switch (s->kind) {
-    case LT_SK_INT: snprintf(buf, n, "%lld", (long long)s->v.i); break;
-    case LT_SK_UINT: snprintf(buf, n, "%llu", (unsigned long long)s->v.u); break;
-    case LT_SK_FLOAT:
-    case LT_SK_COMPLEX:
-      if (isnan(s->v.f))
-        snprintf(buf, n, "nan");
-      else if (isinf(s->v.f))
-        snprintf(buf, n, "%sinf", s->v.f < 0 ? "-" : "");
-      else
-        snprintf(buf, n, "%.17g", s->v.f);
-      break;
-  }
-}
-
 /* {====== public entry points ====== */
-
-int lt_broadcast_to(const lt_tensor *src, int ndim, const int64_t *shape, lt_tensor **out,
-                    lt_error *err) {
-  if (src->ndim > ndim)
-    return lt_fail(err, LT_EARG, "shape mismatch: a tensor of %d dims cannot broadcast to %d dims",
-                   src->ndim, ndim);
-  for (int i = 0; i < src->ndim; i++) {
-    int64_t have = src->shape[i], want = shape[ndim - src->ndim + i];
-    if (have != want && have != 1)
-      return lt_fail(err, LT_EARG,
-                     "shape mismatch: size %lld of dim %d cannot broadcast to size %lld",
-                     (long long)have, i + 1, (long long)want);
-  }
-  return lt_expand(src, ndim, shape, out, err);
-}
-
-/* Dst may not have two elements at one address (a stride-0 dim of size > 1). */
-static int check_no_internal_overlap(const lt_tensor *t, lt_error *err) {
-  for (int i = 0; i < t->ndim; i++)
-    if (t->strides[i] == 0 && t->shape[i] > 1)
-      return lt_fail(err, LT_EARG,
-                     "unsupported operation: more than one element of the written-to tensor "
-                     "refers to a single memory location (expanded dim %d); clone it first",
-                     i + 1);
-  return LT_OK;
-}
-
-/* Byte range [lo, hi) touched by t. */
-static void byte_extent(const lt_tensor *t, const char **lo, const char **hi) {
-  int64_t es = (int64_t)lt_esize(t), a = 0, b = 0;
-  for (int i = 0; i < t->ndim; i++) {
-    int64_t span = (t->shape[i] - 1) * t->strides[i] * es;
-    if (span < 0)
-      a += span;
-    else
-      b += span;
-  }
-  *lo = lt_data(t) + a;
-  *hi = lt_data(t) + b + es;
-}
-
-static int may_overlap(const lt_tensor *x, const lt_tensor *y) {
-  if (lt_numel(x) == 0 || lt_numel(y) == 0) return 0;
-  const char *xl, *xh, *yl, *yh;
-  byte_extent(x, &xl, &xh);
-  byte_extent(y, &yl, &yh);
-  return xl < yh && yl < xh;
-}
 
 int lt_copy(lt_tensor *dst, const lt_tensor *src, lt_error *err) {
   int rc;
   if ((rc = lt_prepare_write(dst, err)) || (rc = lt_check_readable(src, err))) return rc;
-  if ((rc = check_no_internal_overlap(dst, err))) return rc;
+  if ((rc = lt_check_no_internal_overlap(dst, err))) return rc;
   if (lt_numel(dst) == 0) {
     lt_tensor *b;
     if ((rc = lt_broadcast_to(src, dst->ndim, dst->shape, &b, err))) return rc;
@@ -533,14 +433,9 @@ int lt_copy(lt_tensor *dst, const lt_tensor *src, lt_error *err) {
     return LT_OK;
   }
   lt_tensor *aside = NULL, *b = NULL;
-  if (src->storage == dst->storage || may_overlap(dst, src)) {
-    /* shape and strides through their pointers: a frame keeps its strides apart from dims */
-    size_t nb = (size_t)src->ndim * sizeof(int64_t);
-    if (src->storage->data == dst->storage->data && src->offset == dst->offset &&
-        src->dtype == dst->dtype && src->ndim == dst->ndim &&
-        memcmp(src->shape, dst->shape, nb) == 0 && memcmp(src->strides, dst->strides, nb) == 0)
-      return LT_OK; /* copying a tensor onto itself */
-    if (may_overlap(dst, src)) {
+  if (src->storage == dst->storage || lt_may_overlap(dst, src)) {
+    if (lt_same_view(src, dst)) return LT_OK; /* copying a tensor onto itself */
+    if (lt_may_overlap(dst, src)) {
       if ((rc = lt_clone(src, &aside, err))) return rc;
       src = aside;
     }
@@ -554,8 +449,7 @@ int lt_copy(lt_tensor *dst, const lt_tensor *src, lt_error *err) {
   char *base[2] = {lt_data(dst), lt_data(b)};
   lt_iter_init(&it, 2, ops);
   if (dst->dtype == b->dtype) {
-    if (!copy_blocked(&it, base, lt_esize(dst)))
-      rc = lt_iter_run(&it, base, move_for_size(lt_esize(dst)), NULL);
+    if (!copy_blocked(&it, base, dst->dtype)) rc = lt_iter_run(&it, base, moves[dst->dtype], NULL);
   } else {
     convert_ctx *cx = malloc(sizeof *cx);
     if (!cx) {
@@ -612,8 +506,8 @@ static int fill_wide(char *d, int64_t n, const unsigned char *elem, size_t es) {
 #endif
 }
 
-#define FILL_RUN(T)                                                                    \
-  static int fill_##T(void *ctx, char *const *p, const int64_t *st, int64_t n) {       \
+#define FILL_RUN(NAME, T)                                                              \
+  static int NAME(void *ctx, char *const *p, const int64_t *st, int64_t n) {           \
     char *d = p[0];                                                                    \
     int64_t ds = st[0];                                                                \
     T v;                                                                               \
@@ -630,17 +524,26 @@ static int fill_wide(char *d, int64_t n, const unsigned char *elem, size_t es) {
     }                                                                                  \
     return 0;                                                                          \
   }
-FILL_RUN(uint8_t)
-FILL_RUN(uint16_t)
-FILL_RUN(uint32_t)
-FILL_RUN(uint64_t)
-FILL_RUN(lt_c64) /* 8 bytes aligned to 4: imported complex64 data may be */
-FILL_RUN(lt_c128)
+#define FILL_BITS(b) FILL_RUN(fill_##b, LT_UBITS_##b)
+LT_ELEMENT_BITS(FILL_BITS)
+FILL_RUN(fill_c64, lt_c64) /* 8 bytes aligned to 4: imported complex64 data may be */
+/* By dtype: an unsigned word of the element's size, complex64 its own type (its alignment). */
+#define FILL_ENTRY(E, n, T, c, b, K) [LT_##E] = FILL_##K(b),
+#define FILL_BOOL(b) fill_##b
+#define FILL_SINT(b) fill_##b
+#define FILL_UINT(b) fill_##b
+#define FILL_FLT(b) fill_##b
+#define FILL_F16(b) fill_##b
+#define FILL_BF16(b) fill_##b
+#define FILL_CPX(b) FILL_CPX_##b
+#define FILL_CPX_64 fill_c64
+#define FILL_CPX_128 fill_128
+static const lt_run_fn fills[LT_NDTYPES] = {LT_DTYPES(FILL_ENTRY)};
 
 int lt_fill(lt_tensor *dst, const lt_scalar *v, lt_error *err) {
   int rc;
   if ((rc = lt_prepare_write(dst, err))) return rc;
-  if ((rc = check_no_internal_overlap(dst, err))) return rc;
+  if ((rc = lt_check_no_internal_overlap(dst, err))) return rc;
   union {
     lt_c128 c;
     unsigned char b[16];
@@ -657,15 +560,179 @@ int lt_fill(lt_tensor *dst, const lt_scalar *v, lt_error *err) {
   lt_tensor *ops[1] = {dst};
   char *base[1] = {lt_data(dst)};
   lt_iter_init(&it, 1, ops);
-  lt_run_fn run;
-  switch (lt_esize(dst)) {
-    case 1: run = fill_uint8_t; break;
-    case 2: run = fill_uint16_t; break;
-    case 4: run = fill_uint32_t; break;
-    case 8: run = dst->dtype == LT_COMPLEX64 ? fill_lt_c64 : fill_uint64_t; break;
-    default: run = fill_lt_c128; break;
+  return lt_iter_run(&it, base, fills[dst->dtype], &elem);
+}
+
+/* }====== */
+
+/* {====== clone, cast, reshape ====== */
+
+int lt_cast(const lt_tensor *t, lt_dtype dt, lt_tensor **out, lt_error *err) {
+  int rc = lt_check_readable(t, err); /* first: an opaque t has no dtype to make a copy of */
+  if (rc) return rc;
+  lt_tensor *c;
+  if ((rc = lt_tensor_new(dt, t->ndim, t->shape, 0, &c, err))) return rc;
+  if ((rc = lt_copy(c, t, err))) {
+    lt_tensor_free(c);
+    return rc;
   }
-  return lt_iter_run(&it, base, run, &elem);
+  *out = c;
+  return LT_OK;
+}
+
+int lt_clone(const lt_tensor *t, lt_tensor **out, lt_error *err) {
+  return lt_cast(t, t->dtype, out, err);
+}
+
+int lt_contiguous_as(const lt_tensor *t, lt_dtype dt, const lt_tensor **res, lt_tensor **owned,
+                     lt_error *err) {
+  *owned = NULL;
+  *res = t;
+  if (t->dtype == dt && lt_is_contiguous(t)) return LT_OK;
+  int rc = lt_cast(t, dt, owned, err);
+  *res = *owned;
+  return rc;
+}
+
+/* Whether no two elements of t share an address (an expanded dim, of stride 0, makes them
+   share): sorted by |stride|, each dim must step over everything the dims inside it reach. */
+static int elements_distinct(const lt_tensor *t) {
+  int dims[LT_MAX_NDIM], n = 0;
+  for (int d = 0; d < t->ndim; d++) {
+    if (t->shape[d] == 0) return 1;
+    if (t->shape[d] > 1) dims[n++] = d;
+  }
+  for (int i = 1; i < n; i++) /* insertion sort by |stride| */
+    for (int j = i; j > 0 && llabs(t->strides[dims[j]]) < llabs(t->strides[dims[j - 1]]); j--) {
+      int tmp = dims[j];
+      dims[j] = dims[j - 1];
+      dims[j - 1] = tmp;
+    }
+  int64_t reach = 0; /* elements past the first that the inner dims reach */
+  for (int i = 0; i < n; i++) {
+    int64_t st = llabs(t->strides[dims[i]]);
+    if (st <= reach) return 0;
+    reach += st * (t->shape[dims[i]] - 1);
+  }
+  return 1;
+}
+
+int lt_clone_lazy(const lt_tensor *t, lt_tensor **out, lt_error *err) {
+  int rc = lt_check_readable(t, err);
+  if (rc) return rc;
+  uint64_t used = (uint64_t)lt_numel(t) * lt_esize(t);
+  lt_storage *s = NULL; /* (a readable tensor is not revoked: it has a block) */
+  /* sharing keeps t's layout: only for one whose elements are distinct, or a write to one
+     element of the clone would show in the others (an expanded tensor's clone is a copy) */
+  if (used > 0 && used * 2 >= t->storage->block->nbytes && elements_distinct(t))
+    s = lt_storage_share(t->storage);
+  if (!s) return lt_clone(t, out, err);
+  lt_tensor *c;
+  if ((rc = lt_tensor_alias(t, &c, err))) {
+    lt_storage_release(s);
+    return rc;
+  }
+  lt_storage_release(c->storage);
+  c->storage = s;
+  c->readonly = LT_WRITABLE;
+  *out = c;
+  return LT_OK;
+}
+
+int lt_reshape(const lt_tensor *t, int ndim, const int64_t *shape, lt_tensor **out, int *copied,
+               lt_error *err) {
+  int rc = lt_view(t, ndim, shape, out, err);
+  if (rc == LT_OK) {
+    if (copied) *copied = 0;
+    return LT_OK;
+  }
+  if (rc != LT_EARG || ndim < 0 || ndim > LT_MAX_NDIM) return rc;
+  int64_t res[LT_MAX_NDIM]; /* a shape error is the same again: no copy is made for it */
+  if ((rc = lt_infer_shape(lt_numel(t), ndim, shape, res, err))) return rc;
+  lt_tensor *c;
+  if ((rc = lt_clone(t, &c, err))) return rc;
+  rc = lt_view(c, ndim, res, out, err); /* a contiguous tensor views any shape */
+  lt_tensor_free(c);
+  if (rc == LT_OK && copied) *copied = 1;
+  return rc;
+}
+
+int lt_flatten(const lt_tensor *t, int start, int end, lt_tensor **out, lt_error *err) {
+  if (t->ndim == 0) {
+    int64_t one = 1;
+    return lt_reshape(t, 1, &one, out, NULL, err);
+  }
+  int rc;
+  if ((rc = lt_check_dim(t, start, err)) || (rc = lt_check_dim(t, end, err))) return rc;
+  if (start > end)
+    return lt_fail(err, LT_EARG, "flatten start dim %d comes after end dim %d", start + 1, end + 1);
+  int64_t shape[LT_MAX_NDIM], merged = 1;
+  int n = 0;
+  for (int i = 0; i < start; i++) shape[n++] = t->shape[i];
+  /* No overflow: the product of a shape's nonzero sizes fits (lt_shape_numel). Only a zero
+     in start..end empties the merged dim; one elsewhere keeps it, as torch: (0,3,4) -> (0,12). */
+  for (int i = start; i <= end; i++) merged *= t->shape[i];
+  shape[n++] = merged;
+  for (int i = end + 1; i < t->ndim; i++) shape[n++] = t->shape[i];
+  return lt_reshape(t, n, shape, out, NULL, err);
+}
+
+/* }====== */
+
+/* {====== arange ====== */
+
+/* Writes start + i * step for i in [0, count) into a new tensor, as integers or doubles. */
+static int arange_fill(lt_dtype dt, int64_t count, int isint, int64_t istart, int64_t istep,
+                       double fstart, double fstep, lt_tensor **out, lt_error *err) {
+  lt_tensor *t;
+  int rc = lt_tensor_new(dt, 1, &count, 0, &t, err);
+  if (rc) return rc;
+  char *p = lt_data(t);
+  size_t es = lt_esize(t);
+  for (int64_t i = 0; i < count; i++, p += es) {
+    lt_scalar s = {LT_SK_FLOAT, {.f = fstart + (double)i * fstep}, 0};
+    if (isint) {
+      s.kind = LT_SK_INT;
+      s.v.i = (int64_t)((uint64_t)istart + (uint64_t)i * (uint64_t)istep);
+    }
+    if (lt_store(dt, p, &s) != LT_STORE_OK) {
+      char str[64];
+      lt_scalar_str(&s, str, sizeof str);
+      lt_tensor_free(t);
+      return lt_fail(err, LT_ERANGE, "value %s cannot be converted to %s", str, lt_dtypes[dt].name);
+    }
+  }
+  *out = t;
+  return LT_OK;
+}
+
+/* A scalar as a double (the real part of a complex one). */
+static double scalar_double(const lt_scalar *s) {
+  return s->kind == LT_SK_INT ? (double)s->v.i : s->kind == LT_SK_UINT ? (double)s->v.u : s->v.f;
+}
+
+int lt_arange(lt_dtype dt, const lt_scalar *start, const lt_scalar *stop, const lt_scalar *step,
+              lt_tensor **out, lt_error *err) {
+  if (start->kind == LT_SK_INT && stop->kind == LT_SK_INT && step->kind == LT_SK_INT) {
+    int64_t a = start->v.i, b = stop->v.i, st = step->v.i;
+    if (st == 0) return lt_fail(err, LT_EARG, "step must be nonzero");
+    if (st > 0 ? b < a : b > a)
+      return lt_fail(err, LT_EARG, "upper bound and lower bound inconsistent with step sign");
+    /* span / step, rounded up, in unsigned arithmetic (the span may exceed int64) */
+    uint64_t span = st > 0 ? (uint64_t)b - (uint64_t)a : (uint64_t)a - (uint64_t)b;
+    uint64_t ustep = st > 0 ? (uint64_t)st : 0 - (uint64_t)st;
+    uint64_t c = span / ustep + (span % ustep != 0);
+    if (c > (uint64_t)INT64_MAX) return lt_fail(err, LT_ERANGE, "too many elements");
+    return arange_fill(dt, (int64_t)c, 1, a, st, 0, 0, out, err);
+  }
+  double a = scalar_double(start), b = scalar_double(stop), st = scalar_double(step);
+  if (!isfinite(a) || !isfinite(b)) return lt_fail(err, LT_EARG, "start and stop must be finite");
+  if (st == 0 || !isfinite(st)) return lt_fail(err, LT_EARG, "step must be finite and nonzero");
+  if (st > 0 ? b < a : b > a)
+    return lt_fail(err, LT_EARG, "upper bound and lower bound inconsistent with step sign");
+  double c = ceil((b - a) / st);
+  if (!(c < 0x1p62)) return lt_fail(err, LT_ERANGE, "too many elements");
+  return arange_fill(dt, (int64_t)c, 0, 0, 0, a, st, out, err);
 }
 
 /* }====== */

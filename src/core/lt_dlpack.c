@@ -1,5 +1,5 @@
 /*
- * lt_dlpack.c -- producing and consuming DLPack managed tensors.
+ * lt_dlpack.c -- producing and consuming DLPack managed tensors (see lt_dlpack.h).
  */
 #include "lt_dlpack.h"
 
@@ -50,9 +50,8 @@ int lt_dlpack_export(lt_tensor *t, int versioned, int copy, int read_only, void 
   if (copy) {
     if ((rc = lt_clone(t, &src, err))) return rc;
     t = src;
-  } else if (!read_only && !t->storage->pinned && lt_storage_pin(t->storage)) {
-    /* the consumer may write: t gets a block of its own that is never shared again */
-    return lt_fail(err, LT_ENOMEM, "not enough memory to copy a shared (cloned) tensor");
+  } else if (!read_only && (rc = lt_tensor_pin(t, NULL, err))) {
+    return rc; /* the consumer may write: t gets a block of its own that is never shared again */
   }
   export_block *b = malloc(sizeof *b + 2 * (size_t)t->ndim * sizeof(int64_t));
   if (!b) {

@@ -6,6 +6,8 @@
  * thread), and the validation of managed tensors it consumes. Ownership is exact: an import
  * takes the managed tensor whatever happens, and on every failure calls its deleter exactly
  * once before returning. Lua-free.
+ *
+ * Calls lt_copy.c (an export with copy), lt_tensor.c, lt_storage.c. Called by the binding.
  */
 #ifndef LT_DLPACK_H
 #define LT_DLPACK_H

@@ -1,13 +1,16 @@
 /*
- * lt_dtype.c -- the dtype table, name lookup, float16/bfloat16 rounding and lt_store.
+ * lt_dtype.c -- the dtype table, name lookup, float16/bfloat16 rounding, lt_store and
+ * lt_scalar_str. Calls nothing else of the core; every core file may call it.
  */
 #include "lt_dtype.h"
 
+#include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 const lt_dtype_info lt_dtypes[LT_NDTYPES] = {
 #define LT_X_INFO(E, n, T, c, b, K)                                           \
-  {#n,                                                                        \
+  {n,                                                                         \
    sizeof(T),                                                                 \
    _Alignof(T),                                                               \
    {(uint8_t)(c), (uint8_t)(b), 1},                                           \
@@ -38,34 +41,11 @@ lt_dtype lt_dtype_from_name(const char *name) {
 
 lt_dtype lt_dtype_from_dl(DLDataType dl) {
   if (dl.lanes != 1) return LT_OPAQUE;
-  switch (dl.code) { /* on every import: a switch, not a scan of the table */
-    case kDLBool: return dl.bits == 8 ? LT_BOOL : LT_OPAQUE;
-    case kDLInt:
-      switch (dl.bits) {
-        case 8: return LT_INT8;
-        case 16: return LT_INT16;
-        case 32: return LT_INT32;
-        case 64: return LT_INT64;
-        default: return LT_OPAQUE;
-      }
-    case kDLUInt:
-      switch (dl.bits) {
-        case 8: return LT_UINT8;
-        case 16: return LT_UINT16;
-        case 32: return LT_UINT32;
-        case 64: return LT_UINT64;
-        default: return LT_OPAQUE;
-      }
-    case kDLFloat:
-      switch (dl.bits) {
-        case 16: return LT_FLOAT16;
-        case 32: return LT_FLOAT32;
-        case 64: return LT_FLOAT64;
-        default: return LT_OPAQUE;
-      }
-    case kDLBfloat: return dl.bits == 16 ? LT_BFLOAT16 : LT_OPAQUE;
-    case kDLComplex:
-      return dl.bits == 64 ? LT_COMPLEX64 : dl.bits == 128 ? LT_COMPLEX128 : LT_OPAQUE;
+  switch ((unsigned)dl.code << 8 | dl.bits) { /* on every import: a switch, not a scan */
+#define LT_X_DL(E, n, T, c, b, K) \
+  case (unsigned)(c) << 8 | (b): return LT_##E;
+    LT_DTYPES(LT_X_DL)
+#undef LT_X_DL
     default: return LT_OPAQUE;
   }
 }
@@ -192,14 +172,14 @@ int lt_store(lt_dtype dt, void *p, const lt_scalar *s) {
     if (scalar_int(s, bits, sgn, &u) != LT_STORE_OK) return LT_STORE_RANGE; \
     *(T *)p = (T)u;                                                         \
     return LT_STORE_OK;
-      LT_X_STORE_INT(UINT8, uint8_t, 8, 0)
-      LT_X_STORE_INT(INT8, int8_t, 8, 1)
-      LT_X_STORE_INT(INT16, int16_t, 16, 1)
-      LT_X_STORE_INT(INT32, int32_t, 32, 1)
-      LT_X_STORE_INT(INT64, int64_t, 64, 1)
-      LT_X_STORE_INT(UINT16, uint16_t, 16, 0)
-      LT_X_STORE_INT(UINT32, uint32_t, 32, 0)
-      LT_X_STORE_INT(UINT64, uint64_t, 64, 0)
+#define STORE_BOOL(E, T, b)
+#define STORE_SINT(E, T, b) LT_X_STORE_INT(E, T, b, 1)
+#define STORE_UINT(E, T, b) LT_X_STORE_INT(E, T, b, 0)
+#define STORE_FLT(E, T, b)
+#define STORE_F16(E, T, b)
+#define STORE_BF16(E, T, b)
+#define STORE_CPX(E, T, b)
+      LT_DTYPES_BY_CATEGORY(STORE)
 #undef LT_X_STORE_INT
     case LT_FLOAT16: *(uint16_t *)p = lt_f64_to_f16(scalar_f64_narrow(s)); return LT_STORE_OK;
     case LT_BFLOAT16: *(uint16_t *)p = lt_f64_to_bf16(scalar_f64_narrow(s)); return LT_STORE_OK;
@@ -219,3 +199,19 @@ int lt_store(lt_dtype dt, void *p, const lt_scalar *s) {
 }
 
 /* }====== */
+
+void lt_scalar_str(const lt_scalar *s, char *buf, size_t n) {
+  switch (s->kind) {
+    case LT_SK_INT: snprintf(buf, n, "%lld", (long long)s->v.i); break;
+    case LT_SK_UINT: snprintf(buf, n, "%llu", (unsigned long long)s->v.u); break;
+    case LT_SK_FLOAT:
+    case LT_SK_COMPLEX:
+      if (isnan(s->v.f))
+        snprintf(buf, n, "nan");
+      else if (isinf(s->v.f))
+        snprintf(buf, n, "%sinf", s->v.f < 0 ? "-" : "");
+      else
+        snprintf(buf, n, "%.17g", s->v.f);
+      break;
+  }
+}

@@ -6,6 +6,8 @@
  * (float -> integer truncates toward zero and refuses NaN, +-inf and out-of-range values;
  * integer -> narrower integer wraps; anything -> bool is "!= 0"; complex -> real drops the
  * imaginary part). Lua-free.
+ *
+ * Calls nothing else of the core. Called by every core file and the binding.
  */
 #ifndef LT_DTYPE_H
 #define LT_DTYPE_H
@@ -17,26 +19,69 @@
 #include "dlpack.h"
 
 /*
- * X(ENUM, name, ctype, dlpack code, bits, category). Categories pick the conversion rules:
- * BOOL, SINT, UINT, FLT (float/double), F16, BF16, CPX. The order is the order of the spec and
- * of the enum below; it is also the order of type promotion within a category.
+ * X(ENUM, name, ctype, dlpack code, bits, category): the one list of dtypes. Every per-dtype
+ * table, switch and kernel set is generated from it. Categories pick the conversion rules and
+ * the kernels: BOOL, SINT, UINT, FLT (float/double), F16, BF16, CPX. The order is the order of
+ * the spec and of the enum below; it is also the order of type promotion within a category.
+ * The name is a string literal (a bare `bool` would meet stdbool's macro).
  */
-#define LT_DTYPES(X)                                   \
-  X(BOOL, bool, uint8_t, kDLBool, 8, BOOL)             \
-  X(UINT8, uint8, uint8_t, kDLUInt, 8, UINT)           \
-  X(INT8, int8, int8_t, kDLInt, 8, SINT)               \
-  X(INT16, int16, int16_t, kDLInt, 16, SINT)           \
-  X(INT32, int32, int32_t, kDLInt, 32, SINT)           \
-  X(INT64, int64, int64_t, kDLInt, 64, SINT)           \
-  X(UINT16, uint16, uint16_t, kDLUInt, 16, UINT)       \
-  X(UINT32, uint32, uint32_t, kDLUInt, 32, UINT)       \
-  X(UINT64, uint64, uint64_t, kDLUInt, 64, UINT)       \
-  X(FLOAT16, float16, uint16_t, kDLFloat, 16, F16)     \
-  X(BFLOAT16, bfloat16, uint16_t, kDLBfloat, 16, BF16) \
-  X(FLOAT32, float32, float, kDLFloat, 32, FLT)        \
-  X(FLOAT64, float64, double, kDLFloat, 64, FLT)       \
-  X(COMPLEX64, complex64, lt_c64, kDLComplex, 64, CPX) \
-  X(COMPLEX128, complex128, lt_c128, kDLComplex, 128, CPX)
+#define LT_DTYPES_EACH(F, X)                                \
+  F(X, BOOL, "bool", uint8_t, kDLBool, 8, BOOL)             \
+  F(X, UINT8, "uint8", uint8_t, kDLUInt, 8, UINT)           \
+  F(X, INT8, "int8", int8_t, kDLInt, 8, SINT)               \
+  F(X, INT16, "int16", int16_t, kDLInt, 16, SINT)           \
+  F(X, INT32, "int32", int32_t, kDLInt, 32, SINT)           \
+  F(X, INT64, "int64", int64_t, kDLInt, 64, SINT)           \
+  F(X, UINT16, "uint16", uint16_t, kDLUInt, 16, UINT)       \
+  F(X, UINT32, "uint32", uint32_t, kDLUInt, 32, UINT)       \
+  F(X, UINT64, "uint64", uint64_t, kDLUInt, 64, UINT)       \
+  F(X, FLOAT16, "float16", uint16_t, kDLFloat, 16, F16)     \
+  F(X, BFLOAT16, "bfloat16", uint16_t, kDLBfloat, 16, BF16) \
+  F(X, FLOAT32, "float32", float, kDLFloat, 32, FLT)        \
+  F(X, FLOAT64, "float64", double, kDLFloat, 64, FLT)       \
+  F(X, COMPLEX64, "complex64", lt_c64, kDLComplex, 64, CPX) \
+  F(X, COMPLEX128, "complex128", lt_c128, kDLComplex, 128, CPX)
+
+/* X(ENUM, name, ctype, code, bits, category) for every dtype. */
+#define LT_DTYPE_ROW(X, E, n, T, c, b, K) X(E, n, T, c, b, K)
+#define LT_DTYPES(X) LT_DTYPES_EACH(LT_DTYPE_ROW, X)
+
+/* Per category: LT_DTYPES_BY_CATEGORY(P) expands P_<category>(ENUM, ctype, bits) for every
+   dtype (P_BOOL, P_SINT, P_UINT, P_FLT, P_F16, P_BF16, P_CPX must all be defined; an empty one
+   leaves its category out). Kernel sets that cover only some dtypes select them this way. */
+#define LT_DTYPE_CAT_ROW(P, E, n, T, c, b, K) P##_##K(E, T, b)
+#define LT_DTYPES_BY_CATEGORY(P) LT_DTYPES_EACH(LT_DTYPE_CAT_ROW, P)
+
+/* The integer dtypes (bool excluded): X(ENUM, ctype, bits). */
+#define LT_INT_SEL_BOOL(X, E, T, b)
+#define LT_INT_SEL_SINT(X, E, T, b) X(E, T, b)
+#define LT_INT_SEL_UINT(X, E, T, b) X(E, T, b)
+#define LT_INT_SEL_FLT(X, E, T, b)
+#define LT_INT_SEL_F16(X, E, T, b)
+#define LT_INT_SEL_BF16(X, E, T, b)
+#define LT_INT_SEL_CPX(X, E, T, b)
+#define LT_INT_SEL_ROW(X, E, n, T, c, b, K) LT_INT_SEL_##K(X, E, T, b)
+#define LT_DTYPES_INT(X) LT_DTYPES_EACH(LT_INT_SEL_ROW, X)
+
+/* The complex dtypes: X(ENUM, ctype, bits). */
+#define LT_CPX_SEL_BOOL(X, E, T, b)
+#define LT_CPX_SEL_SINT(X, E, T, b)
+#define LT_CPX_SEL_UINT(X, E, T, b)
+#define LT_CPX_SEL_FLT(X, E, T, b)
+#define LT_CPX_SEL_F16(X, E, T, b)
+#define LT_CPX_SEL_BF16(X, E, T, b)
+#define LT_CPX_SEL_CPX(X, E, T, b) X(E, T, b)
+#define LT_CPX_SEL_ROW(X, E, n, T, c, b, K) LT_CPX_SEL_##K(X, E, T, b)
+#define LT_DTYPES_CPX(X) LT_DTYPES_EACH(LT_CPX_SEL_ROW, X)
+
+/* An unsigned type of b bits (lt_c128 for 128), for kernels that only move elements. */
+#define LT_UBITS_8 uint8_t
+#define LT_UBITS_16 uint16_t
+#define LT_UBITS_32 uint32_t
+#define LT_UBITS_64 uint64_t
+#define LT_UBITS_128 lt_c128
+/* Every element size of the list above, in bits: X(bits). */
+#define LT_ELEMENT_BITS(X) X(8) X(16) X(32) X(64) X(128)
 
 typedef struct {
   float re, im;
@@ -128,71 +173,27 @@ static inline int lt_fits_int(double x, int bits, int is_signed) {
   }
 }
 
+/* Loading one element of a category (T its C type, b its bits). */
+#define LT_LOAD_BOOL(T, b, p, s) ((s)->kind = LT_SK_INT, (s)->v.i = *(const uint8_t *)(p) != 0)
+#define LT_LOAD_SINT(T, b, p, s) ((s)->kind = LT_SK_INT, (s)->v.i = *(const T *)(p))
+#define LT_LOAD_UINT(T, b, p, s)                                    \
+  ((b) == 64 ? ((s)->kind = LT_SK_UINT, (s)->v.u = *(const T *)(p)) \
+             : ((s)->kind = LT_SK_INT, (s)->v.u = *(const T *)(p)))
+#define LT_LOAD_F16(T, b, p, s) \
+  ((s)->kind = LT_SK_FLOAT, (s)->v.f = lt_f16_to_f32(*(const uint16_t *)(p)))
+#define LT_LOAD_BF16(T, b, p, s) \
+  ((s)->kind = LT_SK_FLOAT, (s)->v.f = lt_bf16_to_f32(*(const uint16_t *)(p)))
+#define LT_LOAD_FLT(T, b, p, s) ((s)->kind = LT_SK_FLOAT, (s)->v.f = *(const T *)(p))
+#define LT_LOAD_CPX(T, b, p, s) \
+  ((s)->kind = LT_SK_COMPLEX, (s)->v.f = ((const T *)(p))->re, (s)->im = ((const T *)(p))->im)
+
 /* Reads the element at p. */
 static inline void lt_load(lt_dtype dt, const void *p, lt_scalar *s) {
   switch (dt) {
-    case LT_BOOL:
-      s->kind = LT_SK_INT;
-      s->v.i = *(const uint8_t *)p != 0;
-      break;
-    case LT_UINT8:
-      s->kind = LT_SK_INT;
-      s->v.i = *(const uint8_t *)p;
-      break;
-    case LT_INT8:
-      s->kind = LT_SK_INT;
-      s->v.i = *(const int8_t *)p;
-      break;
-    case LT_INT16:
-      s->kind = LT_SK_INT;
-      s->v.i = *(const int16_t *)p;
-      break;
-    case LT_INT32:
-      s->kind = LT_SK_INT;
-      s->v.i = *(const int32_t *)p;
-      break;
-    case LT_INT64:
-      s->kind = LT_SK_INT;
-      s->v.i = *(const int64_t *)p;
-      break;
-    case LT_UINT16:
-      s->kind = LT_SK_INT;
-      s->v.i = *(const uint16_t *)p;
-      break;
-    case LT_UINT32:
-      s->kind = LT_SK_INT;
-      s->v.i = *(const uint32_t *)p;
-      break;
-    case LT_UINT64:
-      s->kind = LT_SK_UINT;
-      s->v.u = *(const uint64_t *)p;
-      break;
-    case LT_FLOAT16:
-      s->kind = LT_SK_FLOAT;
-      s->v.f = lt_f16_to_f32(*(const uint16_t *)p);
-      break;
-    case LT_BFLOAT16:
-      s->kind = LT_SK_FLOAT;
-      s->v.f = lt_bf16_to_f32(*(const uint16_t *)p);
-      break;
-    case LT_FLOAT32:
-      s->kind = LT_SK_FLOAT;
-      s->v.f = *(const float *)p;
-      break;
-    case LT_FLOAT64:
-      s->kind = LT_SK_FLOAT;
-      s->v.f = *(const double *)p;
-      break;
-    case LT_COMPLEX64:
-      s->kind = LT_SK_COMPLEX;
-      s->v.f = ((const lt_c64 *)p)->re;
-      s->im = ((const lt_c64 *)p)->im;
-      break;
-    case LT_COMPLEX128:
-      s->kind = LT_SK_COMPLEX;
-      s->v.f = ((const lt_c128 *)p)->re;
-      s->im = ((const lt_c128 *)p)->im;
-      break;
+#define LT_X_LOAD(E, n, T, c, b, K) \
+  case LT_##E: LT_LOAD_##K(T, b, p, s); break;
+    LT_DTYPES(LT_X_LOAD)
+#undef LT_X_LOAD
     default:
       s->kind = LT_SK_INT;
       s->v.i = 0;
@@ -203,6 +204,9 @@ static inline void lt_load(lt_dtype dt, const void *p, lt_scalar *s) {
 /* Writes s into the element at p under the write rules. Returns LT_STORE_RANGE (and writes
    nothing) when a float is NaN, infinite or out of range for an integer dtype. */
 int lt_store(lt_dtype dt, void *p, const lt_scalar *s);
+
+/* Formats a scalar for an error message ("3", "nan", "-inf", "0.10000000000000001"). */
+void lt_scalar_str(const lt_scalar *s, char *buf, size_t n);
 
 /* }====== */
 

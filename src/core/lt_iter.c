@@ -1,5 +1,5 @@
 /*
- * lt_iter.c -- the shared strided loop.
+ * lt_iter.c -- the shared strided loop, broadcasting and the overlap tests (see lt_iter.h).
  */
 #include "lt_iter.h"
 
@@ -76,3 +76,102 @@ int lt_iter_run(const lt_iter *it, char *const *base, lt_run_fn run, void *ctx) 
     if (d < 0) return 0;
   }
 }
+
+/* {====== broadcasting ====== */
+
+int lt_broadcast_join(int *nd, int64_t *acc, int ndim, const int64_t *shape) {
+  if (ndim > *nd) { /* new leading dims of size 1 */
+    int grow = ndim - *nd;
+    memmove(acc + grow, acc, (size_t)*nd * sizeof(int64_t));
+    for (int d = 0; d < grow; d++) acc[d] = 1;
+    *nd = ndim;
+  }
+  for (int d = 0; d < ndim; d++) {
+    int64_t have = shape[d], *want = &acc[*nd - ndim + d];
+    if (have == *want || have == 1) continue;
+    if (*want != 1) return ndim - d;
+    *want = have;
+  }
+  return 0;
+}
+
+int lt_broadcast_shape(int n, const lt_tensor *const *ts, int *ndim, int64_t *shape,
+                       lt_error *err) {
+  int nd = 0;
+  for (int i = 0; i < n; i++) {
+    const lt_tensor *t = ts[i];
+    if (!t) continue;
+    int pos = lt_broadcast_join(&nd, shape, t->ndim, t->shape);
+    if (pos)
+      return lt_fail(err, LT_EARG,
+                     "shapes do not broadcast (size %lld against %lld at dim %d from the end)",
+                     (long long)t->shape[t->ndim - pos], (long long)shape[nd - pos], pos);
+  }
+  *ndim = nd;
+  return LT_OK;
+}
+
+int lt_broadcast_to(const lt_tensor *src, int ndim, const int64_t *shape, lt_tensor **out,
+                    lt_error *err) {
+  if (src->ndim > ndim)
+    return lt_fail(err, LT_EARG, "shape mismatch: a tensor of %d dims cannot broadcast to %d dims",
+                   src->ndim, ndim);
+  for (int i = 0; i < src->ndim; i++) {
+    int64_t have = src->shape[i], want = shape[ndim - src->ndim + i];
+    if (have != want && have != 1)
+      return lt_fail(err, LT_EARG,
+                     "shape mismatch: size %lld of dim %d cannot broadcast to size %lld",
+                     (long long)have, i + 1, (long long)want);
+  }
+  return lt_expand(src, ndim, shape, out, err);
+}
+
+/* }====== */
+
+/* {====== overlap ====== */
+
+int lt_check_no_internal_overlap(const lt_tensor *t, lt_error *err) {
+  for (int i = 0; i < t->ndim; i++)
+    if (t->strides[i] == 0 && t->shape[i] > 1)
+      return lt_fail(err, LT_EARG,
+                     "unsupported operation: more than one element of the written-to tensor "
+                     "refers to a single memory location (expanded dim %d); clone it first",
+                     i + 1);
+  return LT_OK;
+}
+
+/* Byte range [lo, hi) touched by t. */
+static void byte_extent(const lt_tensor *t, const char **lo, const char **hi) {
+  int64_t es = (int64_t)lt_esize(t), a = 0, b = 0;
+  for (int i = 0; i < t->ndim; i++) {
+    int64_t span = (t->shape[i] - 1) * t->strides[i] * es;
+    if (span < 0)
+      a += span;
+    else
+      b += span;
+  }
+  *lo = lt_data(t) + a;
+  *hi = lt_data(t) + b + es;
+}
+
+int lt_may_overlap(const lt_tensor *x, const lt_tensor *y) {
+  if (lt_numel(x) == 0 || lt_numel(y) == 0) return 0;
+  const char *xl, *xh, *yl, *yh;
+  byte_extent(x, &xl, &xh);
+  byte_extent(y, &yl, &yh);
+  return xl < yh && yl < xh;
+}
+
+int lt_same_view(const lt_tensor *x, const lt_tensor *y) {
+  /* shape and strides through their pointers: a frame keeps its strides apart from dims */
+  size_t nb = (size_t)x->ndim * sizeof(int64_t);
+  return x->storage->data == y->storage->data && x->offset == y->offset && x->dtype == y->dtype &&
+         x->ndim == y->ndim && memcmp(x->shape, y->shape, nb) == 0 &&
+         memcmp(x->strides, y->strides, nb) == 0;
+}
+
+int lt_partial_overlap(const lt_tensor *x, const lt_tensor *y) {
+  return lt_shares_block(x, y) && !lt_same_view(x, y);
+}
+
+/* }====== */

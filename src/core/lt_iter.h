@@ -1,11 +1,16 @@
 /*
- * lt_iter.h -- iteration over up to four strided operands of one shape.
+ * lt_iter.h -- iteration over up to four strided operands of one shape, broadcasting, and the
+ * overlap tests.
  *
- * Owns: the loop structure every bulk operation shares. Size-1 dims are dropped, dims are
+ * Owns: the loop structure every bulk operation shares, the one definition of broadcasting
+ * (torch's: shapes right-aligned, a size of 1 stretches), and the tests of whether two
+ * operands, or the elements of one, share memory. Size-1 dims are dropped, dims are
  * ordered by the written operand's stride (largest outside, so the inner loop walks the output
  * as contiguously as its layout allows), and neighbouring dims are merged where every operand
  * steps evenly across them, so a contiguous operation becomes one long inner run. A kernel is
  * called once per inner run, never per element. Lua-free.
+ *
+ * Calls lt_tensor.c (views) only. Called by lt_copy.c, lt_math.c, lt_reduce.c, lt_linalg.c.
  */
 #ifndef LT_ITER_H
 #define LT_ITER_H
@@ -50,5 +55,36 @@ int lt_iter_run(const lt_iter *it, char *const *base, lt_run_fn run, void *ctx);
 
 /* Number of elements the iteration covers. */
 int64_t lt_iter_numel(const lt_iter *it);
+
+/* {====== broadcasting ====== */
+
+/* Joins (ndim, shape) into the broadcast shape (*nd, acc), which gains leading dims as needed
+   (acc has room for LT_MAX_NDIM). Returns 0, or the position counted from the end (1-based) of
+   the first pair of sizes that do not broadcast; acc[*nd - pos] and shape[ndim - pos] are that
+   pair, unchanged. */
+int lt_broadcast_join(int *nd, int64_t *acc, int ndim, const int64_t *shape);
+/* The broadcast shape of ts[0..n) (NULL entries are skipped); LT_EARG naming the sizes that
+   clash. */
+int lt_broadcast_shape(int n, const lt_tensor *const *ts, int *ndim, int64_t *shape, lt_error *err);
+/* src viewed with shape (ndim sizes) under broadcasting rules (a new header, no data). */
+int lt_broadcast_to(const lt_tensor *src, int ndim, const int64_t *shape, lt_tensor **out,
+                    lt_error *err);
+
+/* }====== */
+
+/* {====== overlap ====== */
+
+/* LT_EARG when t has two elements at one address (a stride-0 dim of size > 1): it cannot be
+   written elementwise. */
+int lt_check_no_internal_overlap(const lt_tensor *t, lt_error *err);
+/* Whether the byte ranges x and y touch intersect (neither empty). */
+int lt_may_overlap(const lt_tensor *x, const lt_tensor *y);
+/* Whether x and y are the very same view: same first byte, dtype, shape and strides. */
+int lt_same_view(const lt_tensor *x, const lt_tensor *y);
+/* Whether x and y share a block without being the same view: an elementwise write into x may
+   then change an element of y that is still to be read. */
+int lt_partial_overlap(const lt_tensor *x, const lt_tensor *y);
+
+/* }====== */
 
 #endif

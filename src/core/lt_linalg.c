@@ -1,5 +1,6 @@
 /*
- * lt_linalg.c -- matrix products (torch.matmul) and concatenation (torch.cat).
+ * lt_linalg.c -- matrix products (torch.matmul), concatenation (torch.cat) and stacking
+ * (torch.stack); see lt_linalg.h.
  *
  * matmul makes both operands contiguous in the computation dtype (the promoted dtype; float16
  * and bfloat16 compute in float32 and round once at the end), then runs one kernel per batch
@@ -8,12 +9,15 @@
  * operand and of the result (it vectorizes) and a block of the right operand stays in cache.
  * Integers wrap (unsigned arithmetic, no undefined behaviour).
  */
+#include "lt_linalg.h"
+
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "lt_iter.h"
 #include "lt_copy.h"
-#include "lt_math.h"
+#include "lt_iter.h"
+#include "lt_promote.h"
 
 /* {====== matmul ====== */
 
@@ -67,26 +71,34 @@ typedef void (*mm_fn)(char *c, const char *a, const char *b, int64_t n, int64_t 
     }                                                                                             \
   }
 
-/* The computation dtypes: X(E, T, W, MAC), W the unsigned type integers compute in. */
-#define MM_DTYPES(X)                     \
-  X(UINT8, uint8_t, uint32_t, MAC_INT)   \
-  X(INT8, int8_t, uint32_t, MAC_INT)     \
-  X(INT16, int16_t, uint32_t, MAC_INT)   \
-  X(INT32, int32_t, uint32_t, MAC_INT)   \
-  X(INT64, int64_t, uint64_t, MAC_INT)   \
-  X(UINT16, uint16_t, uint32_t, MAC_INT) \
-  X(UINT32, uint32_t, uint32_t, MAC_INT) \
-  X(UINT64, uint64_t, uint64_t, MAC_INT) \
-  X(FLOAT32, float, float, MAC_FLT)      \
-  X(FLOAT64, double, double, MAC_FLT)    \
-  X(COMPLEX64, lt_c64, float, MAC_CPX)   \
-  X(COMPLEX128, lt_c128, double, MAC_CPX)
+/* The computation dtypes by category: MM_<category>(E, T, bits) gives MM_KERNEL(E, T, W, MAC),
+   W the type the products accumulate in (the unsigned type integers wrap in; a complex dtype's
+   part type). Bool is refused; float16 and bfloat16 compute in float32. */
+#define MM_WIDE_8 uint32_t
+#define MM_WIDE_16 uint32_t
+#define MM_WIDE_32 uint32_t
+#define MM_WIDE_64 uint64_t
+#define MM_PART_64 float
+#define MM_PART_128 double
+#define MM_BOOL(E, T, b)
+#define MM_SINT(E, T, b) MM_KERNEL(E, T, MM_WIDE_##b, MAC_INT)
+#define MM_UINT(E, T, b) MM_KERNEL(E, T, MM_WIDE_##b, MAC_INT)
+#define MM_FLT(E, T, b) MM_KERNEL(E, T, T, MAC_FLT)
+#define MM_F16(E, T, b)
+#define MM_BF16(E, T, b)
+#define MM_CPX(E, T, b) MM_KERNEL(E, T, MM_PART_##b, MAC_CPX)
+LT_DTYPES_BY_CATEGORY(MM)
 
-MM_DTYPES(MM_KERNEL)
-
-#define MM_ENTRY(E, T, W, MAC) [LT_##E] = mm_##E,
+#define MM_ENTRY(E, T, b) [LT_##E] = mm_##E,
+#define MM_ENTRY_BOOL(E, T, b)
+#define MM_ENTRY_SINT MM_ENTRY
+#define MM_ENTRY_UINT MM_ENTRY
+#define MM_ENTRY_FLT MM_ENTRY
+#define MM_ENTRY_F16(E, T, b)
+#define MM_ENTRY_BF16(E, T, b)
+#define MM_ENTRY_CPX MM_ENTRY
 /* NULL: bool (refused), float16 and bfloat16 (computed in float32). */
-static const mm_fn mm_kernels[LT_NDTYPES] = {MM_DTYPES(MM_ENTRY)};
+static const mm_fn mm_kernels[LT_NDTYPES] = {LT_DTYPES_BY_CATEGORY(MM_ENTRY)};
 
 typedef struct {
   mm_fn k;
@@ -112,24 +124,13 @@ static void shape_str(const lt_tensor *t, char *buf, size_t size) {
   }
 }
 
-/* "matmul: <pre> (2x3) and (4x5)<post>" */
+/* "matmul: <pre> (2x3) and (4x5)<post>" (test_math pins the prefix) */
 static int size_error(const char *pre, const char *post, const lt_tensor *a, const lt_tensor *b,
                       lt_error *err) {
   char sa[96], sb[96];
   shape_str(a, sa, sizeof sa);
   shape_str(b, sb, sizeof sb);
-  return lt_fail(err, LT_EARG, "matmul: %s (%s) and (%s)%s", pre, sa, sb, post);
-}
-
-/* t as a contiguous tensor of dtype dt: t itself (*owned NULL) or a copy. */
-static int contiguous_as(const lt_tensor *t, lt_dtype dt, const lt_tensor **res, lt_tensor **owned,
-                         lt_error *err) {
-  *owned = NULL;
-  *res = t;
-  if (t->dtype == dt && lt_is_contiguous(t)) return LT_OK;
-  int rc = lt_cast(t, dt, owned, err);
-  *res = *owned;
-  return rc;
+  return lt_fail(err, LT_EARG, "matmul: %s (%s) and (%s)%s", pre, sa, sb, post); /* pinned */
 }
 
 /* A frame over t's first element with the batch shape: the strides of t's matrices (a
@@ -157,11 +158,10 @@ int lt_matmul(const lt_tensor *a, const lt_tensor *b, lt_tensor **out, lt_error 
   int rc;
   if ((rc = lt_check_readable(a, err)) || (rc = lt_check_readable(b, err))) return rc;
   if (a->ndim == 0 || b->ndim == 0)
-    return lt_fail(err, LT_EARG,
-                   "matmul: both arguments need at least 1 dimension, got %d-d and %d-d", a->ndim,
-                   b->ndim);
+    return lt_fail(err, LT_EARG, "both arguments need at least 1 dimension, got %d-d and %d-d",
+                   a->ndim, b->ndim);
   lt_dtype rt = lt_promote(a->dtype, b->dtype);
-  lt_dtype ct = rt == LT_FLOAT16 || rt == LT_BFLOAT16 ? LT_FLOAT32 : rt;
+  lt_dtype ct = lt_compute_type(rt);
   mm_fn kern = mm_kernels[ct];
   if (!kern) return lt_fail(err, LT_EARG, "matmul is not supported for %s", lt_dtypes[rt].name);
   /* (n x k) times (k x m); a 1-d a is one row, a 1-d b one column */
@@ -171,21 +171,17 @@ int lt_matmul(const lt_tensor *a, const lt_tensor *b, lt_tensor **out, lt_error 
   if (k != kb) return size_error("sizes", " do not match", a, b, err);
   /* batch dims broadcast */
   int na = a->ndim > 2 ? a->ndim - 2 : 0, nbb = b->ndim > 2 ? b->ndim - 2 : 0;
-  int nb = na > nbb ? na : nbb;
+  int nb = 0;
   int64_t shape[LT_MAX_NDIM];
-  for (int d = 0; d < nb; d++) {
-    int da = d - (nb - na), db = d - (nb - nbb);
-    int64_t sa = da >= 0 ? a->shape[da] : 1, sb = db >= 0 ? b->shape[db] : 1;
-    if (sa != sb && sa != 1 && sb != 1)
-      return size_error("batch dimensions of sizes", " do not broadcast", a, b, err);
-    shape[d] = sa == 1 ? sb : sa;
-  }
+  if (lt_broadcast_join(&nb, shape, na, a->shape) || lt_broadcast_join(&nb, shape, nbb, b->shape))
+    return size_error("batch dimensions of sizes", " do not broadcast", a, b, err);
   int nd = nb;
   if (a->ndim > 1) shape[nd++] = n;
   if (b->ndim > 1) shape[nd++] = m;
   const lt_tensor *ca, *cb;
   lt_tensor *oa = NULL, *ob = NULL, *res = NULL;
-  if ((rc = contiguous_as(a, ct, &ca, &oa, err)) || (rc = contiguous_as(b, ct, &cb, &ob, err)) ||
+  if ((rc = lt_contiguous_as(a, ct, &ca, &oa, err)) ||
+      (rc = lt_contiguous_as(b, ct, &cb, &ob, err)) ||
       (rc = lt_tensor_new(ct, nd, shape, 1, &res, err)))
     goto done;
   if (lt_numel(res) > 0 && k > 0) {
@@ -221,7 +217,7 @@ done:
 static int skipped(const lt_tensor *t) { return t->ndim == 1 && t->shape[0] == 0; }
 
 int lt_cat(const lt_tensor *const *ts, int n, int dim, lt_tensor **out, lt_error *err) {
-  if (n < 1) return lt_fail(err, LT_EARG, "cat: expected a non-empty list of tensors");
+  if (n < 1) return lt_fail(err, LT_EARG, "expected a non-empty list of tensors");
   int rc, ref = -1;
   lt_dtype dt = LT_BOOL;
   for (int i = 0; i < n; i++) {
@@ -232,30 +228,26 @@ int lt_cat(const lt_tensor *const *ts, int n, int dim, lt_tensor **out, lt_error
   if (ref < 0) return lt_tensor_new(dt, 1, (const int64_t[]){0}, 0, out, err);
   const lt_tensor *r = ts[ref];
   if (r->ndim == 0)
-    return lt_fail(err, LT_EARG,
-                   "cat: zero-dimensional tensor (at position %d) cannot be "
-                   "concatenated",
+    return lt_fail(err, LT_EARG, "zero-dimensional tensor (at position %d) cannot be concatenated",
                    ref + 1);
-  if (dim < 0 || dim >= r->ndim)
-    return lt_fail(err, LT_ERANGE, "cat: dimension %d out of range (tensors have %d)", dim + 1,
-                   r->ndim);
+  if (dim < 0 || dim >= r->ndim) return lt_dim_error(err, dim, r->ndim);
   int64_t shape[LT_MAX_NDIM], total = 0;
   for (int i = 0; i < n; i++) {
     const lt_tensor *t = ts[i];
     if (skipped(t)) continue;
     if (t->ndim != r->ndim)
       return lt_fail(err, LT_EARG,
-                     "cat: tensors must have the same number of dimensions: got %d and %d "
+                     "tensors must have the same number of dimensions: got %d and %d "
                      "(tensor number %d in the list)",
                      r->ndim, t->ndim, i + 1);
     for (int d = 0; d < t->ndim; d++)
       if (d != dim && t->shape[d] != r->shape[d])
         return lt_fail(err, LT_EARG,
-                       "cat: sizes of tensors must match except in dimension %d; expected size "
+                       "sizes of tensors must match except in dim %d; expected size "
                        "%lld but got size %lld for tensor number %d in the list",
                        dim + 1, (long long)r->shape[d], (long long)t->shape[d], i + 1);
     if (__builtin_add_overflow(total, t->shape[dim], &total))
-      return lt_fail(err, LT_ERANGE, "cat: the result is too large");
+      return lt_fail(err, LT_ERANGE, "the result is too large");
   }
   memcpy(shape, r->shape, (size_t)r->ndim * sizeof(int64_t));
   shape[dim] = total;
@@ -276,6 +268,36 @@ int lt_cat(const lt_tensor *const *ts, int n, int dim, lt_tensor **out, lt_error
   }
   *out = o;
   return LT_OK;
+}
+
+/* }====== */
+
+/* {====== stack ====== */
+
+int lt_stack(const lt_tensor *const *ts, int n, int dim, lt_tensor **out, lt_error *err) {
+  if (n < 1) return lt_fail(err, LT_EARG, "expected a non-empty list of tensors");
+  const lt_tensor *r = ts[0];
+  if (dim < 0 || dim > r->ndim) return lt_dim_error(err, dim, r->ndim + 1);
+  for (int i = 1; i < n; i++)
+    if (ts[i]->ndim != r->ndim ||
+        memcmp(ts[i]->shape, r->shape, (size_t)r->ndim * sizeof(int64_t)) != 0) {
+      char a[128], b[128];
+      lt_shape_str(r->ndim, r->shape, a, sizeof a);
+      lt_shape_str(ts[i]->ndim, ts[i]->shape, b, sizeof b);
+      return lt_fail(err, LT_EARG,
+                     "expects each tensor to be equal size, but got %s at entry 1 and %s at "
+                     "entry %d",
+                     a, b, i + 1);
+    }
+  /* each tensor unsqueezed at dim, then cat */
+  lt_tensor **views = calloc((size_t)n, sizeof *views);
+  if (!views) return lt_fail(err, LT_ENOMEM, "not enough memory");
+  int rc = LT_OK;
+  for (int i = 0; i < n && rc == LT_OK; i++) rc = lt_unsqueeze(ts[i], dim, &views[i], err);
+  if (rc == LT_OK) rc = lt_cat((const lt_tensor *const *)views, n, dim, out, err);
+  for (int i = 0; i < n; i++) lt_tensor_free(views[i]);
+  free(views);
+  return rc;
 }
 
 /* }====== */

@@ -1,6 +1,6 @@
 /*
  * lt_reduce.c -- reductions: sum, prod, mean, min, max, argmin, argmax, all, any, var, std,
- * over every element or over one dim.
+ * over every element or over one dim (see lt_reduce.h).
  *
  * A reduction folds runs of elements into a state (red_state): one fold function per (fold
  * kind, input dtype), generated from one macro per kind, called once per strided run, never per
@@ -13,15 +13,21 @@
  * double, complex in double pairs; var and std take two passes (the mean, then squared
  * deviations).
  */
+#include "lt_reduce.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "lt_copy.h"
 #include "lt_iter.h"
-#include "lt_math.h"
 
-static const char *const red_names[] = {"sum",    "prod", "mean", "min", "max", "argmin",
-                                        "argmax", "all",  "any",  "var", "std"};
+const char *const lt_redop_names[] = {
+    [LT_SUM] = "sum", [LT_PROD] = "prod",     [LT_MEAN] = "mean",     [LT_MIN] = "min",
+    [LT_MAX] = "max", [LT_ARGMIN] = "argmin", [LT_ARGMAX] = "argmax", [LT_ALL] = "all",
+    [LT_ANY] = "any", [LT_VAR] = "var",       [LT_STD] = "std"};
+_Static_assert(sizeof lt_redop_names / sizeof lt_redop_names[0] == LT_NREDOPS,
+               "a name for every reduction");
 
 /* {====== fold functions ====== */
 
@@ -56,25 +62,29 @@ typedef void (*fold_fn)(red_state *s, const char *p, int64_t step, int64_t n);
 #define ELEM(T, p, i, step) (*(const T *)(const void *)((p) + (i) * (step)))
 
 /*
- * The real dtypes: X(E, T, CT, CV, BF, ACC, AV, AF): storage type T; comparison type CT, value
- * CV(x) and best-field BF for min/max; sum type ACC, value AV(x) and state field AF.
+ * The real dtypes, from LT_DTYPES by category: X(E, T, CT, CV, BF, ACC, AV, AF): storage type T;
+ * comparison type CT, value CV(x) and best-field BF for min/max; sum type ACC, value AV(x) and
+ * state field AF. RED_REALS covers bool, the integers and the floating dtypes, RED_FLOATS the
+ * floating ones; complex has folds of its own below.
  */
-#define RED_INTS(X)                                              \
-  X(BOOL, uint8_t, int64_t, CV_BOOL, i, uint64_t, AV_BOOL, u)    \
-  X(UINT8, uint8_t, uint64_t, CV_SAME, u, uint64_t, AV_INT, u)   \
-  X(INT8, int8_t, int64_t, CV_SAME, i, uint64_t, AV_INT, u)      \
-  X(INT16, int16_t, int64_t, CV_SAME, i, uint64_t, AV_INT, u)    \
-  X(INT32, int32_t, int64_t, CV_SAME, i, uint64_t, AV_INT, u)    \
-  X(INT64, int64_t, int64_t, CV_SAME, i, uint64_t, AV_INT, u)    \
-  X(UINT16, uint16_t, uint64_t, CV_SAME, u, uint64_t, AV_INT, u) \
-  X(UINT32, uint32_t, uint64_t, CV_SAME, u, uint64_t, AV_INT, u) \
-  X(UINT64, uint64_t, uint64_t, CV_SAME, u, uint64_t, AV_INT, u)
-#define RED_FLOATS(X)                                            \
-  X(FLOAT16, uint16_t, double, CV_F16, f, double, CV_F16, re)    \
-  X(BFLOAT16, uint16_t, double, CV_BF16, f, double, CV_BF16, re) \
-  X(FLOAT32, float, double, CV_FLT, f, double, CV_FLT, re)       \
-  X(FLOAT64, double, double, CV_FLT, f, double, CV_FLT, re)
-#define RED_REALS(X) RED_INTS(X) RED_FLOATS(X)
+#define RED_BOOL(X, E, T) X(E, T, int64_t, CV_BOOL, i, uint64_t, AV_BOOL, u)
+#define RED_SINT(X, E, T) X(E, T, int64_t, CV_SAME, i, uint64_t, AV_INT, u)
+#define RED_UINT(X, E, T) X(E, T, uint64_t, CV_SAME, u, uint64_t, AV_INT, u)
+#define RED_FLT(X, E, T) X(E, T, double, CV_FLT, f, double, CV_FLT, re)
+#define RED_F16(X, E, T) X(E, T, double, CV_F16, f, double, CV_F16, re)
+#define RED_BF16(X, E, T) X(E, T, double, CV_BF16, f, double, CV_BF16, re)
+#define RED_CPX(X, E, T)
+#define RED_REAL_ROW(X, E, n, T, c, b, K) RED_##K(X, E, T)
+#define RED_REALS(X) LT_DTYPES_EACH(RED_REAL_ROW, X)
+#define RED_FLOAT_ROW(X, E, n, T, c, b, K) RED_FLOAT_##K(X, E, T)
+#define RED_FLOAT_BOOL(X, E, T)
+#define RED_FLOAT_SINT(X, E, T)
+#define RED_FLOAT_UINT(X, E, T)
+#define RED_FLOAT_FLT RED_FLT
+#define RED_FLOAT_F16 RED_F16
+#define RED_FLOAT_BF16 RED_BF16
+#define RED_FLOAT_CPX(X, E, T)
+#define RED_FLOATS(X) LT_DTYPES_EACH(RED_FLOAT_ROW, X)
 
 /* Sums: blocks of SUM_BLOCK elements add up in partial sums that are then added together
    (the error grows with the block length and the number of blocks, not with n); within a
@@ -188,7 +198,7 @@ RED_REALS(ALL_FOLD)
 RED_FLOATS(SQDEV_FOLD)
 
 /* Complex sums and products, in double. */
-#define CPX_FOLDS(E, T)                                                        \
+#define CPX_FOLDS(E, T, b)                                                     \
   static void sum_##E(red_state *s, const char *p, int64_t step, int64_t n) {  \
     double re = 0, im = 0;                                                     \
     for (int64_t i = 0; i < n; i++) {                                          \
@@ -212,8 +222,7 @@ RED_FLOATS(SQDEV_FOLD)
     s->im = im;                                                                \
     s->pos += n;                                                               \
   }
-CPX_FOLDS(COMPLEX64, lt_c64)
-CPX_FOLDS(COMPLEX128, lt_c128)
+LT_DTYPES_CPX(CPX_FOLDS)
 
 /*
  * Column sums: when neighbouring outputs are closer in memory than neighbouring elements of the
@@ -240,7 +249,7 @@ typedef void (*cols_fn)(red_cols *a, const char *p, int64_t step, int64_t n);
     }                                                                         \
   }
 RED_REALS(COLS_SUM)
-#define COLS_CPX(E, T)                                                        \
+#define COLS_CPX(E, T, b)                                                     \
   static void cols_##E(red_cols *a, const char *p, int64_t step, int64_t n) { \
     for (int64_t i = 0; i < n; i++) {                                         \
       T x = ELEM(T, p, i, step);                                              \
@@ -248,8 +257,7 @@ RED_REALS(COLS_SUM)
       a->im[i] += x.im;                                                       \
     }                                                                         \
   }
-COLS_CPX(COMPLEX64, lt_c64)
-COLS_CPX(COMPLEX128, lt_c128)
+LT_DTYPES_CPX(COLS_CPX)
 
 enum { F_SUM, F_PROD, F_MIN, F_MAX, F_ALL, F_ANY, F_SQDEV, F_N };
 
@@ -262,17 +270,20 @@ enum { F_SUM, F_PROD, F_MIN, F_MAX, F_ALL, F_ANY, F_SQDEV, F_N };
 #define ANY_ENTRY(E, ...) [LT_##E] = any_##E,
 #define SQDEV_ENTRY(E, ...) [LT_##E] = sqdev_##E,
 #define COLS_ENTRY(E, ...) [LT_##E] = cols_##E,
-#define CPX_ENTRIES(K) [LT_COMPLEX64] = K##_COMPLEX64, [LT_COMPLEX128] = K##_COMPLEX128
+#define CPX_SUM_ENTRY(E, T, b) [LT_##E] = sum_##E,
+#define CPX_PROD_ENTRY(E, T, b) [LT_##E] = prod_##E,
+#define CPX_COLS_ENTRY(E, T, b) [LT_##E] = cols_##E,
+#define CPX_ENTRIES(K) LT_DTYPES_CPX(CPX_##K##_ENTRY)
 static const fold_fn folds[F_N][LT_NDTYPES] = {
-    [F_SUM] = {RED_REALS(SUM_ENTRY) CPX_ENTRIES(sum)},
-    [F_PROD] = {RED_REALS(PROD_ENTRY) CPX_ENTRIES(prod)},
+    [F_SUM] = {RED_REALS(SUM_ENTRY) CPX_ENTRIES(SUM)},
+    [F_PROD] = {RED_REALS(PROD_ENTRY) CPX_ENTRIES(PROD)},
     [F_MIN] = {RED_REALS(MIN_ENTRY)},
     [F_MAX] = {RED_REALS(MAX_ENTRY)},
     [F_ALL] = {RED_REALS(ALL_ENTRY)},
     [F_ANY] = {RED_REALS(ANY_ENTRY)},
     [F_SQDEV] = {RED_FLOATS(SQDEV_ENTRY)},
 };
-static const cols_fn cols[LT_NDTYPES] = {RED_REALS(COLS_ENTRY) CPX_ENTRIES(cols)};
+static const cols_fn cols[LT_NDTYPES] = {RED_REALS(COLS_ENTRY) CPX_ENTRIES(COLS)};
 
 /* }====== */
 
@@ -400,24 +411,17 @@ static int all_run2(void *ctx, char *const *p, const int64_t *st, int64_t n) {
   return 0;
 }
 
-/* Removes dim d from a frame (lt_select_ would refuse a dim of size 0). */
-static void drop_dim(lt_tensor *v, int d) {
-  memmove(v->shape + d, v->shape + d + 1, (size_t)(v->ndim - d - 1) * sizeof(int64_t));
-  memmove(v->strides + d, v->strides + d + 1, (size_t)(v->ndim - d - 1) * sizeof(int64_t));
-  v->ndim--;
-}
-
 /* The result dtype of op over dtype dt, or a message in err. */
 static int result_dtype(lt_redop op, lt_dtype dt, lt_dtype *rt, lt_error *err) {
-  const char *name = red_names[op];
   const lt_dtype_info *d = &lt_dtypes[dt];
   if (d->is_complex && op != LT_SUM && op != LT_PROD && op != LT_MEAN)
-    return lt_fail(err, LT_EARG, "%s(): not supported for complex tensors (got %s)", name, d->name);
+    return lt_fail(err, LT_EARG, "not supported for complex tensors (got %s)", d->name);
   if (op == LT_MEAN && !d->is_float && !d->is_complex)
     return lt_fail(err, LT_EARG, "mean(): input dtype must be floating point or complex, got %s",
-                   d->name);
+                   d->name); /* test_math pins the prefix */
   if ((op == LT_VAR || op == LT_STD) && !d->is_float)
-    return lt_fail(err, LT_EARG, "%s(): input dtype must be floating point, got %s", name, d->name);
+    return lt_fail(err, LT_EARG, "%s(): input dtype must be floating point, got %s",
+                   lt_redop_names[op], d->name); /* test_math pins the prefix */
   switch (op) {
     case LT_SUM:
     case LT_PROD: *rt = d->is_float || d->is_complex ? dt : LT_INT64; break;
@@ -435,8 +439,11 @@ static int needs_nonempty(lt_redop op) {
 }
 
 static void ctx_init(red_ctx *c, lt_redop op, lt_dtype in, lt_dtype rt, int correction) {
-  static const int kind[] = {F_SUM, F_PROD, F_SUM, F_MIN, F_MAX, F_MIN,
-                             F_MAX, F_ALL,  F_ANY, F_SUM, F_SUM};
+  static const int kind[] = {
+      [LT_SUM] = F_SUM, [LT_PROD] = F_PROD,  [LT_MEAN] = F_SUM,   [LT_MIN] = F_MIN,
+      [LT_MAX] = F_MAX, [LT_ARGMIN] = F_MIN, [LT_ARGMAX] = F_MAX, [LT_ALL] = F_ALL,
+      [LT_ANY] = F_ANY, [LT_VAR] = F_SUM,    [LT_STD] = F_SUM};
+  _Static_assert(sizeof kind / sizeof kind[0] == LT_NREDOPS, "a fold for every reduction");
   memset(c, 0, sizeof *c);
   c->op = op;
   c->in = in;
@@ -454,10 +461,10 @@ static void ctx_init(red_ctx *c, lt_redop op, lt_dtype in, lt_dtype rt, int corr
 static int reduce_all(const red_ctx *proto, const lt_tensor *a, int keepdim, lt_tensor **out,
                       lt_error *err) {
   red_ctx c = *proto;
-  const char *name = red_names[c.op];
   int64_t numel = lt_numel(a), ones[LT_MAX_NDIM];
   if (numel == 0 && needs_nonempty(c.op))
-    return lt_fail(err, LT_EARG, "%s(): cannot reduce an empty tensor", name);
+    return lt_fail(err, LT_EARG, "%s(): cannot reduce an empty tensor", /* test_math pins it */
+                   lt_redop_names[c.op]);
   for (int d = 0; d < a->ndim; d++) ones[d] = 1;
   lt_tensor *o, *copy = NULL;
   int rc = lt_tensor_new(c.out, keepdim ? a->ndim : 0, ones, 0, &o, err);
@@ -492,11 +499,10 @@ static int reduce_all(const red_ctx *proto, const lt_tensor *a, int keepdim, lt_
 /* Reduces a over dim into new tensors: the result, and the positions when idx is not NULL. */
 static int reduce_dim(red_ctx *c, const lt_tensor *a, int dim, int keepdim, lt_tensor **out,
                       lt_tensor **idx, lt_error *err) {
-  const char *name = red_names[c->op];
   int64_t len = a->shape[dim], shape[LT_MAX_NDIM];
   if (len == 0 && needs_nonempty(c->op))
-    return lt_fail(err, LT_EARG, "%s(): cannot reduce an empty dimension (dimension %d has size 0)",
-                   name, dim + 1);
+    return lt_fail(err, LT_EARG, "cannot reduce an empty dimension (dimension %d has size 0)",
+                   dim + 1);
   int nd = 0;
   for (int d = 0; d < a->ndim; d++)
     if (d != dim)
@@ -516,12 +522,12 @@ static int reduce_dim(red_ctx *c, const lt_tensor *a, int dim, int keepdim, lt_t
   if (lt_numel(o) > 0) {
     lt_frame fo, fi, fx;
     lt_tensor *ops[3] = {lt_frame_of(&fo, o), lt_frame_of(&fi, a), NULL};
-    if (keepdim) drop_dim(ops[0], dim);
-    drop_dim(ops[1], dim);
+    if (keepdim) lt_drop_dim_(ops[0], dim);
+    lt_drop_dim_(ops[1], dim);
     int nops = 2;
     if (ix) {
       ops[2] = lt_frame_of(&fx, ix);
-      if (keepdim) drop_dim(ops[2], dim);
+      if (keepdim) lt_drop_dim_(ops[2], dim);
       nops = 3;
     }
     char *base[3] = {lt_data(o), lt_data(a), ix ? lt_data(ix) : NULL};
@@ -537,8 +543,7 @@ static int reduce_dim(red_ctx *c, const lt_tensor *a, int dim, int keepdim, lt_t
 int lt_reduce(lt_redop op, const lt_tensor *a, int dim, int keepdim, int correction,
               lt_tensor **out, lt_tensor **idx, lt_error *err) {
   if (idx) *idx = NULL;
-  if ((unsigned)op > (unsigned)LT_STD) return lt_fail(err, LT_EARG, "unknown reduction");
-  const char *name = red_names[op];
+  if ((unsigned)op >= (unsigned)LT_NREDOPS) return lt_fail(err, LT_EARG, "unknown reduction");
   int rc = lt_check_readable(a, err);
   if (rc) return rc;
   lt_dtype rt = a->dtype;
@@ -547,9 +552,7 @@ int lt_reduce(lt_redop op, const lt_tensor *a, int dim, int keepdim, int correct
   ctx_init(&c, op, a->dtype, rt, correction);
   if (dim < 0) return reduce_all(&c, a, keepdim, out, err);
   if (a->ndim == 0) {
-    if (dim != 0)
-      return lt_fail(err, LT_ERANGE, "%s(): dimension %d out of range (tensor has 0)", name,
-                     dim + 1);
+    if (dim != 0) return lt_dim_error(err, dim, 1); /* a 0-d tensor takes dim 1 (or -1) */
     /* a 0-d tensor reduces over dim 0 as a tensor of one element */
     lt_frame f;
     lt_tensor *v = lt_frame_of(&f, a);
@@ -558,9 +561,7 @@ int lt_reduce(lt_redop op, const lt_tensor *a, int dim, int keepdim, int correct
     v->strides[0] = 1;
     return reduce_dim(&c, v, 0, 0, out, (op == LT_MIN || op == LT_MAX) ? idx : NULL, err);
   }
-  if (dim >= a->ndim)
-    return lt_fail(err, LT_ERANGE, "%s(): dimension %d out of range (tensor has %d)", name, dim + 1,
-                   a->ndim);
+  if (dim >= a->ndim) return lt_dim_error(err, dim, a->ndim);
   return reduce_dim(&c, a, dim, keepdim, out, (op == LT_MIN || op == LT_MAX) ? idx : NULL, err);
 }
 

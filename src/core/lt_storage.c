@@ -1,5 +1,5 @@
 /*
- * lt_storage.c -- blocks, handles, and copy-on-write.
+ * lt_storage.c -- blocks, handles, and copy-on-write (see lt_storage.h).
  */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MADV_HUGEPAGE */
 #include "lt_storage.h"
@@ -184,6 +184,11 @@ int lt_storage_pin(lt_storage *s) {
   if (lt_storage_unshare(s)) return -1;
   s->pinned = 1;
   return 0;
+}
+
+int lt_storage_pin_if_free(lt_storage *s) {
+  if (lt_storage_exclusive(s)) (void)lt_storage_pin(s); /* no copy here: cannot fail */
+  return s->pinned;
 }
 
 /* }====== */

@@ -9,6 +9,9 @@
  * that handle alone (lt_storage_unshare), so every view of the writer follows it and the other
  * side keeps the original. Exports hold the block itself, so they stay valid whatever the
  * handles do later. Counts are atomic. Lua-free.
+ *
+ * Calls nothing else of the core. Called by lt_tensor.c, lt_copy.c, lt_dlpack.c and the binding
+ * (which asks the copy-on-write questions below instead of reading the fields).
  */
 #ifndef LT_STORAGE_H
 #define LT_STORAGE_H
@@ -78,6 +81,25 @@ int lt_storage_unshare(lt_storage *s);
 /* A writable pointer to s's memory escapes (a writable export, data_ptr()): unshares and
    pins. 0, or -1 when out of memory. */
 int lt_storage_pin(lt_storage *s);
+
+/* {====== copy-on-write questions (the binding asks these rather than reading the fields) ====== */
+
+/* Whether s's block may have other handles: a write through s must unshare it first
+   (lt_prepare_write does). */
+static inline int lt_storage_is_shared(const lt_storage *s) { return s->shared; }
+/* Whether pinning s copies nothing: s is not pinned yet and its block has no other handle. */
+static inline int lt_storage_exclusive(const lt_storage *s) {
+  return !s->pinned &&
+         (!s->shared || atomic_load_explicit(&s->block->refs, memory_order_acquire) == 1);
+}
+/* Pins s when that copies nothing (lt_storage_exclusive), so that an export stays a live view
+   of it: a later clone then copies eagerly instead of sharing the block. Returns whether s is
+   pinned afterwards. */
+int lt_storage_pin_if_free(lt_storage *s);
+/* Whether the host took the memory back (no access through s). */
+static inline int lt_storage_revoked(const lt_storage *s) { return s->revoked; }
+
+/* }====== */
 
 /* Revokes s (a host's per-frame buffer): every tensor and view on this handle loses access
    at once (its device reads as 0, so element access fails), and the handle drops its block;

@@ -1,5 +1,6 @@
 /*
- * lt_tensor.c -- tensor headers, size arithmetic and views.
+ * lt_tensor.c -- tensor headers, size arithmetic, access rules and views (see lt_tensor.h).
+ * Nothing here allocates element data except lt_tensor_new; copies are lt_copy.c's.
  */
 #include "lt_tensor.h"
 
@@ -7,8 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "lt_copy.h"
 
 int lt_fail(lt_error *err, int code, const char *fmt, ...) {
   if (err) {
@@ -129,11 +128,30 @@ int lt_check_writable(const lt_tensor *t, lt_error *err) {
   return lt_check_readable(t, err);
 }
 
-int lt_prepare_write(lt_tensor *t, lt_error *err) {
+/* Bytes of t's block when t's data moved from before, else 0. */
+static size_t moved_bytes(const lt_tensor *t, const void *before) {
+  return t->storage->data != before ? t->storage->block->nbytes : 0;
+}
+
+int lt_prepare_write_moved(lt_tensor *t, size_t *moved, lt_error *err) {
+  if (moved) *moved = 0;
   int rc = lt_check_writable(t, err);
   if (rc) return rc;
+  void *before = t->storage->data;
   if (t->storage->shared && lt_storage_unshare(t->storage))
     return lt_fail(err, LT_ENOMEM, "not enough memory to copy a shared (cloned) tensor");
+  if (moved) *moved = moved_bytes(t, before);
+  return LT_OK;
+}
+
+int lt_prepare_write(lt_tensor *t, lt_error *err) { return lt_prepare_write_moved(t, NULL, err); }
+
+int lt_tensor_pin(lt_tensor *t, size_t *moved, lt_error *err) {
+  if (moved) *moved = 0;
+  if (t->storage->pinned) return LT_OK;
+  void *before = t->storage->data;
+  if (lt_storage_pin(t->storage)) return lt_fail(err, LT_ENOMEM, "not enough memory");
+  if (moved) *moved = moved_bytes(t, before);
   return LT_OK;
 }
 
@@ -234,11 +252,14 @@ int lt_tensor_alias(const lt_tensor *t, lt_tensor **out, lt_error *err) {
     return lt_tensor_alias(v, out, err); \
   } while (0)
 
-static int check_dim(const lt_tensor *t, int dim, lt_error *err) {
-  if (dim < 0 || dim >= t->ndim)
-    return lt_fail(err, LT_ERANGE, "dimension %lld out of range (tensor has %d)",
-                   (long long)dim + 1, t->ndim); /* dim may be INT_MAX */
+int lt_check_dim(const lt_tensor *t, int dim, lt_error *err) {
+  if (dim < 0 || dim >= t->ndim) return lt_dim_error(err, dim, t->ndim);
   return LT_OK;
+}
+
+int lt_dim_error(lt_error *err, int dim, int ndim) {
+  return lt_fail(err, LT_ERANGE, "dim %lld out of range (expected 1 to %d)", (long long)dim + 1,
+                 ndim); /* dim may be INT_MAX */
 }
 
 /* The 0-based index i as the 1-based number an error message shows; i may be INT64_MAX. */
@@ -257,15 +278,13 @@ static int packed_offset_error(lt_error *err) {
                  "that keep the first element are possible");
 }
 
-/* Removes dim d from v's shape and strides. */
-static void drop_dim(lt_tensor *v, int d) {
+void lt_drop_dim_(lt_tensor *v, int d) {
   memmove(v->shape + d, v->shape + d + 1, (size_t)(v->ndim - d - 1) * sizeof(int64_t));
   memmove(v->strides + d, v->strides + d + 1, (size_t)(v->ndim - d - 1) * sizeof(int64_t));
   v->ndim--;
 }
 
-/* Resolves one -1 in shape against numel; the result goes to res. */
-static int infer_shape(int64_t numel, int ndim, const int64_t *shape, int64_t *res, lt_error *err) {
+int lt_infer_shape(int64_t numel, int ndim, const int64_t *shape, int64_t *res, lt_error *err) {
   int infer = -1, zero = 0;
   int64_t known = 1;
   for (int i = 0; i < ndim; i++) {
@@ -338,7 +357,7 @@ static int view_(lt_tensor *v, int ndim, const int64_t *shape, lt_error *err) {
   if (ndim < 0 || ndim > LT_MAX_NDIM)
     return lt_fail(err, LT_EARG, "too many dimensions (%d, at most %d)", ndim, LT_MAX_NDIM);
   int64_t numel = lt_numel(v);
-  int rc = infer_shape(numel, ndim, shape, res, err);
+  int rc = lt_infer_shape(numel, ndim, shape, res, err);
   if (rc) return rc;
   if (!view_strides(v->ndim, v->shape, v->strides, ndim, res, st, numel))
     return lt_fail(err, LT_EARG,
@@ -354,29 +373,9 @@ int lt_view(const lt_tensor *t, int ndim, const int64_t *shape, lt_tensor **out,
   VIEW_OF(t, out, err, view_(v, ndim, shape, err));
 }
 
-int lt_reshape(const lt_tensor *t, int ndim, const int64_t *shape, lt_tensor **out, int *copied,
-               lt_error *err) {
-  lt_frame f;
-  lt_tensor *v = lt_frame_of(&f, t);
-  int rc = view_(v, ndim, shape, err);
-  if (rc == LT_OK) {
-    if (copied) *copied = 0;
-    return lt_tensor_alias(v, out, err);
-  }
-  if (rc != LT_EARG || ndim < 0 || ndim > LT_MAX_NDIM) return rc;
-  int64_t res[LT_MAX_NDIM];
-  if ((rc = infer_shape(lt_numel(t), ndim, shape, res, err))) return rc;
-  lt_tensor *c;
-  if ((rc = lt_clone(t, &c, err))) return rc;
-  rc = lt_view(c, ndim, res, out, err); /* a contiguous tensor views any shape */
-  lt_tensor_free(c);
-  if (rc == LT_OK && copied) *copied = 1;
-  return rc;
-}
-
 static int transpose_(lt_tensor *v, int d0, int d1, lt_error *err) {
   int rc;
-  if ((rc = check_dim(v, d0, err)) || (rc = check_dim(v, d1, err))) return rc;
+  if ((rc = lt_check_dim(v, d0, err)) || (rc = lt_check_dim(v, d1, err))) return rc;
   int64_t sh = v->shape[d0], st = v->strides[d0];
   v->shape[d0] = v->shape[d1];
   v->strides[d0] = v->strides[d1];
@@ -393,7 +392,7 @@ static int permute_(lt_tensor *v, const int *perm, lt_error *err) {
   unsigned char seen[LT_MAX_NDIM] = {0};
   int64_t sh[LT_MAX_NDIM], st[LT_MAX_NDIM];
   for (int i = 0; i < v->ndim; i++) {
-    int rc = check_dim(v, perm[i], err);
+    int rc = lt_check_dim(v, perm[i], err);
     if (rc) return rc;
     if (seen[perm[i]]++)
       return lt_fail(err, LT_EARG, "dimension %d repeats in permutation", perm[i] + 1);
@@ -410,7 +409,7 @@ int lt_permute(const lt_tensor *t, const int *perm, lt_tensor **out, lt_error *e
 }
 
 int lt_slice_(lt_tensor *v, int dim, int64_t start, int64_t count, int64_t step, lt_error *err) {
-  int rc = check_dim(v, dim, err);
+  int rc = lt_check_dim(v, dim, err);
   if (rc) return rc;
   int64_t n = v->shape[dim];
   if (step == 0) return lt_fail(err, LT_EARG, "slice step cannot be zero");
@@ -440,7 +439,7 @@ int lt_slice(const lt_tensor *t, int dim, int64_t start, int64_t count, int64_t 
 
 int lt_narrow(const lt_tensor *t, int dim, int64_t start, int64_t length, lt_tensor **out,
               lt_error *err) {
-  int rc = check_dim(t, dim, err);
+  int rc = lt_check_dim(t, dim, err);
   if (rc) return rc;
   int64_t n = t->shape[dim];
   char pos[24];
@@ -454,7 +453,7 @@ int lt_narrow(const lt_tensor *t, int dim, int64_t start, int64_t length, lt_ten
 }
 
 int lt_select_(lt_tensor *v, int dim, int64_t index, lt_error *err) {
-  int rc = check_dim(v, dim, err);
+  int rc = lt_check_dim(v, dim, err);
   if (rc) return rc;
   char pos[24];
   if (index < 0 || index >= v->shape[dim])
@@ -462,7 +461,7 @@ int lt_select_(lt_tensor *v, int dim, int64_t index, lt_error *err) {
                    one_based(index, pos), dim + 1, (long long)v->shape[dim]);
   if (v->packed && index * v->strides[dim] != 0) return packed_offset_error(err);
   v->offset += index * v->strides[dim];
-  drop_dim(v, dim);
+  lt_drop_dim_(v, dim);
   return LT_OK;
 }
 
@@ -471,9 +470,7 @@ int lt_select(const lt_tensor *t, int dim, int64_t index, lt_tensor **out, lt_er
 }
 
 static int unsqueeze_(lt_tensor *v, int dim, lt_error *err) {
-  if (dim < 0 || dim > v->ndim)
-    return lt_fail(err, LT_ERANGE, "dimension %lld out of range (expected 1 to %d)",
-                   (long long)dim + 1, v->ndim + 1);
+  if (dim < 0 || dim > v->ndim) return lt_dim_error(err, dim, v->ndim + 1);
   if (v->ndim >= LT_MAX_NDIM)
     return lt_fail(err, LT_EARG, "too many dimensions (at most %d)", LT_MAX_NDIM);
   /* the stride of a size-1 dim is never used to address: when size * stride overflows (a
@@ -496,12 +493,12 @@ int lt_unsqueeze(const lt_tensor *t, int dim, lt_tensor **out, lt_error *err) {
 static int squeeze_(lt_tensor *v, int dim, lt_error *err) {
   int rc;
   if (dim >= 0) {
-    if ((rc = check_dim(v, dim, err))) return rc;
-    if (v->shape[dim] == 1) drop_dim(v, dim);
+    if ((rc = lt_check_dim(v, dim, err))) return rc;
+    if (v->shape[dim] == 1) lt_drop_dim_(v, dim);
     return LT_OK;
   }
   for (int i = v->ndim - 1; i >= 0; i--)
-    if (v->shape[i] == 1) drop_dim(v, i);
+    if (v->shape[i] == 1) lt_drop_dim_(v, i);
   return LT_OK;
 }
 
@@ -509,31 +506,10 @@ int lt_squeeze(const lt_tensor *t, int dim, lt_tensor **out, lt_error *err) {
   VIEW_OF(t, out, err, squeeze_(v, dim, err));
 }
 
-int lt_flatten(const lt_tensor *t, int start, int end, lt_tensor **out, lt_error *err) {
-  if (t->ndim == 0) {
-    int64_t one = 1;
-    return lt_reshape(t, 1, &one, out, NULL, err);
-  }
-  int rc;
-  if ((rc = check_dim(t, start, err)) || (rc = check_dim(t, end, err))) return rc;
-  if (start > end)
-    return lt_fail(err, LT_EARG, "flatten start dim %d comes after end dim %d", start + 1, end + 1);
-  int64_t shape[LT_MAX_NDIM], merged = 1;
-  int n = 0;
-  for (int i = 0; i < start; i++) shape[n++] = t->shape[i];
-  /* No overflow: the product of a shape's nonzero sizes fits (lt_shape_numel). Only a zero
-     in start..end empties the merged dim; one elsewhere keeps it, as torch: (0,3,4) -> (0,12). */
-  for (int i = start; i <= end; i++) merged *= t->shape[i];
-  shape[n++] = merged;
-  for (int i = end + 1; i < t->ndim; i++) shape[n++] = t->shape[i];
-  return lt_reshape(t, n, shape, out, NULL, err);
-}
-
 static int expand_(lt_tensor *v, int ndim, const int64_t *sizes, lt_error *err) {
   if (ndim < v->ndim)
-    return lt_fail(err, LT_EARG,
-                   "expand: the number of sizes (%d) must be at least the tensor's dims (%d)", ndim,
-                   v->ndim);
+    return lt_fail(err, LT_EARG, "the number of sizes (%d) must be at least the tensor's dims (%d)",
+                   ndim, v->ndim);
   if (ndim > LT_MAX_NDIM)
     return lt_fail(err, LT_EARG, "too many dimensions (%d, at most %d)", ndim, LT_MAX_NDIM);
   int64_t sh[LT_MAX_NDIM], st[LT_MAX_NDIM], numel;
@@ -542,7 +518,7 @@ static int expand_(lt_tensor *v, int ndim, const int64_t *sizes, lt_error *err) 
     int64_t want = sizes[i];
     if (i < lead) {
       if (want < 0)
-        return lt_fail(err, LT_EARG, "expand: size %lld is not allowed for new leading dim %d",
+        return lt_fail(err, LT_EARG, "size %lld is not allowed for new leading dim %d",
                        (long long)want, i + 1);
       sh[i] = want;
       st[i] = 0;
@@ -557,15 +533,14 @@ static int expand_(lt_tensor *v, int ndim, const int64_t *sizes, lt_error *err) 
       sh[i] = want;
       st[i] = 0;
     } else {
-      return lt_fail(err, LT_EARG, "expand: size %lld of dim %d must be 1 to expand to %lld",
+      return lt_fail(err, LT_EARG, "size %lld of dim %d must be 1 to expand to %lld",
                      (long long)have, i + 1, (long long)want);
     }
   }
   int rc = lt_shape_numel(ndim, sh, &numel, err);
   if (rc) return rc;
   if ((uint64_t)numel > (uint64_t)INT64_MAX / lt_esize(v))
-    return lt_fail(err, LT_ERANGE, "expand: %lld elements are too many bytes (overflow)",
-                   (long long)numel);
+    return lt_fail(err, LT_ERANGE, "%lld elements are too many bytes (overflow)", (long long)numel);
   v->ndim = ndim;
   memcpy(v->shape, sh, (size_t)ndim * sizeof(int64_t));
   memcpy(v->strides, st, (size_t)ndim * sizeof(int64_t));
@@ -577,61 +552,3 @@ int lt_expand(const lt_tensor *t, int ndim, const int64_t *sizes, lt_tensor **ou
 }
 
 /* }====== */
-
-int lt_clone(const lt_tensor *t, lt_tensor **out, lt_error *err) {
-  int rc = lt_check_readable(t, err);
-  if (rc) return rc;
-  lt_tensor *c;
-  if ((rc = lt_tensor_new(t->dtype, t->ndim, t->shape, 0, &c, err))) return rc;
-  if ((rc = lt_copy(c, t, err))) {
-    lt_tensor_free(c);
-    return rc;
-  }
-  *out = c;
-  return LT_OK;
-}
-
-/* Whether no two elements of t share an address (an expanded dim, of stride 0, makes them
-   share): sorted by |stride|, each dim must step over everything the dims inside it reach. */
-static int elements_distinct(const lt_tensor *t) {
-  int dims[LT_MAX_NDIM], n = 0;
-  for (int d = 0; d < t->ndim; d++) {
-    if (t->shape[d] == 0) return 1;
-    if (t->shape[d] > 1) dims[n++] = d;
-  }
-  for (int i = 1; i < n; i++) /* insertion sort by |stride| */
-    for (int j = i; j > 0 && llabs(t->strides[dims[j]]) < llabs(t->strides[dims[j - 1]]); j--) {
-      int tmp = dims[j];
-      dims[j] = dims[j - 1];
-      dims[j - 1] = tmp;
-    }
-  int64_t reach = 0; /* elements past the first that the inner dims reach */
-  for (int i = 0; i < n; i++) {
-    int64_t st = llabs(t->strides[dims[i]]);
-    if (st <= reach) return 0;
-    reach += st * (t->shape[dims[i]] - 1);
-  }
-  return 1;
-}
-
-int lt_clone_lazy(const lt_tensor *t, lt_tensor **out, lt_error *err) {
-  int rc = lt_check_readable(t, err);
-  if (rc) return rc;
-  uint64_t used = (uint64_t)lt_numel(t) * lt_esize(t);
-  lt_storage *s = NULL; /* (a readable tensor is not revoked: it has a block) */
-  /* sharing keeps t's layout: only for one whose elements are distinct, or a write to one
-     element of the clone would show in the others (an expanded tensor's clone is a copy) */
-  if (used > 0 && used * 2 >= t->storage->block->nbytes && elements_distinct(t))
-    s = lt_storage_share(t->storage);
-  if (!s) return lt_clone(t, out, err);
-  lt_tensor *c;
-  if ((rc = lt_tensor_alias(t, &c, err))) {
-    lt_storage_release(s);
-    return rc;
-  }
-  lt_storage_release(c->storage);
-  c->storage = s;
-  c->readonly = LT_WRITABLE;
-  *out = c;
-  return LT_OK;
-}

@@ -2,10 +2,14 @@
  * lt_tensor.h -- the core tensor: a view (dtype, shape, strides, offset) over a storage.
  *
  * Owns: tensor creation, shape and size arithmetic (every product checked for overflow), the
- * views (view/reshape, transpose, permute, narrow, select, slice, unsqueeze, squeeze, flatten,
- * expand), contiguity, and read-only state. Dimensions are 0-based here; the Lua binding maps
- * its 1-based, negative-from-the-end numbers onto them. Every view holds a reference to the
- * storage, so a view keeps its base's data alive. Lua-free.
+ * views (view, transpose, permute, narrow, select, slice, unsqueeze, squeeze, expand),
+ * contiguity, read-only state and the copy-on-write questions a writer asks. Views never
+ * allocate element data: what may copy (clone, cast, reshape, flatten) is lt_copy.h's.
+ * Dimensions are 0-based here; the Lua binding maps its 1-based, negative-from-the-end numbers
+ * onto them. Every view holds a reference to the storage, so a view keeps its base's data
+ * alive. Lua-free.
+ *
+ * Calls lt_storage.c and lt_dtype.c only. Called by every other core file and the binding.
  *
  * Functions that can fail return an LT_E* code and, when err is not NULL, a message in it.
  */
@@ -64,6 +68,13 @@ static inline char *lt_data(const lt_tensor *t) {
   return (char *)t->storage->data + t->offset * (int64_t)lt_esize(t);
 }
 
+/* LT_ERANGE, "dim %lld out of range (expected 1 to %d)" (dim + 1, ndim), the one message for
+   a dim argument out of range; lt_check_dim: that error unless 0 <= dim < t->ndim. */
+int lt_dim_error(lt_error *err, int dim, int ndim);
+int lt_check_dim(const lt_tensor *t, int dim, lt_error *err);
+/* Resolves one -1 in shape (ndim sizes) against numel into res; LT_EARG when the shape does
+   not hold numel elements, LT_ERANGE for a negative size or an overflow. */
+int lt_infer_shape(int64_t numel, int ndim, const int64_t *shape, int64_t *res, lt_error *err);
 /* Product of shape[0..ndim) into *out; LT_ERANGE on a negative size or overflow. */
 int lt_shape_numel(int ndim, const int64_t *shape, int64_t *out, lt_error *err);
 int64_t lt_numel(const lt_tensor *t);
@@ -86,6 +97,23 @@ int lt_check_writable(const lt_tensor *t, lt_error *err);
 /* Before writing t's elements: lt_check_writable, then a block of its own if t's block is
    shared with a copy-on-write clone (every view of t follows). */
 int lt_prepare_write(lt_tensor *t, lt_error *err);
+/* As lt_prepare_write; *moved (when not NULL) receives the bytes copied to give t a block of
+   its own, 0 when nothing was copied (a caller charges them to its collector). */
+int lt_prepare_write_moved(lt_tensor *t, size_t *moved, lt_error *err);
+/* Whether t may be written right now without lt_prepare_write: writable, readable, and its
+   block not shared with a clone (the fast path of an element write). */
+static inline int lt_write_ready(const lt_tensor *t) {
+  return !t->readonly && !lt_storage_is_shared(t->storage) && lt_readable(t);
+}
+/* Whether a and b see one block of memory (a clone that shares its source's block does; an
+   eager copy does not). */
+static inline int lt_shares_block(const lt_tensor *a, const lt_tensor *b) {
+  return a->storage == b->storage || a->storage->block == b->storage->block;
+}
+/* A writable address of t's memory escapes (data_ptr(), a writable export): gives t a block of
+   its own if it shares one, and pins it so it is never shared again. *moved (when not NULL)
+   receives the bytes copied (0: none). LT_ENOMEM when the copy fails. */
+int lt_tensor_pin(lt_tensor *t, size_t *moved, lt_error *err);
 /* LT_OK when the elements of t can be read as numbers (host device, known dtype). */
 int lt_check_readable(const lt_tensor *t, lt_error *err);
 
@@ -119,14 +147,14 @@ lt_tensor *lt_frame_of(lt_frame *f, const lt_tensor *t);
 
 /* In-place views of a frame; on failure the frame is unchanged. */
 int lt_select_(lt_tensor *v, int dim, int64_t index, lt_error *err);
+/* Removes dim d (0-based, in range) from v's shape and strides, whatever its size (lt_select_
+   would refuse a dim of size 0). */
+void lt_drop_dim_(lt_tensor *v, int d);
 int lt_slice_(lt_tensor *v, int dim, int64_t start, int64_t count, int64_t step, lt_error *err);
 
 /* {====== views: each *out shares t's storage ====== */
 /* shape may hold one -1 (inferred). Fails when the strides cannot express it. */
 int lt_view(const lt_tensor *t, int ndim, const int64_t *shape, lt_tensor **out, lt_error *err);
-/* As lt_view, or a contiguous copy when no view can express the shape (*copied = 1). */
-int lt_reshape(const lt_tensor *t, int ndim, const int64_t *shape, lt_tensor **out, int *copied,
-               lt_error *err);
 int lt_transpose(const lt_tensor *t, int d0, int d1, lt_tensor **out, lt_error *err);
 /* perm is a permutation of 0..ndim-1. */
 int lt_permute(const lt_tensor *t, const int *perm, lt_tensor **out, lt_error *err);
@@ -139,18 +167,8 @@ int lt_slice(const lt_tensor *t, int dim, int64_t start, int64_t count, int64_t 
 int lt_unsqueeze(const lt_tensor *t, int dim, lt_tensor **out, lt_error *err);
 /* dim < 0: every size-1 dim. A dim whose size is not 1 is kept, as in torch. */
 int lt_squeeze(const lt_tensor *t, int dim, lt_tensor **out, lt_error *err);
-/* Merges dims start..end (inclusive) into one; a view when possible, else a copy. */
-int lt_flatten(const lt_tensor *t, int start, int end, lt_tensor **out, lt_error *err);
 /* sizes may hold -1 (keep); new leading dims and size-1 dims broadcast with stride 0. */
 int lt_expand(const lt_tensor *t, int ndim, const int64_t *sizes, lt_tensor **out, lt_error *err);
 /* }====== */
-
-/* A new contiguous copy of t (same dtype, writable). */
-int lt_clone(const lt_tensor *t, lt_tensor **out, lt_error *err);
-/* A writable copy of t that shares t's block until either side writes (same shape, strides and
-   offset). Falls back to lt_clone when the block cannot be shared (memory from outside, a
-   pinned block), when t covers less than half of it, or when elements of t share an address
-   (an expanded view: its clone's elements must be distinct). */
-int lt_clone_lazy(const lt_tensor *t, lt_tensor **out, lt_error *err);
 
 #endif
