@@ -743,8 +743,7 @@ static void test_reduce_empty(void) {
   o = red(LT_VAR, e, -1, 0);
   CHECK(EQUALS(o, LT_FLOAT32, 0, NULL, NAN));
   lt_tensor_free(o);
-  CHECK_FAILS(lt_reduce(LT_MAX, e, -1, 0, 1, &o, NULL, &err),
-              "max(): cannot reduce an empty tensor");
+  CHECK_FAILS(lt_reduce(LT_MAX, e, -1, 0, 1, &o, NULL, &err), "cannot reduce an empty tensor");
   CHECK_FAILS(lt_reduce(LT_MIN, e, -1, 0, 1, &o, NULL, &err), "empty");
   CHECK_FAILS(lt_reduce(LT_ARGMAX, e, -1, 0, 1, &o, NULL, &err), "empty");
   CHECK_FAILS(lt_reduce(LT_ARGMIN, e, 0, 0, 1, &o, NULL, &err), "empty");
@@ -899,9 +898,9 @@ static void test_reduce_complex(void) {
 static void test_reduce_errors(void) {
   lt_tensor *t = make(LT_INT64, 2, A(2, 3)), *o = NULL;
   CHECK_FAILS(lt_reduce(LT_MEAN, t, -1, 0, 1, &o, NULL, &err),
-              "mean(): input dtype must be floating point or complex, got int64");
+              "input dtype must be floating point or complex, got int64");
   CHECK_FAILS(lt_reduce(LT_VAR, t, 0, 0, 1, &o, NULL, &err), "floating point");
-  CHECK_FAILS(lt_reduce(LT_STD, t, -1, 0, 1, &o, NULL, &err), "std()");
+  CHECK_FAILS(lt_reduce(LT_STD, t, -1, 0, 1, &o, NULL, &err), "must be floating point");
   CHECK_FAILS(lt_reduce(LT_SUM, t, 2, 0, 1, &o, NULL, &err), "out of range");
   CHECK_FAILS(lt_reduce(LT_MAX, t, 7, 1, 1, &o, NULL, &err), "out of range");
   lt_tensor_free(t);
@@ -1145,7 +1144,7 @@ static void test_matmul_values(void) {
 
 static void test_matmul_errors(void) {
   lt_tensor *a = make(LT_FLOAT32, 2, A(2, 3)), *b = make(LT_FLOAT32, 2, A(4, 5)), *o = NULL;
-  CHECK_FAILS(lt_matmul(a, b, &o, &err), "matmul: sizes (2x3) and (4x5) do not match");
+  CHECK_FAILS(lt_matmul(a, b, &o, &err), "sizes (2x3) and (4x5) do not match");
   lt_tensor *v = make(LT_FLOAT32, 1, A(4));
   CHECK_FAILS(lt_matmul(a, v, &o, &err), "do not match");
   CHECK_FAILS(lt_matmul(v, a, &o, &err), "do not match");

@@ -28,7 +28,7 @@ static lt_tensor *source(lua_State *L, int idx, int *ro, const char **why) {
     *why = "expected a tensor or a ReadOnlyTensorWrapper";
     return NULL;
   }
-  if (!ud->t || ud->t->storage->revoked) {
+  if (!ud->t || lt_storage_revoked(ud->t->storage)) {
     *why = LTL_RELEASED;
     return NULL;
   }
@@ -42,11 +42,7 @@ static lt_tensor *source(lua_State *L, int idx, int *ro, const char **why) {
    the export behind (and a borrowed DLTensor dangling once the clone is gone). A storage that
    shares its block with a clone is left alone: pinning it would copy, and a read-only export
    never gives a copy-on-write clone its own memory. */
-static void keep_live(lt_tensor *t) {
-  lt_storage *s = t->storage;
-  if (!s->pinned && (!s->shared || atomic_load(&s->block->refs) == 1))
-    (void)lt_storage_pin(s); /* no copy here: cannot fail */
-}
+static void keep_live(lt_tensor *t) { (void)lt_storage_pin_if_free(t->storage); }
 
 /* }====== */
 
@@ -132,8 +128,9 @@ static int dltensor_from_lua(lua_State *L, int idx, DLTensor *out, int read_only
   lt_tensor *t = source(L, idx, &ro, &why);
   if (!t) return fail(L, why);
   if (!out) return fail(L, "out must not be NULL");
-  if (!read_only && !ro && t->readonly == LT_WRITABLE && !t->storage->pinned &&
-      lt_storage_pin(t->storage)) /* the caller may write through the view */
+  lt_error err;
+  if (!read_only && !ro && t->readonly == LT_WRITABLE &&
+      lt_tensor_pin(t, NULL, &err)) /* the caller may write through the view */
     return fail(L, "not enough memory to copy a shared (cloned) tensor");
   keep_live(t); /* read-only, or pinned above already */
   out->data = lt_numel(t) == 0 ? NULL : lt_data(t);

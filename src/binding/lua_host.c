@@ -205,7 +205,7 @@ int ltensor_borrow(lua_State *L, int idx, DLTensor *out) {
 
 int ltensor_is_tensor(lua_State *L, int idx) {
   ltl_ud *ud = ltl_testud(L, idx);
-  return ud && ud->t && !ud->t->storage->revoked;
+  return ud && ud->t && !lt_storage_revoked(ud->t->storage);
 }
 
 void ltensor_check_tensor(lua_State *L, int arg, DLTensor *out) {

@@ -200,7 +200,7 @@ static int t_index(lua_State *L) {
   }
   /* the general path: selections and ranges */
   lt_tensor *t = ud->t;
-  if (!t || t->storage->revoked) return ltl_released(L);
+  if (!t || lt_storage_revoked(t->storage)) return ltl_released(L);
   lt_frame f;
   lt_tensor *v = lt_frame_of(&f, t);
   if (apply_key(L, v, 2)) {
@@ -216,13 +216,13 @@ static int t_newindex(lua_State *L) {
   ltl_ud *ud = self_ud(L);
   if (!ud) return luaL_typeerror(L, 1, "tensor");
   lt_tensor *t = ud->t;
-  if (!t || t->storage->revoked) return ltl_released(L);
+  if (!t || lt_storage_revoked(t->storage)) return ltl_released(L);
   if (lua_type(L, 2) == LUA_TNUMBER && t->ndim == 1) { /* the fast path */
     int isnum;
     lua_Integer i = lua_tointegerx(L, 2, &isnum);
     int64_t n = t->shape[0];
     if (i < 0) i += n + 1;
-    if (isnum && i >= 1 && i <= n && !t->readonly && !t->storage->shared && lt_readable(t)) {
+    if (isnum && i >= 1 && i <= n && lt_write_ready(t)) {
       char *p = lt_data(t) + (i - 1) * t->strides[0] * (int64_t)lt_esize(t);
       if (t->dtype == LT_FLOAT32 && lua_type(L, 3) == LUA_TNUMBER) { /* as lt_store does */
         *(float *)p = lua_isinteger(L, 3) ? (float)lua_tointeger(L, 3) : (float)lua_tonumber(L, 3);
@@ -285,7 +285,7 @@ static int m_set(lua_State *L) {
   if (nidx != t->ndim)
     return luaL_error(L, "set: expected %d indices and a value for a %d-d tensor, got %d indices",
                       t->ndim, t->ndim, nidx < 0 ? 0 : nidx);
-  if (t->readonly || t->storage->shared || !lt_readable(t)) ltl_prepare_write(L, t);
+  if (!lt_write_ready(t)) ltl_prepare_write(L, t);
   char *p = index_args(L, t, 2);
   ltl_store_value(L, lua_gettop(L), t->dtype, p);
   return 0;

@@ -88,6 +88,8 @@ void ltl_count_finalizable(lua_State *L, ltl_state *st);
 void ltl_setfuncs(lua_State *L, int idx, const luaL_Reg *l);
 /* Tells the garbage collector that nbytes outside its heap are about to be allocated. */
 void ltl_account(lua_State *L, size_t nbytes);
+/* The same for the data of a tensor the core just made (NULL: nothing). */
+void ltl_account_tensor(lua_State *L, const lt_tensor *t);
 
 /* }====== */
 

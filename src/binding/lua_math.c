@@ -33,11 +33,6 @@ static void check_operand(lua_State *L, int idx, lt_operand *o, const char *what
     luaL_error(L, "%s: expected a tensor, number or boolean, got %s", what, luaL_typename(L, idx));
 }
 
-/* Pushes a new tensor result (the core made it); the collector is told of its size. */
-static void push_result(lua_State *L, ltl_ud *ud) {
-  if (ud->t) ltl_account(L, (size_t)lt_numel(ud->t) * lt_esize(ud->t));
-}
-
 /* }====== */
 
 /* {====== elementwise ====== */
@@ -55,7 +50,7 @@ static int binary(lua_State *L, lt_binop op, int inplace) {
   }
   ltl_ud *ud = ltl_newud(L);
   if (lt_binary(op, &a, &b, NULL, &ud->t, &err)) return ltl_raise(L, &err);
-  push_result(L, ud);
+  ltl_account_tensor(L, ud->t);
   return 1;
 }
 
@@ -70,7 +65,7 @@ static int unary(lua_State *L, lt_unop op, int inplace) {
   }
   ltl_ud *ud = ltl_newud(L);
   if (lt_unary(op, t, NULL, &ud->t, &err)) return ltl_raise(L, &err);
-  push_result(L, ud);
+  ltl_account_tensor(L, ud->t);
   return 1;
 }
 
@@ -145,7 +140,7 @@ static int clamp(lua_State *L, int inplace) {
   ltl_ud *ud = ltl_newud(L);
   if (lt_clamp(t, has_lo ? &lo : NULL, has_hi ? &hi : NULL, NULL, &ud->t, &err))
     return ltl_raise(L, &err);
-  push_result(L, ud);
+  ltl_account_tensor(L, ud->t);
   return 1;
 }
 static int m_clamp(lua_State *L) { return clamp(L, 0); }
@@ -160,47 +155,25 @@ static int f_where(lua_State *L) {
   lt_error err;
   ltl_ud *ud = ltl_newud(L);
   if (lt_where(c, &a, &b, &ud->t, &err)) return ltl_raise(L, &err);
-  push_result(L, ud);
+  ltl_account_tensor(L, ud->t);
   return 1;
 }
 
 /* t:masked_fill(mask, value): where(mask, value, t) in t's dtype; masked_fill_ writes t. */
 static int masked_fill(lua_State *L, int inplace) {
-  lt_tensor *t = ltl_check(L, 1), *mask = ltl_check(L, 2);
-  lt_operand v, ot = {t, {LT_SK_INT, {0}, 0}, 0};
+  lt_tensor *t = ltl_check(L, 1), *mask = ltl_check(L, 2), *r;
+  lt_operand v;
   check_operand(L, 3, &v, "masked_fill");
-  if (mask->dtype != LT_BOOL) return luaL_argerror(L, 2, "mask must be a bool tensor");
-  if (v.t && v.t->ndim != 0)
-    return luaL_argerror(L, 3, "value must be a number, boolean or 0-d tensor");
   lt_error err;
-  lt_tensor *r;
-  if (lt_where(mask, &v, &ot, &r, &err)) return ltl_raise(L, &err);
-  if (inplace) { /* the mask must not grow t's shape; the copy converts to t's dtype */
-    int same =
-        r->ndim == t->ndim && memcmp(r->shape, t->shape, (size_t)t->ndim * sizeof(int64_t)) == 0;
-    if (!same) {
-      char have[128], want[128];
-      lt_shape_str(t->ndim, t->shape, have, sizeof have);
-      lt_shape_str(r->ndim, r->shape, want, sizeof want);
-      lt_tensor_free(r);
-      return luaL_error(
-          L, "masked_fill_: output with shape %s doesn't match the broadcast shape %s", have, want);
-    }
-    int rc = lt_copy(t, r, &err);
-    lt_tensor_free(r);
-    if (rc) return ltl_raise(L, &err);
+  if (inplace) {
+    ltl_prepare_write(L, t); /* a copy-on-write clone's own block is charged to the collector */
+    if (lt_masked_fill(t, mask, &v, 1, &r, &err)) return ltl_raise(L, &err);
     lua_settop(L, 1);
     return 1;
   }
   ltl_ud *ud = ltl_newud(L);
-  if (r->dtype == t->dtype) {
-    ud->t = r;
-  } else {
-    int rc = lt_cast(r, t->dtype, &ud->t, &err);
-    lt_tensor_free(r);
-    if (rc) return ltl_raise(L, &err);
-  }
-  push_result(L, ud);
+  if (lt_masked_fill(t, mask, &v, 0, &ud->t, &err)) return ltl_raise(L, &err);
+  ltl_account_tensor(L, ud->t);
   return 1;
 }
 static int m_masked_fill(lua_State *L) { return masked_fill(L, 0); }
@@ -226,7 +199,7 @@ static int reduce(lua_State *L, lt_redop op) {
   ltl_ud *ud = ltl_newud(L);
   ltl_ud *ix = with_idx ? ltl_newud(L) : NULL;
   if (lt_reduce(op, t, dim, keepdim, correction, &ud->t, ix ? &ix->t : NULL, &err))
-    return ltl_raise(L, &err);
+    return ltl_error(L, "%s: %s", lt_redop_names[op], err.msg); /* the name once */
   int positions = op == LT_ARGMIN || op == LT_ARGMAX;
   if (positions || ix) { /* 0-based positions become 1-based */
     lt_operand a = {positions ? ud->t : ix->t, {LT_SK_INT, {0}, 0}, 0};
@@ -234,7 +207,7 @@ static int reduce(lua_State *L, lt_redop op) {
     lt_tensor *r;
     if (lt_binary(LT_ADD, &a, &one, positions ? ud->t : ix->t, &r, &err)) return ltl_raise(L, &err);
   }
-  push_result(L, ud);
+  ltl_account_tensor(L, ud->t);
   return ix ? 2 : 1;
 }
 
@@ -260,8 +233,8 @@ static int m_matmul(lua_State *L) {
   lt_tensor *a = ltl_check(L, 1), *b = ltl_check(L, 2);
   lt_error err;
   ltl_ud *ud = ltl_newud(L);
-  if (lt_matmul(a, b, &ud->t, &err)) return ltl_raise(L, &err);
-  push_result(L, ud);
+  if (lt_matmul(a, b, &ud->t, &err)) return ltl_error(L, "matmul: %s", err.msg);
+  ltl_account_tensor(L, ud->t);
   return 1;
 }
 
@@ -299,8 +272,8 @@ static const lt_tensor **tensor_list(lua_State *L, int idx, int *count, const ch
   luaL_checktype(L, idx, LUA_TTABLE);
   lua_Unsigned n = lua_rawlen(L, idx);
   if (n == 0) luaL_error(L, "%s: expected a non-empty sequence of tensors", what);
-  if (n > INT_MAX / 2) luaL_error(L, "%s: too many tensors", what);
-  const lt_tensor **ts = lua_newuserdatauv(L, (size_t)n * 2 * sizeof(lt_tensor *), 0);
+  if (n > INT_MAX) luaL_error(L, "%s: too many tensors", what);
+  const lt_tensor **ts = lua_newuserdatauv(L, (size_t)n * sizeof(lt_tensor *), 0);
   for (lua_Unsigned i = 1; i <= n; i++) {
     lua_rawgeti(L, idx, (lua_Integer)i);
     if (!ltl_testud(L, -1))
@@ -321,32 +294,8 @@ static int cat_or_stack(lua_State *L, int stack) {
   int dim = lua_isnoneornil(L, 2) ? 0 : ltl_check_dim(L, 2, nd > 0 ? nd : 1);
   lt_error err;
   ltl_ud *ud = ltl_newud(L);
-  if (!stack) {
-    if (lt_cat(ts, n, dim, &ud->t, &err)) return ltl_raise(L, &err);
-    push_result(L, ud);
-    return 1;
-  }
-  /* stack: each tensor unsqueezed at dim (shapes must be equal), then cat */
-  lt_tensor **views = (lt_tensor **)(void *)(ts + n); /* the second half of the scratch */
-  int rc = LT_OK, made = 0;
-  for (int i = 0; i < n && rc == LT_OK; i++) {
-    if (ts[i]->ndim != ts[0]->ndim ||
-        memcmp(ts[i]->shape, ts[0]->shape, (size_t)ts[0]->ndim * sizeof(int64_t)) != 0) {
-      char a[128], b[128];
-      lt_shape_str(ts[0]->ndim, ts[0]->shape, a, sizeof a);
-      lt_shape_str(ts[i]->ndim, ts[i]->shape, b, sizeof b);
-      rc = lt_fail(&err, LT_EARG,
-                   "stack expects each tensor to be equal size, but got %s at entry 1 and %s at "
-                   "entry %d",
-                   a, b, i + 1);
-    } else if ((rc = lt_unsqueeze(ts[i], dim, &views[i], &err)) == LT_OK) {
-      made++;
-    }
-  }
-  if (rc == LT_OK) rc = lt_cat((const lt_tensor *const *)views, n, dim, &ud->t, &err);
-  for (int i = 0; i < made; i++) lt_tensor_free(views[i]);
-  if (rc) return ltl_raise(L, &err);
-  push_result(L, ud);
+  if ((stack ? lt_stack : lt_cat)(ts, n, dim, &ud->t, &err)) return ltl_raise(L, &err);
+  ltl_account_tensor(L, ud->t);
   return 1;
 }
 static int f_cat(lua_State *L) { return cat_or_stack(L, 0); }

@@ -110,7 +110,8 @@ static int lt_full(lua_State *L) {
   return 1;
 }
 
-/* lt.arange([start,] stop [, step] [, dtype]): half-open, as torch.arange. */
+/* lt.arange([start,] stop [, step] [, dtype]): half-open, as torch.arange. Integer arithmetic
+   when every number is an integer, else double (the core's lt_arange). */
 static int f_arange(lua_State *L) {
   int nargs = lua_gettop(L), nnum = 0, isfloat = 0;
   while (nnum < nargs && lua_type(L, nnum + 1) == LUA_TNUMBER) {
@@ -120,47 +121,20 @@ static int f_arange(lua_State *L) {
   if (nnum == 0) return luaL_typeerror(L, 1, "number");
   if (nnum > 3) return luaL_argerror(L, 4, "at most start, stop and step");
   lt_dtype dt = ltl_opt_dtype(L, nnum + 1, isfloat ? LT_FLOAT32 : LT_INT64);
-  int64_t count;
-  if (!isfloat) {
-    lua_Integer start = nnum >= 2 ? lua_tointeger(L, 1) : 0;
-    lua_Integer stop = lua_tointeger(L, nnum >= 2 ? 2 : 1);
-    lua_Integer step = nnum == 3 ? lua_tointeger(L, 3) : 1;
-    luaL_argcheck(L, step != 0, 3, "step must be nonzero");
-    luaL_argcheck(L, step > 0 ? stop >= start : stop <= start, 1,
-                  "upper bound and lower bound inconsistent with step sign");
-    /* span / step, rounded up, in unsigned arithmetic (the span may exceed int64) */
-    uint64_t span = step > 0 ? (uint64_t)stop - (uint64_t)start : (uint64_t)start - (uint64_t)stop;
-    uint64_t ustep = step > 0 ? (uint64_t)step : 0 - (uint64_t)step;
-    uint64_t c = span / ustep + (span % ustep != 0);
-    if (c > (uint64_t)INT64_MAX) return luaL_error(L, "arange: too many elements");
-    count = (int64_t)c;
-    lt_tensor *t = new_tensor(L, dt, 1, &count, 0);
-    char *p = lt_data(t);
-    size_t es = lt_esize(t);
-    for (int64_t i = 0; i < count; i++, p += es) {
-      lt_scalar s = {
-          LT_SK_INT, {.i = (int64_t)((uint64_t)start + (uint64_t)i * (uint64_t)step)}, 0};
-      if (lt_store(dt, p, &s) != LT_STORE_OK) ltl_scalar_error(L, &s, dt);
-    }
-    return 1;
+  /* the arguments holding start, stop and step (0: the default, 0 or 1); one number is stop */
+  int pos[3] = {nnum >= 2 ? 1 : 0, nnum >= 2 ? 2 : 1, nnum == 3 ? 3 : 0};
+  lt_scalar v[3];
+  for (int i = 0; i < 3; i++) {
+    lua_Integer def = i == 2;
+    if (isfloat)
+      v[i] = (lt_scalar){LT_SK_FLOAT, {.f = pos[i] ? lua_tonumber(L, pos[i]) : (double)def}, 0};
+    else
+      v[i] = (lt_scalar){LT_SK_INT, {.i = pos[i] ? lua_tointeger(L, pos[i]) : def}, 0};
   }
-  double start = nnum >= 2 ? lua_tonumber(L, 1) : 0;
-  double stop = lua_tonumber(L, nnum >= 2 ? 2 : 1);
-  double step = nnum == 3 ? lua_tonumber(L, 3) : 1;
-  luaL_argcheck(L, isfinite(start) && isfinite(stop), 1, "start and stop must be finite");
-  luaL_argcheck(L, step != 0 && isfinite(step), 3, "step must be finite and nonzero");
-  luaL_argcheck(L, step > 0 ? stop >= start : stop <= start, 1,
-                "upper bound and lower bound inconsistent with step sign");
-  double c = ceil((stop - start) / step);
-  if (!(c < 0x1p62)) return luaL_error(L, "arange: too many elements");
-  count = (int64_t)c;
-  lt_tensor *t = new_tensor(L, dt, 1, &count, 0);
-  char *p = lt_data(t);
-  size_t es = lt_esize(t);
-  for (int64_t i = 0; i < count; i++, p += es) {
-    lt_scalar s = {LT_SK_FLOAT, {.f = start + (double)i * step}, 0};
-    if (lt_store(dt, p, &s) != LT_STORE_OK) ltl_scalar_error(L, &s, dt);
-  }
+  ltl_ud *ud = ltl_newud(L);
+  lt_error err;
+  if (lt_arange(dt, &v[0], &v[1], &v[2], &ud->t, &err)) return ltl_raise(L, &err);
+  ltl_account_tensor(L, ud->t);
   return 1;
 }
 
@@ -269,11 +243,10 @@ static int m_storage_offset(lua_State *L) {
    block first, and the block is never shared again (the address may be written through). */
 static int m_data_ptr(lua_State *L) {
   lt_tensor *t = ltl_check(L, 1);
-  if (!t->storage->pinned) {
-    void *before = t->storage->data;
-    if (lt_storage_pin(t->storage)) return luaL_error(L, "not enough memory");
-    if (t->storage->data != before) ltl_account(L, t->storage->block->nbytes);
-  }
+  lt_error err;
+  size_t moved;
+  if (lt_tensor_pin(t, &moved, &err)) return ltl_raise(L, &err);
+  ltl_account(L, moved);
   lua_pushinteger(L, (lua_Integer)(intptr_t)lt_data(t));
   return 1;
 }
@@ -351,8 +324,7 @@ static int m_clone(lua_State *L) {
   lt_error err;
   ltl_ud *ud = ltl_newud(L);
   LTL_CHECK(L, lt_clone_lazy(t, &ud->t, &err), err);
-  if (ud->t->storage != t->storage && ud->t->storage->block != t->storage->block)
-    ltl_account(L, (size_t)lt_numel(t) * lt_esize(t)); /* it was an eager copy */
+  if (!lt_shares_block(ud->t, t)) ltl_account_tensor(L, ud->t); /* it was an eager copy */
   return 1;
 }
 

@@ -72,6 +72,10 @@ void ltl_account(lua_State *L, size_t nbytes) {
   lua_gc(L, LUA_GCSTEP, kb > INT_MAX ? INT_MAX : (int)kb);
 }
 
+void ltl_account_tensor(lua_State *L, const lt_tensor *t) {
+  if (t) ltl_account(L, (size_t)lt_numel(t) * lt_esize(t));
+}
+
 /* }====== */
 
 /* {====== userdata ====== */
@@ -89,7 +93,7 @@ ltl_ud *ltl_newud(lua_State *L) {
 lt_tensor *ltl_check(lua_State *L, int idx) {
   ltl_ud *ud = ltl_testud(L, idx);
   if (!ud) luaL_typeerror(L, idx, "tensor");
-  if (!ud->t || ud->t->storage->revoked) ltl_released(L);
+  if (!ud->t || lt_storage_revoked(ud->t->storage)) ltl_released(L);
   return ud->t;
 }
 
@@ -322,9 +326,9 @@ void ltl_store_value(lua_State *L, int idx, lt_dtype dt, char *p) {
 
 void ltl_prepare_write(lua_State *L, lt_tensor *t) {
   lt_error err;
-  void *before = t->storage->data;
-  if (lt_prepare_write(t, &err)) ltl_raise(L, &err);
-  if (t->storage->data != before) ltl_account(L, t->storage->block->nbytes);
+  size_t moved;
+  if (lt_prepare_write_moved(t, &moved, &err)) ltl_raise(L, &err);
+  ltl_account(L, moved);
 }
 
 void ltl_check_readable(lua_State *L, const lt_tensor *t) {

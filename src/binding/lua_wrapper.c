@@ -35,9 +35,7 @@ static int w_dlpack(lua_State *L) {
   /* the export stays a live view of t: pin t's storage when that copies nothing (its block has
      no other handle), so that a later t:clone() copies eagerly instead of moving t away from
      the export on its next write; a block shared with a clone is left alone */
-  lt_storage *s = t->storage;
-  if (copy != 1 && !s->pinned && (!s->shared || atomic_load(&s->block->refs) == 1))
-    (void)lt_storage_pin(s);
+  if (copy != 1) (void)lt_storage_pin_if_free(t->storage);
   return ltl_export_capsule(L, t, 1, copy == 1, 1);
 }
 

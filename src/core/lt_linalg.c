@@ -130,7 +130,7 @@ static int size_error(const char *pre, const char *post, const lt_tensor *a, con
   char sa[96], sb[96];
   shape_str(a, sa, sizeof sa);
   shape_str(b, sb, sizeof sb);
-  return lt_fail(err, LT_EARG, "matmul: %s (%s) and (%s)%s", pre, sa, sb, post); /* pinned */
+  return lt_fail(err, LT_EARG, "%s (%s) and (%s)%s", pre, sa, sb, post);
 }
 
 /* A frame over t's first element with the batch shape: the strides of t's matrices (a
