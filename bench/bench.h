@@ -106,6 +106,20 @@ static inline lua_State *bench_lua_source(const char *who) {
 #endif
 
 #ifdef PYLUA_H
+static PyObject *G; /* globals of Python's __main__ (borrowed), as bench_py_open returns them */
+
+/* The end of a timed Python call: r (its result, a new reference) dropped and dt returned, or,
+   when r is NULL, -1 after printing "<who>: python <what>:" and the Python error. */
+static inline double bench_py_done(PyObject *r, double dt, const char *who, const char *what) {
+  if (!r) {
+    fprintf(stderr, "%s: python %s:\n", who, what);
+    if (PyErr_Occurred()) PyErr_Print();
+    return -1;
+  }
+  Py_DECREF(r);
+  return dt;
+}
+
 /* Starts the embedded Python (pylua_start), imports sys and numpy as np, and runs `code` in
    __main__ with the integer globals names[i] = values[i]; the globals (borrowed), or NULL after
    printing why. */

@@ -147,8 +147,6 @@ static double lua_case(const char *fn, const char *tensor, long n, int k, double
 
 /* {====== the Python side ====== */
 
-static PyObject *G; /* globals of Python's __main__ (borrowed) */
-
 static const char py_code[] = /* run after import sys, numpy as np */
     "small = np.zeros(SMALL // 4, np.float32)\n"
     "big = np.zeros(BIG // 4, np.float32)\n"
@@ -191,13 +189,7 @@ static double py_case(const char *array, long n, int k) {
   PyObject *b = a ? bench_py_time(np_loop, &dt, "(On)", a, (Py_ssize_t)n) : NULL;
   PyObject *ok = b ? PyObject_CallFunction(np_check, "OOi", a, b, k) : NULL;
   Py_XDECREF(b);
-  if (!ok) {
-    fprintf(stderr, "bench_dlpack: python np_loop(%s):\n", array);
-    if (PyErr_Occurred()) PyErr_Print();
-    return -1;
-  }
-  Py_DECREF(ok);
-  return dt;
+  return bench_py_done(ok, dt, "bench_dlpack", array);
 }
 
 /* }====== */

@@ -147,8 +147,6 @@ static int open_lua(void) {
 
 /* {====== the Python side ====== */
 
-static PyObject *G; /* globals of Python's __main__ (borrowed) */
-
 static const char py_code[] = /* run after import sys, numpy as np */
     "a = np.arange(N, dtype=np.float32)\n"
     "b = np.full(N, 0.25, np.float32)\n"
@@ -216,13 +214,7 @@ static double py_case(const char *fn, long n) {
   PyObject *f = PyDict_GetItemString(G, fn); /* borrowed */
   double dt = -1;
   PyObject *r = f ? bench_py_time(f, &dt, "(n)", (Py_ssize_t)n) : NULL;
-  if (!r) {
-    fprintf(stderr, "bench_math: python %s:\n", fn);
-    if (PyErr_Occurred()) PyErr_Print();
-    return -1;
-  }
-  Py_DECREF(r);
-  return dt;
+  return bench_py_done(r, dt, "bench_math", fn);
 }
 
 /* Python's one-line answer to expr, or "?". */

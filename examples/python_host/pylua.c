@@ -12,13 +12,10 @@ static const char *const capsule_names[] = {"dltensor", "dltensor_versioned"};
 static const char *const used_names[] = {"used_dltensor", "used_dltensor_versioned"};
 
 static void call_deleter(void *managed, int versioned) {
-  if (versioned) {
-    DLManagedTensorVersioned *m = managed;
-    if (m->deleter) m->deleter(m);
-  } else {
-    DLManagedTensor *m = managed;
-    if (m->deleter) m->deleter(m);
-  }
+  DLManagedTensorVersioned *v = versioned ? managed : NULL;
+  DLManagedTensor *l = versioned ? NULL : managed;
+  if (v && v->deleter) v->deleter(v);
+  if (l && l->deleter) l->deleter(l);
 }
 
 /* Sets a Python RuntimeError from the Lua error message at the top, and pops it. */

@@ -8,7 +8,7 @@
  * to "used_dltensor" / "used_dltensor_versioned" before anything that can fail; an unconsumed
  * capsule's __gc calls the deleter exactly once. Other Lua C modules can make and take capsules
  * by this convention alone, without linking ltensor.
- * Called by lua_init.c (ltl_open_dlpack) and lua_wrapper.c (the export helpers of
+ * Read by lua_init.c (ltl_part_dlpack); called by lua_wrapper.c (the export helpers of
  * lua_dlpack.h); calls lua_exchange.c (ltensor's own exchange tables), the base and the core.
  */
 #include <string.h>
@@ -343,21 +343,15 @@ static int f_from_dlpack(lua_State *L) {
 /* }====== */
 
 static const luaL_Reg dlpack_methods[] = {
-    {"__dlpack", m_dlpack},
-    {"__dlpack_device", m_dlpack_device},
-    {NULL, NULL},
-};
+    {"__dlpack", m_dlpack}, {"__dlpack_device", m_dlpack_device}, {NULL, NULL}};
 
 static const luaL_Reg dlpack_funcs[] = {
-    {"from_dlpack", f_from_dlpack},
-    {"to_dlpack", f_to_dlpack},
-    {NULL, NULL},
-};
+    {"from_dlpack", f_from_dlpack}, {"to_dlpack", f_to_dlpack}, {NULL, NULL}};
 
-void ltl_open_dlpack(lua_State *L, const ltl_tables *at) {
+static void open_dlpack(lua_State *L, const ltl_tables *at) {
   make_capsule_metatables(L);
-  ltl_setfuncs(L, at->methods, dlpack_methods);
-  ltl_setfuncs(L, at->module, dlpack_funcs);
   lua_pushlightuserdata(L, (void *)ltensor_exchange());
   lua_setfield(L, at->methods, "__dlpack_c_exchange_api");
 }
+
+const ltl_part ltl_part_dlpack = {NULL, dlpack_methods, NULL, dlpack_funcs, open_dlpack};

@@ -5,7 +5,7 @@
 #ifndef LUA_DLPACK_H
 #define LUA_DLPACK_H
 
-#include "lua_ltensor.h"
+#include "lua_ud.h"
 
 /* __dlpack's opts at idx for t: *versioned, and copy as -1 (nil), 0 or 1. Raises. */
 int ltl_dlpack_opts(lua_State *L, int idx, const lt_tensor *t, int *versioned);

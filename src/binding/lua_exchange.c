@@ -7,13 +7,13 @@
  * pushed, and the one step that must allocate Lua memory (pushing a tensor) runs under
  * lua_pcall (the base's protected pushes).
  * Called by lua_host.c, lua_init.c, lua_dlpack.c and lua_wrapper.c (ltensor_exchange,
- * ltensor_exchange_const); calls the base (lua_ltensor.h) and the core.
+ * ltensor_exchange_const); calls the base (lua_ud.h) and the core.
  */
 #include <string.h>
 
 #include "lt_dlpack.h"
 #include "ltensor.h"
-#include "lua_ltensor.h"
+#include "lua_ud.h"
 
 /* {====== failing without raising ====== */
 

@@ -7,15 +7,15 @@
  * here on failure or later when the last reference goes).
  * The top of the binding, beside lua_init.c: called by host programs only; calls lua_init.c
  * (luaopen_ltensor_core, to open ltensor in a state that lacks it), lua_exchange.c, the base
- * (lua_ltensor.h) and the core.
+ * (lua_ud.h) and the core.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "lt_dlpack.h"
 #include "ltensor.h"
-#include "lua_ltensor.h"
 #include "lua_luasrc.h"
+#include "lua_ud.h"
 
 /* {====== running protected ====== */
 

@@ -5,11 +5,11 @@
  * Keys: an integer selects along the first dim; a table holds one entry per dim, an integer
  * (select) or a range {start, end, step} (inclusive, 1-based, negative from the end). A key
  * that selects down to one element reads or writes that element; any other gives a view.
- * Called only by lua_init.c (ltl_open_index); calls the base (lua_ltensor.h) and the core.
+ * Read only by lua_init.c (ltl_part_index); calls the base (lua_ud.h) and the core.
  */
 #include "lt_copy.h"
-#include "lua_ltensor.h"
 #include "lua_parts.h"
+#include "lua_ud.h"
 
 /* {====== keys ====== */
 
@@ -294,23 +294,17 @@ static int m_set(lua_State *L) {
 /* }====== */
 
 static const luaL_Reg index_methods[] = {
-    {"get", m_get},
-    {"set", m_set},
-    {"copy_", m_copy_},
-    {NULL, NULL},
-};
+    {"get", m_get}, {"set", m_set}, {"copy_", m_copy_}, {NULL, NULL}};
 
 static const luaL_Reg index_metameth[] = {
-    {"__newindex", t_newindex},
-    {"__len", t_len},
-    {NULL, NULL},
-};
+    {"__newindex", t_newindex}, {"__len", t_len}, {NULL, NULL}};
 
-void ltl_open_index(lua_State *L, const ltl_tables *at) {
-  ltl_setfuncs(L, at->mt, index_metameth);
-  ltl_setfuncs(L, at->methods, index_methods);
+/* __index: a closure over the methods and properties tables */
+static void open_index(lua_State *L, const ltl_tables *at) {
   lua_pushvalue(L, at->methods);
   lua_pushvalue(L, at->props);
   lua_pushcclosure(L, t_index, 2);
   lua_setfield(L, at->mt, "__index");
 }
+
+const ltl_part ltl_part_index = {index_metameth, index_methods, NULL, NULL, open_index};

@@ -1,19 +1,27 @@
 /*
  * lua_init.c -- luaopen_ltensor_core, the module ltensor.core: the one file that knows every
  * part of the binding. It makes the tensor metatable and the methods, properties and module
- * tables, lets each part fill them (ltl_open_* of lua_parts.h, called from here only), and
+ * tables, lets each part fill them (the ltl_part_* of lua_parts.h, read from here only), and
  * registers the per-state bookkeeping.
  * Called by Lua (require) and lua_host.c; calls the parts, lua_exchange.c and the base.
  */
 #include "ltensor.h"
-#include "lua_ltensor.h"
 #include "lua_parts.h"
+#include "lua_ud.h"
 
 /* The parts, in the order they fill the tables (lua_dlpack.c makes the capsule metatables that
    the bookkeeping holds). */
-static void (*const parts[])(lua_State *L, const ltl_tables *at) = {
-    ltl_open_tensor, ltl_open_index, ltl_open_math, ltl_open_dlpack, ltl_open_wrapper,
+static const ltl_part *const parts[] = {
+    &ltl_part_tensor, &ltl_part_index, &ltl_part_math, &ltl_part_dlpack, &ltl_part_wrapper,
 };
+
+static void open_part(lua_State *L, const ltl_part *p, const ltl_tables *at) {
+  const luaL_Reg *lists[4] = {p->metameth, p->methods, p->props, p->funcs};
+  const int where[4] = {at->mt, at->methods, at->props, at->module};
+  for (int i = 0; i < 4; i++)
+    if (lists[i]) ltl_setfuncs(L, where[i], lists[i]);
+  if (p->open) p->open(L, at);
+}
 
 LUAMOD_API int luaopen_ltensor_core(lua_State *L) {
   /* The bookkeeping userdata is registered last, under this copy's own key, and marks a state
@@ -53,7 +61,7 @@ LUAMOD_API int luaopen_ltensor_core(lua_State *L) {
   at.props = at.module - 1;
   at.methods = at.module - 2;
   at.mt = at.module - 3;
-  for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) parts[i](L, &at);
+  for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) open_part(L, parts[i], &at);
   if (!complete) ltl_register_state(L, at.mt);
   lua_pushvalue(L, at.methods);
   lua_setfield(L, at.module, "_methods");

@@ -6,7 +6,7 @@
  * scalars (numbers, booleans). Dims are 1-based (negative from the end); so are the positions
  * argmin/argmax and min/max over a dim return. Lua's == and < keep their meaning (identity, and
  * an error): comparisons that give bool tensors are the methods eq, ne, lt, le, gt, ge.
- * Called only by lua_init.c (ltl_open_math); calls the base (lua_ltensor.h) and the core.
+ * Read only by lua_init.c (ltl_part_math); calls the base (lua_ud.h) and the core.
  */
 #include <limits.h>
 #include <string.h>
@@ -15,8 +15,8 @@
 #include "lt_linalg.h"
 #include "lt_math.h"
 #include "lt_reduce.h"
-#include "lua_ltensor.h"
 #include "lua_parts.h"
+#include "lua_ud.h"
 
 /* {====== operands and results ====== */
 
@@ -368,74 +368,66 @@ static int m_apply(lua_State *L) {
 
 #define M(name) \
   {#name, m_##name}, { #name "_", m_##name##_ }
-static const luaL_Reg math_methods[] = {
-    M(add),
-    M(sub),
-    M(mul),
-    M(div),
-    M(floor_divide),
-    M(remainder),
-    M(pow),
-    M(maximum),
-    M(minimum),
-    M(neg),
-    M(abs),
-    M(sqrt),
-    M(exp),
-    M(log),
-    M(sin),
-    M(cos),
-    M(tanh),
-    M(floor),
-    M(ceil),
-    M(round),
-    M(sign),
-    M(clamp),
-    M(masked_fill),
-    {"eq", m_eq},
-    {"ne", m_ne},
-    {"lt", m_lt},
-    {"le", m_le},
-    {"gt", m_gt},
-    {"ge", m_ge},
-    {"logical_and", m_logical_and},
-    {"logical_or", m_logical_or},
-    {"logical_not", m_logical_not},
-    {"sum", m_sum},
-    {"prod", m_prod},
-    {"mean", m_mean},
-    {"min", m_min},
-    {"max", m_max},
-    {"argmin", m_argmin},
-    {"argmax", m_argmax},
-    {"all", m_all},
-    {"any", m_any},
-    {"var", m_var},
-    {"std", m_std},
-    {"matmul", m_matmul},
-    {"dot", m_dot},
-    {"t", m_t},
-    {"map", m_map},
-    {"apply", m_apply},
-    {NULL, NULL},
-};
+static const luaL_Reg math_methods[] = {M(add),
+                                        M(sub),
+                                        M(mul),
+                                        M(div),
+                                        M(floor_divide),
+                                        M(remainder),
+                                        M(pow),
+                                        M(maximum),
+                                        M(minimum),
+                                        M(neg),
+                                        M(abs),
+                                        M(sqrt),
+                                        M(exp),
+                                        M(log),
+                                        M(sin),
+                                        M(cos),
+                                        M(tanh),
+                                        M(floor),
+                                        M(ceil),
+                                        M(round),
+                                        M(sign),
+                                        M(clamp),
+                                        M(masked_fill),
+                                        {"eq", m_eq},
+                                        {"ne", m_ne},
+                                        {"lt", m_lt},
+                                        {"le", m_le},
+                                        {"gt", m_gt},
+                                        {"ge", m_ge},
+                                        {"logical_and", m_logical_and},
+                                        {"logical_or", m_logical_or},
+                                        {"logical_not", m_logical_not},
+                                        {"sum", m_sum},
+                                        {"prod", m_prod},
+                                        {"mean", m_mean},
+                                        {"min", m_min},
+                                        {"max", m_max},
+                                        {"argmin", m_argmin},
+                                        {"argmax", m_argmax},
+                                        {"all", m_all},
+                                        {"any", m_any},
+                                        {"var", m_var},
+                                        {"std", m_std},
+                                        {"matmul", m_matmul},
+                                        {"dot", m_dot},
+                                        {"t", m_t},
+                                        {"map", m_map},
+                                        {"apply", m_apply},
+                                        {NULL, NULL}};
 
-static const luaL_Reg math_metameth[] = {
-    {"__add", mm_add}, {"__sub", mm_sub}, {"__mul", mm_mul}, {"__div", mm_div}, {"__idiv", mm_idiv},
-    {"__mod", mm_mod}, {"__pow", mm_pow}, {"__unm", mm_unm}, {NULL, NULL},
-};
+static const luaL_Reg math_metameth[] = {{"__add", mm_add}, {"__sub", mm_sub},   {"__mul", mm_mul},
+                                         {"__div", mm_div}, {"__idiv", mm_idiv}, {"__mod", mm_mod},
+                                         {"__pow", mm_pow}, {"__unm", mm_unm},   {NULL, NULL}};
 
 static const luaL_Reg math_funcs[] = {
-    {"where", f_where},
-    {"cat", f_cat},
-    {"stack", f_stack},
-    {NULL, NULL},
-};
+    {"where", f_where}, {"cat", f_cat}, {"stack", f_stack}, {NULL, NULL}};
 
-void ltl_open_math(lua_State *L, const ltl_tables *at) {
-  ltl_setfuncs(L, at->mt, math_metameth);
-  ltl_setfuncs(L, at->methods, math_methods);
-  ltl_setfuncs(L, at->module, math_funcs);
+static void open_math(lua_State *L, const ltl_tables *at) {
   lua_pushcfunction(L, p_mT);
   lua_setfield(L, at->props, "mT");
 }
+
+const ltl_part ltl_part_math = {math_metameth, math_methods, NULL, math_funcs, open_math};

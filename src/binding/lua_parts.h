@@ -5,6 +5,7 @@
 #ifndef LUA_PARTS_H
 #define LUA_PARTS_H
 
+#include <lauxlib.h>
 #include <lua.h>
 
 /* Absolute stack indices of the tables a part fills: the tensor metatable, the methods and
@@ -13,15 +14,23 @@ typedef struct {
   int mt, methods, props, module;
 } ltl_tables;
 
+/* What a part adds: functions for the metatable, the methods and properties tables and the
+   module table (each NULL-terminated, or NULL for none), and an opener for what a table of
+   functions cannot say (or NULL). lua_init.c sets the tables first, then calls open. */
+typedef struct {
+  const luaL_Reg *metameth, *methods, *props, *funcs;
+  void (*open)(lua_State *L, const ltl_tables *at);
+} ltl_part;
+
 /* Constructors, methods, properties, __gc/__close (lua_tensor.c). */
-void ltl_open_tensor(lua_State *L, const ltl_tables *at);
+extern const ltl_part ltl_part_tensor;
 /* __index, __newindex, __len, get/set (lua_index.c). */
-void ltl_open_index(lua_State *L, const ltl_tables *at);
+extern const ltl_part ltl_part_index;
 /* Operators, elementwise methods, reductions, linear algebra (lua_math.c). */
-void ltl_open_math(lua_State *L, const ltl_tables *at);
+extern const ltl_part ltl_part_math;
 /* The capsule metatables (in the registry), __dlpack, from_dlpack, to_dlpack (lua_dlpack.c). */
-void ltl_open_dlpack(lua_State *L, const ltl_tables *at);
+extern const ltl_part ltl_part_dlpack;
 /* The wrapper metatable and ReadOnlyTensorWrapper (lua_wrapper.c). */
-void ltl_open_wrapper(lua_State *L, const ltl_tables *at);
+extern const ltl_part ltl_part_wrapper;
 
 #endif

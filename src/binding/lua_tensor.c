@@ -4,8 +4,8 @@
  * a tensor, its properties (shape, dtype, ndim, device) and __gc / __close.
  *
  * Argument handling only: views, copies and fills are the core's. Indexing (__index, get/set,
- * copy_) is lua_index.c's, math lua_math.c's. Called only by lua_init.c (ltl_open_tensor);
- * calls the base (lua_ltensor.h) and the core.
+ * copy_) is lua_index.c's, math lua_math.c's. Read only by lua_init.c (ltl_part_tensor);
+ * calls the base (lua_ud.h) and the core.
  */
 #include <limits.h>
 #include <math.h>
@@ -13,8 +13,8 @@
 #include <string.h>
 
 #include "lt_copy.h"
-#include "lua_ltensor.h"
 #include "lua_parts.h"
+#include "lua_ud.h"
 
 /* {====== constructors ====== */
 
@@ -190,23 +190,18 @@ static void push_dims(lua_State *L, int n, const int64_t *a) {
   }
 }
 
-static int m_size(lua_State *L) {
+/* t:size([d]) / t:stride([d]): every dim as a table, or dim d's */
+static int dims_or_one(lua_State *L, int strides) {
   lt_tensor *t = ltl_check(L, 1);
+  const int64_t *a = strides ? t->strides : t->shape;
   if (lua_isnoneornil(L, 2))
-    push_dims(L, t->ndim, t->shape);
+    push_dims(L, t->ndim, a);
   else
-    lua_pushinteger(L, (lua_Integer)t->shape[ltl_check_dim(L, 2, t->ndim)]);
+    lua_pushinteger(L, (lua_Integer)a[ltl_check_dim(L, 2, t->ndim)]);
   return 1;
 }
-
-static int m_stride(lua_State *L) {
-  lt_tensor *t = ltl_check(L, 1);
-  if (lua_isnoneornil(L, 2))
-    push_dims(L, t->ndim, t->strides);
-  else
-    lua_pushinteger(L, (lua_Integer)t->strides[ltl_check_dim(L, 2, t->ndim)]);
-  return 1;
-}
+static int m_size(lua_State *L) { return dims_or_one(L, 0); }
+static int m_stride(lua_State *L) { return dims_or_one(L, 1); }
 
 static int m_numel(lua_State *L) {
   lua_pushinteger(L, (lua_Integer)lt_numel(ltl_check(L, 1)));
@@ -518,67 +513,53 @@ static int t_gc(lua_State *L) {
   return 0;
 }
 
-static const luaL_Reg methods[] = {
-    {"size", m_size},
-    {"stride", m_stride},
-    {"numel", m_numel},
-    {"dim", m_dim},
-    {"is_contiguous", m_is_contiguous},
-    {"element_size", m_element_size},
-    {"nbytes", m_nbytes},
-    {"storage_offset", m_storage_offset},
-    {"data_ptr", m_data_ptr},
-    {"const_data_ptr", m_const_data_ptr},
-    {"is_read_only", m_is_read_only},
-    {"tolist", m_tolist},
-    {"item", m_item},
-    {"bytes", m_bytes},
-    {"clone", m_clone},
-    {"contiguous", m_contiguous},
-    {"to", m_to},
-    {"fill_", m_fill_},
-    {"zero_", m_zero_},
-    {"view", m_view},
-    {"reshape", m_reshape},
-    {"transpose", m_transpose},
-    {"permute", m_permute},
-    {"narrow", m_narrow},
-    {"select", m_select},
-    {"unsqueeze", m_unsqueeze},
-    {"squeeze", m_squeeze},
-    {"flatten", m_flatten},
-    {"expand", m_expand},
-    {NULL, NULL},
-};
+static const luaL_Reg methods[] = {{"size", m_size},
+                                   {"stride", m_stride},
+                                   {"numel", m_numel},
+                                   {"dim", m_dim},
+                                   {"is_contiguous", m_is_contiguous},
+                                   {"element_size", m_element_size},
+                                   {"nbytes", m_nbytes},
+                                   {"storage_offset", m_storage_offset},
+                                   {"data_ptr", m_data_ptr},
+                                   {"const_data_ptr", m_const_data_ptr},
+                                   {"is_read_only", m_is_read_only},
+                                   {"tolist", m_tolist},
+                                   {"item", m_item},
+                                   {"bytes", m_bytes},
+                                   {"clone", m_clone},
+                                   {"contiguous", m_contiguous},
+                                   {"to", m_to},
+                                   {"fill_", m_fill_},
+                                   {"zero_", m_zero_},
+                                   {"view", m_view},
+                                   {"reshape", m_reshape},
+                                   {"transpose", m_transpose},
+                                   {"permute", m_permute},
+                                   {"narrow", m_narrow},
+                                   {"select", m_select},
+                                   {"unsqueeze", m_unsqueeze},
+                                   {"squeeze", m_squeeze},
+                                   {"flatten", m_flatten},
+                                   {"expand", m_expand},
+                                   {NULL, NULL}};
 
 static const luaL_Reg properties[] = {
-    {"shape", p_shape}, {"dtype", p_dtype}, {"ndim", p_ndim}, {"device", p_device}, {NULL, NULL},
-};
+    {"shape", p_shape}, {"dtype", p_dtype}, {"ndim", p_ndim}, {"device", p_device}, {NULL, NULL}};
 
-static const luaL_Reg metameth[] = {
-    {"__gc", t_gc},
-    {"__close", t_gc},
-    {NULL, NULL},
-};
+static const luaL_Reg metameth[] = {{"__gc", t_gc}, {"__close", t_gc}, {NULL, NULL}};
 
-static const luaL_Reg funcs[] = {
-    {"tensor", lt_tensor_fn},
-    {"empty", lt_empty},
-    {"zeros", lt_zeros},
-    {"ones", lt_ones},
-    {"full", lt_full},
-    {"arange", f_arange},
-    {"from_bytes", lt_from_bytes},
-    {"is_tensor", lt_is_tensor},
-    {"_readable", lt_readable_fn},
-    {NULL, NULL},
-};
+static const luaL_Reg funcs[] = {{"tensor", lt_tensor_fn},
+                                 {"empty", lt_empty},
+                                 {"zeros", lt_zeros},
+                                 {"ones", lt_ones},
+                                 {"full", lt_full},
+                                 {"arange", f_arange},
+                                 {"from_bytes", lt_from_bytes},
+                                 {"is_tensor", lt_is_tensor},
+                                 {"_readable", lt_readable_fn},
+                                 {NULL, NULL}};
 
 /* }====== */
 
-void ltl_open_tensor(lua_State *L, const ltl_tables *at) {
-  ltl_setfuncs(L, at->mt, metameth);
-  ltl_setfuncs(L, at->methods, methods);
-  ltl_setfuncs(L, at->props, properties);
-  ltl_setfuncs(L, at->module, funcs);
-}
+const ltl_part ltl_part_tensor = {metameth, methods, properties, funcs, NULL};

@@ -4,7 +4,7 @@
  * host and exchange APIs share, argument parsing, and the conversion between Lua values and
  * elements.
  *
- * Declared in lua_ltensor.h. Every binding file may call it; it calls only the core.
+ * Declared in lua_ud.h. Every binding file may call it; it calls only the core.
  */
 #include <limits.h>
 #include <stdarg.h>
@@ -12,7 +12,7 @@
 
 #include "lt_copy.h"
 #include "lt_dlpack.h"
-#include "lua_ltensor.h"
+#include "lua_ud.h"
 
 const char ltl_tensor_key = 0;
 const char ltl_wrapper_key = 0;

@@ -6,7 +6,7 @@
  * clone its own memory), __dlpack_device, __dlpack_c_exchange_api (the const table) and
  * tostring. Every other index, write, operator, length, call, comparison or concatenation raises
  * "ReadOnlyTensorWrapper only supports DLPack export; '<name>' is not allowed".
- * Called only by lua_init.c (ltl_open_wrapper); calls lua_dlpack.c (lua_dlpack.h) for the
+ * Read only by lua_init.c (ltl_part_wrapper); calls lua_dlpack.c (lua_dlpack.h) for the
  * export, lua_exchange.c (the const table), the base and the core.
  */
 #include "ltensor.h"
@@ -90,7 +90,12 @@ static const char *const refused_ops[] = {"__add", "__sub",  "__mul",    "__div"
                                           "__shr", "__bnot", "__concat", "__len", "__eq",   "__lt",
                                           "__le",  "__call", "__close",  NULL};
 
-void ltl_open_wrapper(lua_State *L, const ltl_tables *at) {
+static const luaL_Reg allowed[] = {
+    {"__dlpack", w_dlpack}, {"__dlpack_device", w_dlpack_device}, {NULL, NULL}};
+static const luaL_Reg wrapper_metameth[] = {
+    {"__newindex", w_newindex}, {"__tostring", w_tostring}, {"__gc", w_gc}, {NULL, NULL}};
+
+static void open_wrapper(lua_State *L, const ltl_tables *at) {
   if (luaL_newmetatable(L, WRAPPER_NAME)) {
     for (int i = 0; refused_ops[i]; i++) {
       lua_pushstring(L, refused_ops[i]);
@@ -98,26 +103,21 @@ void ltl_open_wrapper(lua_State *L, const ltl_tables *at) {
       lua_setfield(L, -2, refused_ops[i]);
     }
     lua_createtable(L, 0, 3); /* the allowed keys */
-    lua_pushcfunction(L, w_dlpack);
-    lua_setfield(L, -2, "__dlpack");
-    lua_pushcfunction(L, w_dlpack_device);
-    lua_setfield(L, -2, "__dlpack_device");
+    luaL_setfuncs(L, allowed, 0);
     lua_pushlightuserdata(L, (void *)ltensor_exchange_const());
     lua_setfield(L, -2, "__dlpack_c_exchange_api");
     lua_pushcclosure(L, w_index, 1);
     lua_setfield(L, -2, "__index");
-    lua_pushcfunction(L, w_newindex);
-    lua_setfield(L, -2, "__newindex");
-    lua_pushcfunction(L, w_tostring);
-    lua_setfield(L, -2, "__tostring");
-    lua_pushcfunction(L, w_gc);
-    lua_setfield(L, -2, "__gc");
+    luaL_setfuncs(L, wrapper_metameth, 0);
     lua_pushlightuserdata(L, (void *)ltensor_exchange_const());
     lua_setfield(L, -2, "__dlpack_c_exchange_api");
     lua_pushliteral(L, "ReadOnlyTensorWrapper");
     lua_setfield(L, -2, "__metatable");
   }
   lua_pop(L, 1);
-  lua_pushcfunction(L, f_wrapper);
-  lua_setfield(L, at->module, "ReadOnlyTensorWrapper");
+  (void)at;
 }
+
+static const luaL_Reg wrapper_funcs[] = {{"ReadOnlyTensorWrapper", f_wrapper}, {NULL, NULL}};
+
+const ltl_part ltl_part_wrapper = {NULL, NULL, NULL, wrapper_funcs, open_wrapper};

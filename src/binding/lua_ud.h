@@ -1,5 +1,5 @@
 /*
- * lua_ltensor.h -- the binding's base (lua_ud.c): what every other binding file may use. Not
+ * lua_ud.h -- the binding's base (lua_ud.c): what every other binding file may use. Not
  * installed. Every binding file may include it; it includes no other binding header.
  *
  * A tensor in Lua is a full userdata holding one lt_tensor pointer; NULL once released (by
@@ -12,8 +12,8 @@
  * The tensor metatable lives in the registry under the light-userdata key ltl_tensor_key (and
  * under the name "ltensor.Tensor" for luaL_checkudata users).
  */
-#ifndef LUA_LTENSOR_H
-#define LUA_LTENSOR_H
+#ifndef LUA_UD_H
+#define LUA_UD_H
 
 #include <lauxlib.h>
 #include <lua.h>
