@@ -37,7 +37,7 @@
 #include "fuzz_lua.h"
 #include "lt_dtype.h"
 #include "ltensor.h"
-#include "lua_ltensor.h"
+#include "lua_ud.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

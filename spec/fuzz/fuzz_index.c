@@ -30,7 +30,7 @@
 #include "fuzz_input.h"
 #include "fuzz_lua.h"
 #include "ltensor.h"
-#include "lua_ltensor.h"
+#include "lua_ud.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
