@@ -520,6 +520,11 @@ static int t_gc(lua_State *L) {
   return 0;
 }
 
+static int t_close(lua_State *L) {
+  ltl_close_ud(L, ltl_testud(L, 1));
+  return 0;
+}
+
 static const luaL_Reg methods[] = {
     {"size", m_size},
     {"stride", m_stride},
@@ -556,7 +561,7 @@ static const luaL_Reg methods[] = {
 static const luaL_Reg properties[] = {
     {"shape", p_shape}, {"dtype", p_dtype}, {"ndim", p_ndim}, {"device", p_device}, {NULL, NULL}};
 
-static const luaL_Reg metameth[] = {{"__gc", t_gc}, {"__close", t_gc}, {NULL, NULL}};
+static const luaL_Reg metameth[] = {{"__gc", t_gc}, {"__close", t_close}, {NULL, NULL}};
 
 static const luaL_Reg funcs[] = {
     {"tensor", lt_tensor_fn},
