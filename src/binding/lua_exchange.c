@@ -132,7 +132,8 @@ static int dltensor_from_lua(lua_State *L, int idx, DLTensor *out, int read_only
   if (!read_only && !ro && t->readonly == LT_WRITABLE &&
       lt_tensor_pin(t, NULL, &err)) /* the caller may write through the view */
     return fail(L, "not enough memory to copy a shared (cloned) tensor");
-  keep_live(t); /* read-only, or pinned above already */
+  keep_live(t);                /* read-only, or pinned above already */
+  lt_storage_lend(t->storage); /* unpinned (a shared clone's): its block outlives its writes */
   out->data = lt_numel(t) == 0 ? NULL : lt_data(t);
   out->device = t->storage->device;
   out->ndim = t->ndim;
