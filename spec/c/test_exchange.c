@@ -1006,6 +1006,7 @@ static void test_allocator(void) {
     r.calls = 0;
     DLManagedTensorVersioned *out = NULL;
     CHECK(alloc(&p, &out, &r, set_error) == -1 && r.calls == 1 && out == NULL);
+    CHECKF(strcmp(r.kind, "ValueError") == 0, "negative size: %s (%s)", r.kind, r.msg);
   }
 }
 

@@ -76,11 +76,12 @@ static int allocator(DLTensor *prototype, DLManagedTensorVersioned **out, void *
   lt_error err;
   lt_tensor *t;
   void *m;
-  if (lt_tensor_new(dt, prototype->ndim, prototype->shape, 1, &t, &err)) {
-    set_error(SetError, error_ctx, "MemoryError", err.msg);
+  int rc = lt_tensor_new(dt, prototype->ndim, prototype->shape, 1, &t, &err);
+  if (rc) { /* a negative size or one too large to count is the caller's value */
+    set_error(SetError, error_ctx, rc == LT_ENOMEM ? "MemoryError" : "ValueError", err.msg);
     return -1;
   }
-  int rc = lt_dlpack_export(t, 1, 0, 0, &m, &err);
+  rc = lt_dlpack_export(t, 1, 0, 0, &m, &err);
   lt_tensor_free(t); /* the export holds the memory */
   if (rc) {
     set_error(SetError, error_ctx, "MemoryError", err.msg);

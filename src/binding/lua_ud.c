@@ -76,6 +76,10 @@ void ltl_account_tensor(lua_State *L, const lt_tensor *t) {
   if (t) ltl_account(L, (size_t)lt_numel(t) * lt_esize(t));
 }
 
+void ltl_account_import(lua_State *L, const lt_tensor *t) {
+  if (t && lt_storage_wrapped(t->storage)) ltl_account_tensor(L, t);
+}
+
 /* }====== */
 
 /* {====== userdata ====== */
@@ -175,6 +179,7 @@ static int import_body(lua_State *L) {
   lt_error err;
   if (lt_dlpack_import(job->m, job->versioned, &ud->t, &err)) return ltl_raise(L, &err);
   if (job->readonly != LT_WRITABLE) ud->t->readonly = (lt_readonly)job->readonly;
+  ltl_account_import(L, ud->t);
   return 1;
 }
 

@@ -98,6 +98,10 @@ void ltl_setfuncs(lua_State *L, int idx, const luaL_Reg *l);
 void ltl_account(lua_State *L, size_t nbytes);
 /* The same for the data of a tensor the core just made (NULL: nothing). */
 void ltl_account_tensor(lua_State *L, const lt_tensor *t);
+/* The same for an imported tensor whose memory came from outside (a host's, a producer's): the
+   collector sees every tensor's data, whoever allocated it. ltensor's own memory coming back
+   was counted when it was allocated. */
+void ltl_account_import(lua_State *L, const lt_tensor *t);
 
 /* }====== */
 

@@ -108,6 +108,9 @@ int lt_storage_pin_if_free(lt_storage *s);
    stays alive as long as s does, even when a write later gives s a block of its own (the view
    then shows the values of before, as a read-only export of a shared clone does). */
 static inline void lt_storage_lend(lt_storage *s) { s->lent = 1; }
+/* Whether s's memory came from outside ltensor (a DLPack producer's, a host's): ltensor's own
+   blocks, re-imported from its exports, were counted when they were allocated. */
+static inline int lt_storage_wrapped(const lt_storage *s) { return s->block && !s->block->base; }
 /* Whether the host took the memory back (no access through s). */
 static inline int lt_storage_revoked(const lt_storage *s) { return s->revoked; }
 
