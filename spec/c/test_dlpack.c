@@ -1291,7 +1291,91 @@ static void test_lifetime(void) {
 
 /* }====== */
 
+/* Exports a fresh export of t (versioned, sharing); NULL on failure. */
+static DLManagedTensorVersioned *own_export(lt_tensor *t) {
+  void *m = NULL;
+  lt_error err;
+  CHECK_RC(lt_dlpack_export(t, 1, 0, 0, &m, &err), LT_OK);
+  return m;
+}
+
+/* Imports m, which must be refused with a message holding why (its deleter runs). */
+static void refused_own(DLManagedTensorVersioned *m, const char *what, const char *why) {
+  lt_tensor *u = NULL;
+  lt_error err;
+  int rc = lt_dlpack_import(m, 1, &u, &err);
+  CHECKF(rc != LT_OK && strstr(err.msg, why), "%s: rc %d (%s)", what, rc,
+         rc ? err.msg : "accepted");
+  lt_tensor_free(u);
+}
+
+/* ltensor's own export coming back after its holder changed it: it used to skip every check, so
+   byte_offset was ignored (the old first element read back) and a larger shape was accepted (a
+   write far past the block crashed). Now byte_offset counts and the elements must lie in what
+   was exported. */
+static void test_own_export_modified(void) {
+  int64_t shape[1] = {8};
+  lt_tensor *t = NULL, *v = NULL, *u = NULL;
+  lt_error err;
+  CHECK_RC(lt_tensor_new(LT_FLOAT32, 1, shape, 1, &t, &err), LT_OK);
+  if (!t) return;
+  float *p = (float *)(void *)lt_data(t);
+  for (int i = 0; i < 8; i++) p[i] = (float)i;
+  DLManagedTensorVersioned *m = own_export(t);
+  if (m) { /* DLPack: the first element is at data + byte_offset */
+    m->dl_tensor.byte_offset = 8;
+    m->dl_tensor.shape[0] = 6;
+    CHECK_RC(lt_dlpack_import(m, 1, &u, &err), LT_OK);
+    if (u) {
+      const float *q = (const float *)(const void *)lt_data(u);
+      CHECKF(lt_numel(u) == 6 && q[0] == 2.0f && q[5] == 7.0f, "read %g .. %g", (double)q[0],
+             (double)q[5]);
+      lt_tensor_free(u);
+    }
+  }
+  if ((m = own_export(t))) {
+    m->dl_tensor.shape[0] = (int64_t)1 << 20;
+    refused_own(m, "shape enlarged", "outside the memory");
+  }
+  if ((m = own_export(t))) {
+    m->dl_tensor.strides[0] = 2;
+    refused_own(m, "stride enlarged", "outside the memory");
+  }
+  if ((m = own_export(t))) {
+    m->dl_tensor.byte_offset = 32; /* one past the last element */
+    m->dl_tensor.shape[0] = 1;
+    refused_own(m, "byte_offset past the end", "outside the memory");
+  }
+  if ((m = own_export(t))) {
+    m->dl_tensor.data = (char *)m->dl_tensor.data - 64;
+    refused_own(m, "data moved before the block", "outside the memory");
+  }
+  if ((m = own_export(t))) {
+    m->dl_tensor.byte_offset = 2; /* a multiple of no float */
+    refused_own(m, "byte_offset inside an element", "not a multiple");
+  }
+  /* a view exports its own elements only: growing it back to the whole block is refused */
+  CHECK_RC(lt_narrow(t, 0, 2, 3, &v, &err), LT_OK);
+  if (v && (m = own_export(v))) {
+    m->dl_tensor.data = (char *)m->dl_tensor.data - 8;
+    m->dl_tensor.shape[0] = 8;
+    refused_own(m, "view grown to its block", "outside the memory");
+  }
+  if (v && (m = own_export(v))) { /* shrinking within the view is fine */
+    m->dl_tensor.byte_offset = 4;
+    m->dl_tensor.shape[0] = 2;
+    CHECK_RC(lt_dlpack_import(m, 1, &u, &err), LT_OK);
+    if (u) {
+      CHECK(((const float *)(const void *)lt_data(u))[0] == 3.0f);
+      lt_tensor_free(u);
+    }
+  }
+  lt_tensor_free(v);
+  lt_tensor_free(t);
+}
+
 int main(void) {
+  test_own_export_modified();
   test_validation_core();
   test_validation_lua();
   test_accept_core();

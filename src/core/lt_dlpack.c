@@ -22,7 +22,8 @@ typedef struct {
     DLManagedTensor l;
   } m;
   lt_block *block;
-  int64_t dims[]; /* shape, then strides */
+  const char *lo, *hi; /* the bytes the exported elements occupy: an import may not leave them */
+  int64_t dims[];      /* shape, then strides */
 } export_block;
 
 static void delete_versioned(DLManagedTensorVersioned *self) {
@@ -60,6 +61,8 @@ int lt_dlpack_export(lt_tensor *t, int versioned, int copy, int read_only, void 
   }
   memset(&b->m, 0, sizeof b->m);
   b->block = lt_block_retain(t->storage->block);
+  b->lo = b->hi = NULL;
+  if (lt_numel(t) > 0) lt_byte_extent(t, &b->lo, &b->hi);
   if (t->ndim > 0) {
     memcpy(b->dims, t->shape, (size_t)t->ndim * sizeof(int64_t));
     memcpy(b->dims + t->ndim, t->strides, (size_t)t->ndim * sizeof(int64_t));
@@ -142,7 +145,13 @@ static int valid_device(DLDeviceType t) {
 }
 
 /* Checks dl; on success fills the element count and the dtype. Message in err. */
-static int validate(const DLTensor *dl, uint64_t flags, int64_t *numel, lt_dtype *dtp,
+/* Where a valid tensor's elements lie, in bytes from its first element (data + byte_offset):
+   [lo, hi), lo <= 0 (negative strides walk backwards). Both 0 for an empty tensor. */
+typedef struct {
+  int64_t lo, hi;
+} extent;
+
+static int validate(const DLTensor *dl, uint64_t flags, int64_t *numel, lt_dtype *dtp, extent *ext,
                     lt_error *err) {
   if (dl->ndim < 0 || dl->ndim > LT_MAX_NDIM)
     return lt_fail(err, LT_EARG, "DLPack tensor has %d dims (ltensor takes 0 to %d)", (int)dl->ndim,
@@ -170,6 +179,7 @@ static int validate(const DLTensor *dl, uint64_t flags, int64_t *numel, lt_dtype
   if (*numel > 0 && !dl->data)
     return lt_fail(err, LT_EARG, "DLPack tensor of %lld elements has NULL data", (long long)*numel);
   *dtp = dt;
+  ext->lo = ext->hi = 0;
   if (*numel > 0 && dt != LT_OPAQUE &&
       ((uintptr_t)dl->data + dl->byte_offset) % lt_dtypes[dt].align != 0)
     return lt_fail(err, LT_EARG,
@@ -195,6 +205,8 @@ static int validate(const DLTensor *dl, uint64_t flags, int64_t *numel, lt_dtype
     uintptr_t base = (uintptr_t)dl->data;
     if (base > UINTPTR_MAX - (uint64_t)part || base + dl->byte_offset < (uint64_t)back * esize)
       return lt_fail(err, LT_ERANGE, "DLPack tensor elements lie outside the address space");
+    ext->lo = -back * (int64_t)esize;             /* back <= span: the products fit */
+    ext->hi = (span - back + 1) * (int64_t)esize; /* <= part - byte_offset */
   }
   return LT_OK;
 }
@@ -203,13 +215,25 @@ static int validate(const DLTensor *dl, uint64_t flags, int64_t *numel, lt_dtype
 static _Alignas(64) unsigned char empty_data[64];
 
 /*
- * ltensor's own export coming back (from this or another state, any thread): it was valid when
- * made, so no validation; the tensor takes a pinned handle on the export's memory block and the
- * export itself is freed at once, instead of living as long as the tensor.
+ * ltensor's own export coming back (from this or another state, any thread): the tensor takes a
+ * pinned handle on the export's memory block and the export itself is freed at once, instead of
+ * living as long as the tensor. Whoever held it may have changed its fields, so it is validated
+ * as any import, and its elements must lie inside the block it came from. byte_offset counts.
  */
-static int import_own(DLManagedTensorVersioned *m, lt_tensor **out, lt_error *err) {
+static int import_own(DLManagedTensorVersioned *m, const extent *ext, lt_tensor **out,
+                      lt_error *err) {
   export_block *b = m->manager_ctx;
   const DLTensor *dl = &m->dl_tensor;
+  /* validate() saw that no element's address wraps: these sums do not overflow */
+  uintptr_t first = (uintptr_t)dl->data + dl->byte_offset, block = (uintptr_t)b->block->data;
+  int64_t esize = (int64_t)(((size_t)dl->dtype.bits * dl->dtype.lanes + 7) / 8);
+  if (ext->hi > 0 && (first - (uintptr_t)-ext->lo < (uintptr_t)b->lo ||
+                      first + (uintptr_t)ext->hi > (uintptr_t)b->hi || (first - block) % esize)) {
+    delete_versioned(m);
+    return lt_fail(err, LT_ERANGE,
+                   "DLPack tensor elements lie outside the memory it was exported "
+                   "with");
+  }
   lt_tensor *t = lt_tensor_alloc(dl->ndim);
   if (t) t->storage = lt_storage_on(b->block, dl->device);
   if (!t || !t->storage) {
@@ -221,12 +245,15 @@ static int import_own(DLManagedTensorVersioned *m, lt_tensor **out, lt_error *er
   t->dtype = lt_dtype_from_dl(dl->dtype);
   t->packed = (size_t)dl->dtype.bits * dl->dtype.lanes < 8 &&
               !(m->flags & DLPACK_FLAG_BITMASK_IS_SUBBYTE_TYPE_PADDED);
-  /* the export points at the first element; the block starts at or before it */
-  t->offset = dl->data ? ((char *)dl->data - (char *)b->block->data) / (int64_t)lt_esize(t) : 0;
+  /* the first element lies in the block (checked above) */
+  t->offset = ext->hi > 0 ? (int64_t)(first - block) / esize : 0;
   t->readonly = m->flags & DLPACK_FLAG_BITMASK_READ_ONLY ? LT_RO_DLPACK : LT_WRITABLE;
   if (dl->ndim > 0) {
     memcpy(t->shape, dl->shape, (size_t)dl->ndim * sizeof(int64_t));
-    memcpy(t->strides, dl->strides, (size_t)dl->ndim * sizeof(int64_t));
+    if (dl->strides && ext->hi > 0)
+      memcpy(t->strides, dl->strides, (size_t)dl->ndim * sizeof(int64_t));
+    else
+      lt_contiguous_strides(dl->ndim, t->shape, t->strides);
   }
   delete_versioned(m); /* the tensor holds the block now */
   *out = t;
@@ -251,11 +278,12 @@ int lt_dlpack_import(void *managed, int versioned, lt_tensor **out, lt_error *er
   } else {
     dl = &((DLManagedTensor *)managed)->dl_tensor;
   }
-  if (versioned && ((DLManagedTensorVersioned *)managed)->deleter == delete_versioned)
-    return import_own(managed, out, err);
   int64_t numel;
   lt_dtype dt = LT_OPAQUE;
-  int rc = validate(dl, flags, &numel, &dt, err);
+  extent ext;
+  int rc = validate(dl, flags, &numel, &dt, &ext, err);
+  if (!rc && versioned && ((DLManagedTensorVersioned *)managed)->deleter == delete_versioned)
+    return import_own(managed, &ext, out, err);
   lt_tensor *t = rc ? NULL : lt_tensor_alloc(dl->ndim);
   if (!rc && !t) rc = lt_fail(err, LT_ENOMEM, "not enough memory");
   if (rc) {

@@ -140,8 +140,7 @@ int lt_check_no_internal_overlap(const lt_tensor *t, lt_error *err) {
   return LT_OK;
 }
 
-/* Byte range [lo, hi) touched by t. */
-static void byte_extent(const lt_tensor *t, const char **lo, const char **hi) {
+void lt_byte_extent(const lt_tensor *t, const char **lo, const char **hi) {
   int64_t es = (int64_t)lt_esize(t), a = 0, b = 0;
   for (int i = 0; i < t->ndim; i++) {
     int64_t span = (t->shape[i] - 1) * t->strides[i] * es;
@@ -157,8 +156,8 @@ static void byte_extent(const lt_tensor *t, const char **lo, const char **hi) {
 int lt_may_overlap(const lt_tensor *x, const lt_tensor *y) {
   if (lt_numel(x) == 0 || lt_numel(y) == 0) return 0;
   const char *xl, *xh, *yl, *yh;
-  byte_extent(x, &xl, &xh);
-  byte_extent(y, &yl, &yh);
+  lt_byte_extent(x, &xl, &xh);
+  lt_byte_extent(y, &yl, &yh);
   return xl < yh && yl < xh;
 }
 

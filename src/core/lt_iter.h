@@ -79,6 +79,8 @@ int lt_broadcast_to(const lt_tensor *src, int ndim, const int64_t *shape, lt_ten
 int lt_check_no_internal_overlap(const lt_tensor *t, lt_error *err);
 /* Whether the byte ranges x and y touch intersect (neither empty). */
 int lt_may_overlap(const lt_tensor *x, const lt_tensor *y);
+/* The byte range [lo, hi) the elements of t (not empty) occupy. */
+void lt_byte_extent(const lt_tensor *t, const char **lo, const char **hi);
 /* Whether x and y are the very same view: same first byte, dtype, shape and strides. */
 int lt_same_view(const lt_tensor *x, const lt_tensor *y);
 /* Whether x and y share a block without being the same view: an elementwise write into x may
