@@ -2,6 +2,8 @@
 local lt = require "ltensor"
 local dlpack = require "ltensor.dlpack"
 
+local raises = require("helpers").raises
+
 local registry = debug.getregistry()
 
 local function capsule_kind(c)
@@ -165,7 +167,10 @@ describe("from_dlpack", function()
 
   it("copies when copy = true even if the producer shares", function()
     local data = lt.arange(4)
-    local lazy = { __dlpack = function() return dlpack.to_dlpack(data) end } -- ignores opts
+    local lazy = { -- ignores opts
+      __dlpack = function() return dlpack.to_dlpack(data) end,
+      __dlpack_device = function() return 1, 0 end,
+    }
     local t = dlpack.from_dlpack(lazy, { copy = true })
     t[1] = 100
     assert.equal(0, data[1])
@@ -175,6 +180,7 @@ describe("from_dlpack", function()
     local data = lt.arange(4)
     local eager = {
       __dlpack = function() return data:__dlpack({ max_version = { 1, 3 }, copy = true }) end,
+      __dlpack_device = function() return 1, 0 end,
     }
     assert.has_error(function() dlpack.from_dlpack(eager, { copy = false }) end,
       "__dlpack made a copy although copy = false was asked")
@@ -183,13 +189,140 @@ describe("from_dlpack", function()
   it("raises for objects without the protocol and for bad results", function()
     assert.has_error(function() dlpack.from_dlpack({}) end)
     assert.has_error(function() dlpack.from_dlpack(42) end)
-    assert.has_error(function() dlpack.from_dlpack({ __dlpack = function() return 1 end }) end,
+    local bad = { __dlpack = function() return 1 end, __dlpack_device = function() return 1, 0 end }
+    assert.has_error(function() dlpack.from_dlpack(bad) end,
       "__dlpack returned number, not a DLPack capsule")
     assert.has_error(function() dlpack.from_dlpack(lt.zeros(1), { device = "cuda" }) end)
   end)
 
+  it("asks __dlpack_device first, and refuses an object without it", function()
+    local data, calls = lt.arange(3), {}
+    local producer = {
+      __dlpack = function(_, opts)
+        calls[#calls + 1] = "__dlpack"
+        return data:__dlpack(opts)
+      end,
+      __dlpack_device = function()
+        calls[#calls + 1] = "__dlpack_device"
+        return 1, 0
+      end,
+    }
+    assert.same({ 0, 1, 2 }, dlpack.from_dlpack(producer):tolist())
+    assert.same({ "__dlpack_device", "__dlpack" }, calls)
+    local half = { __dlpack = function() return data:__dlpack() end }
+    assert.has_error(function() dlpack.from_dlpack(half) end,
+      "the table has __dlpack but no __dlpack_device (DLPack needs both)")
+    local odd = { __dlpack = half.__dlpack, __dlpack_device = function() return "cpu" end }
+    assert.has_error(function() dlpack.from_dlpack(odd) end,
+      "__dlpack_device must return two integers (device type and id), got string and nil")
+  end)
+
+  it("refuses a move to cpu with copy = false before anything is exported", function()
+    local exported = false
+    local on_cuda = {
+      __dlpack = function() exported = true end,
+      __dlpack_device = function() return 2, 0 end, -- kDLCUDA
+    }
+    raises("^tensor is on cuda:0: moving it to cpu needs a copy, and copy = false was asked$",
+      dlpack.from_dlpack, on_cuda, { device = "cpu", copy = false })
+    assert.is_false(exported)
+  end)
+
   it("is also lt.from_dlpack", function()
     assert.equal(dlpack.from_dlpack, lt.from_dlpack)
+  end)
+end)
+
+describe("__dlpack's copy and read_only", function()
+  local function read_only_tensor()
+    local t = dlpack.from_dlpack(dlpack.ReadOnlyTensorWrapper(lt.arange(4)))
+    assert.is_true(t:is_read_only())
+    return t
+  end
+
+  it("exports a copy of a read-only tensor writable, as NumPy does", function()
+    local ro = read_only_tensor()
+    local c = dlpack.from_dlpack(ro:__dlpack({ max_version = { 1, 3 }, copy = true }))
+    assert.is_false(c:is_read_only())
+    c[1] = 9
+    assert.same({ 9, 1, 2, 3 }, c:tolist())
+    assert.same({ 0, 1, 2, 3 }, ro:tolist())
+    -- a copy can even go out as a legacy capsule, which has no READ_ONLY flag to lose
+    local l = dlpack.from_dlpack(ro:__dlpack({ copy = true }))
+    assert.is_false(l:is_read_only())
+    -- unless read_only asks for it
+    local r = dlpack.from_dlpack(ro:__dlpack({ max_version = { 1, 3 }, copy = true, read_only = true }))
+    assert.is_true(r:is_read_only())
+  end)
+
+  it("still refuses to share a read-only tensor through a legacy capsule", function()
+    assert.has_error(function() read_only_tensor():__dlpack() end)
+  end)
+
+  it("makes a versioned READ_ONLY export when read_only = true", function()
+    local t = lt.arange(3)
+    local c = t:__dlpack({ max_version = { 1, 3 }, read_only = true })
+    assert.equal("dltensor_versioned", capsule_kind(c))
+    local v = dlpack.from_dlpack(c)
+    assert.is_true(v:is_read_only())
+    assert.has_error(function() v[1] = 5 end)
+    t[1] = 5 -- still the same memory
+    assert.equal(5, v[1])
+    assert.is_false(t:is_read_only())
+  end)
+
+  it("raises for read_only = true with a legacy request, and for a non-boolean", function()
+    assert.has_error(function() lt.arange(3):__dlpack({ read_only = true }) end)
+    assert.has_error(function() lt.arange(3):__dlpack({ max_version = { 0, 8 }, read_only = true }) end)
+    assert.has_error(function() lt.arange(3):__dlpack({ max_version = { 1, 3 }, read_only = 1 }) end,
+      "read_only must be a boolean or nil, got number")
+  end)
+end)
+
+describe("lt.tensor of DLPack values", function()
+  it("copies an object with __dlpack, as torch.tensor does", function()
+    local data = lt.arange(4)
+    local producer = {
+      __dlpack = function(_, opts) return data:__dlpack(opts) end,
+      __dlpack_device = function() return 1, 0 end,
+    }
+    local t = lt.tensor(producer)
+    assert.same({ 0, 1, 2, 3 }, t:tolist())
+    assert.equal("int64", t.dtype)
+    t[1] = 100
+    assert.equal(0, data[1])
+    assert.equal("float64", lt.tensor(producer, "float64").dtype)
+    local w = lt.tensor(dlpack.ReadOnlyTensorWrapper(data))
+    assert.is_false(w:is_read_only())
+    assert.same({ 0, 1, 2, 3 }, w:tolist())
+  end)
+
+  it("copies a capsule, consuming it", function()
+    local data = lt.arange(3)
+    local c = dlpack.to_dlpack(data)
+    local t = lt.tensor(c, "int32")
+    assert.equal("int32", t.dtype)
+    assert.same({ 0, 1, 2 }, t:tolist())
+    t[1] = 7
+    assert.equal(0, data[1])
+    assert.equal("used_dltensor", capsule_kind(c))
+    assert.has_error(function() lt.tensor(c) end)
+  end)
+
+  it("raises for a table that is not a nested sequence", function()
+    assert.has_error(function() lt.tensor({ a = 1 }) end,
+      "expected a sequence at dim 1 (got a table with key a)")
+    assert.has_error(function() lt.tensor({ 1, 2, x = 3 }) end,
+      "expected a sequence at dim 1 (got a table with key x)")
+    assert.has_error(function() lt.tensor({ { 1, 2 }, { 3, 4, y = 0 } }) end,
+      "expected a sequence at dim 2 (got a table with key y)")
+    local holes = { 1, 2 }
+    holes[4] = 4
+    assert.has_error(function() lt.tensor(holes) end)
+    assert.same({}, lt.tensor({}):tolist())
+    local hashed = {}
+    hashed[2], hashed[1] = 20, 10 -- a sequence whose keys sit in the hash part
+    assert.same({ 10, 20 }, lt.tensor(hashed):tolist())
   end)
 end)
 

@@ -916,7 +916,7 @@ static void op_capsule(int s) {
   c->versioned = how != 0;
   c->copy = how == 2;
   c->lo = sl->lo;
-  c->ro = sl->ro;
+  c->ro = sl->ro && !c->copy; /* a copy is the consumer's: writable (SPEC, as NumPy) */
   if (c->copy) { /* the values of now, in memory of its own, compact row-major */
     c->kind = sl->kind;
     int64_t st = 1;

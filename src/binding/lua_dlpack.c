@@ -152,16 +152,14 @@ static int opt_bool(lua_State *L, int idx, const char *name) {
   return v;
 }
 
-/* Reads __dlpack's opts at idx for tensor t: sets *versioned (max_version major >= 1) and
-   returns copy (-1 nil, 0 false, 1 true). Raises for a device t is not on, or a bad stream. */
-int ltl_dlpack_opts(lua_State *L, int idx, const lt_tensor *t, int *versioned) {
-  int copy = -1;
-  *versioned = 0;
-  if (lua_isnoneornil(L, idx)) return copy;
+ltl_dlpack_req ltl_dlpack_opts(lua_State *L, int idx, const lt_tensor *t) {
+  ltl_dlpack_req r = {-1, -1, 0};
+  if (lua_isnoneornil(L, idx)) return r;
   luaL_checktype(L, idx, LUA_TTABLE);
   lua_Integer major, minor, dtype, did;
-  if (opt_pair(L, idx, "max_version", &major, &minor)) *versioned = major >= 1;
-  copy = opt_bool(L, idx, "copy");
+  if (opt_pair(L, idx, "max_version", &major, &minor)) r.versioned = major >= 1;
+  r.copy = opt_bool(L, idx, "copy");
+  r.read_only = opt_bool(L, idx, "read_only") == 1;
   if (opt_pair(L, idx, "dl_device", &dtype, &did)) {
     DLDevice d = t->storage->device;
     if (dtype != (lua_Integer)d.device_type || did != (lua_Integer)d.device_id) {
@@ -177,7 +175,7 @@ int ltl_dlpack_opts(lua_State *L, int idx, const lt_tensor *t, int *versioned) {
   if (st != LUA_TNIL && !lua_isinteger(L, -1))
     ltl_error(L, "stream must be an integer or nil, got %s", luaL_typename(L, -1));
   lua_pop(L, 1);
-  return copy;
+  return r;
 }
 
 int ltl_export_capsule(lua_State *L, lt_tensor *t, int versioned, int copy, int read_only) {
@@ -188,12 +186,13 @@ int ltl_export_capsule(lua_State *L, lt_tensor *t, int versioned, int copy, int 
   return 1;
 }
 
-/* t:__dlpack{max_version = {major, minor}, dl_device = {type, id}, copy = bool, stream = int} */
+/* t:__dlpack{max_version = {major, minor}, dl_device = {type, id}, copy = bool, stream = int,
+   read_only = bool}: versioned from max_version 1.0 on, else legacy. */
 static int m_dlpack(lua_State *L) {
   lt_tensor *t = ltl_check(L, 1);
-  int versioned, copy = ltl_dlpack_opts(L, 2, t, &versioned);
+  ltl_dlpack_req r = ltl_dlpack_opts(L, 2, t);
   lua_settop(L, 1);
-  return ltl_export_capsule(L, t, versioned, copy == 1, 0);
+  return ltl_export_capsule(L, t, r.versioned == 1, r.copy == 1, r.read_only);
 }
 
 int ltl_dlpack_device(lua_State *L, const lt_tensor *t) {
@@ -306,6 +305,26 @@ static int f_from_dlpack(lua_State *L) {
   if (lua_getfield(L, 1, "__dlpack") == LUA_TNIL)
     return ltl_error(L, "expected a tensor, a DLPack capsule or an object with __dlpack, got %s",
                      luaL_typename(L, 1));
+  /* the device first, as the array API does: a copy it would need is refused before anything
+     is exported */
+  if (lua_getfield(L, 1, "__dlpack_device") == LUA_TNIL)
+    return ltl_error(L, "the %s has __dlpack but no __dlpack_device (DLPack needs both)",
+                     luaL_typename(L, 1));
+  lua_pushvalue(L, 1);
+  lua_call(L, 1, 2);
+  if (!lua_isinteger(L, -2) || !lua_isinteger(L, -1))
+    return ltl_error(L,
+                     "__dlpack_device must return two integers (device type and id), got %s "
+                     "and %s",
+                     luaL_typename(L, -2), luaL_typename(L, -1));
+  DLDevice dev = {(DLDeviceType)lua_tointeger(L, -2), (int32_t)lua_tointeger(L, -1)};
+  lua_pop(L, 2);
+  if (want_cpu && dev.device_type != kDLCPU && copy == 0) {
+    char have[32];
+    lt_device_str(dev, have, sizeof have);
+    return ltl_error(
+        L, "tensor is on %s: moving it to cpu needs a copy, and copy = false was asked", have);
+  }
   lua_pushvalue(L, 1);
   lua_createtable(L, 0, 3);
   lua_createtable(L, 2, 0);
@@ -337,6 +356,24 @@ static int f_from_dlpack(lua_State *L) {
     return ltl_error(L, "__dlpack made a copy although copy = false was asked");
   /* copy = true holds only if the producer says it copied (a legacy capsule cannot say) */
   if (copy == 1 && !(flags & DLPACK_FLAG_BITMASK_IS_COPIED)) replace_with_copy(L);
+  return 1;
+}
+
+int ltl_dlpack_import_any(lua_State *L, int idx) {
+  idx = lua_absindex(L, idx);
+  if (capsule_kind(L, idx) < 0) { /* an object with __dlpack? (not a tensor: the caller's) */
+    int indexable = lua_type(L, idx) == LUA_TTABLE;
+    if (!indexable && luaL_getmetafield(L, idx, "__index") != LUA_TNIL) {
+      lua_pop(L, 1);
+      indexable = 1;
+    }
+    int has = indexable && lua_getfield(L, idx, "__dlpack") != LUA_TNIL;
+    if (indexable) lua_pop(L, 1);
+    if (!has) return 0;
+  }
+  lua_pushcfunction(L, f_from_dlpack);
+  lua_pushvalue(L, idx);
+  lua_call(L, 1, 1);
   return 1;
 }
 

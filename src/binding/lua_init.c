@@ -2,9 +2,18 @@
  * lua_init.c -- luaopen_ltensor_core, the module ltensor.core: the one file that knows every
  * part of the binding. It makes the tensor metatable and the methods, properties and module
  * tables, lets each part fill them (the ltl_part_* of lua_parts.h, read from here only), and
- * registers the per-state bookkeeping.
+ * registers the per-state bookkeeping; it also keeps the module's code mapped (pin_module).
  * Called by Lua (require) and lua_host.c; calls the parts, lua_exchange.c and the base.
  */
+#if !defined(_WIN32)
+#define _GNU_SOURCE /* dladdr */
+#include <dlfcn.h>
+#else
+#include <windows.h>
+#endif
+
+#include <stdatomic.h>
+
 #include "ltensor.h"
 #include "lua_parts.h"
 #include "lua_ud.h"
@@ -23,7 +32,33 @@ static void open_part(lua_State *L, const ltl_part *p, const ltl_tables *at) {
   if (p->open) p->open(L, at);
 }
 
+/*
+ * Keeps the code of ltensor mapped for the life of the process. `require` loads core.so and
+ * lua_close unloads it (dlclose), but an export (its deleter), a storage released later or an
+ * exchange table may be called after that by whoever holds it: NumPy at interpreter shutdown,
+ * a host on another thread. So the shared object that holds this function is opened once more,
+ * never to be unloaded (RTLD_NODELETE; on Windows a pinned module handle). The object is found by
+ * an address inside it (ltl_tensor_key: ISO C has no function-to-object pointer cast). Linked
+ * statically into a program, the "object" is the program itself, and this changes nothing.
+ */
+static void pin_module(void) {
+  static atomic_int pinned; /* once per process; a race only opens the object twice */
+  if (atomic_load_explicit(&pinned, memory_order_relaxed)) return;
+#if !defined(_WIN32)
+  Dl_info info;
+  if (dladdr(&ltl_tensor_key, &info) && info.dli_fname && /* an address inside ltensor */
+      dlopen(info.dli_fname, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE))
+    atomic_store_explicit(&pinned, 1, memory_order_relaxed);
+#else
+  HMODULE self;
+  if (GetModuleHandleExA(GET_MODULE_HANDLE_EX_FLAG_FROM_ADDRESS | GET_MODULE_HANDLE_EX_FLAG_PIN,
+                         &ltl_tensor_key, &self))
+    atomic_store_explicit(&pinned, 1, memory_order_relaxed);
+#endif
+}
+
 LUAMOD_API int luaopen_ltensor_core(lua_State *L) {
+  pin_module();
   /* The bookkeeping userdata is registered last, under this copy's own key, and marks a state
      whose initialization completed: one cut short by a memory error is redone by the next
      require. A second copy of ltensor in the same state (a host's static one and a core.so found

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "lt_copy.h"
+#include "lua_dlpack.h"
 #include "lua_parts.h"
 #include "lua_ud.h"
 
@@ -39,10 +40,16 @@ static lt_tensor *copy_as(lua_State *L, const lt_tensor *t, lt_dtype dt) {
   return c;
 }
 
-/* lt.tensor(data [, dtype]) */
+/* lt.tensor(data [, dtype]): always a copy, as torch.tensor; a capsule or an object with
+   __dlpack is copied through DLPack. */
 static int lt_tensor_fn(lua_State *L) {
   lt_dtype dt = ltl_opt_dtype(L, 2, LT_NDTYPES);
   lt_scalar s;
+  if (!ltl_testud(L, 1) && ltl_dlpack_import_any(L, 1)) {
+    lt_tensor *t = ltl_check(L, -1);
+    copy_as(L, t, dt == LT_NDTYPES ? t->dtype : dt);
+    return 1;
+  }
   switch (lua_type(L, 1)) {
     case LUA_TTABLE: ltl_from_table(L, 1, dt); return 1;
     case LUA_TNUMBER:

@@ -341,6 +341,27 @@ enum { K_NONE, K_BOOL, K_INT, K_FLOAT };
 
 static const char *dim_error = "expected a sequence of length %I at dim %d (got %s)";
 
+/*
+ * Whether the table at the top has a key other than 1..n (n its length); if so, pushes it. The
+ * usual table keeps 1..n in its array part, and then nothing follows key n in the traversal
+ * order: one lua_next settles it. A table where something does follow is walked whole.
+ */
+static int extra_key(lua_State *L, lua_Integer n) {
+  if (n > 0)
+    lua_pushinteger(L, n);
+  else
+    lua_pushnil(L);
+  if (!lua_next(L, -2)) return 0;
+  lua_pop(L, 2);
+  lua_pushnil(L);
+  while (lua_next(L, -2)) {
+    lua_pop(L, 1); /* the value */
+    lua_Integer k = lua_isinteger(L, -1) ? lua_tointeger(L, -1) : 0;
+    if (k < 1 || k > n) return 1;
+  }
+  return 0;
+}
+
 /* Checks that the table at the top of the stack has the shape shape[dim..ndim) and records
    the widest element kind in *kind. */
 static void scan_table(lua_State *L, int dim, int ndim, const int64_t *shape, int *kind) {
@@ -365,6 +386,9 @@ static void scan_table(lua_State *L, int dim, int ndim, const int64_t *shape, in
               lua_type(L, -1) == LUA_TTABLE
                   ? lua_pushfstring(L, "length %I", (lua_Integer)lua_rawlen(L, -1))
                   : luaL_typename(L, -1));
+  if (extra_key(L, (lua_Integer)shape[dim]))
+    ltl_error(L, "expected a sequence at dim %d (got a table with key %s)", dim + 1,
+              luaL_tolstring(L, -1, NULL));
   for (int64_t i = 1; i <= shape[dim]; i++) {
     lua_rawgeti(L, -1, i);
     scan_table(L, dim + 1, ndim, shape, kind);

@@ -23,14 +23,16 @@ static lt_tensor *check_wrapper(lua_State *L, int idx) {
   return ud->t;
 }
 
-/* w:__dlpack{max_version = {1, 3}, ...}: a READ_ONLY versioned capsule, sharing memory. */
+/* w:__dlpack{max_version = {1, 3}, ...}: a READ_ONLY versioned capsule, sharing memory. With
+   no max_version it is versioned all the same, as torch's wrapper defaults it to (1, 0). */
 static int w_dlpack(lua_State *L) {
   lt_tensor *t = check_wrapper(L, 1);
-  int versioned, copy = ltl_dlpack_opts(L, 2, t, &versioned);
-  if (!versioned)
+  ltl_dlpack_req r = ltl_dlpack_opts(L, 2, t);
+  int copy = r.copy;
+  if (r.versioned == 0)
     return ltl_error(L,
                      "a ReadOnlyTensorWrapper exports only versioned capsules, which can "
-                     "mark it read-only: pass max_version = {1, 3}");
+                     "mark it read-only: pass max_version = {1, 3} or none");
   lua_settop(L, 1);
   /* the export stays a live view of t: pin t's storage when that copies nothing (its block has
      no other handle), so that a later t:clone() copies eagerly instead of moving t away from

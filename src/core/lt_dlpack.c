@@ -40,7 +40,7 @@ static void delete_legacy(DLManagedTensor *self) {
 int lt_dlpack_export(lt_tensor *t, int versioned, int copy, int read_only, void **out,
                      lt_error *err) {
   if (t->storage->revoked) return lt_fail(err, LT_EREVOKED, "tensor has been released");
-  read_only = read_only || t->readonly != LT_WRITABLE;
+  read_only = read_only || (!copy && t->readonly != LT_WRITABLE); /* a copy is the consumer's */
   if (read_only && !versioned)
     return lt_fail(err, LT_EREADONLY,
                    "a read-only tensor cannot be exported as a legacy DLPack capsule, which "

@@ -22,8 +22,9 @@
 /*
  * Exports t. versioned: a DLManagedTensorVersioned* (version 1.3) into *out, else a legacy
  * DLManagedTensor*. copy: export a fresh contiguous copy (and set IS_COPIED) instead of sharing.
- * read_only: set READ_ONLY even when t is writable. A read-only t always exports READ_ONLY,
- * which the legacy form cannot say: that fails with LT_EREADONLY.
+ * read_only: set READ_ONLY even when t is writable. A read-only t exports READ_ONLY unless it is
+ * copied (the copy is the consumer's, as NumPy exports it); READ_ONLY is what the legacy form
+ * cannot say: that fails with LT_EREADONLY.
  * Strides are always filled; data is NULL for an empty tensor.
  */
 int lt_dlpack_export(lt_tensor *t, int versioned, int copy, int read_only, void **out,
