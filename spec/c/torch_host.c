@@ -210,8 +210,8 @@ static void torch_refuses(const char *ctx, const char *lua_expr, DLDataType dt, 
 
 static void test_dtypes(void) {
   section("1, 2: dtypes both ways, zero copy");
-  /* torch 1.13 has no DLPack bool either way (kDLBool came in torch 2): export raises before
-     making a capsule, import raises "Unsupported code 6"; a torch that has it is checked */
+  /* torch 1.13 has no DLPack bool either way: its export raises before making a capsule, its
+     import raises "Unsupported code 6" (kDLBool); a later torch that has it is checked */
   int bool_out = !py_flag("raises(lambda: tdl.to_dlpack(torch.zeros(1, dtype=torch.bool)))");
   CHECK(lua_capsule_to_py("ex", "dlpack.to_dlpack(lt.zeros({2}, 'bool'))"));
   int bool_in = !py_flag("raises(lambda: tdl.from_dlpack(ex))");
