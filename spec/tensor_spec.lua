@@ -293,6 +293,38 @@ describe("release", function()
     assert.has_error(function() escaped[1] = 1 end, "tensor has been released")
   end)
 
+  -- A finalizer runs inside whatever allocation triggers the collector, which may be one made
+  -- by an ltensor function that already holds the tensor: a `<close>` there must not free it
+  -- under that function (it crashed, or under ASan read freed memory, in about half the methods).
+  it("by <close> in a finalizer never frees a tensor under a running method", function()
+    local dlpack = require "ltensor.dlpack"
+    local calls = {
+      function(t) return t:apply(function() return 12345 end) end,
+      function(t) return t + 1 end,
+      function(t) return t:clone() end,
+      function(t) return t:sum() end,
+      function(t) return tostring(t) end,
+      function(t) local c = t:clone(); c[1] = 5; return c end,
+      function(t) return dlpack.from_dlpack(t:__dlpack({ max_version = { 1, 3 } })) end,
+      function(t) return dlpack.to_dlpack(t) end,
+      function(t) return dlpack.ReadOnlyTensorWrapper(t) end,
+      function(t) return t:view(4, 4)[2] end,
+    }
+    local cur
+    for _, call in ipairs(calls) do
+      for _ = 1, 3000 do
+        local t = lt.zeros(16)
+        cur = t
+        setmetatable({}, { __gc = function() local c <close> = cur end })
+        pcall(call, t)
+      end
+    end
+    collectgarbage()
+    local t = lt.zeros(2)
+    do local c <close> = t end
+    assert.has_error(function() return t[1] end, "tensor has been released")
+  end)
+
   it("leaves views of a released tensor working", function()
     local v
     do

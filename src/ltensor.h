@@ -67,7 +67,10 @@ LTENSOR_API int ltensor_open(lua_State *L);
 /*
  * Pushes a tensor that owns m (DLPack's consumer side). Ownership passes in every case: on
  * failure (invalid tensor, out of memory) m's deleter has run exactly once and the message is
- * pushed instead. m == NULL is an error. The _legacy form takes a DLManagedTensor.
+ * pushed instead. m == NULL is an error. The _legacy form takes a DLManagedTensor. The size of
+ * m's data is charged to L's collector, as for a tensor ltensor allocates. The deleter may run
+ * inside lua_close: it must not create Lua objects in L then (Lua does not finalize objects
+ * created while it closes; they would leak).
  */
 LTENSOR_API int ltensor_push_managed(lua_State *L, DLManagedTensorVersioned *m);
 LTENSOR_API int ltensor_push_managed_legacy(lua_State *L, DLManagedTensor *m);

@@ -542,6 +542,41 @@ static void test_read_only_export_then_clone(void) {
   lua_close(L);
 }
 
+/* A const borrowed view of a tensor whose block a clone still shares (pinning it would copy,
+   so it is not pinned) stays valid while the tensor lives, whatever copy-on-write does after:
+   a write gives the tensor memory of its own, and the view keeps the block of before, which
+   lives as long as the tensor. It used to go with the clone: the view pointed at freed memory. */
+static void test_borrowed_view_of_shared_clone(void) {
+  lua_State *L = new_state();
+  LOK(L, "O = lt.arange(4, 'float32'); C = O:clone(); W = dlpack.ReadOnlyTensorWrapper(O)");
+  DLTensor d[2];
+  memset(d, 0, sizeof d);
+  push_global(L, "W");
+  CHECK(CONST->dltensor_from_lua_no_sync(L, -1, &d[0]) == 0);
+  lua_pop(L, 1);
+  CHECK(d[0].data && d[0].data == addr(L, "O:const_data_ptr()") &&
+        d[0].data == addr(L, "C:const_data_ptr()"));
+  LOK(L, "O[1] = 5; C = nil; collectgarbage(); collectgarbage()");
+  LTRUE(L, "O[1] == 5 and O[4] == 3");
+  const float *p = d[0].data; /* ASan: reading it is no use after free */
+  CHECKF(p && p[0] == 0.0f && p[3] == 3.0f, "the view reads %g .. %g", p ? (double)p[0] : -1.0,
+         p ? (double)p[3] : -1.0);
+  /* the new memory is O's alone: a view of it pins it, so it stays live (the clone copies) */
+  push_global(L, "W");
+  CHECK(CONST->dltensor_from_lua_no_sync(L, -1, &d[1]) == 0);
+  lua_pop(L, 1);
+  LOK(L, "C = O:clone(); O[2] = 6; C = nil; collectgarbage(); collectgarbage()");
+  const float *q = d[1].data;
+  CHECKF(q && q != p && q == addr(L, "O:const_data_ptr()") && q[0] == 5.0f && q[1] == 6.0f,
+         "the second view reads %g, %g", q ? (double)q[0] : -1.0, q ? (double)q[1] : -1.0);
+  CHECK(p[1] == 1.0f);
+  LTRUE(L, "O[1] == 5 and O[2] == 6");
+  /* a tensor never lent a view still leaves the old block to the clone */
+  LOK(L, "F = lt.arange(4, 'float32'); G = F:clone(); F[1] = 9");
+  LTRUE(L, "G[1] == 0 and F[1] == 9");
+  lua_close(L); /* the blocks go with O: LeakSanitizer checks they do */
+}
+
 /* }====== */
 
 /* {====== imports ====== */
@@ -971,6 +1006,7 @@ static void test_allocator(void) {
     r.calls = 0;
     DLManagedTensorVersioned *out = NULL;
     CHECK(alloc(&p, &out, &r, set_error) == -1 && r.calls == 1 && out == NULL);
+    CHECKF(strcmp(r.kind, "ValueError") == 0, "negative size: %s (%s)", r.kind, r.msg);
   }
 }
 
@@ -995,6 +1031,7 @@ int main(void) {
   test_export_read_only();
   test_export_cow();
   test_read_only_export_then_clone();
+  test_borrowed_view_of_shared_clone();
   test_import();
   test_dltensor();
   test_errors();

@@ -917,7 +917,7 @@ static void op_capsule(int s) {
   c->copy = how == 2;
   c->lo = sl->lo;
   c->ro = sl->ro && !c->copy; /* a copy is the consumer's: writable (SPEC, as NumPy) */
-  if (c->copy) { /* the values of now, in memory of its own, compact row-major */
+  if (c->copy) {              /* the values of now, in memory of its own, compact row-major */
     c->kind = sl->kind;
     int64_t st = 1;
     for (int d = c->lo.ndim - 1; d >= 0; d--) {

@@ -39,8 +39,8 @@
 #include <string.h>
 
 #include "fuzz_input.h"
-#include "lt_dlpack.h"
 #include "lt_copy.h"
+#include "lt_dlpack.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

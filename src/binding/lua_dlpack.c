@@ -114,6 +114,7 @@ static lt_tensor *import_capsule(lua_State *L, int idx, int kind, uint64_t *flag
   *flags = versioned ? lt_dlpack_flags(m) : 0;
   lt_error err;
   if (lt_dlpack_import(m, versioned, &ud->t, &err)) ltl_raise(L, &err);
+  ltl_account_import(L, ud->t);
   return ud->t;
 }
 

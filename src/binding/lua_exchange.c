@@ -76,11 +76,12 @@ static int allocator(DLTensor *prototype, DLManagedTensorVersioned **out, void *
   lt_error err;
   lt_tensor *t;
   void *m;
-  if (lt_tensor_new(dt, prototype->ndim, prototype->shape, 1, &t, &err)) {
-    set_error(SetError, error_ctx, "MemoryError", err.msg);
+  int rc = lt_tensor_new(dt, prototype->ndim, prototype->shape, 1, &t, &err);
+  if (rc) { /* a negative size or one too large to count is the caller's value */
+    set_error(SetError, error_ctx, rc == LT_ENOMEM ? "MemoryError" : "ValueError", err.msg);
     return -1;
   }
-  int rc = lt_dlpack_export(t, 1, 0, 0, &m, &err);
+  rc = lt_dlpack_export(t, 1, 0, 0, &m, &err);
   lt_tensor_free(t); /* the export holds the memory */
   if (rc) {
     set_error(SetError, error_ctx, "MemoryError", err.msg);
@@ -132,7 +133,8 @@ static int dltensor_from_lua(lua_State *L, int idx, DLTensor *out, int read_only
   if (!read_only && !ro && t->readonly == LT_WRITABLE &&
       lt_tensor_pin(t, NULL, &err)) /* the caller may write through the view */
     return fail(L, "not enough memory to copy a shared (cloned) tensor");
-  keep_live(t); /* read-only, or pinned above already */
+  keep_live(t);                /* read-only, or pinned above already */
+  lt_storage_lend(t->storage); /* unpinned (a shared clone's): its block outlives its writes */
   out->data = lt_numel(t) == 0 ? NULL : lt_data(t);
   out->device = t->storage->device;
   out->ndim = t->ndim;

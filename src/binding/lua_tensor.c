@@ -520,52 +520,61 @@ static int t_gc(lua_State *L) {
   return 0;
 }
 
-static const luaL_Reg methods[] = {{"size", m_size},
-                                   {"stride", m_stride},
-                                   {"numel", m_numel},
-                                   {"dim", m_dim},
-                                   {"is_contiguous", m_is_contiguous},
-                                   {"element_size", m_element_size},
-                                   {"nbytes", m_nbytes},
-                                   {"storage_offset", m_storage_offset},
-                                   {"data_ptr", m_data_ptr},
-                                   {"const_data_ptr", m_const_data_ptr},
-                                   {"is_read_only", m_is_read_only},
-                                   {"tolist", m_tolist},
-                                   {"item", m_item},
-                                   {"bytes", m_bytes},
-                                   {"clone", m_clone},
-                                   {"contiguous", m_contiguous},
-                                   {"to", m_to},
-                                   {"fill_", m_fill_},
-                                   {"zero_", m_zero_},
-                                   {"view", m_view},
-                                   {"reshape", m_reshape},
-                                   {"transpose", m_transpose},
-                                   {"permute", m_permute},
-                                   {"narrow", m_narrow},
-                                   {"select", m_select},
-                                   {"unsqueeze", m_unsqueeze},
-                                   {"squeeze", m_squeeze},
-                                   {"flatten", m_flatten},
-                                   {"expand", m_expand},
-                                   {NULL, NULL}};
+static int t_close(lua_State *L) {
+  ltl_close_ud(L, ltl_testud(L, 1));
+  return 0;
+}
+
+static const luaL_Reg methods[] = {
+    {"size", m_size},
+    {"stride", m_stride},
+    {"numel", m_numel},
+    {"dim", m_dim},
+    {"is_contiguous", m_is_contiguous},
+    {"element_size", m_element_size},
+    {"nbytes", m_nbytes},
+    {"storage_offset", m_storage_offset},
+    {"data_ptr", m_data_ptr},
+    {"const_data_ptr", m_const_data_ptr},
+    {"is_read_only", m_is_read_only},
+    {"tolist", m_tolist},
+    {"item", m_item},
+    {"bytes", m_bytes},
+    {"clone", m_clone},
+    {"contiguous", m_contiguous},
+    {"to", m_to},
+    {"fill_", m_fill_},
+    {"zero_", m_zero_},
+    {"view", m_view},
+    {"reshape", m_reshape},
+    {"transpose", m_transpose},
+    {"permute", m_permute},
+    {"narrow", m_narrow},
+    {"select", m_select},
+    {"unsqueeze", m_unsqueeze},
+    {"squeeze", m_squeeze},
+    {"flatten", m_flatten},
+    {"expand", m_expand},
+    {NULL, NULL},
+};
 
 static const luaL_Reg properties[] = {
     {"shape", p_shape}, {"dtype", p_dtype}, {"ndim", p_ndim}, {"device", p_device}, {NULL, NULL}};
 
-static const luaL_Reg metameth[] = {{"__gc", t_gc}, {"__close", t_gc}, {NULL, NULL}};
+static const luaL_Reg metameth[] = {{"__gc", t_gc}, {"__close", t_close}, {NULL, NULL}};
 
-static const luaL_Reg funcs[] = {{"tensor", lt_tensor_fn},
-                                 {"empty", lt_empty},
-                                 {"zeros", lt_zeros},
-                                 {"ones", lt_ones},
-                                 {"full", lt_full},
-                                 {"arange", f_arange},
-                                 {"from_bytes", lt_from_bytes},
-                                 {"is_tensor", lt_is_tensor},
-                                 {"_readable", lt_readable_fn},
-                                 {NULL, NULL}};
+static const luaL_Reg funcs[] = {
+    {"tensor", lt_tensor_fn},
+    {"empty", lt_empty},
+    {"zeros", lt_zeros},
+    {"ones", lt_ones},
+    {"full", lt_full},
+    {"arange", f_arange},
+    {"from_bytes", lt_from_bytes},
+    {"is_tensor", lt_is_tensor},
+    {"_readable", lt_readable_fn},
+    {NULL, NULL},
+};
 
 /* }====== */
 

@@ -76,13 +76,17 @@ void ltl_account_tensor(lua_State *L, const lt_tensor *t) {
   if (t) ltl_account(L, (size_t)lt_numel(t) * lt_esize(t));
 }
 
+void ltl_account_import(lua_State *L, const lt_tensor *t) {
+  if (t && lt_storage_wrapped(t->storage)) ltl_account_tensor(L, t);
+}
+
 /* }====== */
 
 /* {====== userdata ====== */
 
 ltl_ud *ltl_newud(lua_State *L) {
   ltl_ud *ud = lua_newuserdatauv(L, sizeof(ltl_ud), 0);
-  ud->t = NULL;
+  ud->t = ud->closed = NULL;
   ud->tag = &ltl_tensor_key;
   ltl_state *st = ltl_push_metatable(L, LTL_MT_TENSOR);
   lua_setmetatable(L, -2);
@@ -98,11 +102,32 @@ lt_tensor *ltl_check(lua_State *L, int idx) {
 }
 
 void ltl_release_ud(ltl_ud *ud) {
-  if (ud && ud->t) {
-    lt_tensor *t = ud->t;
-    ud->t = NULL; /* before the free: a finalizer running again sees a released tensor */
-    lt_tensor_free(t);
+  if (!ud) return;
+  lt_tensor *t = ud->t, *closed = ud->closed;
+  ud->t = ud->closed = NULL; /* before the free: a finalizer running again sees nothing */
+  lt_tensor_free(t);
+  lt_tensor_free(closed);
+}
+
+/* Whether a finalizer is running: Lua stops the collector while it runs one, and from 5.4.4
+   lua_gc reports that internal stop as -1 (a stop by the script is 0). Before 5.4.4 the two read
+   the same, and a stopped collector counts as a finalizer: the safe side. */
+static int in_finalizer(lua_State *L) {
+#if LUA_VERSION_RELEASE_NUM >= 50404
+  return lua_gc(L, LUA_GCISRUNNING) < 0;
+#else
+  return lua_gc(L, LUA_GCISRUNNING) != 1;
+#endif
+}
+
+void ltl_close_ud(lua_State *L, ltl_ud *ud) {
+  if (!ud || !ud->t) return;
+  if (!in_finalizer(L)) {
+    ltl_release_ud(ud);
+    return;
   }
+  ud->closed = ud->t; /* empty until now: t is set once and emptied once */
+  ud->t = NULL;
 }
 
 /* }====== */
@@ -154,6 +179,7 @@ static int import_body(lua_State *L) {
   lt_error err;
   if (lt_dlpack_import(job->m, job->versioned, &ud->t, &err)) return ltl_raise(L, &err);
   if (job->readonly != LT_WRITABLE) ud->t->readonly = (lt_readonly)job->readonly;
+  ltl_account_import(L, ud->t);
   return 1;
 }
 

@@ -33,6 +33,9 @@ typedef struct {
      (lua_index.c, self_ud). */
   const char *tag;
   lt_tensor *t;
+  /* What `<close>` released while a finalizer ran (ltl_close_ud): scripts see a released tensor,
+     and the header is freed by __gc, when no C frame can hold it any more. */
+  lt_tensor *closed;
 } ltl_ud;
 
 extern const char ltl_tensor_key, ltl_wrapper_key;
@@ -61,6 +64,11 @@ ltl_ud *ltl_newud(lua_State *L);
 lt_tensor *ltl_check(lua_State *L, int idx);
 /* Drops the tensor reference of a tensor or wrapper userdata (NULL or released: nothing). */
 void ltl_release_ud(ltl_ud *ud);
+/* __close of a tensor (NULL or released: nothing). The reference goes at once, except while a
+   finalizer runs: the finalizer may have started inside an allocation of a C function that is
+   still using this very tensor (it took the lt_tensor pointer from the stack before), so then
+   the header is only detached from the userdata and __gc frees it (ltl_release_ud). */
+void ltl_close_ud(lua_State *L, ltl_ud *ud);
 
 /* }====== */
 
@@ -90,6 +98,10 @@ void ltl_setfuncs(lua_State *L, int idx, const luaL_Reg *l);
 void ltl_account(lua_State *L, size_t nbytes);
 /* The same for the data of a tensor the core just made (NULL: nothing). */
 void ltl_account_tensor(lua_State *L, const lt_tensor *t);
+/* The same for an imported tensor whose memory came from outside (a host's, a producer's): the
+   collector sees every tensor's data, whoever allocated it. ltensor's own memory coming back
+   was counted when it was allocated. */
+void ltl_account_import(lua_State *L, const lt_tensor *t);
 
 /* }====== */
 

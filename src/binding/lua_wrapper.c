@@ -79,7 +79,7 @@ static int f_wrapper(lua_State *L) {
   ltl_ud *w = ltl_testwrapper(L, 1);
   lt_tensor *t = w ? check_wrapper(L, 1) : ltl_check(L, 1);
   ltl_ud *ud = lua_newuserdatauv(L, sizeof(ltl_ud), 0);
-  ud->t = NULL;
+  ud->t = ud->closed = NULL;
   ud->tag = &ltl_wrapper_key;
   luaL_setmetatable(L, WRAPPER_NAME);
   lt_error err;

@@ -89,6 +89,8 @@ static lt_storage *handle_new(lt_block *b, DLDevice device) {
   s->shared = 0;
   s->pinned = 0;
   s->revoked = 0;
+  s->lent = 0;
+  s->kept = NULL;
   return s;
 }
 
@@ -131,10 +133,20 @@ lt_storage *lt_storage_on(lt_block *b, DLDevice device) {
   return s;
 }
 
+static void release_kept(lt_storage *s) {
+  for (lt_kept *k = s->kept, *next; k; k = next) {
+    next = k->next;
+    lt_block_release(k->block);
+    free(k);
+  }
+  s->kept = NULL;
+}
+
 void lt_storage_release(lt_storage *s) {
   if (!s) return;
   if (atomic_fetch_sub_explicit(&s->refs, 1, memory_order_acq_rel) != 1) return;
   lt_block_release(s->block); /* NULL once revoked */
+  release_kept(s);
   free(s);
 }
 
@@ -151,6 +163,7 @@ void lt_storage_revoke(lt_storage *s) {
   s->block = NULL;
   s->data = revoked_data;
   lt_block_release(b);
+  release_kept(s); /* views borrowed from a revoked tensor are void, as the tensor is */
 }
 
 lt_storage *lt_storage_share(lt_storage *s) {
@@ -169,12 +182,24 @@ int lt_storage_unshare(lt_storage *s) {
   if (!s->shared) return 0;
   lt_block *old = s->block;
   if (atomic_load_explicit(&old->refs, memory_order_acquire) > 1) {
+    lt_kept *k = NULL;
+    if (s->lent && !(k = malloc(sizeof *k))) return -1;
     lt_block *b = block_new(old->nbytes, 0);
-    if (!b) return -1;
+    if (!b) {
+      free(k);
+      return -1;
+    }
     memcpy(b->data, old->data, old->nbytes);
     s->block = b;
     s->data = b->data;
-    lt_block_release(old);
+    if (k) { /* a borrowed view shows old: it lives as long as s */
+      k->block = old;
+      k->next = s->kept;
+      s->kept = k;
+      s->lent = 0; /* b is new: nothing borrowed it yet */
+    } else {
+      lt_block_release(old);
+    }
   }
   s->shared = 0; /* the block is this handle's alone now */
   return 0;

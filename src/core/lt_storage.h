@@ -39,14 +39,22 @@ struct lt_block {
   void *release_ctx;
 };
 
+/* Blocks a handle keeps alive after leaving them (lt_storage_lend). */
+typedef struct lt_kept {
+  lt_block *block;
+  struct lt_kept *next;
+} lt_kept;
+
 struct lt_storage {
   atomic_long refs;
   void *data;      /* == block->data */
   DLDevice device; /* where data lives */
   lt_block *block;
-  int shared;  /* the block may have other handles: unshare before writing */
-  int pinned;  /* writers outside ltensor may hold data: never share the block */
-  int revoked; /* the host took the memory back: no access through this handle */
+  int shared;    /* the block may have other handles: unshare before writing */
+  int pinned;    /* writers outside ltensor may hold data: never share the block */
+  int revoked;   /* the host took the memory back: no access through this handle */
+  int lent;      /* a non-owning view of block was handed out: keep it when unsharing */
+  lt_kept *kept; /* blocks left by unsharing while lent, released with the handle */
 };
 
 /* A new block of nbytes (>= 0), LT_ALIGN-aligned, zero-filled when zero != 0, with its handle.
@@ -96,6 +104,13 @@ static inline int lt_storage_exclusive(const lt_storage *s) {
    of it: a later clone then copies eagerly instead of sharing the block. Returns whether s is
    pinned afterwards. */
 int lt_storage_pin_if_free(lt_storage *s);
+/* A non-owning view of s's memory was handed out (a borrowed DLTensor): the block s has now
+   stays alive as long as s does, even when a write later gives s a block of its own (the view
+   then shows the values of before, as a read-only export of a shared clone does). */
+static inline void lt_storage_lend(lt_storage *s) { s->lent = 1; }
+/* Whether s's memory came from outside ltensor (a DLPack producer's, a host's): ltensor's own
+   blocks, re-imported from its exports, were counted when they were allocated. */
+static inline int lt_storage_wrapped(const lt_storage *s) { return s->block && !s->block->base; }
 /* Whether the host took the memory back (no access through s). */
 static inline int lt_storage_revoked(const lt_storage *s) { return s->revoked; }
 
