@@ -34,6 +34,7 @@ deps:
 	command -v git >/dev/null 2>&1        || missing="$$missing git"; \
 	pkg-config --exists python3-embed 2>/dev/null || missing="$$missing libpython3-dev"; \
 	/usr/bin/python3 -c "import numpy" >/dev/null 2>&1 || missing="$$missing python3-numpy"; \
+	/usr/bin/python3 -c "import torch" >/dev/null 2>&1 || missing="$$missing python3-torch"; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
 	    echo "installing:$$missing"; \

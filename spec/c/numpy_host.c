@@ -17,239 +17,14 @@
  *
  * The embedded Python is the one python3-embed names (Debian's, with python3-numpy), whatever
  * `python3` is on PATH. If NumPy cannot be imported the test fails. Exit status: nonzero when
- * any check failed. Set NUMPY_HOST_VERBOSE=1 to print each section.
+ * any check failed. Set NUMPY_HOST_VERBOSE=1 to print each section. The fixtures (running code
+ * on both sides, host tensors) are test_py.h's.
  */
-#include "pylua.h" /* Python.h first: it sets feature macros for the system headers */
-
-#include <lauxlib.h>
-#include <lualib.h>
-#include <stdarg.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
+#include "test_py.h" /* first: it includes Python.h, which sets feature macros */
 
 #include "ltensor.h"
-#include "test_managed.h"
 
-#if defined(__GNUC__)
-#define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
-#else
-#define PRINTF_LIKE(f, a)
-#endif
-
-/* {====== checks ====== */
-
-static long n_checks, n_failed;
-static char context[64]; /* what the current loop is testing, for failure reports */
-
-static void check_failed(const char *file, int line, const char *expr) {
-  n_failed++;
-  if (n_failed <= 80)
-    fprintf(stderr, "%s:%d: CHECK failed%s%s%s: %s\n", file, line, context[0] ? " [" : "", context,
-            context[0] ? "]" : "", expr);
-}
-
-#define CHECK(cond)                                       \
-  do {                                                    \
-    n_checks++;                                           \
-    if (!(cond)) check_failed(__FILE__, __LINE__, #cond); \
-  } while (0)
-
-static void set_context(const char *s) { snprintf(context, sizeof context, "%s", s); }
-
-static int verbose;
-static void section(const char *name) {
-  context[0] = '\0';
-  if (verbose) printf("-- %s\n", name);
-}
-
-/* }====== */
-
-/* {====== running code on both sides ====== */
-
-static lua_State *L;
-static PyObject *G; /* globals of Python's __main__ (borrowed) */
-
-static char code[4096];
-
-/* Formats into code; 0 (with a message) when it does not fit. */
-static int vformat(const char *fmt, va_list ap) {
-  int n = vsnprintf(code, sizeof code, fmt, ap);
-  if (n < 0 || (size_t)n >= sizeof code) {
-    fprintf(stderr, "numpy_host: code too long: %.60s...\n", fmt);
-    return 0;
-  }
-  return 1;
-}
-
-#define FORMAT_OR_FAIL(fmt)      \
-  do {                           \
-    va_list ap_;                 \
-    va_start(ap_, fmt);          \
-    int ok_ = vformat(fmt, ap_); \
-    va_end(ap_);                 \
-    if (!ok_) return 0;          \
-  } while (0)
-
-static void py_report(const char *what, const char *src) {
-  fprintf(stderr, "  python %s: %s\n", what, src);
-  if (PyErr_Occurred()) PyErr_PrintEx(0); /* 0: keep no traceback (and its frames) alive */
-}
-
-/* Runs src (start: Py_file_input or Py_eval_input); a new reference, or NULL (reported). */
-static PyObject *py_run(int start, const char *src) {
-  PyObject *r = PyRun_String(src, start, G, G);
-  if (!r) py_report("error in", src);
-  return r;
-}
-
-/* Python statements ran without error. */
-PRINTF_LIKE(1, 2) static int py_ok(const char *fmt, ...) {
-  FORMAT_OR_FAIL(fmt);
-  PyObject *r = py_run(Py_file_input, code);
-  Py_XDECREF(r);
-  return r != NULL;
-}
-
-/* A Python expression is true (reported when false or failing). */
-PRINTF_LIKE(1, 2) static int py_true(const char *fmt, ...) {
-  FORMAT_OR_FAIL(fmt);
-  PyObject *r = py_run(Py_eval_input, code);
-  if (!r) return 0;
-  int t = PyObject_IsTrue(r);
-  Py_DECREF(r);
-  if (t < 0) py_report("error in", code);
-  if (t == 0) fprintf(stderr, "  python: false: %s\n", code);
-  return t == 1;
-}
-
-/* Two Python expressions are equal (both values reported when not). */
-static int py_eq(const char *lhs, const char *rhs) {
-  char src[512];
-  snprintf(src, sizeof src, "(%s) == (%s)", lhs, rhs);
-  PyObject *r = py_run(Py_eval_input, src);
-  if (!r) return 0;
-  int t = PyObject_IsTrue(r);
-  Py_DECREF(r);
-  if (t < 0) py_report("error in", src);
-  if (t == 0) {
-    fprintf(stderr, "  python: %s != %s\n", lhs, rhs);
-    snprintf(src, sizeof src, "print('    ', repr(%s), '\\n    ', repr(%s), file=sys.stderr)", lhs,
-             rhs);
-    Py_XDECREF(py_run(Py_file_input, src));
-  }
-  return t == 1;
-}
-
-static int lua_msgh(lua_State *S) {
-  const char *msg = lua_tostring(S, 1);
-  luaL_traceback(S, S, msg ? msg : "(error object is not a string)", 1);
-  return 1;
-}
-
-/* Runs src as a Lua chunk; LUA_OK with nres results pushed, or the error message pushed. */
-static int lua_run(const char *src, int nres) {
-  lua_pushcfunction(L, lua_msgh);
-  int h = lua_gettop(L);
-  int rc = luaL_loadbuffer(L, src, strlen(src), "=lua");
-  if (rc == LUA_OK) rc = lua_pcall(L, 0, nres, h);
-  lua_remove(L, h);
-  return rc;
-}
-
-/* Lua statements ran without error. */
-PRINTF_LIKE(1, 2) static int lua_ok(const char *fmt, ...) {
-  FORMAT_OR_FAIL(fmt);
-  if (lua_run(code, 0) != LUA_OK) {
-    fprintf(stderr, "  lua error in: %s\n  %s\n", code, lua_tostring(L, -1));
-    lua_pop(L, 1);
-    return 0;
-  }
-  return 1;
-}
-
-/* A Lua expression is true (reported when false or failing). */
-PRINTF_LIKE(1, 2) static int lua_true(const char *fmt, ...) {
-  FORMAT_OR_FAIL(fmt);
-  char src[sizeof code + 16];
-  snprintf(src, sizeof src, "return (%s)", code);
-  if (lua_run(src, 1) != LUA_OK) {
-    fprintf(stderr, "  lua error in: %s\n  %s\n", src, lua_tostring(L, -1));
-    lua_pop(L, 1);
-    return 0;
-  }
-  int t = lua_toboolean(L, -1);
-  lua_pop(L, 1);
-  if (!t) fprintf(stderr, "  lua: false: %s\n", code);
-  return t;
-}
-
-/* Lua statements raise an error whose message contains needle. */
-PRINTF_LIKE(2, 3) static int lua_raises(const char *needle, const char *fmt, ...) {
-  FORMAT_OR_FAIL(fmt);
-  if (lua_run(code, 0) == LUA_OK) {
-    fprintf(stderr, "  lua: no error from: %s\n", code);
-    return 0;
-  }
-  const char *msg = lua_tostring(L, -1);
-  int ok = msg && strstr(msg, needle);
-  if (!ok) fprintf(stderr, "  lua: error from %s\n  is not about \"%s\": %s\n", code, needle, msg);
-  lua_pop(L, 1);
-  return ok;
-}
-
-/* Sets Python global pyvar to the value of the Lua expression (plain values, see pylua.h). */
-PRINTF_LIKE(2, 3) static int lua_to_py(const char *pyvar, const char *fmt, ...) {
-  FORMAT_OR_FAIL(fmt);
-  char src[sizeof code + 16];
-  snprintf(src, sizeof src, "return (%s)", code);
-  if (lua_run(src, 1) != LUA_OK) {
-    fprintf(stderr, "  lua error in: %s\n  %s\n", src, lua_tostring(L, -1));
-    lua_pop(L, 1);
-    return 0;
-  }
-  PyObject *v = pylua_to_py(L, -1);
-  lua_pop(L, 1);
-  int ok = v && PyDict_SetItemString(G, pyvar, v) == 0;
-  Py_XDECREF(v);
-  if (!ok) py_report("cannot take the value of", code);
-  return ok;
-}
-
-/* Sets Lua global luavar to the value of the Python expression. */
-PRINTF_LIKE(2, 3) static int py_to_lua(const char *luavar, const char *fmt, ...) {
-  FORMAT_OR_FAIL(fmt);
-  PyObject *v = py_run(Py_eval_input, code);
-  if (!v) return 0;
-  int ok = pylua_push_py(L, v) == 0;
-  Py_DECREF(v);
-  if (!ok) {
-    py_report("cannot give Lua the value of", code);
-    return 0;
-  }
-  lua_setglobal(L, luavar);
-  return 1;
-}
-
-/* Sets Lua global luavar to a Lua capsule made from the PyCapsule the Python expression gives
-   (consuming it). */
-static int pycapsule_to_lua_(const char *luavar, const char *expr) {
-  PyObject *cap = py_run(Py_eval_input, expr);
-  if (!cap) return 0;
-  int ok = pylua_push_pycapsule(L, cap) == 0;
-  Py_DECREF(cap);
-  if (!ok) {
-    py_report("cannot bridge the capsule of", expr);
-    return 0;
-  }
-  lua_setglobal(L, luavar);
-  return 1;
-}
-
-PRINTF_LIKE(2, 3) static int pycapsule_to_lua(const char *luavar, const char *fmt, ...) {
-  FORMAT_OR_FAIL(fmt);
-  return pycapsule_to_lua_(luavar, code);
-}
+/* {====== NumPy on the other side ====== */
 
 /* NumPy -> Lua: Lua global luavar = dlpack.from_dlpack(bridged (expr).__dlpack__()). */
 PRINTF_LIKE(2, 3) static int np_to_lua(const char *luavar, const char *fmt, ...) {
@@ -258,31 +33,6 @@ PRINTF_LIKE(2, 3) static int np_to_lua(const char *luavar, const char *fmt, ...)
   snprintf(src, sizeof src, "(%s).__dlpack__()", code);
   if (!pycapsule_to_lua_("_cap", src)) return 0;
   return lua_ok("%s = dlpack.from_dlpack(_cap); _cap = nil", luavar);
-}
-
-/* Sets Python global pyvar to an Exporter of the Lua capsule the Lua expression gives (the
-   Lua capsule is consumed). */
-static int lua_capsule_to_py_(const char *pyvar, const char *expr) {
-  char src[sizeof code + 16];
-  snprintf(src, sizeof src, "return (%s)", expr);
-  if (lua_run(src, 1) != LUA_OK) {
-    fprintf(stderr, "  lua error in: %s\n  %s\n", src, lua_tostring(L, -1));
-    lua_pop(L, 1);
-    return 0;
-  }
-  PyObject *cap = pylua_take_capsule(L, -1);
-  lua_pop(L, 1);
-  PyObject *ex = cap ? pylua_exporter_new(cap) : NULL;
-  Py_XDECREF(cap);
-  int ok = ex && PyDict_SetItemString(G, pyvar, ex) == 0;
-  Py_XDECREF(ex);
-  if (!ok) py_report("cannot bridge the capsule of", expr);
-  return ok;
-}
-
-PRINTF_LIKE(2, 3) static int lua_capsule_to_py(const char *pyvar, const char *fmt, ...) {
-  FORMAT_OR_FAIL(fmt);
-  return lua_capsule_to_py_(pyvar, code);
 }
 
 /* Lua -> NumPy: Python global pyvar = np.from_dlpack(exporter of dlpack.to_dlpack(expr)). */
@@ -294,112 +44,10 @@ PRINTF_LIKE(2, 3) static int lua_to_np(const char *pyvar, const char *fmt, ...) 
   return py_ok("%s = np.from_dlpack(_ex); del _ex", pyvar);
 }
 
-/* A quiet Python truth test, for what the machine has (not a check). */
-static int py_flag(const char *expr) {
-  PyObject *r = py_run(Py_eval_input, expr);
-  int t = r ? PyObject_IsTrue(r) : 0;
-  Py_XDECREF(r);
-  return t == 1;
-}
-
-/* }====== */
-
-/* {====== host tensors: made here, with a deleter that counts ====== */
-
-static int host_deleted; /* how many host tensors' deleters ran */
-
-typedef struct {
-  union {
-    DLManagedTensor l;
-    DLManagedTensorVersioned v;
-  } m;
-  int64_t shape[1];
-  double data[];
-} host_tensor;
-
-static void host_delete_legacy(DLManagedTensor *self) {
-  host_deleted++;
-  free(self->manager_ctx);
-}
-
-static void host_delete_versioned(DLManagedTensorVersioned *self) {
-  host_deleted++;
-  free(self->manager_ctx);
-}
-
-/* A 1-d managed tensor of n elements of dtype (at most 8 bytes each), owning its memory.
-   float64 elements are i + 0.5; other dtypes are zero-filled. */
-static void *host_new(int versioned, DLDataType dtype, int64_t n, uint64_t flags) {
-  host_tensor *h = calloc(1, sizeof *h + (size_t)n * sizeof(double));
-  if (!h) abort();
-  h->shape[0] = n;
-  if (dtype.code == kDLFloat && dtype.bits == 64)
-    for (int64_t i = 0; i < n; i++) h->data[i] = (double)i + 0.5;
-  tm_manage(&h->m, versioned, tm_desc(h->data, dtype, 1, h->shape, NULL), h, host_delete_versioned,
-            host_delete_legacy, flags);
-  return &h->m;
-}
-
-static const DLDataType host_f64 = {kDLFloat, 64, 1};
-
-/* Lua global luavar = dlpack.from_dlpack(a Lua capsule of a new host tensor). */
-static int host_to_lua(const char *luavar, int versioned, DLDataType dtype, int64_t n,
-                       uint64_t flags) {
-  if (pylua_push_managed(L, host_new(versioned, dtype, n, flags), versioned) != 0) {
-    py_report("cannot push", "a host tensor");
-    return 0;
-  }
-  lua_setglobal(L, "_cap");
-  return lua_ok("%s = dlpack.from_dlpack(_cap); _cap = nil", luavar);
-}
-
-/* }====== */
-
-/* {====== setting up both sides ====== */
-
-static void lua_gc_full(void) {
-  lua_gc(L, LUA_GCCOLLECT);
-  lua_gc(L, LUA_GCCOLLECT);
-}
-
-/* A new Lua state with ltensor linked in; its Lua files come from LUA_PATH, or else from the
-   source tree this file is in. */
-static int open_lua(void) {
-  L = luaL_newstate();
-  if (!L) return 0;
-  luaL_openlibs(L);
-  luaL_requiref(L, "ltensor.core", luaopen_ltensor_core, 0);
-  lua_pop(L, 1);
-  const char *file = __FILE__, *tail = strstr(file, "spec/c/numpy_host.c");
-  if (file[0] == '/' && tail) {
-    int n = (int)(tail - file);
-    if (!lua_ok("package.path = package.path .. ';%.*slua/?.lua;%.*slua/?/init.lua'", n, file, n,
-                file))
-      return 0;
-  }
-  return lua_ok("lt = require 'ltensor'; dlpack = require 'ltensor.dlpack'");
-}
-
-static void close_lua(void) {
-  if (L) lua_close(L);
-  L = NULL;
-}
-
-/* Python helpers the checks use. Each literal stays under C99's 4095 characters. */
+/* Python helpers the checks use, beside test_py.h's (tp_py_helpers, tp_py_samples). Each literal
+   stays under C99's 4095 characters. */
 static const char py_helpers[] =
-    "import sys, gc, weakref, ctypes\n"
-    "def cplx(x):\n"
-    "    if isinstance(x, list): return [cplx(y) for y in x]\n"
-    "    if isinstance(x, complex): return [x.real, x.imag]\n"
-    "    return x\n"
-    "def strict(x):  # values with their Python types: True != 1, 1.0 != 1\n"
-    "    if isinstance(x, list): return [strict(y) for y in x]\n"
-    "    return (type(x).__name__, x)\n"
     "def np_vals(a): return strict(cplx(a.tolist()))\n"
-    "def raises(f, exc=Exception):\n"
-    "    try: f()\n"
-    "    except exc: return True\n"
-    "    return False\n"
     "def lstrides(a): return [s // a.itemsize for s in a.strides]\n"
     "def alias(b):  # a writable NumPy array on b's memory (NumPy marks imports read-only)\n"
     "    buf = (ctypes.c_char * b.nbytes).from_address(b.ctypes.data)\n"
@@ -411,35 +59,6 @@ static const char py_helpers[] =
     "    return a\n"
     "NP_BOOL_OUT = not raises(lambda: np.zeros(2, bool).__dlpack__())\n"
     "NP_BOOL_IN = NP_BOOL_OUT and not raises(lambda: np.from_dlpack(np.zeros(2, bool)))\n";
-
-static const char py_samples[] =
-    "inf = float('inf')\n"
-    "SAMPLES = {\n"
-    " 'bool': [True, False, True, True, False, False],\n"
-    " 'int8': [-128, -35, -1, 0, 1, 127],\n"
-    " 'int16': [-32768, -1000, -1, 0, 1, 32767],\n"
-    " 'int32': [-2**31, -70000, -1, 0, 1, 2**31 - 1],\n"
-    " 'int64': [-2**63, -2**40, -1, 0, 1, 2**63 - 1],\n"
-    " 'uint8': [0, 1, 127, 128, 200, 255],\n"
-    " 'uint16': [0, 1, 255, 32768, 40000, 65535],\n"
-    " 'uint32': [0, 1, 65536, 2**31, 3000000000, 2**32 - 1],\n"
-    " 'uint64': [0, 1, 2**32, 2**53 + 1, 2**62, 2**63 - 1],\n"
-    " 'float16': [-65504.0, -1.5, -0.0, 2.0**-24, 0.1, inf],\n"
-    " 'float32': [-3.4028234663852886e38, -1.5, -0.0, 1.401298464324817e-45, 0.1, inf],\n"
-    " 'float64': [-1.7976931348623157e308, -2.5, -0.0, 5e-324, 0.1, -inf],\n"
-    " 'complex64': [1+2j, -1.5-0.25j, 0j, complex(0.1, -0.1), complex(inf, 1),\n"
-    "               complex(3.4028234663852886e38, -1e-45)],\n"
-    " 'complex128': [1+2j, -1.5-0.25j, 0j, complex(0.1, 1/3), complex(-inf, 5e-324),\n"
-    "                complex(1e308, -1e308)],\n"
-    "}\n"
-    "def writes(i, f, c, b):\n"
-    "    d = {k: i for k in ('int8', 'int16', 'int32', 'int64', 'uint8', 'uint16', 'uint32',\n"
-    "                        'uint64')}\n"
-    "    d.update({'float16': f, 'float32': f, 'float64': f, 'complex64': c, 'complex128': c,\n"
-    "              'bool': b})\n"
-    "    return d\n"
-    "W1 = writes(7, 0.1, complex(0.1, -0.2), False)   # Lua writes, NumPy reads\n"
-    "W2 = writes(99, -0.7, complex(-0.7, 0.3), True)  # NumPy writes, Lua reads\n";
 
 /* }====== */
 
@@ -773,7 +392,7 @@ static void test_outlives_state(void) {
   CHECK(py_ok("del hb; gc.collect()") && host_deleted == before);
   CHECK(py_ok("del hb2; gc.collect()") && host_deleted == before + 1);
   CHECK(py_ok("del big, small"));
-  CHECK(open_lua());
+  CHECK(tp_open_lua(luaopen_ltensor_core));
 }
 
 /* }====== */
@@ -1226,10 +845,11 @@ int main(int argc, char **argv) {
   }
   if (verbose)
     py_ok("print('python', sys.version.split()[0], sys.prefix, 'numpy', np.__version__)");
+  CHECK(py_ok("%s", tp_py_helpers));
   CHECK(py_ok("%s", py_helpers));
-  CHECK(py_ok("%s", py_samples));
-  CHECK(open_lua());
-  if (n_failed) {
+  CHECK(py_ok("%s", tp_py_samples));
+  CHECK(tp_open_lua(luaopen_ltensor_core));
+  if (tu_failed) {
     fprintf(stderr, "numpy_host: FAIL: set-up failed\n");
     return 1;
   }
@@ -1243,8 +863,7 @@ int main(int argc, char **argv) {
   test_math();
 
   close_lua(); /* before Python: Lua may hold NumPy's managed tensors */
-  context[0] = '\0';
+  tu_context[0] = '\0';
   CHECK(Py_FinalizeEx() == 0);
-  printf("numpy_host: %ld checks, %ld failed\n", n_checks, n_failed);
-  return n_failed != 0;
+  return tu_finish("numpy_host");
 }

@@ -17,10 +17,17 @@
 #define TU_MAX_REPORTS 60
 
 static long tu_checks, tu_failed;
+static char tu_context[64]; /* what the current loop is testing, for failure reports */
+
+static inline void tu_set_context(const char *s) {
+  snprintf(tu_context, sizeof tu_context, "%s", s);
+}
 
 static inline int tu_fail(const char *file, int line, const char *expr) {
   tu_failed++;
-  if (tu_failed <= TU_MAX_REPORTS) fprintf(stderr, "%s:%d: CHECK failed: %s\n", file, line, expr);
+  if (tu_failed <= TU_MAX_REPORTS)
+    fprintf(stderr, "%s:%d: CHECK failed%s%s%s: %s\n", file, line, tu_context[0] ? " [" : "",
+            tu_context, tu_context[0] ? "]" : "", expr);
   if (tu_failed == TU_MAX_REPORTS) fprintf(stderr, "(further failures are counted only)\n");
   return tu_failed <= TU_MAX_REPORTS;
 }

@@ -1,0 +1,420 @@
+/*
+ * test_py.h -- the fixtures of the interop hosts (numpy_host.c, torch_host.c): one process that
+ * embeds CPython and Lua 5.4 and passes tensors between them through the DLPack bridge of
+ * examples/python_host/pylua.c.
+ *
+ * Both sides run code given as printf formats: py_ok / lua_ok (statements ran), py_true /
+ * lua_true (an expression is true), py_eq (two Python expressions are equal, both printed when
+ * not), lua_raises (an error about a phrase). Values cross as plain values (lua_to_py,
+ * py_to_lua: pylua.h says which) and tensors as capsules (pycapsule_to_lua: a Python DLPack
+ * capsule becomes a Lua one; lua_capsule_to_py: a Lua capsule becomes a pylua Exporter, an
+ * object with __dlpack__ and __dlpack_device__). Every helper reports what went wrong on stderr
+ * and returns 0, so CHECK (test_util.h) counts it. Host tensors (host_new, host_to_lua) are
+ * made here with a deleter that counts in host_deleted. tp_open_lua opens the Lua side with
+ * ltensor linked in or loaded with require.
+ *
+ * The caller starts Python (pylua_start) into G before anything else, and includes this header
+ * first (Python.h sets feature macros for the system headers).
+ */
+#ifndef TEST_PY_H
+#define TEST_PY_H
+
+#include "pylua.h" /* Python.h first */
+
+#include <lauxlib.h>
+#include <lualib.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "test_managed.h"
+#include "test_util.h"
+
+#if defined(__GNUC__)
+#define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
+#else
+#define PRINTF_LIKE(f, a)
+#endif
+
+/* {====== sections and cases ====== */
+
+static inline void set_context(const char *s) { tu_set_context(s); }
+
+static int verbose; /* print each section */
+
+static inline void section(const char *name) {
+  tu_context[0] = '\0';
+  if (verbose) printf("-- %s\n", name);
+}
+
+/* }====== */
+
+/* {====== running code on both sides ====== */
+
+static lua_State *L;
+static PyObject *G; /* globals of Python's __main__ (borrowed) */
+
+static char code[4096];
+
+/* Formats into code; 0 (with a message) when it does not fit. */
+static inline int vformat(const char *fmt, va_list ap) {
+  int n = vsnprintf(code, sizeof code, fmt, ap);
+  if (n < 0 || (size_t)n >= sizeof code) {
+    fprintf(stderr, "test_py: code too long: %.60s...\n", fmt);
+    return 0;
+  }
+  return 1;
+}
+
+#define FORMAT_OR_FAIL(fmt)      \
+  do {                           \
+    va_list ap_;                 \
+    va_start(ap_, fmt);          \
+    int ok_ = vformat(fmt, ap_); \
+    va_end(ap_);                 \
+    if (!ok_) return 0;          \
+  } while (0)
+
+static inline void py_report(const char *what, const char *src) {
+  fprintf(stderr, "  python %s: %s\n", what, src);
+  if (PyErr_Occurred()) PyErr_PrintEx(0); /* 0: keep no traceback (and its frames) alive */
+}
+
+/* Runs src (start: Py_file_input or Py_eval_input); a new reference, or NULL (reported). */
+static inline PyObject *py_run(int start, const char *src) {
+  PyObject *r = PyRun_String(src, start, G, G);
+  if (!r) py_report("error in", src);
+  return r;
+}
+
+/* Python statements ran without error. */
+PRINTF_LIKE(1, 2) static inline int py_ok(const char *fmt, ...) {
+  FORMAT_OR_FAIL(fmt);
+  PyObject *r = py_run(Py_file_input, code);
+  Py_XDECREF(r);
+  return r != NULL;
+}
+
+/* A Python expression is true (reported when false or failing). */
+PRINTF_LIKE(1, 2) static inline int py_true(const char *fmt, ...) {
+  FORMAT_OR_FAIL(fmt);
+  PyObject *r = py_run(Py_eval_input, code);
+  if (!r) return 0;
+  int t = PyObject_IsTrue(r);
+  Py_DECREF(r);
+  if (t < 0) py_report("error in", code);
+  if (t == 0) fprintf(stderr, "  python: false: %s\n", code);
+  return t == 1;
+}
+
+/* Two Python expressions are equal (both values reported when not). */
+static inline int py_eq(const char *lhs, const char *rhs) {
+  char src[512];
+  snprintf(src, sizeof src, "(%s) == (%s)", lhs, rhs);
+  PyObject *r = py_run(Py_eval_input, src);
+  if (!r) return 0;
+  int t = PyObject_IsTrue(r);
+  Py_DECREF(r);
+  if (t < 0) py_report("error in", src);
+  if (t == 0) {
+    fprintf(stderr, "  python: %s != %s\n", lhs, rhs);
+    snprintf(src, sizeof src, "print('    ', repr(%s), '\\n    ', repr(%s), file=sys.stderr)", lhs,
+             rhs);
+    Py_XDECREF(py_run(Py_file_input, src));
+  }
+  return t == 1;
+}
+
+/* A quiet Python truth test, for what the machine has (not a check). */
+static inline int py_flag(const char *expr) {
+  PyObject *r = py_run(Py_eval_input, expr);
+  int t = r ? PyObject_IsTrue(r) : 0;
+  Py_XDECREF(r);
+  return t == 1;
+}
+
+static inline int lua_msgh(lua_State *S) {
+  const char *msg = lua_tostring(S, 1);
+  luaL_traceback(S, S, msg ? msg : "(error object is not a string)", 1);
+  return 1;
+}
+
+/* Runs src as a Lua chunk; LUA_OK with nres results pushed, or the error message pushed. */
+static inline int lua_run(const char *src, int nres) {
+  lua_pushcfunction(L, lua_msgh);
+  int h = lua_gettop(L);
+  int rc = luaL_loadbuffer(L, src, strlen(src), "=lua");
+  if (rc == LUA_OK) rc = lua_pcall(L, 0, nres, h);
+  lua_remove(L, h);
+  return rc;
+}
+
+/* Lua statements ran without error. */
+PRINTF_LIKE(1, 2) static inline int lua_ok(const char *fmt, ...) {
+  FORMAT_OR_FAIL(fmt);
+  if (lua_run(code, 0) != LUA_OK) {
+    fprintf(stderr, "  lua error in: %s\n  %s\n", code, lua_tostring(L, -1));
+    lua_pop(L, 1);
+    return 0;
+  }
+  return 1;
+}
+
+/* A Lua expression is true (reported when false or failing). */
+PRINTF_LIKE(1, 2) static inline int lua_true(const char *fmt, ...) {
+  FORMAT_OR_FAIL(fmt);
+  char src[sizeof code + 16];
+  snprintf(src, sizeof src, "return (%s)", code);
+  if (lua_run(src, 1) != LUA_OK) {
+    fprintf(stderr, "  lua error in: %s\n  %s\n", src, lua_tostring(L, -1));
+    lua_pop(L, 1);
+    return 0;
+  }
+  int t = lua_toboolean(L, -1);
+  lua_pop(L, 1);
+  if (!t) fprintf(stderr, "  lua: false: %s\n", code);
+  return t;
+}
+
+/* Lua statements raise an error whose message contains needle. */
+PRINTF_LIKE(2, 3) static inline int lua_raises(const char *needle, const char *fmt, ...) {
+  FORMAT_OR_FAIL(fmt);
+  if (lua_run(code, 0) == LUA_OK) {
+    fprintf(stderr, "  lua: no error from: %s\n", code);
+    return 0;
+  }
+  const char *msg = lua_tostring(L, -1);
+  int ok = msg && strstr(msg, needle);
+  if (!ok) fprintf(stderr, "  lua: error from %s\n  is not about \"%s\": %s\n", code, needle, msg);
+  lua_pop(L, 1);
+  return ok;
+}
+
+/* Sets Python global pyvar to the value of the Lua expression (plain values, see pylua.h). */
+PRINTF_LIKE(2, 3) static inline int lua_to_py(const char *pyvar, const char *fmt, ...) {
+  FORMAT_OR_FAIL(fmt);
+  char src[sizeof code + 16];
+  snprintf(src, sizeof src, "return (%s)", code);
+  if (lua_run(src, 1) != LUA_OK) {
+    fprintf(stderr, "  lua error in: %s\n  %s\n", src, lua_tostring(L, -1));
+    lua_pop(L, 1);
+    return 0;
+  }
+  PyObject *v = pylua_to_py(L, -1);
+  lua_pop(L, 1);
+  int ok = v && PyDict_SetItemString(G, pyvar, v) == 0;
+  Py_XDECREF(v);
+  if (!ok) py_report("cannot take the value of", code);
+  return ok;
+}
+
+/* Sets Lua global luavar to the value of the Python expression. */
+PRINTF_LIKE(2, 3) static inline int py_to_lua(const char *luavar, const char *fmt, ...) {
+  FORMAT_OR_FAIL(fmt);
+  PyObject *v = py_run(Py_eval_input, code);
+  if (!v) return 0;
+  int ok = pylua_push_py(L, v) == 0;
+  Py_DECREF(v);
+  if (!ok) {
+    py_report("cannot give Lua the value of", code);
+    return 0;
+  }
+  lua_setglobal(L, luavar);
+  return 1;
+}
+
+/* Sets Lua global luavar to a Lua capsule made from the PyCapsule the Python expression gives
+   (consuming it). */
+static inline int pycapsule_to_lua_(const char *luavar, const char *expr) {
+  PyObject *cap = py_run(Py_eval_input, expr);
+  if (!cap) return 0;
+  int ok = pylua_push_pycapsule(L, cap) == 0;
+  Py_DECREF(cap);
+  if (!ok) {
+    py_report("cannot bridge the capsule of", expr);
+    return 0;
+  }
+  lua_setglobal(L, luavar);
+  return 1;
+}
+
+PRINTF_LIKE(2, 3) static inline int pycapsule_to_lua(const char *luavar, const char *fmt, ...) {
+  FORMAT_OR_FAIL(fmt);
+  return pycapsule_to_lua_(luavar, code);
+}
+
+/* Sets Python global pyvar to the PyCapsule taken from the Lua capsule the Lua expression
+   gives (the Lua capsule is consumed), or, when exporter, to an Exporter holding it. */
+static inline int lua_capsule_take_(const char *pyvar, const char *expr, int exporter) {
+  char src[sizeof code + 64]; /* expr may be code wrapped by a caller */
+  snprintf(src, sizeof src, "return (%s)", expr);
+  if (lua_run(src, 1) != LUA_OK) {
+    fprintf(stderr, "  lua error in: %s\n  %s\n", src, lua_tostring(L, -1));
+    lua_pop(L, 1);
+    return 0;
+  }
+  PyObject *cap = pylua_take_capsule(L, -1);
+  lua_pop(L, 1);
+  PyObject *ex = cap && exporter ? pylua_exporter_new(cap) : Py_XNewRef(cap);
+  Py_XDECREF(cap);
+  int ok = ex && PyDict_SetItemString(G, pyvar, ex) == 0;
+  Py_XDECREF(ex);
+  if (!ok) py_report("cannot bridge the capsule of", expr);
+  return ok;
+}
+
+static inline int lua_capsule_to_py_(const char *pyvar, const char *expr) {
+  return lua_capsule_take_(pyvar, expr, 1);
+}
+
+/* Python global pyvar = an Exporter of the Lua capsule the Lua expression gives. */
+PRINTF_LIKE(2, 3) static inline int lua_capsule_to_py(const char *pyvar, const char *fmt, ...) {
+  FORMAT_OR_FAIL(fmt);
+  return lua_capsule_take_(pyvar, code, 1);
+}
+
+/* Python global pyvar = the PyCapsule itself, taken from the Lua capsule the expression gives. */
+PRINTF_LIKE(2, 3)
+static inline int lua_capsule_to_pycapsule(const char *pyvar, const char *fmt, ...) {
+  FORMAT_OR_FAIL(fmt);
+  return lua_capsule_take_(pyvar, code, 0);
+}
+
+/* }====== */
+
+/* {====== host tensors: made here, with a deleter that counts ====== */
+
+static int host_deleted; /* how many host tensors' deleters ran */
+
+typedef struct {
+  union {
+    DLManagedTensor l;
+    DLManagedTensorVersioned v;
+  } m;
+  int64_t shape[1];
+  double data[];
+} host_tensor;
+
+static inline void host_delete_legacy(DLManagedTensor *self) {
+  host_deleted++;
+  free(self->manager_ctx);
+}
+
+static inline void host_delete_versioned(DLManagedTensorVersioned *self) {
+  host_deleted++;
+  free(self->manager_ctx);
+}
+
+/* A 1-d managed tensor of n elements of dtype (at most 8 bytes each), owning its memory.
+   float64 elements are i + 0.5; other dtypes are zero-filled. */
+static inline void *host_new(int versioned, DLDataType dtype, int64_t n, uint64_t flags) {
+  host_tensor *h = calloc(1, sizeof *h + (size_t)n * sizeof(double));
+  if (!h) abort();
+  h->shape[0] = n;
+  if (dtype.code == kDLFloat && dtype.bits == 64)
+    for (int64_t i = 0; i < n; i++) h->data[i] = (double)i + 0.5;
+  tm_manage(&h->m, versioned, tm_desc(h->data, dtype, 1, h->shape, NULL), h, host_delete_versioned,
+            host_delete_legacy, flags);
+  return &h->m;
+}
+
+static const DLDataType host_f64 = {kDLFloat, 64, 1};
+
+/* Lua global luavar = dlpack.from_dlpack(a Lua capsule of a new host tensor). */
+static inline int host_to_lua(const char *luavar, int versioned, DLDataType dtype, int64_t n,
+                              uint64_t flags) {
+  if (pylua_push_managed(L, host_new(versioned, dtype, n, flags), versioned) != 0) {
+    py_report("cannot push", "a host tensor");
+    return 0;
+  }
+  lua_setglobal(L, "_cap");
+  return lua_ok("%s = dlpack.from_dlpack(_cap); _cap = nil", luavar);
+}
+
+/* }====== */
+
+/* {====== setting up both sides ====== */
+
+static inline void lua_gc_full(void) {
+  lua_gc(L, LUA_GCCOLLECT);
+  lua_gc(L, LUA_GCCOLLECT);
+}
+
+/* A new Lua state in L with the globals lt and dlpack. open_core, when given
+   (luaopen_ltensor_core), registers ltensor.core as a host that links ltensor statically does;
+   when NULL, require loads the built core.so through LUA_CPATH (ctest sets it), as lua5.4
+   does. The Lua files come from LUA_PATH, or else from the source tree this file is in. */
+static inline int tp_open_lua(lua_CFunction open_core) {
+  L = luaL_newstate();
+  if (!L) return 0;
+  luaL_openlibs(L);
+  if (open_core) {
+    luaL_requiref(L, "ltensor.core", open_core, 0);
+    lua_pop(L, 1);
+  }
+  const char *file = __FILE__, *tail = strstr(file, "spec/c/test_py.h");
+  if (file[0] == '/' && tail) {
+    int n = (int)(tail - file);
+    if (!lua_ok("package.path = package.path .. ';%.*slua/?.lua;%.*slua/?/init.lua'", n, file, n,
+                file))
+      return 0;
+  }
+  return lua_ok("lt = require 'ltensor'; dlpack = require 'ltensor.dlpack'");
+}
+
+static inline void close_lua(void) {
+  if (L) lua_close(L);
+  L = NULL;
+}
+
+/* Python helpers both hosts use. */
+static const char tp_py_helpers[] =
+    "import sys, gc, weakref, ctypes\n"
+    "def cplx(x):\n"
+    "    if isinstance(x, list): return [cplx(y) for y in x]\n"
+    "    if isinstance(x, complex): return [x.real, x.imag]\n"
+    "    return x\n"
+    "def strict(x):  # values with their Python types: True != 1, 1.0 != 1\n"
+    "    if isinstance(x, list): return [strict(y) for y in x]\n"
+    "    return (type(x).__name__, x)\n"
+    "def raises(f, exc=Exception):\n"
+    "    try: f()\n"
+    "    except exc: return True\n"
+    "    return False\n";
+
+/* Sample values of each dtype (the extremes, -0.0, the smallest subnormal, inf), by name, and
+   two values to write (W1: Lua writes, Python reads; W2: the other way). */
+static const char tp_py_samples[] =
+    "inf = float('inf')\n"
+    "SAMPLES = {\n"
+    " 'bool': [True, False, True, True, False, False],\n"
+    " 'int8': [-128, -35, -1, 0, 1, 127],\n"
+    " 'int16': [-32768, -1000, -1, 0, 1, 32767],\n"
+    " 'int32': [-2**31, -70000, -1, 0, 1, 2**31 - 1],\n"
+    " 'int64': [-2**63, -2**40, -1, 0, 1, 2**63 - 1],\n"
+    " 'uint8': [0, 1, 127, 128, 200, 255],\n"
+    " 'uint16': [0, 1, 255, 32768, 40000, 65535],\n"
+    " 'uint32': [0, 1, 65536, 2**31, 3000000000, 2**32 - 1],\n"
+    " 'uint64': [0, 1, 2**32, 2**53 + 1, 2**62, 2**63 - 1],\n"
+    " 'float16': [-65504.0, -1.5, -0.0, 2.0**-24, 0.1, inf],\n"
+    " 'bfloat16': [-3.3895313892515355e38, -1.5, -0.0, 2.0**-133, 0.1, inf],\n"
+    " 'float32': [-3.4028234663852886e38, -1.5, -0.0, 1.401298464324817e-45, 0.1, inf],\n"
+    " 'float64': [-1.7976931348623157e308, -2.5, -0.0, 5e-324, 0.1, -inf],\n"
+    " 'complex64': [1+2j, -1.5-0.25j, 0j, complex(0.1, -0.1), complex(inf, 1),\n"
+    "               complex(3.4028234663852886e38, -1e-45)],\n"
+    " 'complex128': [1+2j, -1.5-0.25j, 0j, complex(0.1, 1/3), complex(-inf, 5e-324),\n"
+    "                complex(1e308, -1e308)],\n"
+    "}\n"
+    "def writes(i, f, c, b):\n"
+    "    d = {k: i for k in ('int8', 'int16', 'int32', 'int64', 'uint8', 'uint16', 'uint32',\n"
+    "                        'uint64')}\n"
+    "    d.update({'float16': f, 'bfloat16': f, 'float32': f, 'float64': f, 'complex64': c,\n"
+    "              'complex128': c, 'bool': b})\n"
+    "    return d\n"
+    "W1 = writes(7, 0.1, complex(0.1, -0.2), False)   # Lua writes, Python reads\n"
+    "W2 = writes(99, -0.7, complex(-0.7, 0.3), True)  # Python writes, Lua reads\n";
+
+/* }====== */
+
+#endif
