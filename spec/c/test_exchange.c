@@ -229,8 +229,7 @@ static void check_managed(lua_State *L, const char *what, DLManagedTensorVersion
   CHECKF(m->flags == flags, "%s: flags %llu, expected %llu", what, (unsigned long long)m->flags,
          (unsigned long long)flags);
   CHECKF(m->deleter != NULL, "%s: no deleter", what);
-  CHECKF(empty ? d->data == NULL : d->data == data, "%s: data %p, tensor's %p", what, d->data,
-         data);
+  CHECKF(d->data && (empty || d->data == data), "%s: data %p, tensor's %p", what, d->data, data);
   CHECKF(d->byte_offset == 0, "%s: byte_offset %llu", what, (unsigned long long)d->byte_offset);
   CHECKF(d->device.device_type == kDLCPU && d->device.device_id == 0, "%s: device", what);
   CHECKF(is_f32(d->dtype), "%s: dtype", what);
@@ -732,7 +731,7 @@ static void check_view(lua_State *L, const char *what, const ltensor_exchange_ap
   CHECKF(g_lua_allocs == allocs, "%s: %ld Lua allocations", what, g_lua_allocs - allocs);
   lua_settop(L, top - 1);
   if (rc) return;
-  CHECKF(empty ? d.data == NULL : d.data == data, "%s: data %p, tensor's %p", what, d.data, data);
+  CHECKF(d.data && (empty || d.data == data), "%s: data %p, tensor's %p", what, d.data, data);
   CHECKF(d.byte_offset == 0, "%s: byte_offset", what);
   CHECKF(d.device.device_type == kDLCPU && d.device.device_id == 0, "%s: device", what);
   CHECKF(is_f32(d.dtype), "%s: dtype", what);
@@ -968,7 +967,7 @@ static void test_allocator(void) {
     m = NULL;
     CHECK(alloc(&p, &m, &e, set_error) == 0 && m);
     if (m) {
-      CHECK(m->dl_tensor.data == NULL && m->dl_tensor.shape && m->dl_tensor.shape[0] == 0);
+      CHECK(m->dl_tensor.data != NULL && m->dl_tensor.shape && m->dl_tensor.shape[0] == 0);
       CHECK(m->dl_tensor.dtype.code == kDLInt && m->dl_tensor.dtype.bits == 16);
       m->deleter(m);
     }

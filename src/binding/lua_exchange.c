@@ -135,7 +135,7 @@ static int dltensor_from_lua(lua_State *L, int idx, DLTensor *out, int read_only
     return fail(L, "not enough memory to copy a shared (cloned) tensor");
   keep_live(t);                /* read-only, or pinned above already */
   lt_storage_lend(t->storage); /* unpinned (a shared clone's): its block outlives its writes */
-  out->data = lt_numel(t) == 0 ? NULL : lt_data(t);
+  out->data = lt_data(t);      /* never NULL (as exports) */
   out->device = t->storage->device;
   out->ndim = t->ndim;
   out->dtype = t->dl_dtype;

@@ -68,7 +68,7 @@ int lt_dlpack_export(lt_tensor *t, int versioned, int copy, int read_only, void 
     memcpy(b->dims + t->ndim, t->strides, (size_t)t->ndim * sizeof(int64_t));
   }
   DLTensor *dl = versioned ? &b->m.v.dl_tensor : &b->m.l.dl_tensor;
-  dl->data = lt_numel(t) == 0 ? NULL : lt_data(t);
+  dl->data = lt_data(t); /* never NULL, even when empty: torch before 2.3 never frees those */
   dl->device = t->storage->device;
   dl->ndim = t->ndim;
   dl->dtype = t->dl_dtype;

@@ -25,7 +25,8 @@
  * read_only: set READ_ONLY even when t is writable. A read-only t exports READ_ONLY unless it is
  * copied (the copy is the consumer's, as NumPy exports it); READ_ONLY is what the legacy form
  * cannot say: that fails with LT_EREADONLY.
- * Strides are always filled; data is NULL for an empty tensor.
+ * Strides are always filled; data is never NULL, an empty tensor's included (torch before 2.3
+ * never calls the deleter of a tensor with NULL data: it would leak).
  */
 int lt_dlpack_export(lt_tensor *t, int versioned, int copy, int read_only, void **out,
                      lt_error *err);
