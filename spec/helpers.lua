@@ -26,4 +26,27 @@ function M.status_kb(field)
   return tonumber(s:match(field .. ":%s*(%d+)%s*kB"))
 end
 
+-- releasing_finalizer(t, on_run): what a hostile script does to a tensor from a finalizer. Makes
+-- an unreachable object whose __gc does `local c <close> = t`; the next collection runs it,
+-- inside whatever allocation triggers that collection. on_run(err), if given, is called from
+-- the finalizer after the close, with the error the close raised or nil.
+local function close(t)
+  local _ <close> = t
+end
+function M.releasing_finalizer(t, on_run)
+  setmetatable({}, { __gc = function()
+    local ok, err = pcall(close, t)
+    if on_run then on_run(not ok and tostring(err) or nil) end
+  end })
+end
+
+-- collect_at_next_allocation(): sets the collector's debt to zero (collectgarbage "restart"
+-- does that, and leaves a running collector running), so the next allocation, wherever it is,
+-- makes a collection step: in generational mode a young collection, in incremental mode a step
+-- that, with a step size of 2^100 (collectgarbage("incremental", 0, 0, 100)), finishes a cycle.
+-- Either runs the finalizers of the objects found unreachable.
+function M.collect_at_next_allocation()
+  collectgarbage("restart")
+end
+
 return M

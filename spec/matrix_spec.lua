@@ -17,12 +17,42 @@
 --     impostor.
 -- A position is an argument, or a field of a table argument (a shape entry, a range bound, an
 -- option), to depth 3. The receiver (self) counts as position 1.
+--
+-- The enumeration runs three times (issue 12: a script's finalizer must not free a tensor under
+-- a running C function):
+--   * plain: every call as it is;
+--   * with a releasing finalizer armed, incremental collector, and again generational: before
+--     each call, for each tensor among its arguments (the receiver, and the tensors that are
+--     fields of a table argument) an unreachable object whose __gc does `local c <close> = t`
+--     (two for the first tensor: the second closes a tensor already closed), then
+--     helpers.collect_at_next_allocation() (collectgarbage "restart": the collector's debt
+--     zero), so the call's first allocation collects and runs those finalizers inside the C
+--     function. In incremental mode the step size is 2^100 bytes, so that collection is a whole
+--     cycle; in generational mode it is a young collection. After the call the checks are those
+--     of the plain pass, and then every finalizer has run and each tensor it closed reads as
+--     released ("tensor has been released"). The pass counts the finalizers that ran inside
+--     their call and asserts a floor: all but those of calls that allocate nothing (a getter
+--     returning a number, an in-place operation that succeeds), whose finalizers run after it.
+--     An armed call collects twice (in the call, and in the state check), so to keep the whole
+--     file about a minute (plain build: the plain pass 25 s, the armed ones 40 s together) the
+--     armed passes try one bad value in ARMED_STRIDE at each position, rotating with the
+--     position: consecutive positions take disjoint sets, so a function with ARMED_STRIDE
+--     positions or more meets every bad value, and each bad value is tried in every area. The
+--     calls with good arguments, which get deepest into the C code (and are the ones that
+--     allocate after taking their tensors), are all made, on every receiver.
 local lt = require "ltensor"
 local dlpack = require "ltensor.dlpack"
 local core = require "ltensor.core"
+local helpers = require "helpers"
 
 -- Below this many combinations the enumeration has lost something.
 local FLOOR = 60000
+-- The armed passes: one bad value in ARMED_STRIDE per position; below ARMED_FLOOR calls, or
+-- with fewer than IN_CALL_SHARE of the armed finalizers run inside their call, a pass has lost
+-- something.
+local ARMED_STRIDE = 5
+local ARMED_FLOOR = 14000
+local IN_CALL_SHARE = 0.8
 
 -- {====== the bad values ======
 -- Each is made fresh for every call: a call may consume a capsule or write into a table.
@@ -246,9 +276,95 @@ end
 
 -- }======
 
+-- {====== the passes ======
+
+local function new_stats()
+  return { calls = 0, armed_calls = 0, armed = 0, ran_in_call = 0, rot = 0 }
+end
+
+local DEFAULT_GC = function() collectgarbage("incremental", 200, 100, 13) end -- Lua's defaults
+local PASSES = {
+  { title = "the bad-input matrix", stride = 1, gc = DEFAULT_GC },
+  { title = "the bad-input matrix with a releasing finalizer armed before every call, "
+      .. "incremental collector", name = "incremental", stride = ARMED_STRIDE, armed = true,
+    gc = function() collectgarbage("incremental", 200, 100, 100) end }, -- steps finish cycles
+  { title = "the bad-input matrix with a releasing finalizer armed before every call, "
+      .. "generational collector", name = "generational", stride = ARMED_STRIDE, armed = true,
+    gc = function() collectgarbage("generational") end },
+}
+for _, pass in ipairs(PASSES) do pass.stats = new_stats() end
+local PASS = PASSES[1] -- the pass whose `it` runs now (set by before_each)
+
+-- The bad values tried at the next position: all of them in the plain pass; in an armed pass
+-- those whose index is congruent to a counter that advances with each position.
+local SUBSETS = {}
+local function bad_values()
+  local n = PASS.stride
+  if n == 1 then return BAD end
+  if not SUBSETS[n] then
+    SUBSETS[n] = {}
+    for i, b in ipairs(BAD) do
+      local k = i % n
+      SUBSETS[n][k] = SUBSETS[n][k] or {}
+      table.insert(SUBSETS[n][k], b)
+    end
+  end
+  PASS.stats.rot = (PASS.stats.rot + 1) % n
+  return SUBSETS[n][PASS.stats.rot]
+end
+
+-- }======
+
+-- {====== releasing finalizers ======
+
+local in_call = false -- true from the moment the called function starts until it returns
+local function leave(...)
+  in_call = false
+  return ...
+end
+local function enter(fn, ...)
+  in_call = true
+  return leave(fn(...))
+end
+
+-- Arms releasing finalizers for the tensors among args (and among the fields of its table
+-- arguments): a list of records { t, armed, ran, err }.
+local MAX_TARGETS = 6
+local function arm(args)
+  local recs, seen = {}, {}
+  local function add(v)
+    if type(v) == "userdata" and not seen[v] and #recs < MAX_TARGETS and lt.is_tensor(v) then
+      seen[v] = true
+      recs[#recs + 1] = { t = v, armed = 0, ran = 0, stats = PASS.stats }
+    end
+  end
+  for i = 1, args.n do
+    local v = args[i]
+    if type(v) == "table" then
+      for _, w in pairs(v) do add(w) end
+    else
+      add(v)
+    end
+  end
+  for i, rec in ipairs(recs) do
+    local function ran(err)
+      rec.ran = rec.ran + 1
+      if in_call then rec.stats.ran_in_call = rec.stats.ran_in_call + 1 end
+      rec.err = rec.err or err
+    end
+    for _ = 1, i == 1 and 2 or 1 do
+      helpers.releasing_finalizer(rec.t, ran)
+      rec.armed = rec.armed + 1
+    end
+    PASS.stats.armed = PASS.stats.armed + rec.armed
+  end
+  return recs
+end
+
+-- }======
+
 -- {====== the checks ======
 
-local total = 0
 local failures = {}
 -- LTENSOR_MATRIX_TRACE=1 prints each call before it is made: the last line names a crash.
 local TRACE = os.getenv("LTENSOR_MATRIX_TRACE")
@@ -295,11 +411,40 @@ local function state_works(label)
   if not ok then fail(label .. ": the state no longer works: " .. tostring(err)) end
 end
 
--- Calls fn(args) under pcall: an error must carry a string, a result must be usable.
+local numel = core._methods.numel
+
+-- After an armed call and a full collection: every finalizer ran, closed its tensor without an
+-- error, and the tensor reads as released.
+local function all_released(label, recs)
+  for _, rec in ipairs(recs) do
+    if rec.ran ~= rec.armed then
+      fail(("%s: %d of %d finalizers ran"):format(label, rec.ran, rec.armed))
+    elseif rec.err then
+      fail(label .. ": <close> in a finalizer raised: " .. rec.err)
+    else
+      local ok, err = pcall(numel, rec.t)
+      if ok or not tostring(err):find("tensor has been released", 1, true) then
+        fail(label .. ": a tensor closed by a finalizer does not read as released: "
+          .. tostring(ok and "numel() = " .. tostring(err) or err))
+      end
+    end
+  end
+end
+
+-- Calls fn(args) under pcall: an error must carry a string, a result must be usable. In an
+-- armed pass, releasing finalizers are armed for the call's tensors first.
 local function try(label, fn, args)
-  total = total + 1
+  local st = PASS.stats
+  st.calls = st.calls + 1
   if TRACE then io.stderr:write(label, "\n") end
-  local r = table.pack(pcall(fn, table.unpack(args, 1, args.n)))
+  local recs
+  if PASS.armed then
+    recs = arm(args)
+    if #recs > 0 then st.armed_calls = st.armed_calls + 1 end
+    helpers.collect_at_next_allocation() -- the call's first allocation collects
+  end
+  local r = table.pack(pcall(enter, fn, table.unpack(args, 1, args.n)))
+  in_call = false
   if r[1] then
     for i = 2, r.n do validate(label, r[i], UNINITIALIZED[fn]) end
   elseif type(r[2]) ~= "string" then
@@ -307,6 +452,7 @@ local function try(label, fn, args)
   end
   r = nil
   state_works(label)
+  if recs then all_released(label, recs) end
 end
 
 local function args_of(tpl, r)
@@ -333,13 +479,13 @@ local function matrix(label, fn, tpl, recv, bad_self, extra)
   end
   try(label .. " (good arguments)", fn, call_args(nil))
   for _, path in ipairs(positions(tpl, extra)) do
-    for _, b in ipairs(BAD) do
+    for _, b in ipairs(bad_values()) do
       local shown = recv and { path[1] + 1, table.unpack(path, 2) } or path
       try(("%s, %s = %s"):format(label, path_str(shown), b[1]), fn, call_args(path, b[2]()))
     end
   end
   if recv and bad_self then
-    for _, b in ipairs(BAD) do
+    for _, b in ipairs(bad_values()) do
       local a = args_of(tpl, sample)
       try(("%s, self = %s"):format(label, b[1]), fn,
         { b[2](), table.unpack(a, 1, a.n), n = a.n + 1 })
@@ -355,7 +501,7 @@ end
 
 -- }======
 
-describe("the bad-input matrix", function()
+local function define_matrix()
   describe("functions of lt, ltensor.core and ltensor.dlpack", function()
     local seen, names = {}, {}
     for _, mod in ipairs({ { "lt", lt }, { "core", core }, { "dlpack", dlpack } }) do
@@ -488,7 +634,7 @@ describe("the bad-input matrix", function()
     end)
 
     it("from_dlpack of an object whose __dlpack returns a bad value", function()
-      for _, b in ipairs(BAD) do
+      for _, b in ipairs(bad_values()) do
         try("__dlpack returns " .. b[1], dlpack.from_dlpack,
           { { __dlpack = function() return b[2]() end }, n = 1 })
         try("__dlpack_c_exchange_api = " .. b[1], dlpack.from_dlpack,
@@ -505,7 +651,7 @@ describe("the bad-input matrix", function()
         for _, versioned in ipairs({ false, true }) do
           local t = rc[2]()
           local ok, c = pcall(t.__dlpack, t, versioned and { max_version = { 1, 3 } } or nil)
-          total = total + 1
+          PASS.stats.calls = PASS.stats.calls + 1
           if ok then
             try("tostring(capsule) on " .. rc[1], tostring, { c, n = 1 })
             try("from_dlpack(capsule) on " .. rc[1], dlpack.from_dlpack, { c, n = 1 })
@@ -575,9 +721,37 @@ describe("the bad-input matrix", function()
       no_failures()
     end)
   end)
+end
 
-  it("counted its combinations", function()
-    print(("\nbad-input matrix: %d calls, each followed by a state check"):format(total))
-    assert.is_true(total >= FLOOR, ("only %d combinations (floor %d)"):format(total, FLOOR))
+for _, pass in ipairs(PASSES) do
+  describe(pass.title, function()
+    before_each(function()
+      PASS = pass
+      pass.gc()
+    end)
+    after_each(function()
+      PASS = PASSES[1]
+      DEFAULT_GC()
+    end)
+
+    define_matrix()
+
+    it(pass.armed and "counted its calls, and most finalizers ran inside them"
+      or "counted its combinations", function()
+      local st = pass.stats
+      if not pass.armed then
+        print(("\nbad-input matrix: %d calls, each followed by a state check"):format(st.calls))
+        assert.is_true(st.calls >= FLOOR, ("only %d combinations (floor %d)"):format(st.calls,
+          FLOOR))
+        return
+      end
+      print(("\nbad-input matrix, %s: %d calls, %d with finalizers armed (%d finalizers), %d of "
+        .. "them ran inside the call"):format(pass.name, st.calls, st.armed_calls, st.armed,
+        st.ran_in_call))
+      assert.is_true(st.calls >= ARMED_FLOOR, ("only %d calls (floor %d)"):format(st.calls,
+        ARMED_FLOOR))
+      assert.is_true(st.ran_in_call >= IN_CALL_SHARE * st.armed,
+        ("only %d of %d finalizers ran inside the call"):format(st.ran_in_call, st.armed))
+    end)
   end)
-end)
+end
