@@ -325,6 +325,29 @@ describe("release", function()
     assert.has_error(function() return t[1] end, "tensor has been released")
   end)
 
+  -- The same from Lua code a C function runs itself: a metamethod of an options table, and a
+  -- coroutine resumed from there (whose resumer's stack cannot be seen from inside it).
+  it("by <close> in Lua code a method runs never frees the tensor under it", function()
+    local t = lt.zeros(16)
+    local opts = setmetatable({}, { __index = function() local c <close> = t end })
+    assert.equal("userdata", type(t:__dlpack(opts))) -- the export was made before the close
+    assert.has_error(function() return t[1] end, "tensor has been released")
+    local u = lt.zeros(16)
+    local co_opts = setmetatable({}, {
+      __index = function() coroutine.wrap(function() local c <close> = u end)() end,
+    })
+    assert.equal("userdata", type(u:__dlpack(co_opts)))
+    assert.has_error(function() return u[1] end, "tensor has been released")
+    collectgarbage()
+    -- outside such calls the reference still goes at once
+    local closed
+    do
+      local v <close> = lt.zeros(2)
+      closed = v
+    end
+    assert.has_error(function() return closed[1] end, "tensor has been released")
+  end)
+
   it("leaves views of a released tensor working", function()
     local v
     do

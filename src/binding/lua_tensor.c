@@ -521,7 +521,7 @@ static int t_gc(lua_State *L) {
 }
 
 static int t_close(lua_State *L) {
-  ltl_close_ud(L, ltl_testud(L, 1));
+  ltl_close_ud(L, 1);
   return 0;
 }
 

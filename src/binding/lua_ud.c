@@ -120,9 +120,33 @@ static int in_finalizer(lua_State *L) {
 #endif
 }
 
-void ltl_close_ud(lua_State *L, ltl_ud *ud) {
+/* Whether the value at idx sits in the stack of a running C function below the caller: a C
+   function that took a tensor from its arguments and then ran Lua code (a metamethod of an
+   options table, a protocol method) still holds it. Level 0 is the caller itself. */
+static int held_by_c(lua_State *L, int idx) {
+  lua_Debug ar;
+  for (int level = 1; lua_getstack(L, level, &ar); level++) {
+    if (!lua_getinfo(L, "S", &ar) || ar.what[0] != 'C') continue;
+    for (int n = 1; lua_getlocal(L, &ar, n); n++) { /* "(C temporary)": its stack slots */
+      int same = lua_rawequal(L, -1, idx);
+      lua_pop(L, 1);
+      if (same) return 1;
+    }
+  }
+  return 0;
+}
+
+/* Whether L is a coroutine: its resumer's stack cannot be looked at. */
+static int in_coroutine(lua_State *L) {
+  int main = lua_pushthread(L);
+  lua_pop(L, 1);
+  return !main;
+}
+
+void ltl_close_ud(lua_State *L, int idx) {
+  ltl_ud *ud = ltl_testud(L, idx);
   if (!ud || !ud->t) return;
-  if (!in_finalizer(L)) {
+  if (!in_finalizer(L) && !in_coroutine(L) && !held_by_c(L, idx)) {
     ltl_release_ud(ud);
     return;
   }

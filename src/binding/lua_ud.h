@@ -64,11 +64,14 @@ ltl_ud *ltl_newud(lua_State *L);
 lt_tensor *ltl_check(lua_State *L, int idx);
 /* Drops the tensor reference of a tensor or wrapper userdata (NULL or released: nothing). */
 void ltl_release_ud(ltl_ud *ud);
-/* __close of a tensor (NULL or released: nothing). The reference goes at once, except while a
-   finalizer runs: the finalizer may have started inside an allocation of a C function that is
-   still using this very tensor (it took the lt_tensor pointer from the stack before), so then
-   the header is only detached from the userdata and __gc frees it (ltl_release_ud). */
-void ltl_close_ud(lua_State *L, ltl_ud *ud);
+/* __close of the tensor at idx (not a tensor, or released: nothing). The reference goes at once
+   unless a C function may still be using the tensor: while a finalizer runs (it may have
+   started inside an allocation of a C function that took the lt_tensor pointer before), while
+   the tensor sits on the stack of a running C function (which called back into Lua: a
+   metamethod of an options table, a protocol method), or in a coroutine (whose resumer's stack
+   cannot be looked at). Then the header is only detached from the userdata, and __gc frees it
+   (ltl_release_ud). Scripts see a released tensor at once either way. */
+void ltl_close_ud(lua_State *L, int idx);
 
 /* }====== */
 
