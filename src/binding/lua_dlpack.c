@@ -68,9 +68,7 @@ static void make_capsule_metatables(lua_State *L) {
 static void **new_capsule(lua_State *L, int versioned) {
   void **p = lua_newuserdatauv(L, sizeof(void *), 0);
   *p = NULL;
-  ltl_state *st = ltl_push_metatable(L, LTL_MT_CAPSULE + (versioned ? 1 : 0));
-  lua_setmetatable(L, -2);
-  ltl_count_finalizable(L, st);
+  ltl_count_finalizable(L, ltl_set_metatable(L, LTL_MT_CAPSULE + (versioned ? 1 : 0)));
   return p;
 }
 
@@ -79,15 +77,12 @@ static int capsule_kind(lua_State *L, int idx) {
   if (lua_type(L, idx) != LUA_TUSERDATA || lua_rawlen(L, idx) != sizeof(void *) ||
       !lua_getmetatable(L, idx))
     return -1;
-  lua_rawgetp(L, LUA_REGISTRYINDEX, &ltl_tensor_key);
-  int kind = -1;
-  for (int i = 0; i < 4 && kind < 0; i++) {
-    lua_getiuservalue(L, -1, LTL_MT_CAPSULE + i);
-    if (lua_rawequal(L, -1, -3)) kind = i;
-    lua_pop(L, 1);
-  }
-  lua_pop(L, 2);
-  return kind;
+  const void *mt = lua_topointer(L, -1);
+  lua_pop(L, 1);
+  const ltl_state *st = ltl_state_of(L);
+  for (int i = 0; i < 4; i++)
+    if (st->mt[LTL_MT_CAPSULE + i] == mt) return i;
+  return -1;
 }
 
 /* Consumes the capsule at idx whose kind (capsule_kind) is known. */
@@ -121,46 +116,75 @@ static lt_tensor *import_capsule(lua_State *L, int idx, int kind, uint64_t *flag
 
 /* {====== export: t:__dlpack(opts), t:__dlpack_device(), to_dlpack(t) ====== */
 
-/* Field `name` of the table at idx as an integer pair {a, b}; 0 when nil. */
-static int opt_pair(lua_State *L, int idx, const char *name, lua_Integer *a, lua_Integer *b) {
-  int tt = lua_getfield(L, idx, name);
-  if (tt == LUA_TNIL) {
+/*
+ * Pushes the fields names[0..n) of the table at idx, in that order (nil where absent). A table
+ * without a metatable (the literal a script writes) is traversed once with lua_next instead of
+ * n lookups by name; one with a metatable is read with lua_getfield, which honours __index.
+ */
+static void push_fields(lua_State *L, int idx, const char *const *names, int n) {
+  idx = lua_absindex(L, idx);
+  luaL_checkstack(L, n + 3, "too many fields");
+  if (lua_getmetatable(L, idx)) {
     lua_pop(L, 1);
-    return 0;
+    for (int i = 0; i < n; i++) lua_getfield(L, idx, names[i]);
+    return;
   }
+  int first = lua_gettop(L) + 1;
+  for (int i = 0; i < n; i++) lua_pushnil(L);
+  lua_pushnil(L);
+  while (lua_next(L, idx)) {
+    if (lua_type(L, -2) == LUA_TSTRING) {
+      size_t len;
+      const char *k = lua_tolstring(L, -2, &len);
+      for (int i = 0; i < n; i++)
+        if (k[0] == names[i][0] && strlen(names[i]) == len && memcmp(k, names[i], len) == 0) {
+          lua_copy(L, -1, first + i);
+          break;
+        }
+    }
+    lua_pop(L, 1); /* the value; the key stays for lua_next */
+  }
+}
+
+/* The value at idx, field `name` of opts, as an integer pair {a, b}; 0 when nil. */
+static int opt_pair(lua_State *L, int idx, const char *name, lua_Integer *a, lua_Integer *b) {
+  int tt = lua_type(L, idx);
+  if (tt == LUA_TNIL) return 0;
   if (tt != LUA_TTABLE)
-    ltl_error(L, "%s must be a table {a, b}, got %s", name, luaL_typename(L, -1));
+    ltl_error(L, "%s must be a table {a, b}, got %s", name, luaL_typename(L, idx));
   for (int i = 1; i <= 2; i++) {
-    lua_rawgeti(L, -1, i);
+    lua_rawgeti(L, idx, i);
     int isnum;
     lua_Integer v = lua_tointegerx(L, -1, &isnum);
     if (!isnum) ltl_error(L, "%s[%d] must be an integer, got %s", name, i, luaL_typename(L, -1));
     *(i == 1 ? a : b) = v;
     lua_pop(L, 1);
   }
-  lua_pop(L, 1);
   return 1;
 }
 
-/* Field `name` of the table at idx: -1 nil, 0 false, 1 true. */
+/* The value at idx, field `name` of opts: -1 nil, 0 false, 1 true. */
 static int opt_bool(lua_State *L, int idx, const char *name) {
-  int tt = lua_getfield(L, idx, name);
-  int v = tt == LUA_TNIL ? -1 : lua_toboolean(L, -1);
+  int tt = lua_type(L, idx);
   if (tt != LUA_TNIL && tt != LUA_TBOOLEAN)
-    ltl_error(L, "%s must be a boolean or nil, got %s", name, luaL_typename(L, -1));
-  lua_pop(L, 1);
-  return v;
+    ltl_error(L, "%s must be a boolean or nil, got %s", name, luaL_typename(L, idx));
+  return tt == LUA_TNIL ? -1 : lua_toboolean(L, idx);
 }
+
+static const char *const export_keys[] = {"max_version", "copy", "read_only", "dl_device",
+                                          "stream"};
 
 ltl_dlpack_req ltl_dlpack_opts(lua_State *L, int idx, const lt_tensor *t) {
   ltl_dlpack_req r = {-1, -1, 0};
   if (lua_isnoneornil(L, idx)) return r;
   luaL_checktype(L, idx, LUA_TTABLE);
+  int f = lua_gettop(L) + 1; /* the fields, in export_keys order */
+  push_fields(L, idx, export_keys, 5);
   lua_Integer major, minor, dtype, did;
-  if (opt_pair(L, idx, "max_version", &major, &minor)) r.versioned = major >= 1;
-  r.copy = opt_bool(L, idx, "copy");
-  r.read_only = opt_bool(L, idx, "read_only") == 1;
-  if (opt_pair(L, idx, "dl_device", &dtype, &did)) {
+  if (opt_pair(L, f, "max_version", &major, &minor)) r.versioned = major >= 1;
+  r.copy = opt_bool(L, f + 1, "copy");
+  r.read_only = opt_bool(L, f + 2, "read_only") == 1;
+  if (opt_pair(L, f + 3, "dl_device", &dtype, &did)) {
     DLDevice d = t->storage->device;
     if (dtype != (lua_Integer)d.device_type || did != (lua_Integer)d.device_id) {
       char have[32];
@@ -171,10 +195,9 @@ ltl_dlpack_req ltl_dlpack_opts(lua_State *L, int idx, const lt_tensor *t) {
                 have, dtype, did);
     }
   }
-  int st = lua_getfield(L, idx, "stream");
-  if (st != LUA_TNIL && !lua_isinteger(L, -1))
-    ltl_error(L, "stream must be an integer or nil, got %s", luaL_typename(L, -1));
-  lua_pop(L, 1);
+  if (!lua_isnil(L, f + 4) && !lua_isinteger(L, f + 4))
+    ltl_error(L, "stream must be an integer or nil, got %s", luaL_typename(L, f + 4));
+  lua_settop(L, f - 1);
   return r;
 }
 
@@ -231,17 +254,20 @@ static void replace_with_copy(lua_State *L) {
 static int f_from_dlpack(lua_State *L) {
   int want_cpu = 0, copy = -1, has_opts = !lua_isnoneornil(L, 2);
   if (has_opts) {
+    static const char *const keys[] = {"device", "copy"};
     luaL_checktype(L, 2, LUA_TTABLE);
-    int tt = lua_getfield(L, 2, "device");
+    int f = lua_gettop(L) + 1;
+    push_fields(L, 2, keys, 2);
+    int tt = lua_type(L, f);
     if (tt != LUA_TNIL) {
-      const char *dev = lua_tostring(L, -1);
+      const char *dev = lua_tostring(L, f);
       if (tt != LUA_TSTRING || strcmp(dev, "cpu") != 0)
         return ltl_error(L, "device must be \"cpu\" or nil, got %s",
-                         tt == LUA_TSTRING ? dev : luaL_typename(L, -1));
+                         tt == LUA_TSTRING ? dev : luaL_typename(L, f));
       want_cpu = 1;
     }
-    lua_pop(L, 1);
-    copy = opt_bool(L, 2, "copy");
+    copy = opt_bool(L, f + 1, "copy");
+    lua_settop(L, f - 1);
   }
   luaL_checkany(L, 1);
   uint64_t flags = 0;

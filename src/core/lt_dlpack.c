@@ -3,6 +3,7 @@
  */
 #include "lt_dlpack.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,27 +15,40 @@ enum { DEV_VULKAN = 7, DEV_LAST = 18 };
 
 /* {====== export ====== */
 
-/* One allocation per export: the managed tensor, the memory block it keeps alive (the block,
-   not the handle: a handle may move to a new block when a clone is written), shape, strides. */
+/*
+ * One allocation per export: room for a tensor header first, then the managed tensor, the
+ * memory block it keeps alive (the block, not the handle: a handle may move to a new block when
+ * a clone is written), room for a storage handle, then shape and strides. When the export comes
+ * back to ltensor (import_own), the allocation becomes the imported tensor: the header is
+ * written in front, the handle adopts the export's block reference, and shape and strides stay
+ * where they are, so a round trip allocates once.
+ */
 typedef struct {
   union {
     DLManagedTensorVersioned v;
     DLManagedTensor l;
   } m;
   lt_block *block;
-  int64_t dims[]; /* shape, then strides */
+  lt_storage handle; /* unused until import_own */
+  int64_t dims[];    /* shape, then strides */
 } export_block;
+
+/* Bytes before the export_block: a tensor header (without its dims), suitably aligned. */
+#define HEAD_ROOM \
+  ((sizeof(lt_tensor) + _Alignof(max_align_t) - 1) / _Alignof(max_align_t) * _Alignof(max_align_t))
+
+static void *export_base(export_block *b) { return (char *)b - HEAD_ROOM; }
 
 static void delete_versioned(DLManagedTensorVersioned *self) {
   export_block *b = self->manager_ctx;
   lt_block_release(b->block);
-  free(b);
+  free(export_base(b));
 }
 
 static void delete_legacy(DLManagedTensor *self) {
   export_block *b = self->manager_ctx;
   lt_block_release(b->block);
-  free(b);
+  free(export_base(b));
 }
 
 int lt_dlpack_export(lt_tensor *t, int versioned, int copy, int read_only, void **out,
@@ -53,11 +67,12 @@ int lt_dlpack_export(lt_tensor *t, int versioned, int copy, int read_only, void 
   } else if (!read_only && (rc = lt_tensor_pin(t, NULL, err))) {
     return rc; /* the consumer may write: t gets a block of its own that is never shared again */
   }
-  export_block *b = malloc(sizeof *b + 2 * (size_t)t->ndim * sizeof(int64_t));
-  if (!b) {
+  char *base = malloc(HEAD_ROOM + sizeof(export_block) + 2 * (size_t)t->ndim * sizeof(int64_t));
+  if (!base) {
     lt_tensor_free(src);
     return lt_fail(err, LT_ENOMEM, "not enough memory");
   }
+  export_block *b = (export_block *)(base + HEAD_ROOM);
   memset(&b->m, 0, sizeof b->m);
   b->block = lt_block_retain(t->storage->block);
   if (t->ndim > 0) {
@@ -204,31 +219,25 @@ static _Alignas(64) unsigned char empty_data[64];
 
 /*
  * ltensor's own export coming back (from this or another state, any thread): it was valid when
- * made, so no validation; the tensor takes a pinned handle on the export's memory block and the
- * export itself is freed at once, instead of living as long as the tensor.
+ * made, so no validation, and nothing to allocate: its allocation becomes the tensor (see
+ * export_block), with a pinned handle that takes over the export's block reference.
  */
-static int import_own(DLManagedTensorVersioned *m, lt_tensor **out, lt_error *err) {
+static int import_own(DLManagedTensorVersioned *m, lt_tensor **out) {
   export_block *b = m->manager_ctx;
   const DLTensor *dl = &m->dl_tensor;
-  lt_tensor *t = lt_tensor_alloc(dl->ndim);
-  if (t) t->storage = lt_storage_on(b->block, dl->device);
-  if (!t || !t->storage) {
-    lt_tensor_free(t);
-    delete_versioned(m);
-    return lt_fail(err, LT_ENOMEM, "not enough memory");
-  }
+  lt_tensor *t = export_base(b);
+  lt_storage_adopt(&b->handle, b->block, dl->device, t);
+  t->storage = &b->handle;
   t->dl_dtype = dl->dtype;
   t->dtype = lt_dtype_from_dl(dl->dtype);
+  t->ndim = dl->ndim;
   t->packed = (size_t)dl->dtype.bits * dl->dtype.lanes < 8 &&
               !(m->flags & DLPACK_FLAG_BITMASK_IS_SUBBYTE_TYPE_PADDED);
   /* the export points at the first element; the block starts at or before it */
   t->offset = dl->data ? ((char *)dl->data - (char *)b->block->data) / (int64_t)lt_esize(t) : 0;
   t->readonly = m->flags & DLPACK_FLAG_BITMASK_READ_ONLY ? LT_RO_DLPACK : LT_WRITABLE;
-  if (dl->ndim > 0) {
-    memcpy(t->shape, dl->shape, (size_t)dl->ndim * sizeof(int64_t));
-    memcpy(t->strides, dl->strides, (size_t)dl->ndim * sizeof(int64_t));
-  }
-  delete_versioned(m); /* the tensor holds the block now */
+  t->shape = b->dims; /* where the export put them */
+  t->strides = b->dims + dl->ndim;
   *out = t;
   return LT_OK;
 }
@@ -252,7 +261,7 @@ int lt_dlpack_import(void *managed, int versioned, lt_tensor **out, lt_error *er
     dl = &((DLManagedTensor *)managed)->dl_tensor;
   }
   if (versioned && ((DLManagedTensorVersioned *)managed)->deleter == delete_versioned)
-    return import_own(managed, out, err);
+    return import_own(managed, out);
   int64_t numel;
   lt_dtype dt = LT_OPAQUE;
   int rc = validate(dl, flags, &numel, &dt, err);
