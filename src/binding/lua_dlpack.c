@@ -72,27 +72,28 @@ static void **new_capsule(lua_State *L, int versioned) {
   return p;
 }
 
-/* Which capsule metatable the value at idx has: 0..3 as capsule_names, or -1. */
-static int capsule_kind(lua_State *L, int idx) {
+/* Which capsule metatable the value at idx has: 0..3 as capsule_names, or -1. st: the
+   bookkeeping (NULL: looked up). */
+static int capsule_kind(lua_State *L, int idx, const ltl_state *st) {
   if (lua_type(L, idx) != LUA_TUSERDATA || lua_rawlen(L, idx) != sizeof(void *) ||
       !lua_getmetatable(L, idx))
     return -1;
   const void *mt = lua_topointer(L, -1);
   lua_pop(L, 1);
-  const ltl_state *st = ltl_state_of(L);
+  if (!st) st = ltl_state_of(L);
   for (int i = 0; i < 4; i++)
     if (st->mt[LTL_MT_CAPSULE + i] == mt) return i;
   return -1;
 }
 
-/* Consumes the capsule at idx whose kind (capsule_kind) is known. */
-static void *consume(lua_State *L, int idx, int kind, int *versioned) {
+/* Consumes the capsule at idx whose kind (capsule_kind) is known; the bookkeeping is at sidx. */
+static void *consume(lua_State *L, int idx, int kind, int *versioned, int sidx) {
   if (kind >= 2)
     ltl_error(L, "the capsule was already consumed (a DLPack capsule can be used only once)");
   void **p = lua_touserdata(L, idx);
   void *m = *p;
   *p = NULL;
-  ltl_push_metatable(L, LTL_MT_CAPSULE + kind + 2); /* used, before anything can fail */
+  lua_getiuservalue(L, sidx, LTL_MT_CAPSULE + kind + 2); /* used, before anything can fail */
   lua_setmetatable(L, idx);
   if (!m) ltl_error(L, "the capsule holds no tensor");
   *versioned = kind == 1;
@@ -100,12 +101,16 @@ static void *consume(lua_State *L, int idx, int kind, int *versioned) {
 }
 
 /* Pushes the tensor of the capsule at idx, of known kind (consumed); raises if it is none or
-   invalid. */
-static lt_tensor *import_capsule(lua_State *L, int idx, int kind, uint64_t *flags) {
+   invalid. sidx: the bookkeeping on the stack (ltl_push_state), 0 when it is not. */
+static lt_tensor *import_capsule(lua_State *L, int idx, int kind, uint64_t *flags, int sidx) {
   idx = lua_absindex(L, idx);
-  ltl_ud *ud = ltl_newud(L); /* allocated before the capsule is consumed */
+  if (!sidx) {
+    ltl_push_state(L);
+    sidx = lua_gettop(L);
+  }
+  ltl_ud *ud = ltl_newud_in(L, sidx); /* allocated before the capsule is consumed */
   int versioned;
-  void *m = consume(L, idx, kind, &versioned);
+  void *m = consume(L, idx, kind, &versioned, sidx);
   *flags = versioned ? lt_dlpack_flags(m) : 0;
   lt_error err;
   if (lt_dlpack_import(m, versioned, &ud->t, &err)) ltl_raise(L, &err);
@@ -271,15 +276,18 @@ static int f_from_dlpack(lua_State *L) {
   }
   luaL_checkany(L, 1);
   uint64_t flags = 0;
-  int kind = capsule_kind(L, 1);
+  int top = lua_gettop(L);
+  const ltl_state *st = ltl_push_state(L); /* at top + 1, for the capsule path */
+  int kind = capsule_kind(L, 1, st);
   if (kind >= 0) {
     if (want_cpu || copy != -1)
       return ltl_error(L,
                        "device and copy cannot be used with a raw capsule; pass the object "
                        "that made it instead");
-    import_capsule(L, 1, kind, &flags);
+    import_capsule(L, 1, kind, &flags, top + 1);
     return 1;
   }
+  lua_settop(L, top);
   ltl_ud *src = ltl_testud(L, 1);
   if (src) { /* an ltensor tensor: share, or copy when asked */
     lt_tensor *t = ltl_check(L, 1);
@@ -372,10 +380,10 @@ static int f_from_dlpack(lua_State *L) {
     lua_setfield(L, -2, "copy");
   }
   lua_call(L, 2, 1);
-  kind = capsule_kind(L, -1);
+  kind = capsule_kind(L, -1, st);
   if (kind < 0)
     return ltl_error(L, "__dlpack returned %s, not a DLPack capsule", luaL_typename(L, -1));
-  lt_tensor *t = import_capsule(L, -1, kind, &flags);
+  lt_tensor *t = import_capsule(L, -1, kind, &flags, 0);
   if (want_cpu && t->storage->device.device_type != kDLCPU)
     return ltl_error(L, "__dlpack ignored dl_device and returned a tensor that is not on cpu");
   if (copy == 0 && (flags & DLPACK_FLAG_BITMASK_IS_COPIED))
@@ -387,7 +395,7 @@ static int f_from_dlpack(lua_State *L) {
 
 int ltl_dlpack_import_any(lua_State *L, int idx) {
   idx = lua_absindex(L, idx);
-  if (capsule_kind(L, idx) < 0) { /* an object with __dlpack? (not a tensor: the caller's) */
+  if (capsule_kind(L, idx, NULL) < 0) { /* an object with __dlpack? (not a tensor: the caller's) */
     int indexable = lua_type(L, idx) == LUA_TTABLE;
     if (!indexable && luaL_getmetafield(L, idx, "__index") != LUA_TNIL) {
       lua_pop(L, 1);

@@ -64,9 +64,13 @@ ltl_state *ltl_set_metatable(lua_State *L, int which) {
   return st;
 }
 
-ltl_state *ltl_state_of(lua_State *L) {
+ltl_state *ltl_push_state(lua_State *L) {
   lua_rawgetp(L, LUA_REGISTRYINDEX, &ltl_tensor_key);
-  ltl_state *st = lua_touserdata(L, -1);
+  return lua_touserdata(L, -1);
+}
+
+ltl_state *ltl_state_of(lua_State *L) {
+  ltl_state *st = ltl_push_state(L);
   lua_pop(L, 1); /* kept alive by the registry */
   return st;
 }
@@ -104,6 +108,16 @@ ltl_ud *ltl_newud(lua_State *L) {
   ud->t = NULL;
   ud->tag = &ltl_tensor_key;
   ltl_count_finalizable(L, ltl_set_metatable(L, LTL_MT_TENSOR));
+  return ud;
+}
+
+ltl_ud *ltl_newud_in(lua_State *L, int sidx) {
+  ltl_ud *ud = lua_newuserdatauv(L, sizeof(ltl_ud), 0);
+  ud->t = NULL;
+  ud->tag = &ltl_tensor_key;
+  lua_getiuservalue(L, sidx, LTL_MT_TENSOR);
+  lua_setmetatable(L, -2);
+  ltl_count_finalizable(L, lua_touserdata(L, sidx));
   return ud;
 }
 

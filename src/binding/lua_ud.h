@@ -57,6 +57,9 @@ static inline ltl_ud *ltl_testwrapper(lua_State *L, int idx) {
 /* A new tensor userdata (t == NULL) with the tensor metatable, on top of the stack. Fill ud->t
    after: if anything raises before, the empty userdata is simply collected. */
 ltl_ud *ltl_newud(lua_State *L);
+/* The same, with the tensor metatable taken from the bookkeeping at stack index sidx
+   (ltl_push_state): one registry lookup less where a function needs the bookkeeping anyway. */
+ltl_ud *ltl_newud_in(lua_State *L, int sidx);
 /* The live tensor at idx; raises for a non-tensor (naming argument idx) or a released one. */
 lt_tensor *ltl_check(lua_State *L, int idx);
 /* Drops the tensor reference of a tensor or wrapper userdata (NULL or released: nothing). */
@@ -89,6 +92,8 @@ ltl_state *ltl_push_metatable(lua_State *L, int which);
 ltl_state *ltl_set_metatable(lua_State *L, int which);
 /* The bookkeeping of L's ltensor, which must be open. */
 ltl_state *ltl_state_of(lua_State *L);
+/* The same, also pushed (its user values are the metatables: lua_getiuservalue(L, i, LTL_MT_*)). */
+ltl_state *ltl_push_state(lua_State *L);
 /* Counts one new finalizable userdata; every so many, one extra collector step. */
 void ltl_count_finalizable(lua_State *L, ltl_state *st);
 /* Sets the functions of l (NULL-terminated) into the table at idx. */
