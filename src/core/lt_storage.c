@@ -82,14 +82,8 @@ void lt_block_release(lt_block *b) {
 static lt_storage *handle_new(lt_block *b, DLDevice device) {
   lt_storage *s = malloc(sizeof *s);
   if (!s) return NULL;
-  atomic_init(&s->refs, 1);
-  s->data = b->data;
-  s->device = device;
-  s->block = b;
-  s->shared = 0;
-  s->pinned = 0;
-  s->revoked = 0;
-  s->home = NULL;
+  lt_storage_adopt(s, b, device, NULL);
+  s->pinned = 0; /* an allocation of its own: the caller pins it where it must */
   return s;
 }
 
