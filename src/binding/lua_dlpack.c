@@ -122,40 +122,43 @@ static lt_tensor *import_capsule(lua_State *L, int idx, int kind, uint64_t *flag
 /* {====== export: t:__dlpack(opts), t:__dlpack_device(), to_dlpack(t) ====== */
 
 /*
- * Pushes the fields names[0..n) of the table at idx, in that order (nil where absent). A table
+ * Finds the fields names[0..n) of the table at idx: at[i] is the stack index of field i's
+ * value, 0 where it is nil. The values stay on the stack: the caller restores its top. A table
  * without a metatable (the literal a script writes) is traversed once with lua_next instead of
  * n lookups by name; one with a metatable is read with lua_getfield, which honours __index.
  */
-static void push_fields(lua_State *L, int idx, const char *const *names, int n) {
+static void get_fields(lua_State *L, int idx, const char *const *names, int n, int *at) {
   idx = lua_absindex(L, idx);
-  luaL_checkstack(L, n + 3, "too many fields");
+  luaL_checkstack(L, 2 * n + 2, "too many fields");
+  for (int i = 0; i < n; i++) at[i] = 0;
   if (lua_getmetatable(L, idx)) {
     lua_pop(L, 1);
-    for (int i = 0; i < n; i++) lua_getfield(L, idx, names[i]);
+    for (int i = 0; i < n; i++)
+      if (lua_getfield(L, idx, names[i]) != LUA_TNIL) at[i] = lua_gettop(L);
     return;
   }
-  int first = lua_gettop(L) + 1;
-  for (int i = 0; i < n; i++) lua_pushnil(L);
   lua_pushnil(L);
   while (lua_next(L, idx)) {
+    int i = n;
     if (lua_type(L, -2) == LUA_TSTRING) {
       size_t len;
       const char *k = lua_tolstring(L, -2, &len);
-      for (int i = 0; i < n; i++)
-        if (k[0] == names[i][0] && strlen(names[i]) == len && memcmp(k, names[i], len) == 0) {
-          lua_copy(L, -1, first + i);
-          break;
-        }
+      for (i = 0; i < n; i++)
+        if (k[0] == names[i][0] && strlen(names[i]) == len && memcmp(k, names[i], len) == 0) break;
     }
-    lua_pop(L, 1); /* the value; the key stays for lua_next */
+    if (i < n && !at[i]) {
+      at[i] = lua_gettop(L); /* the value stays */
+      lua_pushvalue(L, -2);  /* the key again, for lua_next */
+    } else {
+      lua_pop(L, 1); /* the value; the key stays for lua_next */
+    }
   }
 }
 
-/* The value at idx, field `name` of opts, as an integer pair {a, b}; 0 when nil. */
+/* The value at idx (0: nil), field `name` of opts, as an integer pair {a, b}; 0 when nil. */
 static int opt_pair(lua_State *L, int idx, const char *name, lua_Integer *a, lua_Integer *b) {
-  int tt = lua_type(L, idx);
-  if (tt == LUA_TNIL) return 0;
-  if (tt != LUA_TTABLE)
+  if (!idx) return 0;
+  if (lua_type(L, idx) != LUA_TTABLE)
     ltl_error(L, "%s must be a table {a, b}, got %s", name, luaL_typename(L, idx));
   for (int i = 1; i <= 2; i++) {
     lua_rawgeti(L, idx, i);
@@ -168,12 +171,12 @@ static int opt_pair(lua_State *L, int idx, const char *name, lua_Integer *a, lua
   return 1;
 }
 
-/* The value at idx, field `name` of opts: -1 nil, 0 false, 1 true. */
+/* The value at idx (0: nil), field `name` of opts: -1 nil, 0 false, 1 true. */
 static int opt_bool(lua_State *L, int idx, const char *name) {
-  int tt = lua_type(L, idx);
-  if (tt != LUA_TNIL && tt != LUA_TBOOLEAN)
+  if (!idx) return -1;
+  if (lua_type(L, idx) != LUA_TBOOLEAN)
     ltl_error(L, "%s must be a boolean or nil, got %s", name, luaL_typename(L, idx));
-  return tt == LUA_TNIL ? -1 : lua_toboolean(L, idx);
+  return lua_toboolean(L, idx);
 }
 
 static const char *const export_keys[] = {"max_version", "copy", "read_only", "dl_device",
@@ -183,13 +186,13 @@ ltl_dlpack_req ltl_dlpack_opts(lua_State *L, int idx, const lt_tensor *t) {
   ltl_dlpack_req r = {-1, -1, 0};
   if (lua_isnoneornil(L, idx)) return r;
   luaL_checktype(L, idx, LUA_TTABLE);
-  int f = lua_gettop(L) + 1; /* the fields, in export_keys order */
-  push_fields(L, idx, export_keys, 5);
+  int top = lua_gettop(L), at[5]; /* the fields, in export_keys order */
+  get_fields(L, idx, export_keys, 5, at);
   lua_Integer major, minor, dtype, did;
-  if (opt_pair(L, f, "max_version", &major, &minor)) r.versioned = major >= 1;
-  r.copy = opt_bool(L, f + 1, "copy");
-  r.read_only = opt_bool(L, f + 2, "read_only") == 1;
-  if (opt_pair(L, f + 3, "dl_device", &dtype, &did)) {
+  if (opt_pair(L, at[0], "max_version", &major, &minor)) r.versioned = major >= 1;
+  r.copy = opt_bool(L, at[1], "copy");
+  r.read_only = opt_bool(L, at[2], "read_only") == 1;
+  if (opt_pair(L, at[3], "dl_device", &dtype, &did)) {
     DLDevice d = t->storage->device;
     if (dtype != (lua_Integer)d.device_type || did != (lua_Integer)d.device_id) {
       char have[32];
@@ -200,9 +203,9 @@ ltl_dlpack_req ltl_dlpack_opts(lua_State *L, int idx, const lt_tensor *t) {
                 have, dtype, did);
     }
   }
-  if (!lua_isnil(L, f + 4) && !lua_isinteger(L, f + 4))
-    ltl_error(L, "stream must be an integer or nil, got %s", luaL_typename(L, f + 4));
-  lua_settop(L, f - 1);
+  if (at[4] && !lua_isinteger(L, at[4]))
+    ltl_error(L, "stream must be an integer or nil, got %s", luaL_typename(L, at[4]));
+  lua_settop(L, top);
   return r;
 }
 
@@ -261,18 +264,18 @@ static int f_from_dlpack(lua_State *L) {
   if (has_opts) {
     static const char *const keys[] = {"device", "copy"};
     luaL_checktype(L, 2, LUA_TTABLE);
-    int f = lua_gettop(L) + 1;
-    push_fields(L, 2, keys, 2);
-    int tt = lua_type(L, f);
-    if (tt != LUA_TNIL) {
-      const char *dev = lua_tostring(L, f);
+    int top = lua_gettop(L), at[2];
+    get_fields(L, 2, keys, 2, at);
+    if (at[0]) {
+      int tt = lua_type(L, at[0]);
+      const char *dev = lua_tostring(L, at[0]);
       if (tt != LUA_TSTRING || strcmp(dev, "cpu") != 0)
         return ltl_error(L, "device must be \"cpu\" or nil, got %s",
-                         tt == LUA_TSTRING ? dev : luaL_typename(L, f));
+                         tt == LUA_TSTRING ? dev : luaL_typename(L, at[0]));
       want_cpu = 1;
     }
-    copy = opt_bool(L, f + 1, "copy");
-    lua_settop(L, f - 1);
+    copy = opt_bool(L, at[1], "copy");
+    lua_settop(L, top);
   }
   luaL_checkany(L, 1);
   uint64_t flags = 0;
