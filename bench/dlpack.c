@@ -16,6 +16,9 @@
  * spends descheduled on a busy machine is not counted), and every case keeps its best round.
  * The cases run interleaved, one loop of each per round.
  *
+ * Verdicts, each a PASS/MISS line: zero copy (256 MiB within 1.2x of 1 KiB), and the round trip
+ * as scripts write it, opts built per call, at most 1.0x NumPy's (the hoisted form is shown too).
+ *
  * Every loop returns its last import, which is checked: same dtype, shape and data pointer as
  * the source, and writes seen across (both ways in Lua; NumPy 1.x imports are read-only, so
  * there from the source only). NumPy frees by reference counting. In Lua the first two loops
@@ -48,7 +51,7 @@
 #define SMALL_BYTES ((long long)1 << 10)
 #define BIG_BYTES ((long long)256 << 20)
 #define ZERO_COPY_GOAL 1.2 /* 256 MiB within this factor of 1 KiB */
-#define NUMPY_GOAL 1.0     /* ours / NumPy per call */
+#define NUMPY_GOAL 1.0     /* ours (opts built per call) / NumPy per call */
 #define GC_STEP 256        /* round trips between two collectgarbage("step", 0) in the loops */
 
 /* {====== the Lua side ====== */
@@ -276,13 +279,14 @@ int main(int argc, char **argv) {
       "zero copy: 256 MiB within %.1fx of 1 KiB: %s (ours %.2fx, opts per call %.2fx; "
       "NumPy %.2fx)\n",
       ZERO_COPY_GOAL, zc_pass ? "PASS" : "MISS", zc, zc_pc, np_row->ns[1] / np_row->ns[0]);
-  double vs0 = ours->ns[0] / np_row->ns[0], vs1 = ours->ns[1] / np_row->ns[1];
+  /* the goal is for the form scripts write, the opts table built per call */
+  double vs0 = pc->ns[0] / np_row->ns[0], vs1 = pc->ns[1] / np_row->ns[1];
   int np_pass = vs0 <= NUMPY_GOAL && vs1 <= NUMPY_GOAL;
   printf(
-      "ours no slower than NumPy per call (ratio <= %.1f): %s (1 KiB %.2fx, 256 MiB %.2fx; "
-      "opts per call %.2fx, %.2fx)\n",
-      NUMPY_GOAL, np_pass ? "PASS" : "MISS", vs0, vs1, pc->ns[0] / np_row->ns[0],
-      pc->ns[1] / np_row->ns[1]);
+      "ours (opts per call) no slower than NumPy per call (ratio <= %.1f): %s (1 KiB %.2fx, "
+      "256 MiB %.2fx; opts hoisted %.2fx, %.2fx)\n",
+      NUMPY_GOAL, np_pass ? "PASS" : "MISS", vs0, vs1, ours->ns[0] / np_row->ns[0],
+      ours->ns[1] / np_row->ns[1]);
   printf("(%.1f s)\n", (bench_now_ns() - t_start) / 1e9);
   fflush(stdout);
 

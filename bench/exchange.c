@@ -14,8 +14,9 @@
  * anything from piling up between batches. A "floor" row times the least a pushed Lua object
  * with a finalizer costs (a userdata with a C __gc, created and dropped).
  *
- * Goal: an exchange (C export+import, call) under 100 ns for both sizes, printed as a PASS/MISS
- * line that also gives the GC-incl. figure.
+ * Goal: an exchange (C export+import, call) at most 1.5x the floor (call) of the same run, for
+ * both sizes, printed as a PASS/MISS line that also gives the absolute ns and the GC-incl.
+ * figures.
  *
  * Usage: bench_exchange
  * Env:   LTENSOR_BENCH_QUICK=1   fewer batches (< 2 s)
@@ -38,7 +39,7 @@
 #error "LTENSOR_SOURCE_DIR must name the source tree"
 #endif
 
-#define GOAL_NS 100.0
+#define GOAL_RATIO 1.5 /* C export+import / floor, call */
 #define FLOOR_MT "bench.floor"
 
 static const ltensor_exchange_api *api;
@@ -221,18 +222,22 @@ int main(void) {
   for (int c = 0; c < FLOOR; c++)
     printf(" %s %.2f%s", case_names[c], sizes[1].call[c] / sizes[0].call[c],
            c + 1 < FLOOR ? "," : "\n");
-  double worst = 0, worst_all = 0;
+  double worst = 0, worst_ns = 0, worst_all = 0, worst_all_ratio = 0;
   for (int s = 0; s < 2; s++) {
-    if (sizes[s].call[C_EXCHANGE] > worst) worst = sizes[s].call[C_EXCHANGE];
+    double r = sizes[s].call[C_EXCHANGE] / sizes[s].call[FLOOR];
+    double ra = sizes[s].all[C_EXCHANGE] / sizes[s].all[FLOOR];
+    if (r > worst) worst = r;
+    if (ra > worst_all_ratio) worst_all_ratio = ra;
+    if (sizes[s].call[C_EXCHANGE] > worst_ns) worst_ns = sizes[s].call[C_EXCHANGE];
     if (sizes[s].all[C_EXCHANGE] > worst_all) worst_all = sizes[s].all[C_EXCHANGE];
   }
-  int pass = worst < GOAL_NS;
+  int pass = worst <= GOAL_RATIO;
   printf(
-      "goal: under %.0f ns per exchange (C export+import, call): %s (%.1f ns, worst of 1 KiB "
-      "and 256 MiB; %.1f ns with the collection of the imported tensor; %.1fx faster than "
-      "the Lua round trip) [%.1f s]\n",
-      GOAL_NS, pass ? "PASS" : "MISS", worst, worst_all,
-      sizes[0].call[LUA_ROUND_TRIP] / sizes[0].call[C_EXCHANGE], total_s);
+      "goal: C export+import (call) at most %.1fx the floor: %s (%.2fx, worst of 1 KiB and "
+      "256 MiB; %.1f ns against %.1f ns; with the collection of the imported tensor %.1f ns, "
+      "%.2fx the floor's; %.1fx faster than the Lua round trip) [%.1f s]\n",
+      GOAL_RATIO, pass ? "PASS" : "MISS", worst, worst_ns, sizes[0].call[FLOOR], worst_all,
+      worst_all_ratio, sizes[0].call[LUA_ROUND_TRIP] / sizes[0].call[C_EXCHANGE], total_s);
   lua_close(L);
   return !pass && bench_flag("LTENSOR_BENCH_STRICT") ? 1 : 0;
 }

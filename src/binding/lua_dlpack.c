@@ -68,36 +68,32 @@ static void make_capsule_metatables(lua_State *L) {
 static void **new_capsule(lua_State *L, int versioned) {
   void **p = lua_newuserdatauv(L, sizeof(void *), 0);
   *p = NULL;
-  ltl_state *st = ltl_push_metatable(L, LTL_MT_CAPSULE + (versioned ? 1 : 0));
-  lua_setmetatable(L, -2);
-  ltl_count_finalizable(L, st);
+  ltl_count_finalizable(L, ltl_set_metatable(L, LTL_MT_CAPSULE + (versioned ? 1 : 0)));
   return p;
 }
 
-/* Which capsule metatable the value at idx has: 0..3 as capsule_names, or -1. */
-static int capsule_kind(lua_State *L, int idx) {
+/* Which capsule metatable the value at idx has: 0..3 as capsule_names, or -1. st: the
+   bookkeeping (NULL: looked up). */
+static int capsule_kind(lua_State *L, int idx, const ltl_state *st) {
   if (lua_type(L, idx) != LUA_TUSERDATA || lua_rawlen(L, idx) != sizeof(void *) ||
       !lua_getmetatable(L, idx))
     return -1;
-  lua_rawgetp(L, LUA_REGISTRYINDEX, &ltl_tensor_key);
-  int kind = -1;
-  for (int i = 0; i < 4 && kind < 0; i++) {
-    lua_getiuservalue(L, -1, LTL_MT_CAPSULE + i);
-    if (lua_rawequal(L, -1, -3)) kind = i;
-    lua_pop(L, 1);
-  }
-  lua_pop(L, 2);
-  return kind;
+  const void *mt = lua_topointer(L, -1);
+  lua_pop(L, 1);
+  if (!st) st = ltl_state_of(L);
+  for (int i = 0; i < 4; i++)
+    if (st->mt[LTL_MT_CAPSULE + i] == mt) return i;
+  return -1;
 }
 
-/* Consumes the capsule at idx whose kind (capsule_kind) is known. */
-static void *consume(lua_State *L, int idx, int kind, int *versioned) {
+/* Consumes the capsule at idx whose kind (capsule_kind) is known; the bookkeeping is at sidx. */
+static void *consume(lua_State *L, int idx, int kind, int *versioned, int sidx) {
   if (kind >= 2)
     ltl_error(L, "the capsule was already consumed (a DLPack capsule can be used only once)");
   void **p = lua_touserdata(L, idx);
   void *m = *p;
   *p = NULL;
-  ltl_push_metatable(L, LTL_MT_CAPSULE + kind + 2); /* used, before anything can fail */
+  lua_getiuservalue(L, sidx, LTL_MT_CAPSULE + kind + 2); /* used, before anything can fail */
   lua_setmetatable(L, idx);
   if (!m) ltl_error(L, "the capsule holds no tensor");
   *versioned = kind == 1;
@@ -105,12 +101,16 @@ static void *consume(lua_State *L, int idx, int kind, int *versioned) {
 }
 
 /* Pushes the tensor of the capsule at idx, of known kind (consumed); raises if it is none or
-   invalid. */
-static lt_tensor *import_capsule(lua_State *L, int idx, int kind, uint64_t *flags) {
+   invalid. sidx: the bookkeeping on the stack (ltl_push_state), 0 when it is not. */
+static lt_tensor *import_capsule(lua_State *L, int idx, int kind, uint64_t *flags, int sidx) {
   idx = lua_absindex(L, idx);
-  ltl_ud *ud = ltl_newud(L); /* allocated before the capsule is consumed */
+  if (!sidx) {
+    ltl_push_state(L);
+    sidx = lua_gettop(L);
+  }
+  ltl_ud *ud = ltl_newud_in(L, sidx); /* allocated before the capsule is consumed */
   int versioned;
-  void *m = consume(L, idx, kind, &versioned);
+  void *m = consume(L, idx, kind, &versioned, sidx);
   *flags = versioned ? lt_dlpack_flags(m) : 0;
   lt_error err;
   if (lt_dlpack_import(m, versioned, &ud->t, &err)) ltl_raise(L, &err);
@@ -122,46 +122,78 @@ static lt_tensor *import_capsule(lua_State *L, int idx, int kind, uint64_t *flag
 
 /* {====== export: t:__dlpack(opts), t:__dlpack_device(), to_dlpack(t) ====== */
 
-/* Field `name` of the table at idx as an integer pair {a, b}; 0 when nil. */
-static int opt_pair(lua_State *L, int idx, const char *name, lua_Integer *a, lua_Integer *b) {
-  int tt = lua_getfield(L, idx, name);
-  if (tt == LUA_TNIL) {
+/*
+ * Finds the fields names[0..n) of the table at idx: at[i] is the stack index of field i's
+ * value, 0 where it is nil. The values stay on the stack: the caller restores its top. A table
+ * without a metatable (the literal a script writes) is traversed once with lua_next instead of
+ * n lookups by name; one with a metatable is read with lua_getfield, which honours __index.
+ */
+static void get_fields(lua_State *L, int idx, const char *const *names, int n, int *at) {
+  idx = lua_absindex(L, idx);
+  luaL_checkstack(L, 2 * n + 2, "too many fields");
+  for (int i = 0; i < n; i++) at[i] = 0;
+  if (lua_getmetatable(L, idx)) {
     lua_pop(L, 1);
-    return 0;
+    for (int i = 0; i < n; i++)
+      if (lua_getfield(L, idx, names[i]) != LUA_TNIL) at[i] = lua_gettop(L);
+    return;
   }
-  if (tt != LUA_TTABLE)
-    ltl_error(L, "%s must be a table {a, b}, got %s", name, luaL_typename(L, -1));
+  lua_pushnil(L);
+  while (lua_next(L, idx)) {
+    int i = n;
+    if (lua_type(L, -2) == LUA_TSTRING) {
+      size_t len;
+      const char *k = lua_tolstring(L, -2, &len);
+      for (i = 0; i < n; i++)
+        if (k[0] == names[i][0] && strlen(names[i]) == len && memcmp(k, names[i], len) == 0) break;
+    }
+    if (i < n && !at[i]) {
+      at[i] = lua_gettop(L); /* the value stays */
+      lua_pushvalue(L, -2);  /* the key again, for lua_next */
+    } else {
+      lua_pop(L, 1); /* the value; the key stays for lua_next */
+    }
+  }
+}
+
+/* The value at idx (0: nil), field `name` of opts, as an integer pair {a, b}; 0 when nil. */
+static int opt_pair(lua_State *L, int idx, const char *name, lua_Integer *a, lua_Integer *b) {
+  if (!idx) return 0;
+  if (lua_type(L, idx) != LUA_TTABLE)
+    ltl_error(L, "%s must be a table {a, b}, got %s", name, luaL_typename(L, idx));
   for (int i = 1; i <= 2; i++) {
-    lua_rawgeti(L, -1, i);
+    lua_rawgeti(L, idx, i);
     int isnum;
     lua_Integer v = lua_tointegerx(L, -1, &isnum);
     if (!isnum) ltl_error(L, "%s[%d] must be an integer, got %s", name, i, luaL_typename(L, -1));
     *(i == 1 ? a : b) = v;
     lua_pop(L, 1);
   }
-  lua_pop(L, 1);
   return 1;
 }
 
-/* Field `name` of the table at idx: -1 nil, 0 false, 1 true. */
+/* The value at idx (0: nil), field `name` of opts: -1 nil, 0 false, 1 true. */
 static int opt_bool(lua_State *L, int idx, const char *name) {
-  int tt = lua_getfield(L, idx, name);
-  int v = tt == LUA_TNIL ? -1 : lua_toboolean(L, -1);
-  if (tt != LUA_TNIL && tt != LUA_TBOOLEAN)
-    ltl_error(L, "%s must be a boolean or nil, got %s", name, luaL_typename(L, -1));
-  lua_pop(L, 1);
-  return v;
+  if (!idx) return -1;
+  if (lua_type(L, idx) != LUA_TBOOLEAN)
+    ltl_error(L, "%s must be a boolean or nil, got %s", name, luaL_typename(L, idx));
+  return lua_toboolean(L, idx);
 }
+
+static const char *const export_keys[] = {"max_version", "copy", "read_only", "dl_device",
+                                          "stream"};
 
 ltl_dlpack_req ltl_dlpack_opts(lua_State *L, int idx, const lt_tensor *t) {
   ltl_dlpack_req r = {-1, -1, 0};
   if (lua_isnoneornil(L, idx)) return r;
   luaL_checktype(L, idx, LUA_TTABLE);
+  int top = lua_gettop(L), at[5]; /* the fields, in export_keys order */
+  get_fields(L, idx, export_keys, 5, at);
   lua_Integer major, minor, dtype, did;
-  if (opt_pair(L, idx, "max_version", &major, &minor)) r.versioned = major >= 1;
-  r.copy = opt_bool(L, idx, "copy");
-  r.read_only = opt_bool(L, idx, "read_only") == 1;
-  if (opt_pair(L, idx, "dl_device", &dtype, &did)) {
+  if (opt_pair(L, at[0], "max_version", &major, &minor)) r.versioned = major >= 1;
+  r.copy = opt_bool(L, at[1], "copy");
+  r.read_only = opt_bool(L, at[2], "read_only") == 1;
+  if (opt_pair(L, at[3], "dl_device", &dtype, &did)) {
     DLDevice d = t->storage->device;
     if (dtype != (lua_Integer)d.device_type || did != (lua_Integer)d.device_id) {
       char have[32];
@@ -172,10 +204,9 @@ ltl_dlpack_req ltl_dlpack_opts(lua_State *L, int idx, const lt_tensor *t) {
                 have, dtype, did);
     }
   }
-  int st = lua_getfield(L, idx, "stream");
-  if (st != LUA_TNIL && !lua_isinteger(L, -1))
-    ltl_error(L, "stream must be an integer or nil, got %s", luaL_typename(L, -1));
-  lua_pop(L, 1);
+  if (at[4] && !lua_isinteger(L, at[4]))
+    ltl_error(L, "stream must be an integer or nil, got %s", luaL_typename(L, at[4]));
+  lua_settop(L, top);
   return r;
 }
 
@@ -232,29 +263,35 @@ static void replace_with_copy(lua_State *L) {
 static int f_from_dlpack(lua_State *L) {
   int want_cpu = 0, copy = -1, has_opts = !lua_isnoneornil(L, 2);
   if (has_opts) {
+    static const char *const keys[] = {"device", "copy"};
     luaL_checktype(L, 2, LUA_TTABLE);
-    int tt = lua_getfield(L, 2, "device");
-    if (tt != LUA_TNIL) {
-      const char *dev = lua_tostring(L, -1);
+    int top = lua_gettop(L), at[2];
+    get_fields(L, 2, keys, 2, at);
+    if (at[0]) {
+      int tt = lua_type(L, at[0]);
+      const char *dev = lua_tostring(L, at[0]);
       if (tt != LUA_TSTRING || strcmp(dev, "cpu") != 0)
         return ltl_error(L, "device must be \"cpu\" or nil, got %s",
-                         tt == LUA_TSTRING ? dev : luaL_typename(L, -1));
+                         tt == LUA_TSTRING ? dev : luaL_typename(L, at[0]));
       want_cpu = 1;
     }
-    lua_pop(L, 1);
-    copy = opt_bool(L, 2, "copy");
+    copy = opt_bool(L, at[1], "copy");
+    lua_settop(L, top);
   }
   luaL_checkany(L, 1);
   uint64_t flags = 0;
-  int kind = capsule_kind(L, 1);
+  int top = lua_gettop(L);
+  const ltl_state *st = ltl_push_state(L); /* at top + 1, for the capsule path */
+  int kind = capsule_kind(L, 1, st);
   if (kind >= 0) {
     if (want_cpu || copy != -1)
       return ltl_error(L,
                        "device and copy cannot be used with a raw capsule; pass the object "
                        "that made it instead");
-    import_capsule(L, 1, kind, &flags);
+    import_capsule(L, 1, kind, &flags, top + 1);
     return 1;
   }
+  lua_settop(L, top);
   ltl_ud *src = ltl_testud(L, 1);
   if (src) { /* an ltensor tensor: share, or copy when asked */
     lt_tensor *t = ltl_check(L, 1);
@@ -347,10 +384,10 @@ static int f_from_dlpack(lua_State *L) {
     lua_setfield(L, -2, "copy");
   }
   lua_call(L, 2, 1);
-  kind = capsule_kind(L, -1);
+  kind = capsule_kind(L, -1, st);
   if (kind < 0)
     return ltl_error(L, "__dlpack returned %s, not a DLPack capsule", luaL_typename(L, -1));
-  lt_tensor *t = import_capsule(L, -1, kind, &flags);
+  lt_tensor *t = import_capsule(L, -1, kind, &flags, 0);
   if (want_cpu && t->storage->device.device_type != kDLCPU)
     return ltl_error(L, "__dlpack ignored dl_device and returned a tensor that is not on cpu");
   if (copy == 0 && (flags & DLPACK_FLAG_BITMASK_IS_COPIED))
@@ -362,7 +399,7 @@ static int f_from_dlpack(lua_State *L) {
 
 int ltl_dlpack_import_any(lua_State *L, int idx) {
   idx = lua_absindex(L, idx);
-  if (capsule_kind(L, idx) < 0) { /* an object with __dlpack? (not a tensor: the caller's) */
+  if (capsule_kind(L, idx, NULL) < 0) { /* an object with __dlpack? (not a tensor: the caller's) */
     int indexable = lua_type(L, idx) == LUA_TTABLE;
     if (!indexable && luaL_getmetafield(L, idx, "__index") != LUA_TNIL) {
       lua_pop(L, 1);

@@ -35,10 +35,13 @@ void ltl_register_state(lua_State *L, int mt) {
   mt = lua_absindex(L, mt);
   ltl_state *st = lua_newuserdatauv(L, sizeof(ltl_state), LTL_MT_COUNT);
   st->fresh = 0;
+  st->mt[0] = NULL;
   lua_pushvalue(L, mt);
+  st->mt[LTL_MT_TENSOR] = lua_topointer(L, -1);
   lua_setiuservalue(L, -2, LTL_MT_TENSOR);
   for (int i = 0; i < 4; i++) {
     luaL_getmetatable(L, ltl_capsule_names[i]);
+    st->mt[LTL_MT_CAPSULE + i] = lua_topointer(L, -1);
     lua_setiuservalue(L, -2, LTL_MT_CAPSULE + i);
   }
   lua_rawsetp(L, LUA_REGISTRYINDEX, &ltl_tensor_key);
@@ -48,7 +51,27 @@ ltl_state *ltl_push_metatable(lua_State *L, int which) {
   lua_rawgetp(L, LUA_REGISTRYINDEX, &ltl_tensor_key);
   ltl_state *st = lua_touserdata(L, -1);
   lua_getiuservalue(L, -1, which);
-  lua_remove(L, -2);
+  lua_replace(L, -2); /* cheaper than lua_remove's rotation */
+  return st;
+}
+
+ltl_state *ltl_set_metatable(lua_State *L, int which) {
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &ltl_tensor_key);
+  ltl_state *st = lua_touserdata(L, -1);
+  lua_getiuservalue(L, -1, which);
+  lua_setmetatable(L, -3);
+  lua_pop(L, 1); /* the bookkeeping */
+  return st;
+}
+
+ltl_state *ltl_push_state(lua_State *L) {
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &ltl_tensor_key);
+  return lua_touserdata(L, -1);
+}
+
+ltl_state *ltl_state_of(lua_State *L) {
+  ltl_state *st = ltl_push_state(L);
+  lua_pop(L, 1); /* kept alive by the registry */
   return st;
 }
 
@@ -84,13 +107,27 @@ void ltl_account_import(lua_State *L, const lt_tensor *t) {
 
 /* {====== userdata ====== */
 
-ltl_ud *ltl_newud(lua_State *L) {
+/* A new empty userdata with tag, on top of the stack (no metatable yet). */
+static ltl_ud *new_ud(lua_State *L, const char *tag) {
   ltl_ud *ud = lua_newuserdatauv(L, sizeof(ltl_ud), 0);
   ud->t = ud->closed = NULL;
-  ud->tag = &ltl_tensor_key;
-  ltl_state *st = ltl_push_metatable(L, LTL_MT_TENSOR);
+  ud->tag = tag;
+  return ud;
+}
+
+ltl_ud *ltl_newud(lua_State *L) {
+  ltl_ud *ud = new_ud(L, &ltl_tensor_key);
+  ltl_count_finalizable(L, ltl_set_metatable(L, LTL_MT_TENSOR));
+  return ud;
+}
+
+ltl_ud *ltl_new_wrapper_ud(lua_State *L) { return new_ud(L, &ltl_wrapper_key); }
+
+ltl_ud *ltl_newud_in(lua_State *L, int sidx) {
+  ltl_ud *ud = new_ud(L, &ltl_tensor_key);
+  lua_getiuservalue(L, sidx, LTL_MT_TENSOR);
   lua_setmetatable(L, -2);
-  ltl_count_finalizable(L, st);
+  ltl_count_finalizable(L, lua_touserdata(L, sidx));
   return ud;
 }
 

@@ -59,7 +59,12 @@ static inline ltl_ud *ltl_testwrapper(lua_State *L, int idx) {
 
 /* A new tensor userdata (t == NULL) with the tensor metatable, on top of the stack. Fill ud->t
    after: if anything raises before, the empty userdata is simply collected. */
+/* A new wrapper userdata (t == NULL, no metatable yet: lua_wrapper.c sets its own). */
+ltl_ud *ltl_new_wrapper_ud(lua_State *L);
 ltl_ud *ltl_newud(lua_State *L);
+/* The same, with the tensor metatable taken from the bookkeeping at stack index sidx
+   (ltl_push_state): one registry lookup less where a function needs the bookkeeping anyway. */
+ltl_ud *ltl_newud_in(lua_State *L, int sidx);
 /* The live tensor at idx; raises for a non-tensor (naming argument idx) or a released one. */
 lt_tensor *ltl_check(lua_State *L, int idx);
 /* Drops the tensor reference of a tensor or wrapper userdata (NULL or released: nothing). */
@@ -86,6 +91,9 @@ extern const char *const ltl_capsule_names[4];
 typedef struct {
   unsigned fresh; /* finalizable userdata made since the last extra collector step */
   unsigned spare; /* pointer-sized, as every userdata ltensor makes (see ltl_ud's tag) */
+  /* lua_topointer of each metatable (index LTL_MT_*; 0 unused): kept alive by the user values,
+     so comparing a metatable's address tells which it is without pushing any */
+  const void *mt[LTL_MT_COUNT + 1];
 } ltl_state;
 /* Registers the bookkeeping of L: the tensor metatable at mt and the capsule metatables
    (already in the registry). Marks L's ltensor as open. */
@@ -93,6 +101,12 @@ void ltl_register_state(lua_State *L, int mt);
 /* Pushes metatable `which` (LTL_MT_*) of L's ltensor, which must be open; returns the
    bookkeeping. */
 ltl_state *ltl_push_metatable(lua_State *L, int which);
+/* Sets metatable `which` on the value at the top; returns the bookkeeping. */
+ltl_state *ltl_set_metatable(lua_State *L, int which);
+/* The bookkeeping of L's ltensor, which must be open. */
+ltl_state *ltl_state_of(lua_State *L);
+/* The same, also pushed (its user values are the metatables: lua_getiuservalue(L, i, LTL_MT_*)). */
+ltl_state *ltl_push_state(lua_State *L);
 /* Counts one new finalizable userdata; every so many, one extra collector step. */
 void ltl_count_finalizable(lua_State *L, ltl_state *st);
 /* Sets the functions of l (NULL-terminated) into the table at idx. */

@@ -78,9 +78,7 @@ static int w_gc(lua_State *L) {
 static int f_wrapper(lua_State *L) {
   ltl_ud *w = ltl_testwrapper(L, 1);
   lt_tensor *t = w ? check_wrapper(L, 1) : ltl_check(L, 1);
-  ltl_ud *ud = lua_newuserdatauv(L, sizeof(ltl_ud), 0);
-  ud->t = ud->closed = NULL;
-  ud->tag = &ltl_wrapper_key;
+  ltl_ud *ud = ltl_new_wrapper_ud(L);
   luaL_setmetatable(L, WRAPPER_NAME);
   lt_error err;
   if (lt_tensor_alias(t, &ud->t, &err)) return ltl_raise(L, &err);

@@ -3,6 +3,7 @@
  */
 #include "lt_dlpack.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,8 +15,14 @@ enum { DEV_VULKAN = 7, DEV_LAST = 18 };
 
 /* {====== export ====== */
 
-/* One allocation per export: the managed tensor, the memory block it keeps alive (the block,
-   not the handle: a handle may move to a new block when a clone is written), shape, strides. */
+/*
+ * One allocation per export: room for a tensor header first, then the managed tensor, the
+ * memory block it keeps alive (the block, not the handle: a handle may move to a new block when
+ * a clone is written), room for a storage handle, then shape and strides. When the export comes
+ * back to ltensor (import_own), the allocation becomes the imported tensor: the header is
+ * written in front, the handle adopts the export's block reference, and shape and strides stay
+ * where they are, so a round trip allocates once.
+ */
 typedef struct {
   union {
     DLManagedTensorVersioned v;
@@ -23,19 +30,27 @@ typedef struct {
   } m;
   lt_block *block;
   const char *lo, *hi; /* the bytes the exported elements occupy: an import may not leave them */
+  int ndim;            /* as exported: shape and strides have room for this many */
+  lt_storage handle;   /* unused until import_own */
   int64_t dims[];      /* shape, then strides */
 } export_block;
+
+/* Bytes before the export_block: a tensor header (without its dims), suitably aligned. */
+#define HEAD_ROOM \
+  ((sizeof(lt_tensor) + _Alignof(max_align_t) - 1) / _Alignof(max_align_t) * _Alignof(max_align_t))
+
+static void *export_base(export_block *b) { return (char *)b - HEAD_ROOM; }
 
 static void delete_versioned(DLManagedTensorVersioned *self) {
   export_block *b = self->manager_ctx;
   lt_block_release(b->block);
-  free(b);
+  free(export_base(b));
 }
 
 static void delete_legacy(DLManagedTensor *self) {
   export_block *b = self->manager_ctx;
   lt_block_release(b->block);
-  free(b);
+  free(export_base(b));
 }
 
 int lt_dlpack_export(lt_tensor *t, int versioned, int copy, int read_only, void **out,
@@ -54,14 +69,16 @@ int lt_dlpack_export(lt_tensor *t, int versioned, int copy, int read_only, void 
   } else if (!read_only && (rc = lt_tensor_pin(t, NULL, err))) {
     return rc; /* the consumer may write: t gets a block of its own that is never shared again */
   }
-  export_block *b = malloc(sizeof *b + 2 * (size_t)t->ndim * sizeof(int64_t));
-  if (!b) {
+  char *base = malloc(HEAD_ROOM + sizeof(export_block) + 2 * (size_t)t->ndim * sizeof(int64_t));
+  if (!base) {
     lt_tensor_free(src);
     return lt_fail(err, LT_ENOMEM, "not enough memory");
   }
+  export_block *b = (export_block *)(base + HEAD_ROOM);
   memset(&b->m, 0, sizeof b->m);
   b->block = lt_block_retain(t->storage->block);
   b->lo = b->hi = NULL;
+  b->ndim = t->ndim;
   if (lt_numel(t) > 0) lt_byte_extent(t, &b->lo, &b->hi);
   if (t->ndim > 0) {
     memcpy(b->dims, t->shape, (size_t)t->ndim * sizeof(int64_t));
@@ -215,10 +232,11 @@ static int validate(const DLTensor *dl, uint64_t flags, int64_t *numel, lt_dtype
 static _Alignas(64) unsigned char empty_data[64];
 
 /*
- * ltensor's own export coming back (from this or another state, any thread): the tensor takes a
- * pinned handle on the export's memory block and the export itself is freed at once, instead of
- * living as long as the tensor. Whoever held it may have changed its fields, so it is validated
- * as any import, and its elements must lie inside the block it came from. byte_offset counts.
+ * ltensor's own export coming back (from this or another state, any thread): nothing to
+ * allocate, its allocation becomes the tensor (see export_block), with a pinned handle that takes
+ * over the export's block reference. Whoever held it may have changed its fields, so it was
+ * validated as any import (ext), and its elements must lie inside the bytes that were exported;
+ * byte_offset counts.
  */
 static int import_own(DLManagedTensorVersioned *m, const extent *ext, lt_tensor **out,
                       lt_error *err) {
@@ -227,6 +245,11 @@ static int import_own(DLManagedTensorVersioned *m, const extent *ext, lt_tensor 
   /* validate() saw that no element's address wraps: these sums do not overflow */
   uintptr_t first = (uintptr_t)dl->data + dl->byte_offset, block = (uintptr_t)b->block->data;
   int64_t esize = (int64_t)(((size_t)dl->dtype.bits * dl->dtype.lanes + 7) / 8);
+  if (dl->ndim != b->ndim) {
+    delete_versioned(m);
+    return lt_fail(err, LT_EARG, "DLPack tensor has %d dims where it was exported with %d",
+                   (int)dl->ndim, b->ndim);
+  }
   if (ext->hi > 0 && (first - (uintptr_t)-ext->lo < (uintptr_t)b->lo ||
                       first + (uintptr_t)ext->hi > (uintptr_t)b->hi || (first - block) % esize)) {
     delete_versioned(m);
@@ -234,28 +257,30 @@ static int import_own(DLManagedTensorVersioned *m, const extent *ext, lt_tensor 
                    "DLPack tensor elements lie outside the memory it was exported "
                    "with");
   }
-  lt_tensor *t = lt_tensor_alloc(dl->ndim);
-  if (t) t->storage = lt_storage_on(b->block, dl->device);
-  if (!t || !t->storage) {
-    lt_tensor_free(t);
-    delete_versioned(m);
-    return lt_fail(err, LT_ENOMEM, "not enough memory");
+  /* shape and strides stay in the export; brought back there when the holder moved them */
+  int n = dl->ndim;
+  if (n > 0 && (dl->shape != b->dims || !dl->strides || dl->strides != b->dims + n || !ext->hi)) {
+    int64_t dims[2 * LT_MAX_NDIM];
+    memcpy(dims, dl->shape, (size_t)n * sizeof(int64_t));
+    if (dl->strides && ext->hi > 0)
+      memcpy(dims + n, dl->strides, (size_t)n * sizeof(int64_t));
+    else /* compact, and an empty tensor's strides address nothing: row-major */
+      lt_contiguous_strides(n, dims, dims + n);
+    memcpy(b->dims, dims, 2 * (size_t)n * sizeof(int64_t));
   }
+  lt_tensor *t = export_base(b);
+  lt_storage_adopt(&b->handle, b->block, dl->device, t);
+  t->storage = &b->handle;
   t->dl_dtype = dl->dtype;
   t->dtype = lt_dtype_from_dl(dl->dtype);
+  t->ndim = dl->ndim;
   t->packed = (size_t)dl->dtype.bits * dl->dtype.lanes < 8 &&
               !(m->flags & DLPACK_FLAG_BITMASK_IS_SUBBYTE_TYPE_PADDED);
   /* the first element lies in the block (checked above) */
   t->offset = ext->hi > 0 ? (int64_t)(first - block) / esize : 0;
   t->readonly = m->flags & DLPACK_FLAG_BITMASK_READ_ONLY ? LT_RO_DLPACK : LT_WRITABLE;
-  if (dl->ndim > 0) {
-    memcpy(t->shape, dl->shape, (size_t)dl->ndim * sizeof(int64_t));
-    if (dl->strides && ext->hi > 0)
-      memcpy(t->strides, dl->strides, (size_t)dl->ndim * sizeof(int64_t));
-    else
-      lt_contiguous_strides(dl->ndim, t->shape, t->strides);
-  }
-  delete_versioned(m); /* the tensor holds the block now */
+  t->shape = b->dims;
+  t->strides = b->dims + n;
   *out = t;
   return LT_OK;
 }

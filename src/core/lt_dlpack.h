@@ -2,10 +2,11 @@
  * lt_dlpack.h -- DLPack import and export of core tensors.
  *
  * Owns: the managed tensors ltensor produces (shape and strides live in the manager context,
- * which holds a storage reference, so the data outlives the tensor, its Lua state and its
- * thread), and the validation of managed tensors it consumes. Ownership is exact: an import
- * takes the managed tensor whatever happens, and on every failure calls its deleter exactly
- * once before returning. Lua-free.
+ * which holds a block reference, so the data outlives the tensor, its Lua state and its
+ * thread; one allocation, which becomes the tensor when the export comes back to ltensor, so a
+ * round trip allocates once), and the validation of managed tensors it consumes. Ownership is
+ * exact: an import takes the managed tensor whatever happens, and on every failure calls its
+ * deleter exactly once before returning. Lua-free.
  *
  * Calls lt_copy.c (an export with copy), lt_tensor.c, lt_storage.c. Called by the binding.
  */

@@ -82,15 +82,8 @@ void lt_block_release(lt_block *b) {
 static lt_storage *handle_new(lt_block *b, DLDevice device) {
   lt_storage *s = malloc(sizeof *s);
   if (!s) return NULL;
-  atomic_init(&s->refs, 1);
-  s->data = b->data;
-  s->device = device;
-  s->block = b;
-  s->shared = 0;
-  s->pinned = 0;
-  s->revoked = 0;
-  s->lent = 0;
-  s->kept = NULL;
+  lt_storage_adopt(s, b, device, NULL);
+  s->pinned = 0; /* an allocation of its own: the caller pins it where it must */
   return s;
 }
 
@@ -123,14 +116,17 @@ lt_storage *lt_storage_wrap(void *data, size_t nbytes, DLDevice device, lt_relea
   return s;
 }
 
-lt_storage *lt_storage_on(lt_block *b, DLDevice device) {
-  lt_storage *s = handle_new(lt_block_retain(b), device);
-  if (!s) {
-    lt_block_release(b);
-    return NULL;
-  }
+void lt_storage_adopt(lt_storage *s, lt_block *b, DLDevice device, void *home) {
+  atomic_init(&s->refs, 1);
+  s->data = b->data;
+  s->device = device;
+  s->block = b;
+  s->shared = 0;
   s->pinned = 1;
-  return s;
+  s->revoked = 0;
+  s->lent = 0;
+  s->kept = NULL;
+  s->home = home;
 }
 
 static void release_kept(lt_storage *s) {
@@ -147,7 +143,7 @@ void lt_storage_release(lt_storage *s) {
   if (atomic_fetch_sub_explicit(&s->refs, 1, memory_order_acq_rel) != 1) return;
   lt_block_release(s->block); /* NULL once revoked */
   release_kept(s);
-  free(s);
+  free(s->home ? s->home : s);
 }
 
 /* Where a revoked handle points: never dereferenced (every access checks revoked first). */

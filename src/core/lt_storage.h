@@ -55,6 +55,7 @@ struct lt_storage {
   int revoked;   /* the host took the memory back: no access through this handle */
   int lent;      /* a non-owning view of block was handed out: keep it when unsharing */
   lt_kept *kept; /* blocks left by unsharing while lent, released with the handle */
+  void *home;    /* NULL: the handle is its own allocation; else the allocation it lives in */
 };
 
 /* A new block of nbytes (>= 0), LT_ALIGN-aligned, zero-filled when zero != 0, with its handle.
@@ -71,9 +72,10 @@ static inline lt_storage *lt_storage_retain(lt_storage *s) {
   return s;
 }
 
-/* A pinned handle on block b (taking a new reference to it), for memory that came back from
-   an export: others may write it, so it is never shared copy-on-write. NULL when out of memory. */
-lt_storage *lt_storage_on(lt_block *b, DLDevice device);
+/* Makes s, memory inside the allocation `home`, a pinned handle on b that adopts a reference
+   to b the caller holds (takes no new one). Its last release drops b and frees home: whoever
+   else lives in home (a tensor header, lt_tensor_free) must hold a reference to s. */
+void lt_storage_adopt(lt_storage *s, lt_block *b, DLDevice device, void *home);
 
 /* Drops a reference; the last one drops the block. NULL is ignored. */
 void lt_storage_release(lt_storage *s);

@@ -177,8 +177,10 @@ lt_tensor *lt_tensor_alloc(int ndim) {
 
 void lt_tensor_free(lt_tensor *t) {
   if (!t) return;
-  lt_storage_release(t->storage);
-  free(t);
+  lt_storage *s = t->storage;
+  int inside = s && s->home == (void *)t; /* t lives in s's allocation (lt_dlpack's import) */
+  lt_storage_release(s);                  /* frees t too, with s's last reference */
+  if (!inside) free(t);
 }
 
 int lt_tensor_new(lt_dtype dt, int ndim, const int64_t *shape, int zero, lt_tensor **out,
