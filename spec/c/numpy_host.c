@@ -118,16 +118,13 @@ static void test_dtypes(void) {
   for (size_t i = 0; i < sizeof dtypes / sizeof *dtypes; i++) {
     const char *dt = dtypes[i];
     int is_bool = strcmp(dt, "bool") == 0;
-    char ctx[48];
-    snprintf(ctx, sizeof ctx, "numpy -> lua %s", dt);
-    set_context(ctx);
+    set_context("numpy -> lua %s", dt);
     if (!is_bool || bool_out) {
       numpy_to_lua_dtype(dt);
     } else { /* NumPy 1.24 has no DLPack bool: its export refuses cleanly */
       CHECK(py_true("raises(lambda: np.zeros(3, bool).__dlpack__(), BufferError)"));
     }
-    snprintf(ctx, sizeof ctx, "lua -> numpy %s", dt);
-    set_context(ctx);
+    set_context("lua -> numpy %s", dt);
     if (!is_bool || bool_in) lua_to_numpy_dtype(dt);
   }
   lua_gc_full();
@@ -156,9 +153,7 @@ static void test_dtypes(void) {
   CHECK(lua_to_np("b", "u") && py_true("b.tolist() == [2**63, 18000000000000000000]"));
   /* NaN both ways, in every float width */
   for (int bits = 16; bits <= 64; bits *= 2) {
-    char ctx[32];
-    snprintf(ctx, sizeof ctx, "nan float%d", bits);
-    set_context(ctx);
+    set_context("nan float%d", bits);
     CHECK(np_to_lua("t", "np.array([np.nan, -np.nan, 1], np.float%d)", bits));
     CHECK(lua_true("t[1] ~= t[1] and t[2] ~= t[2] and t[3] == 1"));
     CHECK(lua_to_np("b", "lt.tensor({0/0, 1, -(0/0)}, 'float%d')", bits));
@@ -229,9 +224,7 @@ static void test_strided(void) {
   };
   CHECK(py_ok("base0 = np.arange(24, dtype=np.float64).reshape(4, 6) * 1.5; base = base0.copy()"));
   for (size_t i = 0; i < sizeof np_views / sizeof *np_views; i++) {
-    char ctx[64];
-    snprintf(ctx, sizeof ctx, "numpy -> lua %s", np_views[i]);
-    set_context(ctx);
+    set_context("numpy -> lua %s", np_views[i]);
     CHECK(py_ok("base[...] = base0; pv = %s", np_views[i]));
     CHECK(np_to_lua("v", "pv"));
     CHECK(lua_to_py("lv", "v:tolist()") && py_eq("strict(lv)", "np_vals(pv)"));
@@ -250,9 +243,7 @@ static void test_strided(void) {
   }
   lua_gc_full();
   for (size_t i = 0; i < sizeof misaligned_views / sizeof *misaligned_views; i++) {
-    char ctx[64];
-    snprintf(ctx, sizeof ctx, "numpy -> lua %s", misaligned_views[i]);
-    set_context(ctx);
+    set_context("numpy -> lua %s", misaligned_views[i]);
     CHECK(py_ok("pv = %s; pv_ref = weakref.ref(pv.base if pv.base is not None else pv)",
                 misaligned_views[i]));
     CHECK(pycapsule_to_lua("_cap", "pv.__dlpack__()"));
@@ -276,9 +267,7 @@ static void test_strided(void) {
       "s:permute(2, 1):narrow(1, 2, 4)[{{-1, 1, -2}}]",
   };
   for (size_t i = 0; i < sizeof lua_views / sizeof *lua_views; i++) {
-    char ctx[64];
-    snprintf(ctx, sizeof ctx, "lua -> numpy %s", lua_views[i]);
-    set_context(ctx);
+    set_context("lua -> numpy %s", lua_views[i]);
     CHECK(lua_ok("s = lt.arange(24, 'int32'):reshape(4, 6); sv = %s", lua_views[i]));
     CHECK(lua_to_np("pv", "sv"));
     CHECK(py_true("pv.dtype == np.int32"));
@@ -722,13 +711,11 @@ static const char *const math_mixed_ops[][2] = {
 };
 
 static void math_dtype(const char *dt) {
-  char ctx[64];
   int isfloat = dt[0] == 'f';
   CHECK(py_ok("dt = '%s'", dt));
 
   for (size_t s = 0; s < sizeof math_shapes / sizeof *math_shapes; s++) {
-    snprintf(ctx, sizeof ctx, "%s %s", dt, math_shapes[s].name);
-    set_context(ctx);
+    set_context("%s %s", dt, math_shapes[s].name);
     CHECK(py_ok("a, b, bz, ap, e = operands(dt, %s, %s, '%s', '%s', %d)", math_shapes[s].sa,
                 math_shapes[s].sb, math_shapes[s].va, math_shapes[s].vb, (int)s));
     CHECK(np_to_lua("A", "a") && np_to_lua("B", "b") && np_to_lua("BZ", "bz") &&
@@ -749,8 +736,7 @@ static void math_dtype(const char *dt) {
   }
 
   for (size_t j = 0; j < sizeof math_reduced / sizeof *math_reduced; j++) {
-    snprintf(ctx, sizeof ctx, "%s reduce %s", dt, math_reduced[j]);
-    set_context(ctx);
+    set_context("%s reduce %s", dt, math_reduced[j]);
     CHECK(py_ok("r = %s", math_reduced[j]) && np_to_lua("R", "r"));
     for (size_t i = 0; i < sizeof math_red_all / sizeof *math_red_all; i++)
       CHECK(agree(math_red_all[i][0], math_red_all[i][1]));
@@ -771,8 +757,7 @@ static void math_dtype(const char *dt) {
   }
 
   for (size_t j = 0; j < sizeof math_mm / sizeof *math_mm; j++) {
-    snprintf(ctx, sizeof ctx, "%s matmul %zu", dt, j + 1);
-    set_context(ctx);
+    set_context("%s matmul %zu", dt, j + 1);
     CHECK(py_ok("m1, m2 = %s, %s", math_mm[j][0], math_mm[j][1]));
     CHECK(np_to_lua("M1", "m1") && np_to_lua("M2", "m2"));
     CHECK(agree("M1:matmul(M2)", "m1 @ m2"));
@@ -780,8 +765,7 @@ static void math_dtype(const char *dt) {
     CHECK(lua_ok("M1, M2 = nil") && py_ok("del m1, m2"));
   }
 
-  snprintf(ctx, sizeof ctx, "%s cat and stack", dt);
-  set_context(ctx);
+  set_context("%s cat and stack", dt);
   CHECK(py_ok("c1, c2 = mdata(dt, (2, 3), 71), mdata(dt, (2, 3), 72)"));
   CHECK(py_ok("c3, c4 = mdata(dt, (4, 3), 73), mdata(dt, (5, 2), 74).T"));
   CHECK(np_to_lua("C1", "c1") && np_to_lua("C2", "c2") && np_to_lua("C3", "c3") &&
@@ -800,10 +784,8 @@ static void test_math(void) {
 
   /* arrays of two dtypes: elementwise, cat and stack, matmul promote alike */
   for (size_t j = 0; j < sizeof math_mixed / sizeof *math_mixed; j++) {
-    char ctx[64];
     const char *d1 = math_mixed[j][0], *d2 = math_mixed[j][1];
-    snprintf(ctx, sizeof ctx, "mixed %s %s", d1, d2);
-    set_context(ctx);
+    set_context("mixed %s %s", d1, d2);
     CHECK(py_ok("a, b = mdata('%s', (3, 4), 81), mdata('%s', (4,), 82)", d1, d2));
     CHECK(py_ok("bz = np.where(b == 0, 1, b).astype(b.dtype)"));
     CHECK(np_to_lua("A", "a") && np_to_lua("B", "b") && np_to_lua("BZ", "bz"));

@@ -39,7 +39,7 @@
 
 /* {====== sections and cases ====== */
 
-static inline void set_context(const char *s) { tu_set_context(s); }
+#define set_context tu_set_context
 
 static int verbose; /* print each section */
 
@@ -191,16 +191,20 @@ PRINTF_LIKE(2, 3) static inline int lua_raises(const char *needle, const char *f
   return ok;
 }
 
+/* Pushes the value of the Lua expression; 0 (nothing pushed) after printing the error. */
+static inline int lua_eval(const char *expr) {
+  char src[sizeof code + 64]; /* expr may be code wrapped by a caller */
+  snprintf(src, sizeof src, "return (%s)", expr);
+  if (lua_run(src, 1) == LUA_OK) return 1;
+  fprintf(stderr, "  lua error in: %s\n  %s\n", src, lua_tostring(L, -1));
+  lua_pop(L, 1);
+  return 0;
+}
+
 /* Sets Python global pyvar to the value of the Lua expression (plain values, see pylua.h). */
 PRINTF_LIKE(2, 3) static inline int lua_to_py(const char *pyvar, const char *fmt, ...) {
   FORMAT_OR_FAIL(fmt);
-  char src[sizeof code + 16];
-  snprintf(src, sizeof src, "return (%s)", code);
-  if (lua_run(src, 1) != LUA_OK) {
-    fprintf(stderr, "  lua error in: %s\n  %s\n", src, lua_tostring(L, -1));
-    lua_pop(L, 1);
-    return 0;
-  }
+  if (!lua_eval(code)) return 0;
   PyObject *v = pylua_to_py(L, -1);
   lua_pop(L, 1);
   int ok = v && PyDict_SetItemString(G, pyvar, v) == 0;
@@ -209,34 +213,31 @@ PRINTF_LIKE(2, 3) static inline int lua_to_py(const char *pyvar, const char *fmt
   return ok;
 }
 
+/* Sets Lua global luavar to what push (pylua_push_py or pylua_push_pycapsule) makes of the value
+   of the Python expression; `what` names the failure. */
+static inline int py_value_to_lua(const char *luavar, const char *expr,
+                                  int (*push)(lua_State *, PyObject *), const char *what) {
+  PyObject *v = py_run(Py_eval_input, expr);
+  if (!v) return 0;
+  int ok = push(L, v) == 0;
+  Py_DECREF(v);
+  if (ok)
+    lua_setglobal(L, luavar);
+  else
+    py_report(what, expr);
+  return ok;
+}
+
 /* Sets Lua global luavar to the value of the Python expression. */
 PRINTF_LIKE(2, 3) static inline int py_to_lua(const char *luavar, const char *fmt, ...) {
   FORMAT_OR_FAIL(fmt);
-  PyObject *v = py_run(Py_eval_input, code);
-  if (!v) return 0;
-  int ok = pylua_push_py(L, v) == 0;
-  Py_DECREF(v);
-  if (!ok) {
-    py_report("cannot give Lua the value of", code);
-    return 0;
-  }
-  lua_setglobal(L, luavar);
-  return 1;
+  return py_value_to_lua(luavar, code, pylua_push_py, "cannot give Lua the value of");
 }
 
 /* Sets Lua global luavar to a Lua capsule made from the PyCapsule the Python expression gives
    (consuming it). */
 static inline int pycapsule_to_lua_(const char *luavar, const char *expr) {
-  PyObject *cap = py_run(Py_eval_input, expr);
-  if (!cap) return 0;
-  int ok = pylua_push_pycapsule(L, cap) == 0;
-  Py_DECREF(cap);
-  if (!ok) {
-    py_report("cannot bridge the capsule of", expr);
-    return 0;
-  }
-  lua_setglobal(L, luavar);
-  return 1;
+  return py_value_to_lua(luavar, expr, pylua_push_pycapsule, "cannot bridge the capsule of");
 }
 
 PRINTF_LIKE(2, 3) static inline int pycapsule_to_lua(const char *luavar, const char *fmt, ...) {
@@ -247,13 +248,7 @@ PRINTF_LIKE(2, 3) static inline int pycapsule_to_lua(const char *luavar, const c
 /* Sets Python global pyvar to the PyCapsule taken from the Lua capsule the Lua expression
    gives (the Lua capsule is consumed), or, when exporter, to an Exporter holding it. */
 static inline int lua_capsule_take_(const char *pyvar, const char *expr, int exporter) {
-  char src[sizeof code + 64]; /* expr may be code wrapped by a caller */
-  snprintf(src, sizeof src, "return (%s)", expr);
-  if (lua_run(src, 1) != LUA_OK) {
-    fprintf(stderr, "  lua error in: %s\n  %s\n", src, lua_tostring(L, -1));
-    lua_pop(L, 1);
-    return 0;
-  }
+  if (!lua_eval(expr)) return 0;
   PyObject *cap = pylua_take_capsule(L, -1);
   lua_pop(L, 1);
   PyObject *ex = cap && exporter ? pylua_exporter_new(cap) : Py_XNewRef(cap);

@@ -10,6 +10,7 @@
 #ifndef TEST_UTIL_H
 #define TEST_UTIL_H
 
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -19,8 +20,16 @@
 static long tu_checks, tu_failed;
 static char tu_context[64]; /* what the current loop is testing, for failure reports */
 
-static inline void tu_set_context(const char *s) {
-  snprintf(tu_context, sizeof tu_context, "%s", s);
+/* Names what the current loop is testing (printf-style), for failure reports; "" for nothing. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 1, 2)))
+#endif
+static inline void
+tu_set_context(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(tu_context, sizeof tu_context, fmt, ap);
+  va_end(ap);
 }
 
 static inline int tu_fail(const char *file, int line, const char *expr) {

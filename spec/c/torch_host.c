@@ -188,13 +188,25 @@ static void lua_to_torch_dtype(const char *dt, int capsule) {
   CHECK(lua_ok("u = nil") && py_ok("del b"));
 }
 
+/* The Lua tensor in global lv and torch's tensor pv agree: values, shape, strides (pv's as
+   the Python expression strides gives them), bytes and the address of the first element. */
+static void same_as_pv(const char *lv, const char *strides) {
+  char eq[96];
+  CHECK(lua_to_py("lv", "%s:tolist()", lv) && py_eq("strict(lv)", "tvals(pv)"));
+  CHECK(lua_to_py("ls", "%s.shape", lv) && py_eq("ls", "list(pv.shape)"));
+  snprintf(eq, sizeof eq, "%s if pv.numel() else 0", strides);
+  CHECK(lua_to_py("ls", "%s:stride()", lv) && py_eq("ls if pv.numel() else 0", eq));
+  CHECK(lua_to_py("lb", "%s:bytes()", lv) && py_eq("lb", "tbytes(pv)"));
+  CHECK(lua_to_py("lp", "%s:data_ptr()", lv) && py_true("pv.numel() == 0 or lp == pv.data_ptr()"));
+}
+
 /* torch refuses the Lua capsule the Lua expression gives (a host tensor's export, so that its
    deleter counts): through an Exporter and as the raw capsule, torch raises a RuntimeError that
    says why and leaves the capsule unconsumed; ltensor's deleter runs when the capsule is
    dropped, once. */
-static void torch_refuses(const char *ctx, const char *lua_expr, DLDataType dt, int versioned,
+static void torch_refuses(const char *what, const char *lua_expr, DLDataType dt, int versioned,
                           const char *why) {
-  set_context(ctx);
+  set_context("%s", what);
   for (int capsule = 0; capsule <= 1; capsule++) {
     int before = host_deleted;
     CHECK(host_to_lua("h", 0, dt, 4, 0));
@@ -222,9 +234,7 @@ static void test_dtypes(void) {
   for (size_t i = 0; i < sizeof dtypes / sizeof *dtypes; i++) {
     const char *dt = dtypes[i];
     int is_bool = strcmp(dt, "bool") == 0;
-    char ctx[48];
-    snprintf(ctx, sizeof ctx, "torch -> lua %s", dt);
-    set_context(ctx);
+    set_context("torch -> lua %s", dt);
     if (!is_bool || bool_out) {
       torch_to_lua_dtype(dt);
     } else {
@@ -235,8 +245,7 @@ static void test_dtypes(void) {
           py_true("refuses(lambda: torch.ones(3, dtype=torch.bool).__dlpack__(), "
                   "'Bool type is not supported by dlpack')"));
     }
-    snprintf(ctx, sizeof ctx, "lua -> torch %s", dt);
-    set_context(ctx);
+    set_context("lua -> torch %s", dt);
     if (!is_bool || bool_in) {
       lua_to_torch_dtype(dt, 0);
       lua_to_torch_dtype(dt, 1);
@@ -250,10 +259,10 @@ static void test_dtypes(void) {
   }
   /* ltensor's unsigned dtypes that torch 1.13 lacks */
   for (size_t i = 0; i < sizeof lt_only / sizeof *lt_only; i++) {
-    char ctx[48], why[48];
-    snprintf(ctx, sizeof ctx, "%s refused by torch", lt_only[i].name);
+    char what[48], why[48];
+    snprintf(what, sizeof what, "%s refused by torch", lt_only[i].name);
     snprintf(why, sizeof why, "Unsupported kUInt bits %d", lt_only[i].dl.bits);
-    torch_refuses(ctx, "dlpack.to_dlpack(h)", lt_only[i].dl, 0, why);
+    torch_refuses(what, "dlpack.to_dlpack(h)", lt_only[i].dl, 0, why);
   }
   /* torch 1.13 reads only legacy capsules: a versioned one is refused the same way */
   torch_refuses("versioned refused by torch", "h:__dlpack{max_version = {1, 3}}", host_f64, 1,
@@ -263,9 +272,7 @@ static void test_dtypes(void) {
   /* NaN both ways, in every float width */
   static const char *const floats[] = {"float16", "bfloat16", "float32", "float64"};
   for (size_t i = 0; i < sizeof floats / sizeof *floats; i++) {
-    char ctx[32];
-    snprintf(ctx, sizeof ctx, "nan %s", floats[i]);
-    set_context(ctx);
+    set_context("nan %s", floats[i]);
     CHECK(torch_to_lua("t", "torch.tensor([float('nan'), -float('nan'), 1], dtype=torch.%s)",
                        floats[i]));
     CHECK(lua_true("t[1] ~= t[1] and t[2] ~= t[2] and t[3] == 1"));
@@ -317,17 +324,10 @@ static void test_views(void) {
   CHECK(py_true("dl_info(tdl.to_dlpack(base[:, 2:3]))[2] == [6, 1]"));
   CHECK(py_true("dl_info(tdl.to_dlpack(base.unsqueeze(1)))[2] == [6, 1, 1]"));
   for (size_t i = 0; i < sizeof torch_views / sizeof *torch_views; i++) {
-    char ctx[64];
-    snprintf(ctx, sizeof ctx, "torch -> lua %s", torch_views[i]);
-    set_context(ctx);
+    set_context("torch -> lua %s", torch_views[i]);
     CHECK(py_ok("base.copy_(base0); pv = %s", torch_views[i]));
     CHECK(torch_to_lua("v", "pv"));
-    CHECK(lua_to_py("lv", "v:tolist()") && py_eq("strict(lv)", "tvals(pv)"));
-    CHECK(lua_to_py("ls", "v.shape") && py_eq("ls", "list(pv.shape)"));
-    CHECK(lua_to_py("ls", "v:stride()") &&
-          py_eq("ls if pv.numel() else 0", "dl_strides(pv) if pv.numel() else 0"));
-    CHECK(lua_to_py("lb", "v:bytes()") && py_eq("lb", "tbytes(pv)"));
-    CHECK(lua_to_py("lp", "v:data_ptr()") && py_true("pv.numel() == 0 or lp == pv.data_ptr()"));
+    same_as_pv("v", "dl_strides(pv)");
     /* torch writes its base (all views see it), Lua reads; Lua writes through its tensor
        where elements do not overlap, torch reads */
     CHECK(py_ok("base.add_(100)"));
@@ -362,18 +362,11 @@ static void test_views(void) {
       "lt.zeros({3, 0}, 'int32'):transpose(1, 2)",
   };
   for (size_t i = 0; i < sizeof lua_views / sizeof *lua_views; i++) {
-    char ctx[64];
-    snprintf(ctx, sizeof ctx, "lua -> torch %s", lua_views[i]);
-    set_context(ctx);
+    set_context("lua -> torch %s", lua_views[i]);
     CHECK(lua_ok("s = lt.arange(24, 'int32'):reshape(4, 6); sv = %s", lua_views[i]));
     CHECK(lua_to_torch("pv", "sv"));
     CHECK(py_true("pv.dtype == torch.int32"));
-    CHECK(lua_to_py("lv", "sv:tolist()") && py_eq("strict(lv)", "tvals(pv)"));
-    CHECK(lua_to_py("ls", "sv.shape") && py_eq("ls", "list(pv.shape)"));
-    CHECK(lua_to_py("ls", "sv:stride()") &&
-          py_eq("ls if pv.numel() else 0", "list(pv.stride()) if pv.numel() else 0"));
-    CHECK(lua_to_py("lb", "sv:bytes()") && py_eq("lb", "tbytes(pv)"));
-    CHECK(lua_to_py("lp", "sv:data_ptr()") && py_true("pv.numel() == 0 or lp == pv.data_ptr()"));
+    same_as_pv("sv", "list(pv.stride())");
     /* Lua writes the base, torch sees it through the view; torch writes the view where its
        elements do not overlap, Lua sees it */
     CHECK(lua_ok("for i = 1, 4 do for j = 1, 6 do s:set(i, j, -(i * 10 + j)) end end"));
@@ -402,9 +395,7 @@ static void test_views(void) {
       "s:permute(2, 1):narrow(1, 2, 4)[{{-1, 1, -2}}]",
   };
   for (size_t i = 0; i < sizeof lua_negative / sizeof *lua_negative; i++) {
-    char ctx[64];
-    snprintf(ctx, sizeof ctx, "lua -> torch %s", lua_negative[i]);
-    set_context(ctx);
+    set_context("lua -> torch %s", lua_negative[i]);
     int before = host_deleted;
     CHECK(host_to_lua("h", 0, host_f64, 24, 0));
     CHECK(lua_ok("s = h:reshape(4, 6); sv = %s", lua_negative[i]));
