@@ -213,6 +213,14 @@ int lt_tensor_new(lt_dtype dt, int ndim, const int64_t *shape, int zero, lt_tens
 
 /* {====== views ====== */
 
+/* Gives v the layout ndim, shape, strides (the last step of a view that passed its checks). */
+static int set_layout(lt_tensor *v, int ndim, const int64_t *shape, const int64_t *strides) {
+  v->ndim = ndim;
+  memcpy(v->shape, shape, (size_t)ndim * sizeof(int64_t));
+  memcpy(v->strides, strides, (size_t)ndim * sizeof(int64_t));
+  return LT_OK;
+}
+
 lt_tensor *lt_frame_of(lt_frame *f, const lt_tensor *t) {
   lt_tensor *v = &f->t;
   v->storage = t->storage;
@@ -365,10 +373,7 @@ static int view_(lt_tensor *v, int ndim, const int64_t *shape, lt_error *err) {
     return lt_fail(err, LT_EARG,
                    "view size is not compatible with the tensor's size and stride (a dimension "
                    "spans two contiguous subspaces); use reshape instead");
-  v->ndim = ndim;
-  memcpy(v->shape, res, (size_t)ndim * sizeof(int64_t));
-  memcpy(v->strides, st, (size_t)ndim * sizeof(int64_t));
-  return LT_OK;
+  return set_layout(v, ndim, res, st);
 }
 
 int lt_view(const lt_tensor *t, int ndim, const int64_t *shape, lt_tensor **out, lt_error *err) {
@@ -401,9 +406,7 @@ static int permute_(lt_tensor *v, const int *perm, lt_error *err) {
     sh[i] = v->shape[perm[i]];
     st[i] = v->strides[perm[i]];
   }
-  memcpy(v->shape, sh, (size_t)v->ndim * sizeof(int64_t));
-  memcpy(v->strides, st, (size_t)v->ndim * sizeof(int64_t));
-  return LT_OK;
+  return set_layout(v, v->ndim, sh, st);
 }
 
 int lt_permute(const lt_tensor *t, const int *perm, lt_tensor **out, lt_error *err) {
@@ -543,10 +546,7 @@ static int expand_(lt_tensor *v, int ndim, const int64_t *sizes, lt_error *err) 
   if (rc) return rc;
   if ((uint64_t)numel > (uint64_t)INT64_MAX / lt_esize(v))
     return lt_fail(err, LT_ERANGE, "%lld elements are too many bytes (overflow)", (long long)numel);
-  v->ndim = ndim;
-  memcpy(v->shape, sh, (size_t)ndim * sizeof(int64_t));
-  memcpy(v->strides, st, (size_t)ndim * sizeof(int64_t));
-  return LT_OK;
+  return set_layout(v, ndim, sh, st);
 }
 
 int lt_expand(const lt_tensor *t, int ndim, const int64_t *sizes, lt_tensor **out, lt_error *err) {
