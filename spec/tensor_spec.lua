@@ -338,14 +338,7 @@ describe("release", function()
     })
     assert.equal("userdata", type(u:__dlpack(co_opts)))
     assert.has_error(function() return u[1] end, "tensor has been released")
-    collectgarbage()
-    -- outside such calls the reference still goes at once
-    local closed
-    do
-      local v <close> = lt.zeros(2)
-      closed = v
-    end
-    assert.has_error(function() return closed[1] end, "tensor has been released")
+    collectgarbage() -- the detached headers go with their userdata (LeakSanitizer checks)
   end)
 
   it("leaves views of a released tensor working", function()

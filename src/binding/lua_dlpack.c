@@ -259,6 +259,15 @@ static void replace_with_copy(lua_State *L) {
   lua_remove(L, -2);
 }
 
+/* Whether the value at idx can be indexed (a table, or a value whose metatable has __index):
+   only those can carry the protocol's methods. */
+static int indexable(lua_State *L, int idx) {
+  if (lua_type(L, idx) == LUA_TTABLE) return 1;
+  if (luaL_getmetafield(L, idx, "__index") == LUA_TNIL) return 0;
+  lua_pop(L, 1);
+  return 1;
+}
+
 /* dlpack.from_dlpack(x [, {device = "cpu"|nil, copy = true|false|nil}]) */
 static int f_from_dlpack(lua_State *L) {
   int want_cpu = 0, copy = -1, has_opts = !lua_isnoneornil(L, 2);
@@ -313,12 +322,7 @@ static int f_from_dlpack(lua_State *L) {
   }
   /* the protocol: x:__dlpack{max_version = {1, 3}, dl_device = ..., copy = ...}; a value that
      cannot be indexed (number, boolean, plain userdata) gets the same clear error */
-  int indexable = lua_type(L, 1) == LUA_TTABLE;
-  if (!indexable && luaL_getmetafield(L, 1, "__index") != LUA_TNIL) {
-    lua_pop(L, 1);
-    indexable = 1;
-  }
-  if (!indexable)
+  if (!indexable(L, 1))
     return ltl_error(L, "expected a tensor, a DLPack capsule or an object with __dlpack, got %s",
                      luaL_typename(L, 1));
   /* ltensor's own C exchange tables (wrappers carry the const one): no Lua call. Tables of
@@ -400,13 +404,9 @@ static int f_from_dlpack(lua_State *L) {
 int ltl_dlpack_import_any(lua_State *L, int idx) {
   idx = lua_absindex(L, idx);
   if (capsule_kind(L, idx, NULL) < 0) { /* an object with __dlpack? (not a tensor: the caller's) */
-    int indexable = lua_type(L, idx) == LUA_TTABLE;
-    if (!indexable && luaL_getmetafield(L, idx, "__index") != LUA_TNIL) {
-      lua_pop(L, 1);
-      indexable = 1;
-    }
-    int has = indexable && lua_getfield(L, idx, "__dlpack") != LUA_TNIL;
-    if (indexable) lua_pop(L, 1);
+    if (!indexable(L, idx)) return 0;
+    int has = lua_getfield(L, idx, "__dlpack") != LUA_TNIL;
+    lua_pop(L, 1);
     if (!has) return 0;
   }
   lua_pushcfunction(L, f_from_dlpack);
