@@ -117,6 +117,13 @@ LTENSOR_API int ltensor_export(lua_State *L, int idx, int read_only,
    not revoked. Allocates nothing (except to unshare a copy-on-write clone). */
 LTENSOR_API int ltensor_borrow(lua_State *L, int idx, DLTensor *out);
 
+/* The one process-wide count of threads that bulk operations use (lt.set_num_threads in
+   scripts; the caller's thread counts as one; 1 runs everything on the caller's thread).
+   Default: the cores the process may use, or the environment variable LTENSOR_NUM_THREADS.
+   n < 1 is ignored. Safe to call from any thread at any time. */
+LTENSOR_API void ltensor_set_num_threads(int n);
+LTENSOR_API int ltensor_get_num_threads(void);
+
 /* For C functions that scripts call (these raise, as luaL_check* do): */
 /* Whether the value at idx is a live tensor. Pushes nothing. */
 LTENSOR_API int ltensor_is_tensor(lua_State *L, int idx);

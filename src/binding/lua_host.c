@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "lt_dlpack.h"
+#include "lt_pool.h"
 #include "ltensor.h"
 #include "lua_luasrc.h"
 #include "lua_ud.h"
@@ -211,5 +212,13 @@ int ltensor_is_tensor(lua_State *L, int idx) {
 void ltensor_check_tensor(lua_State *L, int arg, DLTensor *out) {
   if (ltensor_borrow(L, arg, out) != LTENSOR_OK) luaL_argerror(L, arg, lua_tostring(L, -1));
 }
+
+/* }====== */
+
+/* {====== threads ====== */
+
+void ltensor_set_num_threads(int n) { (void)lt_pool_set_threads(n); }
+
+int ltensor_get_num_threads(void) { return lt_pool_threads(); }
 
 /* }====== */

@@ -1,6 +1,7 @@
 /*
  * lua_math.c -- tensor math in Lua: operators, elementwise methods, reductions, matmul,
- * lt.cat / lt.stack / lt.where, and map/apply for the rare per-element Lua function.
+ * lt.cat / lt.stack / lt.where, map/apply for the rare per-element Lua function (always on the
+ * calling thread: the core's pool never runs Lua), and lt.set_num_threads / get_num_threads.
  *
  * Argument handling only: every operation is the core's (lt_math.h). Operands are tensors or Lua
  * scalars (numbers, booleans). Dims are 1-based (negative from the end); so are the positions
@@ -14,6 +15,7 @@
 #include "lt_copy.h"
 #include "lt_linalg.h"
 #include "lt_math.h"
+#include "lt_pool.h"
 #include "lt_reduce.h"
 #include "lua_parts.h"
 #include "lua_ud.h"
@@ -425,8 +427,29 @@ static const luaL_Reg math_metameth[] = {
     {"__mod", mm_mod}, {"__pow", mm_pow}, {"__unm", mm_unm}, {NULL, NULL},
 };
 
-static const luaL_Reg math_funcs[] = {
-    {"where", f_where}, {"cat", f_cat}, {"stack", f_stack}, {NULL, NULL}};
+/* {====== threads ====== */
+
+/* lt.set_num_threads(n): the process-wide count of threads for bulk operations. */
+static int f_set_num_threads(lua_State *L) {
+  lua_Integer n = luaL_checkinteger(L, 1);
+  luaL_argcheck(L, n >= 1, 1, "expected a positive number of threads");
+  lt_pool_set_threads(n > LT_POOL_MAX_THREADS ? LT_POOL_MAX_THREADS : (int)n);
+  return 0;
+}
+
+static int f_get_num_threads(lua_State *L) {
+  lua_pushinteger(L, lt_pool_threads());
+  return 1;
+}
+
+/* }====== */
+
+static const luaL_Reg math_funcs[] = {{"where", f_where},
+                                      {"cat", f_cat},
+                                      {"stack", f_stack},
+                                      {"set_num_threads", f_set_num_threads},
+                                      {"get_num_threads", f_get_num_threads},
+                                      {NULL, NULL}};
 
 static void open_math(lua_State *L, const ltl_tables *at) {
   lua_pushcfunction(L, p_mT);

@@ -9,7 +9,9 @@
  * Same-dtype copies move bytes directly (memcpy when both runs are contiguous); those with the
  * transpose pattern (a run contiguous in the destination, strided in the source, and another
  * dim contiguous in the source) move by cache-sized tiles. Large contiguous fills use memset or
- * streaming stores.
+ * streaming stores. Large copies, conversions and fills run on the pool's threads (lt_pool.h):
+ * plain runs through lt_iter_run_par, conversions in pieces with a buffer each, transposing
+ * copies by bands of rows of a plane (or by planes, when there are many small ones).
  */
 #include "lt_copy.h"
 
@@ -19,6 +21,7 @@
 #include <string.h>
 
 #include "lt_iter.h"
+#include "lt_pool.h"
 
 #ifdef __SSE2__
 #include <emmintrin.h>
@@ -172,9 +175,10 @@ typedef struct {
   tile_fn tile;
 } plane_ctx;
 
-static void copy_plane(const plane_ctx *t, char *d, const char *s) {
-  for (int64_t r0 = 0; r0 < t->rows; r0 += TR_OUTER) {
-    int64_t r1 = t->rows - r0 < TR_OUTER ? t->rows : r0 + TR_OUTER;
+/* Rows [rlo, rhi) of a plane (rlo a multiple of TR_OUTER). */
+static void copy_plane(const plane_ctx *t, char *d, const char *s, int64_t rlo, int64_t rhi) {
+  for (int64_t r0 = rlo; r0 < rhi; r0 += TR_OUTER) {
+    int64_t r1 = rhi - r0 < TR_OUTER ? rhi : r0 + TR_OUTER;
     for (int64_t c0 = 0; c0 < t->cols; c0 += TR_OUTER) {
       int64_t c1 = t->cols - c0 < TR_OUTER ? t->cols : c0 + TR_OUTER;
       for (int64_t r = r0; r < r1; r += t->tb)
@@ -188,7 +192,34 @@ static void copy_plane(const plane_ctx *t, char *d, const char *s) {
 /* One run of the outer iteration: n planes. */
 static int plane_run(void *ctx, char *const *p, const int64_t *st, int64_t n) {
   const plane_ctx *t = ctx;
-  for (int64_t k = 0; k < n; k++) copy_plane(t, p[0] + k * st[0], p[1] + k * st[1]);
+  for (int64_t k = 0; k < n; k++) copy_plane(t, p[0] + k * st[0], p[1] + k * st[1], 0, t->rows);
+  return 0;
+}
+
+/* A large plane on the pool's threads: pieces of bands of TR_OUTER rows. */
+typedef struct {
+  const plane_ctx *t;
+  char *d;
+  const char *s;
+} band_job;
+
+static int band_piece(void *ctx, int64_t lo, int64_t hi) {
+  const band_job *b = ctx;
+  int64_t rhi = hi * TR_OUTER < b->t->rows ? hi * TR_OUTER : b->t->rows;
+  copy_plane(b->t, b->d, b->s, lo * TR_OUTER, rhi);
+  return 0;
+}
+
+/* The planes of the outer iteration: one piece of planes each when they are small, else plane
+   after plane, each in bands. */
+static int plane_outer_run(void *ctx, char *const *p, const int64_t *st, int64_t n) {
+  const plane_ctx *t = ctx;
+  int64_t bands = (t->rows + TR_OUTER - 1) / TR_OUTER;
+  int64_t grain = lt_pool_grain(bands, 2.0 * (double)(TR_OUTER * t->cols * t->es));
+  for (int64_t k = 0; k < n; k++) {
+    band_job b = {t, p[0] + k * st[0], p[1] + k * st[1]};
+    lt_pool_run(bands, grain, band_piece, &b);
+  }
   return 0;
 }
 
@@ -248,7 +279,11 @@ static int copy_blocked(const lt_iter *it, char *const *base, lt_dtype dt) {
     outer.st[1][outer.ndim] = it->st[1][d];
     outer.ndim++;
   }
-  lt_iter_run(&outer, p, plane_run, &t);
+  double plane_bytes = 2.0 * (double)(t.rows * t.cols * e);
+  if (lt_pool_grain(lt_iter_numel(&outer), plane_bytes) > 1)
+    lt_iter_run_par(&outer, p, plane_run, &t, plane_bytes); /* small planes, many of them */
+  else
+    lt_iter_run(&outer, p, plane_outer_run, &t);
   return 1;
 }
 
@@ -418,6 +453,46 @@ static int convert_run(void *ud, char *const *p, const int64_t *st, int64_t n) {
   return 0;
 }
 
+/* A piece of a conversion: a buffer of its own, no message (the piece that fails first runs
+   again with one). */
+typedef struct {
+  const lt_iter *it;
+  char *const *base;
+  lt_dtype from, to;
+} convert_job;
+
+static int convert_piece(void *ctx, int64_t lo, int64_t hi) {
+  const convert_job *j = ctx;
+  convert_ctx *cx = malloc(sizeof *cx);
+  if (!cx) return LT_ENOMEM;
+  cx->from = j->from;
+  cx->to = j->to;
+  cx->err = NULL;
+  int rc = lt_iter_range(j->it, j->base, convert_run, cx, lo, hi);
+  free(cx);
+  return rc;
+}
+
+/* Converts every element of the iteration (operand 0 of dtype to, 1 of dtype from); on the
+   pool's threads when large. The first value that does not fit is the one reported. */
+static int convert(const lt_iter *it, char *const *base, lt_dtype from, lt_dtype to,
+                   lt_error *err) {
+  int64_t n = lt_iter_numel(it);
+  int64_t grain = lt_pool_grain(n, (double)(lt_dtypes[from].size + lt_dtypes[to].size));
+  convert_job j = {it, base, from, to};
+  int64_t k = lt_pool_run(n, grain, convert_piece, &j);
+  if (k < 0) return LT_OK;
+  convert_ctx *cx = malloc(sizeof *cx);
+  if (!cx) return lt_fail(err, LT_ENOMEM, "not enough memory");
+  cx->from = from;
+  cx->to = to;
+  cx->err = err;
+  int rc = lt_iter_range(it, base, convert_run, cx, k * grain,
+                         n - k * grain < grain ? n : (k + 1) * grain);
+  free(cx);
+  return rc ? rc : lt_fail(err, LT_ENOMEM, "not enough memory");
+}
+
 /* }====== */
 
 /* {====== public entry points ====== */
@@ -449,18 +524,10 @@ int lt_copy(lt_tensor *dst, const lt_tensor *src, lt_error *err) {
   char *base[2] = {lt_data(dst), lt_data(b)};
   lt_iter_init(&it, 2, ops);
   if (dst->dtype == b->dtype) {
-    if (!copy_blocked(&it, base, dst->dtype)) rc = lt_iter_run(&it, base, moves[dst->dtype], NULL);
+    if (!copy_blocked(&it, base, dst->dtype))
+      lt_iter_run_par(&it, base, moves[dst->dtype], NULL, 2.0 * (double)lt_esize(dst));
   } else {
-    convert_ctx *cx = malloc(sizeof *cx);
-    if (!cx) {
-      rc = lt_fail(err, LT_ENOMEM, "not enough memory");
-    } else {
-      cx->from = b->dtype;
-      cx->to = dst->dtype;
-      cx->err = err;
-      rc = lt_iter_run(&it, base, convert_run, cx);
-      free(cx);
-    }
+    rc = convert(&it, base, b->dtype, dst->dtype, err);
   }
   lt_tensor_free(b);
   lt_tensor_free(aside);
@@ -472,11 +539,21 @@ int lt_copy(lt_tensor *dst, const lt_tensor *src, lt_error *err) {
  * which writes without first reading each line into the cache; other elements are written with
  * non-temporal (streaming) SSE2 stores from STREAM_MIN bytes on -- past the size of the caches
  * the ordinary stores gain nothing from them, and pay a read of every line they write.
+ * Whether to stream is decided on the whole fill (pieces on several threads are smaller).
  * Returns 0, having written nothing, when neither applies.
  */
 #define STREAM_MIN ((size_t)16 << 20)
 
-static int fill_wide(char *d, int64_t n, const unsigned char *elem, size_t es) {
+typedef struct {
+  union {
+    lt_c128 c;
+    unsigned char b[16];
+  } elem;     /* first: a fill run reads its element from the start of its context */
+  int stream; /* the whole fill is at least STREAM_MIN bytes */
+} fill_ctx;
+
+static int fill_wide(char *d, int64_t n, const fill_ctx *f, size_t es) {
+  const unsigned char *elem = f->elem.b;
   size_t nbytes = (size_t)n * es, k = 1;
   while (k < es && elem[k] == elem[0]) k++;
   if (k == es) {
@@ -485,7 +562,7 @@ static int fill_wide(char *d, int64_t n, const unsigned char *elem, size_t es) {
   }
 #ifdef __SSE2__
   size_t head = (16 - ((uintptr_t)d & 15)) & 15; /* whole elements up to a 16-byte boundary */
-  if (nbytes < STREAM_MIN || head % es) return 0;
+  if (!f->stream || head % es) return 0;
   unsigned char pat[16];
   for (size_t i = 0; i < 16; i++) pat[i] = elem[i % es]; /* es divides 16 */
   memcpy(d, pat, head);
@@ -544,12 +621,9 @@ int lt_fill(lt_tensor *dst, const lt_scalar *v, lt_error *err) {
   int rc;
   if ((rc = lt_prepare_write(dst, err))) return rc;
   if ((rc = lt_check_no_internal_overlap(dst, err))) return rc;
-  union {
-    lt_c128 c;
-    unsigned char b[16];
-  } elem;
-  memset(&elem, 0, sizeof elem);
-  if (lt_store(dst->dtype, &elem, v) != LT_STORE_OK) {
+  fill_ctx f;
+  memset(&f, 0, sizeof f);
+  if (lt_store(dst->dtype, &f.elem, v) != LT_STORE_OK) {
     char str[64];
     lt_scalar_str(v, str, sizeof str);
     return lt_fail(err, LT_ERANGE, "value %s cannot be converted to %s", str,
@@ -560,7 +634,9 @@ int lt_fill(lt_tensor *dst, const lt_scalar *v, lt_error *err) {
   lt_tensor *ops[1] = {dst};
   char *base[1] = {lt_data(dst)};
   lt_iter_init(&it, 1, ops);
-  return lt_iter_run(&it, base, fills[dst->dtype], &elem);
+  f.stream = (uint64_t)lt_numel(dst) * lt_esize(dst) >= STREAM_MIN;
+  lt_iter_run_par(&it, base, fills[dst->dtype], &f, (double)lt_esize(dst));
+  return LT_OK;
 }
 
 /* }====== */

@@ -7,8 +7,8 @@
  * dtypes; same-dtype moves and transposing tiles by element size), overlap handling, and the
  * write rules applied in bulk. Lua-free.
  *
- * Calls lt_iter.c, lt_tensor.c, lt_storage.c, lt_dtype.c. Called by lt_math.c, lt_reduce.c,
- * lt_linalg.c, lt_dlpack.c and the binding.
+ * Calls lt_iter.c, lt_pool.c, lt_tensor.c, lt_storage.c, lt_dtype.c. Called by lt_math.c,
+ * lt_reduce.c, lt_linalg.c, lt_dlpack.c and the binding.
  */
 #ifndef LT_COPY_H
 #define LT_COPY_H

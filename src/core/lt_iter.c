@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lt_pool.h"
+
 void lt_iter_init(lt_iter *it, int nops, lt_tensor *const *ops) {
   const lt_tensor *o = ops[0];
   int n = 0;
@@ -75,6 +77,58 @@ int lt_iter_run(const lt_iter *it, char *const *base, lt_run_fn run, void *ctx) 
     }
     if (d < 0) return 0;
   }
+}
+
+int lt_iter_range(const lt_iter *it, char *const *base, lt_run_fn run, void *ctx, int64_t lo,
+                  int64_t hi) {
+  char *p[LT_ITER_MAXOPS];
+  int64_t st[LT_ITER_MAXOPS] = {0};
+  if (lo >= hi) return 0;
+  memcpy(p, base, (size_t)it->nops * sizeof(char *));
+  if (it->ndim == 0) return run(ctx, p, st, 1);
+  int last = it->ndim - 1;
+  int64_t idx[LT_MAX_NDIM], rem = lo, len = it->shape[last];
+  for (int d = last; d >= 0; d--) { /* lo as a position */
+    idx[d] = rem % it->shape[d];
+    rem /= it->shape[d];
+    for (int k = 0; k < it->nops; k++) p[k] += idx[d] * it->st[k][d];
+  }
+  for (int k = 0; k < it->nops; k++) st[k] = it->st[k][last];
+  for (int64_t left = hi - lo;;) {
+    int64_t n = len - idx[last] < left ? len - idx[last] : left;
+    int rc = run(ctx, p, st, n);
+    if (rc || (left -= n) == 0) return rc;
+    for (int k = 0; k < it->nops; k++) p[k] -= idx[last] * st[k]; /* back to the run's start */
+    idx[last] = 0;
+    int d = last - 1;
+    for (; d >= 0; d--) {
+      for (int k = 0; k < it->nops; k++) p[k] += it->st[k][d];
+      if (++idx[d] < it->shape[d]) break;
+      for (int k = 0; k < it->nops; k++) p[k] -= it->st[k][d] * it->shape[d];
+      idx[d] = 0;
+    }
+    if (d < 0) return 0;
+  }
+}
+
+typedef struct {
+  const lt_iter *it;
+  char *const *base;
+  lt_run_fn run;
+  void *ctx;
+} par_job;
+
+static int par_piece(void *ctx, int64_t lo, int64_t hi) {
+  const par_job *j = ctx;
+  return lt_iter_range(j->it, j->base, j->run, j->ctx, lo, hi);
+}
+
+int lt_iter_run_par(const lt_iter *it, char *const *base, lt_run_fn run, void *ctx,
+                    double elem_bytes) {
+  int64_t n = lt_iter_numel(it), grain = lt_pool_grain(n, elem_bytes);
+  if (grain >= n) return lt_iter_run(it, base, run, ctx);
+  par_job j = {it, base, run, ctx};
+  return lt_pool_run(n, grain, par_piece, &j) >= 0;
 }
 
 /* {====== broadcasting ====== */

@@ -10,7 +10,11 @@
  * steps evenly across them, so a contiguous operation becomes one long inner run. A kernel is
  * called once per inner run, never per element. Lua-free.
  *
- * Calls lt_tensor.c (views) only. Called by lt_copy.c, lt_math.c, lt_reduce.c, lt_linalg.c.
+ * lt_iter_run_par is the one place where elementwise work is split across threads (lt_pool.h):
+ * the iteration's elements, in its order, are cut into pieces of whole and partial inner runs.
+ *
+ * Calls lt_tensor.c (views) and lt_pool.c. Called by lt_copy.c, lt_math.c, lt_reduce.c,
+ * lt_linalg.c.
  */
 #ifndef LT_ITER_H
 #define LT_ITER_H
@@ -55,6 +59,18 @@ int lt_iter_run(const lt_iter *it, char *const *base, lt_run_fn run, void *ctx);
 
 /* Number of elements the iteration covers. */
 int64_t lt_iter_numel(const lt_iter *it);
+
+/* As lt_iter_run over the elements [lo, hi) of the iteration, in its order: the first and last
+   inner runs may be parts of runs. */
+int lt_iter_range(const lt_iter *it, char *const *base, lt_run_fn run, void *ctx, int64_t lo,
+                  int64_t hi);
+
+/* As lt_iter_run, with the elements cut into pieces (lt_pool_grain; elem_bytes: the bytes one
+   element reads and writes, all operands together) that run on the pool's threads. run must
+   only read ctx and write its own elements. Returns nonzero when some run returned nonzero
+   (which one is not said; lt_iter_run's rule holds for a single piece). */
+int lt_iter_run_par(const lt_iter *it, char *const *base, lt_run_fn run, void *ctx,
+                    double elem_bytes);
 
 /* {====== broadcasting ====== */
 

@@ -7,7 +7,8 @@
  * another dtype are first cast (lt_cast); then one kernel per (operation, computation dtype),
  * generated from one macro per operation over the dtypes of a category (LT_DTYPES_BY_CATEGORY),
  * runs over each inner run of lt_iter, with a contiguous path the compiler vectorizes (blocks
- * of LT_BLOCK elements, see lt_iter.h).
+ * of LT_BLOCK elements, see lt_iter.h). Large operations run on the pool's threads
+ * (lt_iter_run_par): the kernels take no state but their operands.
  */
 #include "lt_math.h"
 
@@ -404,8 +405,10 @@ static int run_elementwise(kernel k, int nin, const lt_tensor *const *in, int nd
   }
   if (rc == LT_OK && lt_numel(dst) > 0) {
     lt_iter it;
+    double bytes = 0; /* per element, every operand's: what decides on threads */
+    for (int i = 0; i <= nin; i++) bytes += (double)lt_esize(ops[i]);
     lt_iter_init(&it, nin + 1, ops);
-    if (lt_iter_run(&it, base, k, NULL)) rc = lt_fail(err, LT_EARG, "%s", kernel_fail);
+    if (lt_iter_run_par(&it, base, k, NULL, bytes)) rc = lt_fail(err, LT_EARG, "%s", kernel_fail);
   }
   for (int i = 0; i < nin; i++) {
     lt_tensor_free(views[i]);

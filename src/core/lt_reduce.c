@@ -11,7 +11,10 @@
  * of outputs side by side instead (red_cols), so the inner loop still walks memory in order.
  * Integers sum and multiply in uint64 (wrap-around, no undefined behaviour), floating dtypes in
  * double, complex in double pairs; var and std take two passes (the mean, then squared
- * deviations).
+ * deviations). Large reductions run on the pool's threads (lt_pool.h): over a dim, by pieces
+ * of the outputs (each output is folded by one thread, as on one); over every element, by
+ * pieces of the input whose partial states combine in piece order (fold_all), pieces that
+ * depend on the size alone: a result never depends on the thread count.
  */
 #include "lt_reduce.h"
 
@@ -21,6 +24,7 @@
 
 #include "lt_copy.h"
 #include "lt_iter.h"
+#include "lt_pool.h"
 
 const char *const lt_redop_names[] = {
     [LT_SUM] = "sum", [LT_PROD] = "prod",     [LT_MEAN] = "mean",     [LT_MIN] = "min",
@@ -398,17 +402,108 @@ static int dim_run(void *ctx, char *const *p, const int64_t *st, int64_t n) {
   return 0;
 }
 
-/* Over every element: each run of the input folds into c->s. */
-static int all_run(void *ctx, char *const *p, const int64_t *st, int64_t n) {
-  red_ctx *c = ctx;
-  c->fold(&c->s, p[0], st[0], n);
+/* Over every element: each run of the input folds into one state. */
+typedef struct {
+  fold_fn fold;
+  red_state *s;
+} fold_ctx;
+
+static int fold_run(void *ctx, char *const *p, const int64_t *st, int64_t n) {
+  const fold_ctx *f = ctx;
+  f->fold(f->s, p[0], st[0], n);
   return 0;
 }
 
-static int all_run2(void *ctx, char *const *p, const int64_t *st, int64_t n) {
-  red_ctx *c = ctx;
-  c->fold2(&c->s, p[0], st[0], n);
-  return 0;
+/* Adds the state of a later piece, b, to a (the pieces before it). */
+static void combine(const red_ctx *c, red_state *a, const red_state *b) {
+  const lt_dtype_info *in = &lt_dtypes[c->in];
+  switch (c->op) {
+    case LT_SUM:
+    case LT_MEAN:
+    case LT_VAR:
+    case LT_STD:
+      a->u += b->u; /* the fields a reduction does not use stay 0 */
+      a->re += b->re;
+      a->im += b->im;
+      a->sq += b->sq;
+      break;
+    case LT_PROD: { /* a real product has im 0: the complex product is the real one */
+      double re = a->re * b->re - a->im * b->im;
+      a->im = a->re * b->im + a->im * b->re;
+      a->re = re;
+      a->u *= b->u;
+      break;
+    }
+    case LT_MIN:
+    case LT_MAX:
+    case LT_ARGMIN:
+    case LT_ARGMAX: {
+      if (!b->have) break;
+      int less = c->op == LT_MIN || c->op == LT_ARGMIN, take = !a->have;
+      if (take) {
+      } else if (in->is_float) { /* the first NaN wins */
+        double x = b->best.f, y = a->best.f;
+        take = y == y && (x != x || (less ? x < y : x > y));
+      } else if (c->in == LT_BOOL || in->is_signed) {
+        take = less ? b->best.i < a->best.i : b->best.i > a->best.i;
+      } else {
+        take = less ? b->best.u < a->best.u : b->best.u > a->best.u;
+      }
+      if (take) {
+        a->best = b->best;
+        a->at = b->at;
+        a->have = 1;
+      }
+      break;
+    }
+    case LT_ALL: a->flag = a->flag && b->flag; break;
+    case LT_ANY: a->flag = a->flag || b->flag; break;
+  }
+}
+
+typedef struct {
+  const red_ctx *c;
+  fold_fn fold;
+  const lt_iter *it;
+  char *const *base;
+  red_state *parts;
+  int64_t grain;
+  double mean;
+} fold_job;
+
+static int fold_piece(void *ctx, int64_t lo, int64_t hi) {
+  const fold_job *j = ctx;
+  red_state *s = &j->parts[lo / j->grain];
+  state_init(j->c->op, s);
+  s->pos = lo; /* positions count from the first element */
+  s->mean = j->mean;
+  fold_ctx f = {j->fold, s};
+  return lt_iter_range(j->it, j->base, fold_run, &f, lo, hi);
+}
+
+/*
+ * Folds the n elements of the iteration into *s with fold (mean: var's, for its second pass).
+ * Large inputs fold in pieces (lt_pool_grain: they depend on n alone) on the pool's threads,
+ * whose states then combine in order: the result is the same at every thread count.
+ */
+static int fold_all(const red_ctx *c, fold_fn fold, const lt_iter *it, char *const *base, int64_t n,
+                    size_t esize, double mean, red_state *s, lt_error *err) {
+  int64_t grain = lt_pool_grain(n, (double)esize), np = (n + grain - 1) / grain;
+  state_init(c->op, s);
+  s->mean = mean;
+  if (np == 1) {
+    fold_ctx f = {fold, s};
+    lt_iter_run(it, base, fold_run, &f);
+    return LT_OK;
+  }
+  red_state *parts = malloc((size_t)np * sizeof *parts);
+  if (!parts) return lt_fail(err, LT_ENOMEM, "not enough memory");
+  fold_job j = {c, fold, it, base, parts, grain, mean};
+  lt_pool_run(n, grain, fold_piece, &j);
+  *s = parts[0];
+  for (int64_t k = 1; k < np; k++) combine(c, s, &parts[k]);
+  free(parts);
+  return LT_OK;
 }
 
 /* The result dtype of op over dtype dt, or a message in err. */
@@ -481,14 +576,20 @@ static int reduce_all(const red_ctx *proto, const lt_tensor *a, int keepdim, lt_
     char *base[1] = {lt_data(src)};
     lt_iter it;
     lt_iter_init(&it, 1, ops);
-    lt_iter_run(&it, base, all_run, &c);
-    if (c.fold2) {
-      c.s.mean = c.s.re / (double)numel;
-      lt_iter_run(&it, base, all_run2, &c);
+    rc = fold_all(&c, c.fold, &it, base, numel, lt_esize(src), 0, &c.s, err);
+    if (rc == LT_OK && c.fold2) {
+      red_state dev;
+      rc =
+          fold_all(&c, c.fold2, &it, base, numel, lt_esize(src), c.s.re / (double)numel, &dev, err);
+      c.s.sq = dev.sq;
     }
   }
-  finish(&c, &c.s, numel, lt_data(o), NULL);
+  if (rc == LT_OK) finish(&c, &c.s, numel, lt_data(o), NULL);
   lt_tensor_free(copy);
+  if (rc) {
+    lt_tensor_free(o);
+    return rc;
+  }
   *out = o;
   return LT_OK;
 }
@@ -530,7 +631,8 @@ static int reduce_dim(red_ctx *c, const lt_tensor *a, int dim, int keepdim, lt_t
     char *base[3] = {lt_data(o), lt_data(a), ix ? lt_data(ix) : NULL};
     lt_iter it;
     lt_iter_init(&it, nops, ops);
-    lt_iter_run(&it, base, dim_run, c);
+    double bytes = (double)len * (double)lt_esize(a) + (double)lt_esize(o); /* per output */
+    lt_iter_run_par(&it, base, dim_run, c, bytes);
   }
   *out = o;
   if (idx) *idx = ix;

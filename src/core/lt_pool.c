@@ -1,0 +1,224 @@
+/*
+ * lt_pool.c -- the worker pool (see lt_pool.h).
+ *
+ * ltensor's own pool rather than OpenMP: the README's "Threads" says why (hosts with OpenMP or
+ * OpenBLAS threads of their own, fork, ThreadSanitizer, static linking). The design is one
+ * mutex and two condition variables: a caller that gets the pool (`busy`, tried, never waited
+ * for) publishes its job under `m` with a new generation number and wakes the workers; each
+ * worker that wakes joins the job (under `m`, while the job is open and wants more workers),
+ * then takes pieces by an atomic counter, as the caller does. When the caller finds no piece
+ * left it closes the job and waits until every joined worker has left it, so the job (on the
+ * caller's stack) outlives every use. Workers block every signal (the host's handlers stay on
+ * its own threads) and never run anything but pieces.
+ */
+#if !defined(_WIN32)
+#define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
+#include <sched.h>
+#include <signal.h>
+#endif
+#include "lt_pool.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+/* {====== the thread count ====== */
+
+static atomic_int nthreads; /* 0: not decided yet */
+
+/* The cores this process may run on, or those online. */
+static int default_threads(void) {
+  const char *env = getenv("LTENSOR_NUM_THREADS");
+  if (env && *env) {
+    char *end;
+    long v = strtol(env, &end, 10);
+    if (*end == '\0' && v >= 1) return v > LT_POOL_MAX_THREADS ? LT_POOL_MAX_THREADS : (int)v;
+  }
+  long n = 0;
+#if defined(__linux__)
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof set, &set) == 0) n = CPU_COUNT(&set);
+#endif
+#if defined(_SC_NPROCESSORS_ONLN)
+  if (n < 1) n = sysconf(_SC_NPROCESSORS_ONLN);
+#endif
+  if (n < 1) n = 1;
+  return n > LT_POOL_MAX_THREADS ? LT_POOL_MAX_THREADS : (int)n;
+}
+
+int lt_pool_threads(void) {
+  int n = atomic_load_explicit(&nthreads, memory_order_relaxed);
+  if (n == 0) { /* two first callers compute the same default */
+    int zero = 0, d = default_threads();
+    atomic_compare_exchange_strong(&nthreads, &zero, d);
+    n = atomic_load_explicit(&nthreads, memory_order_relaxed);
+  }
+  return n;
+}
+
+int lt_pool_set_threads(int n) {
+  if (n < 1) return -1;
+  if (n > LT_POOL_MAX_THREADS) n = LT_POOL_MAX_THREADS;
+  atomic_store(&nthreads, n);
+  /* BLAS: the blas branch's lt_blas_set_num_threads(n) (lt_blas.h) goes here, on this line. */
+  return 0;
+}
+
+int64_t lt_pool_grain(int64_t n, double item_bytes) {
+  double total = (double)n * item_bytes;
+  if (n <= 1 || total < (double)LT_PAR_MIN_BYTES) return n > 0 ? n : 1;
+  double piece = total / LT_PAR_PIECES;
+  if (piece < (double)LT_PAR_PIECE_BYTES) piece = (double)LT_PAR_PIECE_BYTES;
+  double g = piece / (item_bytes > 0 ? item_bytes : 1);
+  if (g < 1) return 1;
+  if (g >= (double)n) return n;
+  int64_t grain = (int64_t)g;
+  return (n + grain - 1) / grain > LT_PAR_PIECES ? (n + LT_PAR_PIECES - 1) / LT_PAR_PIECES : grain;
+}
+
+/* }====== */
+
+/* {====== the pool ====== */
+
+typedef struct {
+  lt_pool_fn fn;
+  void *ctx;
+  int64_t n, grain, npieces;
+  atomic_int_fast64_t next;   /* the next piece to take */
+  atomic_int_fast64_t failed; /* the first failed piece so far, or npieces */
+  int want, joined, active;   /* under m: workers wanted, joined, still in the job */
+  int closed;                 /* under m: no worker joins any more */
+} job;
+
+static pthread_mutex_t busy = PTHREAD_MUTEX_INITIALIZER; /* held by the caller running a job */
+static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;    /* the fields below, job's marked */
+static pthread_cond_t work_cv = PTHREAD_COND_INITIALIZER;
+static pthread_cond_t done_cv = PTHREAD_COND_INITIALIZER;
+static job *current;             /* the open job, or NULL */
+static uint64_t generation;      /* bumped for every job published */
+static atomic_int started;       /* workers alive (written under m) */
+static _Thread_local int inside; /* this thread runs pieces: a job it starts runs serially */
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+/* Takes pieces until none is left. */
+static void work(job *j) {
+  for (;;) {
+    int64_t k = atomic_fetch_add_explicit(&j->next, 1, memory_order_relaxed);
+    if (k >= j->npieces) return;
+    if (k > atomic_load_explicit(&j->failed, memory_order_relaxed)) continue;
+    int64_t lo = k * j->grain, hi = lo + j->grain < j->n ? lo + j->grain : j->n;
+    if (j->fn(j->ctx, lo, hi)) {
+      int_fast64_t f = atomic_load(&j->failed);
+      while (k < f && !atomic_compare_exchange_weak(&j->failed, &f, k)) {
+      }
+    }
+  }
+}
+
+static void *worker(void *arg) {
+  (void)arg;
+  inside = 1;
+  pthread_mutex_lock(&m);
+  uint64_t seen = generation;
+  for (;;) {
+    while (generation == seen) pthread_cond_wait(&work_cv, &m);
+    seen = generation;
+    job *j = current;
+    if (!j || j->closed || j->joined >= j->want) continue;
+    j->joined++;
+    j->active++;
+    pthread_mutex_unlock(&m);
+    work(j);
+    pthread_mutex_lock(&m);
+    if (--j->active == 0) pthread_cond_signal(&done_cv);
+  }
+  return NULL;
+}
+
+/* fork: the forking thread holds both locks across it, so the child inherits a pool at rest; the
+   child has none of the workers, and its next job starts them again. */
+static void before_fork(void) {
+  pthread_mutex_lock(&busy);
+  pthread_mutex_lock(&m);
+}
+static void after_fork_parent(void) {
+  pthread_mutex_unlock(&m);
+  pthread_mutex_unlock(&busy);
+}
+static void after_fork_child(void) {
+  /* the parent's workers may have been waiting: the child's condition variables start afresh */
+  pthread_cond_init(&work_cv, NULL);
+  pthread_cond_init(&done_cv, NULL);
+  current = NULL;
+  atomic_store(&started, 0);
+  pthread_mutex_unlock(&m);
+  pthread_mutex_unlock(&busy);
+}
+static void register_fork(void) {
+  pthread_atfork(before_fork, after_fork_parent, after_fork_child);
+}
+
+/* Starts workers until `want` are alive (under m); fewer when the system refuses. */
+static void start_workers(int want) {
+  pthread_once(&once, register_fork);
+  int have = atomic_load_explicit(&started, memory_order_relaxed);
+  if (have >= want) return;
+#if !defined(_WIN32)
+  sigset_t all, old;
+  sigfillset(&all);
+  pthread_sigmask(SIG_SETMASK, &all, &old); /* inherited by the new threads */
+#endif
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+  for (; have < want; have++) {
+    pthread_t t;
+    if (pthread_create(&t, &attr, worker, NULL) != 0) break;
+  }
+  pthread_attr_destroy(&attr);
+#if !defined(_WIN32)
+  pthread_sigmask(SIG_SETMASK, &old, NULL);
+#endif
+  atomic_store(&started, have);
+}
+
+int lt_pool_started(void) { return atomic_load(&started); }
+
+/* The pieces in order on this thread. */
+static int64_t run_serial(int64_t n, int64_t grain, lt_pool_fn fn, void *ctx) {
+  for (int64_t k = 0, lo = 0; lo < n; k++, lo += grain)
+    if (fn(ctx, lo, lo + grain < n ? lo + grain : n)) return k;
+  return -1;
+}
+
+int64_t lt_pool_run(int64_t n, int64_t grain, lt_pool_fn fn, void *ctx) {
+  if (n <= 0) return -1;
+  if (grain < 1) grain = 1;
+  int64_t npieces = (n + grain - 1) / grain;
+  int threads = lt_pool_threads();
+  if (npieces == 1 || threads == 1 || inside || pthread_mutex_trylock(&busy) != 0)
+    return run_serial(n, grain, fn, ctx);
+  job j = {fn, ctx, n, grain, npieces, 0, npieces, 0, 0, 0, 0};
+  int64_t want = npieces - 1 < threads - 1 ? npieces - 1 : threads - 1;
+  pthread_mutex_lock(&m);
+  start_workers((int)want);
+  j.want = (int)want;
+  current = &j;
+  generation++;
+  pthread_cond_broadcast(&work_cv);
+  pthread_mutex_unlock(&m);
+  inside = 1;
+  work(&j);
+  inside = 0;
+  pthread_mutex_lock(&m);
+  j.closed = 1;
+  while (j.active > 0) pthread_cond_wait(&done_cv, &m);
+  current = NULL;
+  pthread_mutex_unlock(&m);
+  pthread_mutex_unlock(&busy);
+  int64_t f = atomic_load(&j.failed);
+  return f < npieces ? f : -1;
+}
+
+/* }====== */
