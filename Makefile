@@ -2,7 +2,8 @@
 #   make run    install what is missing, build, run examples/quickstart.lua
 #   make test   the same set-up, then the whole suite (C tests, busted specs, examples)
 # and: make bench, make asan (the suite under AddressSanitizer + UBSan alone), make tsan (the
-# threaded example under ThreadSanitizer), make valgrind, make fuzz, make install, make clean.
+# threaded example, the pool's test and the math specs under ThreadSanitizer), make valgrind,
+# make fuzz, make install, make clean.
 
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
@@ -65,13 +66,15 @@ asan: deps
 	$(CMAKE) --build $(ASAN_BUILD) -j $(JOBS)
 	cd $(ASAN_BUILD) && ctest --output-on-failure -j $(JOBS) -E "$(ASAN_SKIP)"
 
-# The threaded example (Lua states on worker threads handing tensors over through DLPack) under
-# ThreadSanitizer.
+# Under ThreadSanitizer: the threaded example (Lua states on worker threads handing tensors
+# over through DLPack), the worker pool's C test (large operations at 1-4 threads, from two host
+# threads at once) and the math and threads specs at 2 threads.
+TSAN_TESTS = ^(example_threads|c_threads|spec_threads|spec_math_t2)$$
 tsan: deps
 	$(CMAKE) -S . -B $(TSAN_BUILD) -DLTENSOR_WERROR=ON -DLTENSOR_BUILD_BENCH=OFF \
 	  -DLTENSOR_SANITIZE=thread $(CMAKE_ARGS)
-	$(CMAKE) --build $(TSAN_BUILD) -j $(JOBS) --target threads_example
-	cd $(TSAN_BUILD) && ctest --output-on-failure -R '^example_threads$$'
+	$(CMAKE) --build $(TSAN_BUILD) -j $(JOBS) --target threads_example test_threads ltensor_module
+	cd $(TSAN_BUILD) && ctest --output-on-failure -R '$(TSAN_TESTS)'
 
 # The suite under Valgrind's memcheck, plain build (spec/valgrind.sh says what runs and what is
 # skipped). LTENSOR_VALGRIND_ALL=1 adds the bad-input matrix (about 10 more minutes).
