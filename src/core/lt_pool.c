@@ -95,11 +95,23 @@ static pthread_mutex_t busy = PTHREAD_MUTEX_INITIALIZER; /* held by the caller r
 static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;    /* the fields below, job's marked */
 static pthread_cond_t work_cv = PTHREAD_COND_INITIALIZER;
 static pthread_cond_t done_cv = PTHREAD_COND_INITIALIZER;
-static job *current;             /* the open job, or NULL */
-static uint64_t generation;      /* bumped for every job published */
-static atomic_int started;       /* workers alive (written under m) */
-static _Thread_local int inside; /* this thread runs pieces: a job it starts runs serially */
+static job *current;        /* the open job, or NULL */
+static uint64_t generation; /* bumped for every job published */
+static atomic_int started;  /* workers alive (written under m) */
 static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+/* Whether this thread runs pieces (a job it starts then runs serially): a pthread key rather
+   than _Thread_local, whose dynamic TLS in a dlopen'ed core.so crashes LeakSanitizer's scan of
+   the threads at exit (GCC 12). The key is made once, by the first job or worker. */
+static pthread_key_t inside_key;
+static pthread_once_t key_once = PTHREAD_ONCE_INIT;
+static char inside_mark; /* the key's value while inside */
+static void make_key(void) { (void)pthread_key_create(&inside_key, NULL); }
+static int is_inside(void) {
+  pthread_once(&key_once, make_key);
+  return pthread_getspecific(inside_key) != NULL;
+}
+static void set_inside(int on) { (void)pthread_setspecific(inside_key, on ? &inside_mark : NULL); }
 
 /* Takes pieces until none is left. */
 static void work(job *j) {
@@ -118,7 +130,8 @@ static void work(job *j) {
 
 static void *worker(void *arg) {
   (void)arg;
-  inside = 1;
+  pthread_once(&key_once, make_key);
+  set_inside(1);
   pthread_mutex_lock(&m);
   uint64_t seen = generation;
   for (;;) {
@@ -197,7 +210,7 @@ int64_t lt_pool_run(int64_t n, int64_t grain, lt_pool_fn fn, void *ctx) {
   if (grain < 1) grain = 1;
   int64_t npieces = (n + grain - 1) / grain;
   int threads = lt_pool_threads();
-  if (npieces == 1 || threads == 1 || inside || pthread_mutex_trylock(&busy) != 0)
+  if (npieces == 1 || threads == 1 || is_inside() || pthread_mutex_trylock(&busy) != 0)
     return run_serial(n, grain, fn, ctx);
   job j = {fn, ctx, n, grain, npieces, 0, npieces, 0, 0, 0, 0};
   int64_t want = npieces - 1 < threads - 1 ? npieces - 1 : threads - 1;
@@ -208,9 +221,9 @@ int64_t lt_pool_run(int64_t n, int64_t grain, lt_pool_fn fn, void *ctx) {
   generation++;
   pthread_cond_broadcast(&work_cv);
   pthread_mutex_unlock(&m);
-  inside = 1;
+  set_inside(1);
   work(&j);
-  inside = 0;
+  set_inside(0);
   pthread_mutex_lock(&m);
   j.closed = 1;
   while (j.active > 0) pthread_cond_wait(&done_cv, &m);
