@@ -1,12 +1,12 @@
 /*
- * lua_math.c -- tensor math in Lua: operators, elementwise methods, reductions, matmul,
- * lt.cat / lt.stack / lt.where, and map/apply for the rare per-element Lua function.
+ * lua_math.c -- tensor math in Lua: operators, elementwise methods, matmul, lt.cat / lt.stack /
+ * lt.where, and map/apply for the rare per-element Lua function (reductions: lua_reduce.c).
  *
  * Argument handling only: every operation is the core's (lt_math.h). Operands are tensors or Lua
- * scalars (numbers, booleans). Dims are 1-based (negative from the end); so are the positions
- * argmin/argmax and min/max over a dim return. Lua's == and < keep their meaning (identity, and
- * an error): comparisons that give bool tensors are the methods eq, ne, lt, le, gt, ge.
- * Read only by lua_init.c (ltl_part_math); calls the base (lua_ud.h) and the core.
+ * scalars (numbers, booleans). Dims are 1-based (negative from the end). Lua's == and < keep
+ * their meaning (identity, and an error): comparisons that give bool tensors are the methods eq,
+ * ne, lt, le, gt, ge. Read only by lua_init.c (ltl_part_math); calls the base (lua_ud.h) and the
+ * core.
  */
 #include <limits.h>
 #include <string.h>
@@ -14,7 +14,6 @@
 #include "lt_copy.h"
 #include "lt_linalg.h"
 #include "lt_math.h"
-#include "lt_reduce.h"
 #include "lua_parts.h"
 #include "lua_ud.h"
 
@@ -178,52 +177,6 @@ static int masked_fill(lua_State *L, int inplace) {
 }
 static int m_masked_fill(lua_State *L) { return masked_fill(L, 0); }
 static int m_masked_fill_(lua_State *L) { return masked_fill(L, 1); }
-
-/* }====== */
-
-/* {====== reductions ====== */
-
-/* t:op([dim [, keepdim]]) -- and var/std take a third argument, the correction (default 1). */
-static int reduce(lua_State *L, lt_redop op) {
-  lt_tensor *t = ltl_check(L, 1);
-  int dim = -1;
-  if (!lua_isnoneornil(L, 2)) dim = ltl_check_dim(L, 2, t->ndim > 0 ? t->ndim : 1);
-  int keepdim = lua_toboolean(L, 3);
-  int correction = 1;
-  if (!lua_isnoneornil(L, 4)) { /* beyond int: N - correction <= 0 all the same (NaN) */
-    lua_Integer c = luaL_checkinteger(L, 4);
-    correction = c > INT_MAX ? INT_MAX : c < -INT_MAX ? -INT_MAX : (int)c;
-  }
-  int with_idx = dim >= 0 && (op == LT_MIN || op == LT_MAX);
-  lt_error err;
-  ltl_ud *ud = ltl_newud(L);
-  ltl_ud *ix = with_idx ? ltl_newud(L) : NULL;
-  if (lt_reduce(op, t, dim, keepdim, correction, &ud->t, ix ? &ix->t : NULL, &err))
-    return ltl_error(L, "%s: %s", lt_redop_names[op], err.msg); /* the name once */
-  int positions = op == LT_ARGMIN || op == LT_ARGMAX;
-  if (positions || ix) { /* 0-based positions become 1-based */
-    lt_operand a = {positions ? ud->t : ix->t, {LT_SK_INT, {0}, 0}, 0};
-    lt_operand one = {NULL, {LT_SK_INT, {.i = 1}, 0}, 0};
-    lt_tensor *r;
-    if (lt_binary(LT_ADD, &a, &one, positions ? ud->t : ix->t, &r, &err)) return ltl_raise(L, &err);
-  }
-  ltl_account_tensor(L, ud->t);
-  return ix ? 2 : 1;
-}
-
-#define REDUCE(name, op) \
-  static int m_##name(lua_State *L) { return reduce(L, op); }
-REDUCE(sum, LT_SUM)
-REDUCE(prod, LT_PROD)
-REDUCE(mean, LT_MEAN)
-REDUCE(min, LT_MIN)
-REDUCE(max, LT_MAX)
-REDUCE(argmin, LT_ARGMIN)
-REDUCE(argmax, LT_ARGMAX)
-REDUCE(all, LT_ALL)
-REDUCE(any, LT_ANY)
-REDUCE(var, LT_VAR)
-REDUCE(std, LT_STD)
 
 /* }====== */
 
@@ -401,17 +354,6 @@ static const luaL_Reg math_methods[] = {
     {"logical_and", m_logical_and},
     {"logical_or", m_logical_or},
     {"logical_not", m_logical_not},
-    {"sum", m_sum},
-    {"prod", m_prod},
-    {"mean", m_mean},
-    {"min", m_min},
-    {"max", m_max},
-    {"argmin", m_argmin},
-    {"argmax", m_argmax},
-    {"all", m_all},
-    {"any", m_any},
-    {"var", m_var},
-    {"std", m_std},
     {"matmul", m_matmul},
     {"dot", m_dot},
     {"t", m_t},
