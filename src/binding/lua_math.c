@@ -36,10 +36,61 @@ static void check_operand(lua_State *L, int idx, lt_operand *o, const char *what
 
 /* {====== elementwise ====== */
 
+/* Is the operand bool or integer (a tensor of such a dtype, or such a scalar)? */
+static int integral(const lt_operand *o) {
+  if (o->t) return !lt_dtypes[o->t->dtype].is_float && !lt_dtypes[o->t->dtype].is_complex;
+  return o->s.kind == LT_SK_INT || o->s.kind == LT_SK_UINT;
+}
+
+/* add and sub: torch's keyword-only alpha, from the options table after the operand (read
+   before the operands: its metamethods may run). Returns 0 when there is none. */
+static int check_alpha(lua_State *L, lt_binop op, lt_operand *alpha) {
+  static const char *const keys[] = {"alpha"};
+  const char *name = lt_binop_names[op];
+  int last = ltl_opts(L, 3, name, keys, 1), has = !lua_isnil(L, -1);
+  memset(alpha, 0, sizeof *alpha);
+  if (has && lua_type(L, -1) != LUA_TNUMBER)
+    ltl_error(L, "%s: alpha must be a number, got %s", name, luaL_typename(L, -1));
+  if (has && lua_isinteger(L, -1))
+    alpha->s.v.i = (int64_t)lua_tointeger(L, -1);
+  else if (has)
+    alpha->s = (lt_scalar){LT_SK_FLOAT, {.f = lua_tonumber(L, -1)}, 0};
+  lua_settop(L, last);
+  return has;
+}
+
+/* b becomes alpha * b (a new tensor held on the stack, or a scalar). Integer operands refuse a
+   float alpha, as torch does. */
+static void scale_by_alpha(lua_State *L, lt_binop op, const lt_operand *a, lt_operand *b,
+                           const lt_operand *alpha) {
+  const char *name = lt_binop_names[op];
+  if (alpha->s.kind == LT_SK_FLOAT && integral(a) && integral(b))
+    ltl_error(L, "%s: alpha must be an integer for integer operands, got %f", name, alpha->s.v.f);
+  if (b->t) {
+    lt_error err;
+    ltl_ud *ud = ltl_newud(L); /* holds alpha * b for the call */
+    if (lt_binary(LT_MUL, b, alpha, NULL, &ud->t, &err)) ltl_error(L, "%s: %s", name, err.msg);
+    b->t = ud->t;
+    return;
+  }
+  if (alpha->s.kind == LT_SK_FLOAT || b->s.kind == LT_SK_FLOAT) {
+    double x = b->s.kind == LT_SK_FLOAT ? b->s.v.f : (double)b->s.v.i;
+    double y = alpha->s.kind == LT_SK_FLOAT ? alpha->s.v.f : (double)alpha->s.v.i;
+    b->s = (lt_scalar){LT_SK_FLOAT, {.f = x * y}, 0};
+  } else { /* wraps, as torch's integers do, without signed overflow */
+    uint64_t p = (uint64_t)b->s.v.i * (uint64_t)alpha->s.v.i;
+    b->s.kind = LT_SK_INT;
+    memcpy(&b->s.v.i, &p, sizeof p);
+  }
+  b->is_bool = 0;
+}
+
 static int binary(lua_State *L, lt_binop op, int inplace) {
-  lt_operand a, b;
+  lt_operand a, b, alpha;
+  int has_alpha = (op == LT_ADD || op == LT_SUB) && check_alpha(L, op, &alpha);
   check_operand(L, 1, &a, lt_binop_names[op]);
   check_operand(L, 2, &b, lt_binop_names[op]);
+  if (has_alpha) scale_by_alpha(L, op, &a, &b, &alpha);
   lt_error err;
   if (inplace) {
     lt_tensor *t = ltl_check(L, 1), *r;
