@@ -85,9 +85,30 @@ static void scale_by_alpha(lua_State *L, lt_binop op, const lt_operand *a, lt_op
   b->is_bool = 0;
 }
 
+/* div: torch's keyword-only rounding_mode, from the options table after the operand: nil
+   (true division) or "floor" (floor_divide); "trunc" has no kernel here. */
+static lt_binop check_rounding(lua_State *L) {
+  static const char *const keys[] = {"rounding_mode"};
+  int last = ltl_opts(L, 3, "div", keys, 1);
+  lt_binop op = LT_DIV;
+  if (!lua_isnil(L, -1)) {
+    const char *mode = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "";
+    if (strcmp(mode, "floor") == 0)
+      op = LT_FLOORDIV;
+    else if (strcmp(mode, "trunc") == 0)
+      ltl_error(L, "div: rounding_mode 'trunc' is not supported (use 'floor' or floor_divide)");
+    else
+      ltl_error(L, "div: rounding_mode must be 'floor' or 'trunc', got %s",
+                lua_type(L, -1) == LUA_TSTRING ? mode : luaL_typename(L, -1));
+  }
+  lua_settop(L, last);
+  return op;
+}
+
 static int binary(lua_State *L, lt_binop op, int inplace) {
   lt_operand a, b, alpha;
   int has_alpha = (op == LT_ADD || op == LT_SUB) && check_alpha(L, op, &alpha);
+  if (op == LT_DIV) op = check_rounding(L);
   check_operand(L, 1, &a, lt_binop_names[op]);
   check_operand(L, 2, &b, lt_binop_names[op]);
   if (has_alpha) scale_by_alpha(L, op, &a, &b, &alpha);
