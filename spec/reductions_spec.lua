@@ -207,6 +207,8 @@ describe("a reduction over a table of dims", function()
     raises("dim 1 appears twice", function() return t:sum({ 1, 1 }) end)
     raises("dim 3 appears twice", function() return t:mean({ 3, -1 }) end)
     raises("dim 2 appears twice", function() return t:amax({ 2, 1, -2 }) end)
+    raises("dim 1 appears twice", function() return lt.tensor(5):sum({ 1, -1 }) end)
+    assert.equal(5, lt.tensor(5):sum({ 1 }):item()) -- a 0-d tensor's one dim
   end)
 
   it("refuses dims out of range and entries that are not integers", function()

@@ -27,9 +27,8 @@ static int reduced_mask(const lt_tensor *a, const int *dims, int ndims, unsigned
     int d = dims[i];
     int n = a->ndim > 0 ? a->ndim : 1;
     if (d < 0 || d >= n) return lt_dim_error(err, d, n);
-    if (a->ndim == 0) continue;
     if (mask[d]) return lt_fail(err, LT_EARG, "dim %d appears twice", d + 1);
-    mask[d] = 1;
+    mask[d] = 1; /* a 0-d tensor's dim 0 too: it reduces as its one element */
   }
   return LT_OK;
 }
