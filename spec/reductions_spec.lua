@@ -217,7 +217,12 @@ describe("a reduction over a table of dims", function()
     raises("dim %-3 out of range", function() return t:sum({ -3 }) end)
     raises("must be an integer", function() return t:sum({ 1, 1.5 }) end)
     raises("must be an integer, got string", function() return t:sum({ 1, "x" }) end)
-    raises("3 dims given for a tensor of 2 dims", function() return t:sum({ 1, 2, 1 }) end)
+    raises("dim 1 appears twice", function() return t:sum({ 1, 2, 1 }) end)
+    raises("65 dims given for a tensor of 2 dims", function()
+      local many = {}
+      for i = 1, 65 do many[i] = 1 end
+      return t:sum(many)
+    end)
   end)
 
   it("is refused where torch takes one dim: prod, argmax, argmin, max and min", function()

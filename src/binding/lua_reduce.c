@@ -63,7 +63,7 @@ static void check_dims(lua_State *L, int arg, const red_spec *sp, int ndim, red_
   }
   a->list = 1;
   lua_Unsigned len = lua_rawlen(L, arg);
-  if (len > (lua_Unsigned)n)
+  if (len > LT_MAX_NDIM) /* more than a tensor can have: one repeats, or is out of range */
     luaL_argerror(
         L, arg,
         lua_pushfstring(L, "%I dims given for a tensor of %d dims", (lua_Integer)len, ndim));
