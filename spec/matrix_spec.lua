@@ -159,9 +159,11 @@ local SIG = {
   flatten = { 1, -1 }, expand = function(r) return { r.shape } end,
   __dlpack = { { max_version = { 1, 3 }, dl_device = { 1, 0 }, copy = false, stream = 0 } },
   clamp = { 0, 4 }, clamp_ = { 0, 4 }, masked_fill = { MASK, 0 }, masked_fill_ = { MASK, 0 },
-  sum = { 1, true }, prod = { 1, true }, mean = { 1, true }, min = { 1, true },
-  max = { 1, true }, argmin = { 1, true }, argmax = { 1, true }, all = { 1, true },
-  any = { 1, true }, var = { 1, false, 0 }, std = { 1, false, 0 },
+  sum = { 1, true, { dtype = "float64" } }, prod = { 1, true }, mean = { { 1 }, true },
+  min = { 1, true }, max = { 1, true }, amin = { { 1 }, true }, amax = { 1, true },
+  argmin = { 1, true }, argmax = { 1, true }, all = { { 1 }, true }, any = { 1, true },
+  var = { 1, false, true }, std = { { 1 }, { correction = 0 } }, count_nonzero = { { 1 } },
+  norm = { 2, 1, true, { dtype = "float64" } },
   matmul = function(r)
     return { mk(function() return lt.ones(r.ndim >= 1 and r.shape[r.ndim] or 1) end) }
   end,

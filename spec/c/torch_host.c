@@ -19,7 +19,9 @@
  * equal data pointers); ownership: a tensor made on one side, exported and dropped there stays
  * valid on the other, and the producer's memory is freed exactly once (weakref callbacks on
  * torch's tensors, host tensors whose deleter counts on ltensor's side); exports that outlive
- * lua_close, read, written and dropped in torch, some of them only when Python is finalized.
+ * lua_close, read, written and dropped in torch, some of them only when Python is finalized;
+ * reductions of the same data (var/std with unbiased and correction, sums, means and amax over
+ * several dims, argmax, norms) give torch's results.
  *
  * Built twice from this file: torch_host links ltensor statically (luaopen_ltensor_core, as
  * numpy_host does); torch_host_require (TORCH_HOST_REQUIRE defined) links no ltensor at all
@@ -563,6 +565,73 @@ static void test_errors(void) {
 
 /* }====== */
 
+/* {====== 5b: reductions agree with torch's ====== */
+
+/* Lua's and torch's reductions of the same data (torch's tensors, imported): var and std with
+   unbiased and correction in torch's positional order, sums, means, amax/amin over several
+   dims (a permuted view among them, whose dims ltensor copies to merge), argmax/argmin and
+   max's positions (1-based in Lua), norms. 'v': no dim, so Lua gives a plain value (not a
+   tensor) equal to torch's 0-d result; 't': a tensor of torch's shape and values. */
+static const char *const reductions[][3] = {
+    {"v", "R:var()", "rd.var()"},
+    {"v", "R:var(false)", "rd.var(False)"},
+    {"v", "R:std()", "rd.std()"},
+    {"t", "R:var(2, false)", "rd.var(1, False)"},
+    {"t", "R:var(2, true, true)", "rd.var(1, True, True)"},
+    {"t", "R:std({1, 3}, false, true)", "rd.std((0, 2), False, True)"},
+    {"t", "R:var(3, {correction = 0})", "rd.var(2, correction=0)"},
+    {"t", "R:std({2, 3}, {correction = 2})", "rd.std((1, 2), correction=2)"},
+    {"t", "P:var({1, 3})", "pv.var((0, 2))"},
+    {"v", "R:sum()", "rd.sum()"},
+    {"t", "R:sum({1, 3})", "rd.sum((0, 2))"},
+    {"t", "R:sum({-1, 1}, true)", "rd.sum((-1, 0), True)"},
+    {"t", "R:mean({2, 3})", "rd.mean((1, 2))"},
+    {"t", "P:mean({1, 3})", "pv.mean((0, 2))"},
+    {"t", "P:amax({1, 3})", "pv.amax((0, 2))"},
+    {"t", "R:amin({1, 2}, true)", "rd.amin((0, 1), True)"},
+    {"v", "R:argmax()", "rd.argmax() + 1"},
+    {"v", "P:argmax()", "pv.argmax() + 1"},
+    {"v", "P:argmin()", "pv.argmin() + 1"},
+    {"t", "P:argmin(2)", "pv.argmin(1) + 1"},
+    {"t", "R:argmax(3, true)", "rd.argmax(2, True) + 1"},
+    {"t", "select(2, P:max(3))", "pv.max(2).indices + 1"},
+    {"t", "(P:max(3, true))", "pv.max(2, True).values"},
+    {"v", "R:norm(1)", "rd.norm(1)"},
+    {"t", "R:norm(2, {1, 3})", "rd.norm(2, (0, 2))"},
+    {"t", "P:gt(0):count_nonzero({1, 2})", "torch.count_nonzero(pv > 0, (0, 1))"},
+    {"v", "P:gt(0):any()", "(pv > 0).any()"},
+    {"t", "R:gt(-9):all(3)", "(rd > -9).all(2)"},
+};
+
+static void test_reductions(void) {
+  section("5b: reductions agree with torch's");
+  set_context("reductions: set-up");
+  CHECK(py_ok("rd = (torch.arange(60, dtype=torch.float64).reshape(3, 4, 5) * 0.37).sin() * 10"));
+  CHECK(py_ok("pv = rd.permute(2, 0, 1)"));
+  CHECK(
+      py_ok("def close(a, b):\n"
+            "    if isinstance(b, list):\n"
+            "        return isinstance(a, list) and len(a) == len(b) and "
+            "all(close(x, y) for x, y in zip(a, b))\n"
+            "    return a == b or abs(a - b) <= 1e-12 * max(1, abs(b))"));
+  CHECK(torch_to_lua("R", "rd") && torch_to_lua("P", "pv"));
+  for (size_t i = 0; i < sizeof reductions / sizeof *reductions; i++) {
+    set_context("reductions: %s", reductions[i][1]);
+    CHECK(lua_ok("rr = %s", reductions[i][1]) && py_ok("pr = %s", reductions[i][2]));
+    if (reductions[i][0][0] == 'v') {
+      CHECK(lua_true("type(rr) == 'number' or type(rr) == 'boolean'"));
+      CHECK(lua_to_py("lr", "rr") && py_true("pr.dim() == 0 and close(lr, pr.item())"));
+    } else {
+      CHECK(lua_to_py("ls", "rr.shape") && py_eq("ls", "list(pr.shape)"));
+      CHECK(lua_to_py("lr", "rr:tolist()") && py_true("close(lr, pr.tolist())"));
+    }
+  }
+  CHECK(lua_ok("R, P, rr = nil") && py_ok("del rd, pv, pr"));
+  lua_gc_full();
+}
+
+/* }====== */
+
 /* {====== 6: exports outlive lua_close ====== */
 
 /* Tensors exported to torch, and a torch tensor imported into Lua, then lua_close: the
@@ -644,6 +713,7 @@ int main(int argc, char **argv) {
   test_views();
   test_ownership();
   test_errors();
+  test_reductions();
   test_outlives_state(); /* closes the Lua state */
 
   section("7: Py_FinalizeEx frees the last export");

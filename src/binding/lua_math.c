@@ -1,13 +1,14 @@
 /*
- * lua_math.c -- tensor math in Lua: operators, elementwise methods, reductions, matmul,
- * lt.cat / lt.stack / lt.where, map/apply for the rare per-element Lua function (always on the
- * calling thread: the core's pool never runs Lua), and lt.set_num_threads / get_num_threads.
+ * lua_math.c -- tensor math in Lua: operators, elementwise methods, matmul, lt.cat / lt.stack /
+ * lt.where, map/apply for the rare per-element Lua function (always on the calling thread: the
+ * core's pool never runs Lua), and lt.set_num_threads / get_num_threads (reductions:
+ * lua_reduce.c).
  *
  * Argument handling only: every operation is the core's (lt_math.h). Operands are tensors or Lua
- * scalars (numbers, booleans). Dims are 1-based (negative from the end); so are the positions
- * argmin/argmax and min/max over a dim return. Lua's == and < keep their meaning (identity, and
- * an error): comparisons that give bool tensors are the methods eq, ne, lt, le, gt, ge.
- * Read only by lua_init.c (ltl_part_math); calls the base (lua_ud.h) and the core.
+ * scalars (numbers, booleans). Dims are 1-based (negative from the end). Lua's == and < keep
+ * their meaning (identity, and an error): comparisons that give bool tensors are the methods eq,
+ * ne, lt, le, gt, ge. Read only by lua_init.c (ltl_part_math); calls the base (lua_ud.h) and the
+ * core.
  */
 #include <limits.h>
 #include <string.h>
@@ -16,7 +17,6 @@
 #include "lt_linalg.h"
 #include "lt_math.h"
 #include "lt_pool.h"
-#include "lt_reduce.h"
 #include "lua_parts.h"
 #include "lua_ud.h"
 
@@ -39,10 +39,82 @@ static void check_operand(lua_State *L, int idx, lt_operand *o, const char *what
 
 /* {====== elementwise ====== */
 
+/* Is the operand bool or integer (a tensor of such a dtype, or such a scalar)? */
+static int integral(const lt_operand *o) {
+  if (o->t) return !lt_dtypes[o->t->dtype].is_float && !lt_dtypes[o->t->dtype].is_complex;
+  return o->s.kind == LT_SK_INT || o->s.kind == LT_SK_UINT;
+}
+
+/* add and sub: torch's keyword-only alpha, from the options table after the operand (read
+   before the operands: its metamethods may run). Returns 0 when there is none. */
+static int check_alpha(lua_State *L, lt_binop op, lt_operand *alpha) {
+  static const char *const keys[] = {"alpha"};
+  const char *name = lt_binop_names[op];
+  int last = ltl_opts(L, 3, name, keys, 1), has = !lua_isnil(L, -1);
+  memset(alpha, 0, sizeof *alpha);
+  if (has && lua_type(L, -1) != LUA_TNUMBER)
+    ltl_error(L, "%s: alpha must be a number, got %s", name, luaL_typename(L, -1));
+  if (has && lua_isinteger(L, -1))
+    alpha->s.v.i = (int64_t)lua_tointeger(L, -1);
+  else if (has)
+    alpha->s = (lt_scalar){LT_SK_FLOAT, {.f = lua_tonumber(L, -1)}, 0};
+  lua_settop(L, last);
+  return has;
+}
+
+/* b becomes alpha * b (a new tensor held on the stack, or a scalar). Integer operands refuse a
+   float alpha, as torch does. */
+static void scale_by_alpha(lua_State *L, lt_binop op, const lt_operand *a, lt_operand *b,
+                           const lt_operand *alpha) {
+  const char *name = lt_binop_names[op];
+  if (alpha->s.kind == LT_SK_FLOAT && integral(a) && integral(b))
+    ltl_error(L, "%s: alpha must be an integer for integer operands, got %f", name, alpha->s.v.f);
+  if (b->t) {
+    lt_error err;
+    ltl_ud *ud = ltl_newud(L); /* holds alpha * b for the call */
+    if (lt_binary(LT_MUL, b, alpha, NULL, &ud->t, &err)) ltl_error(L, "%s: %s", name, err.msg);
+    b->t = ud->t;
+    return;
+  }
+  if (alpha->s.kind == LT_SK_FLOAT || b->s.kind == LT_SK_FLOAT) {
+    double x = b->s.kind == LT_SK_FLOAT ? b->s.v.f : (double)b->s.v.i;
+    double y = alpha->s.kind == LT_SK_FLOAT ? alpha->s.v.f : (double)alpha->s.v.i;
+    b->s = (lt_scalar){LT_SK_FLOAT, {.f = x * y}, 0};
+  } else { /* wraps, as torch's integers do, without signed overflow */
+    uint64_t p = (uint64_t)b->s.v.i * (uint64_t)alpha->s.v.i;
+    b->s.kind = LT_SK_INT;
+    memcpy(&b->s.v.i, &p, sizeof p);
+  }
+  b->is_bool = 0;
+}
+
+/* div: torch's keyword-only rounding_mode, from the options table after the operand: nil
+   (true division) or "floor" (floor_divide); "trunc" has no kernel here. */
+static lt_binop check_rounding(lua_State *L) {
+  static const char *const keys[] = {"rounding_mode"};
+  int last = ltl_opts(L, 3, "div", keys, 1);
+  lt_binop op = LT_DIV;
+  if (!lua_isnil(L, -1)) {
+    const char *mode = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "";
+    if (strcmp(mode, "floor") == 0)
+      op = LT_FLOORDIV;
+    else if (strcmp(mode, "trunc") == 0)
+      ltl_error(L, "div: rounding_mode 'trunc' is not supported (use 'floor' or floor_divide)");
+    else
+      ltl_error(L, "div: rounding_mode must be 'floor' or 'trunc', got %s",
+                lua_type(L, -1) == LUA_TSTRING ? mode : luaL_typename(L, -1));
+  }
+  lua_settop(L, last);
+  return op;
+}
+
 static int binary(lua_State *L, lt_binop op, int inplace) {
-  lt_operand a, b;
+  lt_operand a, b, alpha;
+  int has_alpha = (op == LT_ADD || op == LT_SUB) && check_alpha(L, op, &alpha);
+  if (op == LT_DIV) op = check_rounding(L);
   check_operand(L, 1, &a, lt_binop_names[op]);
   check_operand(L, 2, &b, lt_binop_names[op]);
+  if (has_alpha) scale_by_alpha(L, op, &a, &b, &alpha);
   lt_error err;
   if (inplace) {
     lt_tensor *t = ltl_check(L, 1), *r;
@@ -180,52 +252,6 @@ static int masked_fill(lua_State *L, int inplace) {
 }
 static int m_masked_fill(lua_State *L) { return masked_fill(L, 0); }
 static int m_masked_fill_(lua_State *L) { return masked_fill(L, 1); }
-
-/* }====== */
-
-/* {====== reductions ====== */
-
-/* t:op([dim [, keepdim]]) -- and var/std take a third argument, the correction (default 1). */
-static int reduce(lua_State *L, lt_redop op) {
-  lt_tensor *t = ltl_check(L, 1);
-  int dim = -1;
-  if (!lua_isnoneornil(L, 2)) dim = ltl_check_dim(L, 2, t->ndim > 0 ? t->ndim : 1);
-  int keepdim = lua_toboolean(L, 3);
-  int correction = 1;
-  if (!lua_isnoneornil(L, 4)) { /* beyond int: N - correction <= 0 all the same (NaN) */
-    lua_Integer c = luaL_checkinteger(L, 4);
-    correction = c > INT_MAX ? INT_MAX : c < -INT_MAX ? -INT_MAX : (int)c;
-  }
-  int with_idx = dim >= 0 && (op == LT_MIN || op == LT_MAX);
-  lt_error err;
-  ltl_ud *ud = ltl_newud(L);
-  ltl_ud *ix = with_idx ? ltl_newud(L) : NULL;
-  if (lt_reduce(op, t, dim, keepdim, correction, &ud->t, ix ? &ix->t : NULL, &err))
-    return ltl_error(L, "%s: %s", lt_redop_names[op], err.msg); /* the name once */
-  int positions = op == LT_ARGMIN || op == LT_ARGMAX;
-  if (positions || ix) { /* 0-based positions become 1-based */
-    lt_operand a = {positions ? ud->t : ix->t, {LT_SK_INT, {0}, 0}, 0};
-    lt_operand one = {NULL, {LT_SK_INT, {.i = 1}, 0}, 0};
-    lt_tensor *r;
-    if (lt_binary(LT_ADD, &a, &one, positions ? ud->t : ix->t, &r, &err)) return ltl_raise(L, &err);
-  }
-  ltl_account_tensor(L, ud->t);
-  return ix ? 2 : 1;
-}
-
-#define REDUCE(name, op) \
-  static int m_##name(lua_State *L) { return reduce(L, op); }
-REDUCE(sum, LT_SUM)
-REDUCE(prod, LT_PROD)
-REDUCE(mean, LT_MEAN)
-REDUCE(min, LT_MIN)
-REDUCE(max, LT_MAX)
-REDUCE(argmin, LT_ARGMIN)
-REDUCE(argmax, LT_ARGMAX)
-REDUCE(all, LT_ALL)
-REDUCE(any, LT_ANY)
-REDUCE(var, LT_VAR)
-REDUCE(std, LT_STD)
 
 /* }====== */
 
@@ -403,17 +429,6 @@ static const luaL_Reg math_methods[] = {
     {"logical_and", m_logical_and},
     {"logical_or", m_logical_or},
     {"logical_not", m_logical_not},
-    {"sum", m_sum},
-    {"prod", m_prod},
-    {"mean", m_mean},
-    {"min", m_min},
-    {"max", m_max},
-    {"argmin", m_argmin},
-    {"argmax", m_argmax},
-    {"all", m_all},
-    {"any", m_any},
-    {"var", m_var},
-    {"std", m_std},
     {"matmul", m_matmul},
     {"dot", m_dot},
     {"t", m_t},

@@ -26,8 +26,10 @@ typedef struct {
 extern const ltl_part ltl_part_tensor;
 /* __index, __newindex, __len, get/set (lua_index.c). */
 extern const ltl_part ltl_part_index;
-/* Operators, elementwise methods, reductions, linear algebra (lua_math.c). */
+/* Operators, elementwise methods, linear algebra (lua_math.c). */
 extern const ltl_part ltl_part_math;
+/* Reductions: sum, mean, max, var, norm, ... (lua_reduce.c). */
+extern const ltl_part ltl_part_reduce;
 /* The capsule metatables (in the registry), __dlpack, from_dlpack, to_dlpack (lua_dlpack.c). */
 extern const ltl_part ltl_part_dlpack;
 /* The wrapper metatable and ReadOnlyTensorWrapper (lua_wrapper.c). */

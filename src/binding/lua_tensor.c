@@ -340,10 +340,14 @@ static int m_contiguous(lua_State *L) {
   return 1;
 }
 
+/* t:to(dtype [, non_blocking [, copy]]), torch's order: t itself when it has the dtype, unless
+   copy asks for a new tensor (non_blocking means nothing on the CPU: a copy is complete). */
 static int m_to(lua_State *L) {
   lt_tensor *t = ltl_check(L, 1);
   lt_dtype dt = ltl_check_dtype(L, 2);
-  if (dt == t->dtype) {
+  (void)ltl_opt_bool(L, 3, 0, "non_blocking");
+  int copy = ltl_opt_bool(L, 4, 0, "copy");
+  if (dt == t->dtype && !copy) {
     lua_settop(L, 1);
     return 1;
   }

@@ -290,6 +290,52 @@ int ltl_check_dim(lua_State *L, int arg, int ndim) {
   return (int)d - 1;
 }
 
+int ltl_opts(lua_State *L, int first, const char *fname, const char *const *keys, int nkeys) {
+  int top = lua_gettop(L), opts = 0;
+  if (top >= first && lua_type(L, top) == LUA_TTABLE) {
+    opts = lua_rawgeti(L, top, 1) == LUA_TNIL ? top : 0; /* a sequence is positional */
+    lua_pop(L, 1);
+  }
+  luaL_checkstack(L, nkeys + 3, "too many options");
+  if (opts) {
+    lua_pushnil(L);
+    while (lua_next(L, opts)) {
+      lua_pop(L, 1); /* the value */
+      int i = 0;
+      if (lua_type(L, -1) == LUA_TSTRING)
+        while (i < nkeys && strcmp(lua_tostring(L, -1), keys[i]) != 0) i++;
+      if (lua_type(L, -1) != LUA_TSTRING || i == nkeys) {
+        luaL_Buffer b;
+        luaL_buffinit(L, &b);
+        for (int k = 0; k < nkeys; k++) {
+          if (k) luaL_addstring(&b, k + 1 == nkeys ? " or " : ", ");
+          luaL_addstring(&b, keys[k]);
+        }
+        luaL_pushresult(&b);
+        if (lua_type(L, -2) == LUA_TSTRING)
+          return ltl_error(L, "%s: unknown option '%s' (expected %s)", fname, lua_tostring(L, -2),
+                           nkeys ? lua_tostring(L, -1) : "none");
+        return ltl_error(L, "%s: options are named, got a %s key (expected %s)", fname,
+                         luaL_typename(L, -2), nkeys ? lua_tostring(L, -1) : "none");
+      }
+    }
+  }
+  for (int i = 0; i < nkeys; i++)
+    if (opts)
+      lua_getfield(L, opts, keys[i]);
+    else
+      lua_pushnil(L);
+  return opts ? top - 1 : top;
+}
+
+int ltl_opt_bool(lua_State *L, int arg, int def, const char *what) {
+  if (lua_isnoneornil(L, arg)) return def;
+  if (lua_type(L, arg) != LUA_TBOOLEAN)
+    return luaL_argerror(
+        L, arg, lua_pushfstring(L, "%s must be a boolean, got %s", what, luaL_typename(L, arg)));
+  return lua_toboolean(L, arg);
+}
+
 int64_t ltl_norm_index(lua_State *L, lua_Integer i, int64_t n, int dim) {
   lua_Integer j = i < 0 ? i + (lua_Integer)n + 1 : i;
   if (j < 1 || j > (lua_Integer)n)

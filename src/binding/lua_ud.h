@@ -171,6 +171,20 @@ lt_dtype ltl_opt_dtype(lua_State *L, int arg, lt_dtype def);
 /* A 1-based (negative from the end) dim argument, as 0-based, for a tensor of ndim dims.
    Raises. */
 int ltl_check_dim(lua_State *L, int arg, int ndim);
+/*
+ * The trailing options table of a call, where torch's keyword-only arguments go
+ * (`t:var(1, {correction = 0})`): the last argument, from first on, when it is a table without
+ * an element 1 (a sequence there is a positional argument: dims, a shape). Every key must be
+ * one of the nkeys names in keys, else it raises naming the key ("unknown option 'foo' (expected
+ * dtype)", the function named once). Pushes the value of each key in keys' order (nil when the
+ * table lacks it, or when there is no options table) and returns the index of the last
+ * positional argument (the top before the call, less the options table). Values are read with
+ * lua_getfield: a metamethod may run, so read the options before taking pointers to tensors.
+ */
+int ltl_opts(lua_State *L, int first, const char *fname, const char *const *keys, int nkeys);
+/* The boolean argument arg, def when it is none or nil; raises for anything else (what: how the
+   message names it). */
+int ltl_opt_bool(lua_State *L, int arg, int def, const char *what);
 /* 0-based position of the 1-based (or negative) index i in dim (0-based) of size n. Raises. */
 int64_t ltl_norm_index(lua_State *L, lua_Integer i, int64_t n, int dim);
 /*

@@ -7,7 +7,8 @@
  * per operation over the computation dtypes, called once per inner run of lt_iter. Reductions
  * are lt_reduce.h's, matmul, cat and stack lt_linalg.h's. Lua-free.
  *
- * Calls lt_promote.c, lt_copy.c, lt_iter.c, lt_tensor.c. Called by the binding.
+ * Calls lt_promote.c, lt_copy.c, lt_iter.c, lt_tensor.c. Called by the binding and
+ * lt_reduce_dims.c (count_nonzero, norm).
  */
 #ifndef LT_MATH_H
 #define LT_MATH_H

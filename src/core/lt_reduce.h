@@ -1,9 +1,10 @@
 /*
  * lt_reduce.h -- reductions: sum, prod, mean, min, max, argmin, argmax, all, any, var, std,
- * over every element or over one dim. Lua-free.
+ * over every element or over one dim (lt_reduce.c); over several dims, count_nonzero and norm
+ * (lt_reduce_dims.c). Lua-free.
  *
- * Calls lt_copy.c (a contiguous copy for argmin/argmax), lt_iter.c, lt_tensor.c. Called by the
- * binding.
+ * Calls lt_copy.c (a contiguous copy for argmin/argmax), lt_iter.c, lt_tensor.c, and for
+ * count_nonzero and norm lt_math.c. Called by the binding.
  */
 #ifndef LT_REDUCE_H
 #define LT_REDUCE_H
@@ -42,5 +43,22 @@ extern const char *const lt_redop_names[LT_NREDOPS];
    A 0-d tensor reduces over dim 0 like over every element. *idx is NULL unless filled. */
 int lt_reduce(lt_redop op, const lt_tensor *a, int dim, int keepdim, int correction,
               lt_tensor **out, lt_tensor **idx, lt_error *err);
+
+/* Reduces over the ndims dims (0-based, each one once; ndims 0: every dim), keeping each as
+   size 1 when keepdim: the result dtypes and rules of lt_reduce, one tensor (min and max give
+   the values only, as torch's amin/amax). argmin and argmax take one dim. "dim 2 appears twice"
+   for a repeated dim. A 0-d tensor takes dim 0 (its only one). */
+int lt_reduce_dims(lt_redop op, const lt_tensor *a, const int *dims, int ndims, int keepdim,
+                   int correction, lt_tensor **out, lt_error *err);
+
+/* The number of nonzero elements (NaN counts) over dims as lt_reduce_dims, in int64. */
+int lt_count_nonzero(const lt_tensor *a, const int *dims, int ndims, int keepdim, lt_tensor **out,
+                     lt_error *err);
+
+/* The vector p-norm over dims as lt_reduce_dims: (sum |x|^p)^(1/p); p = inf the largest |x|,
+   -inf the smallest, 0 the number of nonzero elements. Floating and complex inputs; the result
+   is real (complex64 -> float32). The inf norms of nothing raise. */
+int lt_norm(const lt_tensor *a, double p, const int *dims, int ndims, int keepdim, lt_tensor **out,
+            lt_error *err);
 
 #endif
