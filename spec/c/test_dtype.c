@@ -630,21 +630,53 @@ static void test_store_int(void) {
   STORE_OK(LT_UINT32, sc_f(4294967295.5), 4294967295);
   STORE_FAILS(LT_UINT32, sc_f(4294967296.0));
 
-  /* integer -> narrower integer wraps */
-  STORE_OK(LT_UINT8, sc_i(300), 44);
-  STORE_OK(LT_UINT8, sc_i(-1), 255);
-  STORE_OK(LT_INT8, sc_i(200), -56);
-  STORE_OK(LT_INT8, sc_i(-129), 127);
-  STORE_OK(LT_INT16, sc_i(65537), 1);
-  STORE_OK(LT_UINT16, sc_i(-2), 65534);
-  STORE_OK(LT_INT32, sc_i(INT64_C(0x10000000005)), 5);
-  STORE_OK(LT_UINT32, sc_i(-1), 4294967295);
-  STORE_OK(LT_UINT64, sc_i(-1), -1); /* all ones */
-  STORE_OK(LT_INT64, sc_u(UINT64_MAX), -1);
-  STORE_OK(LT_INT8, sc_u(UINT64_MAX), -1);
-  STORE_OK(LT_UINT8, sc_u(UINT64_C(0x8000000000000101)), 1);
+  /* integers out of range are refused, not wrapped (torch refuses a scalar that overflows) */
+  STORE_OK(LT_UINT8, sc_i(255), 255);
+  STORE_FAILS(LT_UINT8, sc_i(256));
+  STORE_OK(LT_UINT8, sc_i(0), 0);
+  STORE_FAILS(LT_UINT8, sc_i(-1));
+  STORE_OK(LT_INT8, sc_i(127), 127);
+  STORE_FAILS(LT_INT8, sc_i(128));
+  STORE_OK(LT_INT8, sc_i(-128), -128);
+  STORE_FAILS(LT_INT8, sc_i(-129));
+  STORE_OK(LT_INT16, sc_i(32767), 32767);
+  STORE_FAILS(LT_INT16, sc_i(32768));
+  STORE_OK(LT_INT16, sc_i(-32768), -32768);
+  STORE_FAILS(LT_INT16, sc_i(-32769));
+  STORE_OK(LT_UINT16, sc_i(65535), 65535);
+  STORE_FAILS(LT_UINT16, sc_i(65536));
+  STORE_FAILS(LT_UINT16, sc_i(-1));
+  STORE_OK(LT_INT32, sc_i(INT32_MAX), INT32_MAX);
+  STORE_FAILS(LT_INT32, sc_i((int64_t)INT32_MAX + 1));
+  STORE_OK(LT_INT32, sc_i(INT32_MIN), INT32_MIN);
+  STORE_FAILS(LT_INT32, sc_i((int64_t)INT32_MIN - 1));
+  STORE_FAILS(LT_INT32, sc_i(INT64_C(0x10000000005))); /* not its low 32 bits */
+  STORE_OK(LT_UINT32, sc_i(UINT32_MAX), UINT32_MAX);
+  STORE_FAILS(LT_UINT32, sc_i((int64_t)UINT32_MAX + 1));
+  STORE_FAILS(LT_UINT32, sc_i(-1));
   STORE_OK(LT_INT64, sc_i(INT64_MIN), INT64_MIN);
+  STORE_OK(LT_INT64, sc_i(INT64_MAX), INT64_MAX);
+  STORE_OK(LT_INT64, sc_u(INT64_MAX), INT64_MAX);
+  STORE_FAILS(LT_INT64, sc_u((uint64_t)INT64_MAX + 1));
+  STORE_FAILS(LT_INT64, sc_u(UINT64_MAX));
+  STORE_FAILS(LT_INT8, sc_u(UINT64_MAX));
+  STORE_OK(LT_INT8, sc_u(127), 127);
+  STORE_FAILS(LT_INT8, sc_u(128));
+  STORE_OK(LT_UINT8, sc_u(255), 255);
+  STORE_FAILS(LT_UINT8, sc_u(UINT64_C(0x8000000000000101)));
   STORE_OK(LT_UINT64, sc_u(UINT64_MAX), -1);
+  /* an LT_SK_INT into uint64 is its 64 bits (Lua's integers, string.pack "I8") */
+  STORE_OK(LT_UINT64, sc_i(-1), -1); /* all ones */
+  STORE_OK(LT_UINT64, sc_i(INT64_MIN), INT64_MIN);
+  STORE_OK(LT_UINT64, sc_i(INT64_MAX), INT64_MAX);
+  /* floats into uint64: in [0, 2^64) after truncation */
+  STORE_OK(LT_UINT64, sc_f(0x1p63), INT64_MIN);
+  STORE_OK(LT_UINT64, sc_f(0x1p64 - 0x1p11), -(int64_t)2048);
+  STORE_FAILS(LT_UINT64, sc_f(0x1p64));
+  STORE_OK(LT_UINT64, sc_f(-0.9), 0);
+  STORE_FAILS(LT_UINT64, sc_f(-1.0));
+  STORE_FAILS(LT_INT64, sc_f(0x1p63));
+  STORE_OK(LT_INT64, sc_f(-0x1p63), INT64_MIN);
 
   /* anything -> bool is != 0 */
   STORE_OK(LT_BOOL, sc_i(0), 0);
