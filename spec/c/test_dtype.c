@@ -695,6 +695,38 @@ static void test_store_int(void) {
   STORE_OK(LT_BOOL, sc_c(NAN, 0.0), 1);
 }
 
+/* lt_store_wrap: the core's own results; integers keep their low bits, floats are checked. */
+static void wrap_ok(lt_dtype dt, lt_scalar s, int64_t want, int line) {
+  unsigned char buf[32];
+  memset(buf, SENTINEL, sizeof buf);
+  CHECKF(lt_store_wrap(dt, buf, &s) == LT_STORE_OK, "line %d: wrap to %s failed", line,
+         lt_dtypes[dt].name);
+  CHECKF(raw_int(dt, buf) == want, "line %d: %s holds %lld, expected %lld", line,
+         lt_dtypes[dt].name, (long long)raw_int(dt, buf), (long long)want);
+  CHECKF(buf[lt_dtypes[dt].size] == SENTINEL, "line %d: wrote past the element", line);
+}
+#define WRAP_OK(dt, s, want) wrap_ok((dt), (s), (int64_t)(want), __LINE__)
+
+static void test_store_wrap(void) {
+  WRAP_OK(LT_UINT8, sc_i(300), 44);
+  WRAP_OK(LT_UINT8, sc_i(-1), 255);
+  WRAP_OK(LT_INT8, sc_i(200), -56);
+  WRAP_OK(LT_INT8, sc_i(-129), 127);
+  WRAP_OK(LT_INT16, sc_i(65537), 1);
+  WRAP_OK(LT_UINT16, sc_i(-2), 65534);
+  WRAP_OK(LT_INT32, sc_i(INT64_C(0x10000000005)), 5);
+  WRAP_OK(LT_UINT32, sc_i(-1), 4294967295);
+  WRAP_OK(LT_INT64, sc_u(UINT64_MAX), -1);
+  WRAP_OK(LT_INT8, sc_u(UINT64_MAX), -1);
+  WRAP_OK(LT_UINT8, sc_u(UINT64_C(0x8000000000000101)), 1);
+  WRAP_OK(LT_INT32, sc_i(7), 7);
+  WRAP_OK(LT_BOOL, sc_i(256), 1);
+  unsigned char buf[32];
+  lt_scalar nan = sc_f(NAN), big = sc_f(300.0);
+  CHECK(lt_store_wrap(LT_INT32, buf, &nan) == LT_STORE_RANGE);
+  CHECK(lt_store_wrap(LT_UINT8, buf, &big) == LT_STORE_RANGE);
+}
+
 static void test_store_float(void) {
   unsigned char buf[32];
   int clob;
@@ -875,6 +907,7 @@ int main(void) {
   test_bf16();
   test_table();
   test_store_int();
+  test_store_wrap();
   test_store_float();
   test_load();
   return tu_finish("test_dtype");

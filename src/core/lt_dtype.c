@@ -150,10 +150,11 @@ static int int_in_range(const lt_scalar *s, int bits, int is_signed) {
 }
 
 /* The scalar as an integer under the write rules: integers in range as they are, floats
-   truncated toward zero; LT_STORE_RANGE when the value does not fit. */
-static int scalar_int(const lt_scalar *s, int bits, int is_signed, uint64_t *out) {
+   truncated toward zero; LT_STORE_RANGE when the value does not fit (an integer out of range
+   wraps instead when `wrap`). */
+static int scalar_int(const lt_scalar *s, int bits, int is_signed, int wrap, uint64_t *out) {
   if (s->kind == LT_SK_INT || s->kind == LT_SK_UINT) {
-    if (!int_in_range(s, bits, is_signed)) return LT_STORE_RANGE;
+    if (!wrap && !int_in_range(s, bits, is_signed)) return LT_STORE_RANGE;
     *out = s->kind == LT_SK_INT ? (uint64_t)s->v.i : s->v.u;
     return LT_STORE_OK;
   }
@@ -163,7 +164,7 @@ static int scalar_int(const lt_scalar *s, int bits, int is_signed, uint64_t *out
   return LT_STORE_OK;
 }
 
-int lt_store(lt_dtype dt, void *p, const lt_scalar *s) {
+static int store(lt_dtype dt, void *p, const lt_scalar *s, int wrap) {
   uint64_t u;
   double f;
   switch (dt) {
@@ -175,10 +176,10 @@ int lt_store(lt_dtype dt, void *p, const lt_scalar *s) {
         case LT_SK_COMPLEX: *(uint8_t *)p = s->v.f != 0 || s->im != 0; break;
       }
       return LT_STORE_OK;
-#define LT_X_STORE_INT(E, T, bits, sgn)                                     \
-  case LT_##E:                                                              \
-    if (scalar_int(s, bits, sgn, &u) != LT_STORE_OK) return LT_STORE_RANGE; \
-    *(T *)p = (T)u;                                                         \
+#define LT_X_STORE_INT(E, T, bits, sgn)                            \
+  case LT_##E:                                                     \
+    if (scalar_int(s, bits, sgn, wrap, &u)) return LT_STORE_RANGE; \
+    *(T *)p = (T)u;                                                \
     return LT_STORE_OK;
 #define STORE_BOOL(E, T, b)
 #define STORE_SINT(E, T, b) LT_X_STORE_INT(E, T, b, 1)
@@ -205,6 +206,9 @@ int lt_store(lt_dtype dt, void *p, const lt_scalar *s) {
     default: return LT_STORE_RANGE;
   }
 }
+
+int lt_store(lt_dtype dt, void *p, const lt_scalar *s) { return store(dt, p, s, 0); }
+int lt_store_wrap(lt_dtype dt, void *p, const lt_scalar *s) { return store(dt, p, s, 1); }
 
 /* }====== */
 

@@ -218,6 +218,10 @@ static inline void lt_load(lt_dtype dt, const void *p, lt_scalar *s) {
    nothing) when s is NaN, infinite or outside the range of an integer dtype (after truncation
    for a float; an LT_SK_INT always fits uint64, as its bits). */
 int lt_store(lt_dtype dt, void *p, const lt_scalar *s);
+/* The same, except that an integer outside an integer dtype's range wraps (keeps its low bits),
+   as a cast does: for results the core computed (an integer sum in 64 bits written to its result
+   dtype), never for values a user gave. */
+int lt_store_wrap(lt_dtype dt, void *p, const lt_scalar *s);
 
 /* Formats a scalar for an error message ("3", "nan", "-inf", "0.10000000000000001"). */
 void lt_scalar_str(const lt_scalar *s, char *buf, size_t n);
