@@ -293,12 +293,8 @@ describe("constructors given bad input", function()
     end)
 
     it("raises when the shape does not hold exactly the bytes given", function()
-      raises("shape has 3 elements but the string holds 4 %(4 bytes of int8%)", lt.from_bytes,
-        "abcd", "int8", { 3 })
-      raises("shape has 6 elements but the string holds 2 %(8 bytes of float32%)", lt.from_bytes,
-        ("\0"):rep(8), "float32", 2, 3)
-      raises("cannot infer %-1: the other sizes make 3 elements, the string holds 4", lt.from_bytes,
-        "abcd", "int8", 3, -1)
+      raises("shape has 3 elements but the string holds 4", lt.from_bytes, "abcd", "int8", { 3 })
+      raises("shape has 6 elements but the string holds 4", lt.from_bytes, "abcd", "int8", 2, 3)
     end)
 
     it("raises for two inferred dims, or one that cannot be inferred", function()

@@ -308,5 +308,9 @@ describe("lt.from_bytes(string, dtype [, shape])", function()
       "uint8", 2, 4)
     raises("shape has 2 elements but the string holds 3 %(6 bytes of int16%)", lt.from_bytes, S,
       "int16", { 2 })
+    raises("shape has 6 elements but the string holds 2 %(8 bytes of float32%)", lt.from_bytes,
+      ("\0"):rep(8), "float32", 2, 3)
+    raises("cannot infer %-1: the other sizes make 4 elements, the string holds 6 %(6 bytes of "
+      .. "uint8%)", lt.from_bytes, S, "uint8", 4, -1)
   end)
 end)

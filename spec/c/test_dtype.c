@@ -631,39 +631,28 @@ static void test_store_int(void) {
   STORE_FAILS(LT_UINT32, sc_f(4294967296.0));
 
   /* integers out of range are refused, not wrapped (torch refuses a scalar that overflows) */
-  STORE_OK(LT_UINT8, sc_i(255), 255);
-  STORE_FAILS(LT_UINT8, sc_i(256));
-  STORE_OK(LT_UINT8, sc_i(0), 0);
-  STORE_FAILS(LT_UINT8, sc_i(-1));
-  STORE_OK(LT_INT8, sc_i(127), 127);
-  STORE_FAILS(LT_INT8, sc_i(128));
-  STORE_OK(LT_INT8, sc_i(-128), -128);
-  STORE_FAILS(LT_INT8, sc_i(-129));
-  STORE_OK(LT_INT16, sc_i(32767), 32767);
-  STORE_FAILS(LT_INT16, sc_i(32768));
-  STORE_OK(LT_INT16, sc_i(-32768), -32768);
-  STORE_FAILS(LT_INT16, sc_i(-32769));
-  STORE_OK(LT_UINT16, sc_i(65535), 65535);
-  STORE_FAILS(LT_UINT16, sc_i(65536));
-  STORE_FAILS(LT_UINT16, sc_i(-1));
-  STORE_OK(LT_INT32, sc_i(INT32_MAX), INT32_MAX);
-  STORE_FAILS(LT_INT32, sc_i((int64_t)INT32_MAX + 1));
-  STORE_OK(LT_INT32, sc_i(INT32_MIN), INT32_MIN);
-  STORE_FAILS(LT_INT32, sc_i((int64_t)INT32_MIN - 1));
+  static const struct {
+    lt_dtype dt;
+    int64_t lo, hi;
+  } ranges[] = {{LT_INT8, INT8_MIN, INT8_MAX},    {LT_UINT8, 0, UINT8_MAX},
+                {LT_INT16, INT16_MIN, INT16_MAX}, {LT_UINT16, 0, UINT16_MAX},
+                {LT_INT32, INT32_MIN, INT32_MAX}, {LT_UINT32, 0, UINT32_MAX}};
+  for (size_t i = 0; i < sizeof ranges / sizeof ranges[0]; i++) {
+    STORE_OK(ranges[i].dt, sc_i(ranges[i].lo), ranges[i].lo);
+    STORE_OK(ranges[i].dt, sc_i(ranges[i].hi), ranges[i].hi);
+    STORE_OK(ranges[i].dt, sc_u((uint64_t)ranges[i].hi), ranges[i].hi);
+    STORE_FAILS(ranges[i].dt, sc_i(ranges[i].lo - 1));
+    STORE_FAILS(ranges[i].dt, sc_i(ranges[i].hi + 1));
+    STORE_FAILS(ranges[i].dt, sc_u((uint64_t)ranges[i].hi + 1));
+    STORE_FAILS(ranges[i].dt, sc_u(UINT64_MAX));
+  }
   STORE_FAILS(LT_INT32, sc_i(INT64_C(0x10000000005))); /* not its low 32 bits */
-  STORE_OK(LT_UINT32, sc_i(UINT32_MAX), UINT32_MAX);
-  STORE_FAILS(LT_UINT32, sc_i((int64_t)UINT32_MAX + 1));
-  STORE_FAILS(LT_UINT32, sc_i(-1));
+  STORE_FAILS(LT_UINT8, sc_u(UINT64_C(0x8000000000000101)));
   STORE_OK(LT_INT64, sc_i(INT64_MIN), INT64_MIN);
   STORE_OK(LT_INT64, sc_i(INT64_MAX), INT64_MAX);
   STORE_OK(LT_INT64, sc_u(INT64_MAX), INT64_MAX);
   STORE_FAILS(LT_INT64, sc_u((uint64_t)INT64_MAX + 1));
   STORE_FAILS(LT_INT64, sc_u(UINT64_MAX));
-  STORE_FAILS(LT_INT8, sc_u(UINT64_MAX));
-  STORE_OK(LT_INT8, sc_u(127), 127);
-  STORE_FAILS(LT_INT8, sc_u(128));
-  STORE_OK(LT_UINT8, sc_u(255), 255);
-  STORE_FAILS(LT_UINT8, sc_u(UINT64_C(0x8000000000000101)));
   STORE_OK(LT_UINT64, sc_u(UINT64_MAX), -1);
   /* an LT_SK_INT into uint64 is its 64 bits (Lua's integers, string.pack "I8") */
   STORE_OK(LT_UINT64, sc_i(-1), -1); /* all ones */
@@ -711,15 +700,10 @@ static void test_store_wrap(void) {
   WRAP_OK(LT_UINT8, sc_i(300), 44);
   WRAP_OK(LT_UINT8, sc_i(-1), 255);
   WRAP_OK(LT_INT8, sc_i(200), -56);
-  WRAP_OK(LT_INT8, sc_i(-129), 127);
   WRAP_OK(LT_INT16, sc_i(65537), 1);
-  WRAP_OK(LT_UINT16, sc_i(-2), 65534);
   WRAP_OK(LT_INT32, sc_i(INT64_C(0x10000000005)), 5);
-  WRAP_OK(LT_UINT32, sc_i(-1), 4294967295);
   WRAP_OK(LT_INT64, sc_u(UINT64_MAX), -1);
-  WRAP_OK(LT_INT8, sc_u(UINT64_MAX), -1);
   WRAP_OK(LT_UINT8, sc_u(UINT64_C(0x8000000000000101)), 1);
-  WRAP_OK(LT_INT32, sc_i(7), 7);
   WRAP_OK(LT_BOOL, sc_i(256), 1);
   unsigned char buf[32];
   lt_scalar nan = sc_f(NAN), big = sc_f(300.0);
