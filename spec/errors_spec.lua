@@ -293,8 +293,8 @@ describe("constructors given bad input", function()
     end)
 
     it("raises when the shape does not hold exactly the bytes given", function()
-      raises("invalid for input of size 4", lt.from_bytes, "abcd", "int8", { 3 })
-      raises("invalid for input of size 4", lt.from_bytes, "abcd", "int8", { 2, 3 })
+      raises("shape has 3 elements but the string holds 4", lt.from_bytes, "abcd", "int8", { 3 })
+      raises("shape has 6 elements but the string holds 4", lt.from_bytes, "abcd", "int8", 2, 3)
     end)
 
     it("raises for two inferred dims, or one that cannot be inferred", function()

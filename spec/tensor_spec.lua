@@ -37,7 +37,9 @@ describe("lt.tensor", function()
   it("converts to the dtype it is given", function()
     local t = lt.tensor({ 1.9, -1.9, 300 }, "int16")
     assert.same({ 1, -1, 300 }, t:tolist())
-    assert.same({ 44 }, lt.tensor({ 300 }, lt.uint8):tolist())
+    assert.same({ 255 }, lt.tensor({ 255 }, lt.uint8):tolist())
+    assert.has_error(function() lt.tensor({ 300 }, lt.uint8) end,
+      "value 300 cannot be converted to uint8 without overflow")
     assert.same({ 1.5 }, lt.tensor({ 1.5 }, "float64"):tolist())
   end)
 
@@ -103,27 +105,29 @@ describe("dtypes", function()
     assert.same({ 2, -2 }, t:tolist())
   end)
 
-  it("wraps integers written into narrower integers", function()
+  it("refuses integers outside a narrower integer's range instead of wrapping", function()
     local t = lt.zeros(3, "int8")
-    t[1] = 200
-    t[2] = -129
-    t[3] = 256
-    assert.same({ -56, 127, 0 }, t:tolist())
+    assert.has_error(function() t[1] = 200 end, "value 200 cannot be converted to int8 without overflow")
+    assert.has_error(function() t[2] = -129 end, "value -129 cannot be converted to int8 without overflow")
+    t[3] = -128
+    assert.same({ 0, 0, -128 }, t:tolist())
   end)
 
   it("refuses NaN, infinities and out-of-range floats for integer dtypes", function()
     local t = lt.zeros(1, "int32")
-    assert.has_error(function() t[1] = 0 / 0 end, "value nan cannot be converted to int32")
-    assert.has_error(function() t[1] = math.huge end, "value inf cannot be converted to int32")
+    assert.has_error(function() t[1] = 0 / 0 end, "value nan cannot be converted to int32 without overflow")
+    assert.has_error(function() t[1] = math.huge end, "value inf cannot be converted to int32 without overflow")
     assert.has_error(function() t[1] = 2 ^ 31 end)
     assert.has_error(function() lt.zeros(1, "uint8")[1] = -1.0 end)
     assert.equal(0, t[1])
   end)
 
-  it("reads uint64 values beyond Lua integers as floats", function()
+  it("reads uint64 values beyond Lua integers as the integers of the same bits", function()
     local t = lt.zeros(1, "uint64")
-    t[1] = -1 -- wraps to 2^64 - 1
-    assert.equal(2 ^ 64, t[1])
+    t[1] = -1 -- 2^64 - 1, as string.pack("I8", -1)
+    assert.equal(-1, t[1])
+    assert.equal(math.type(t[1]), "integer")
+    assert.equal(("\xff"):rep(8), t:bytes())
   end)
 end)
 

@@ -44,20 +44,28 @@ local function collect(t, summarize, out)
   return out
 end
 
-local function str_plain(v)
+-- The unsigned decimal of a Lua integer's 64 bits (a uint64 element reads as the Lua integer
+-- of its bits: 2^64 - 1 is -1). string.format has no %u: halve without the sign, divide by 5.
+local function unsigned_str(v)
+  if v >= 0 then return sfmt("%d", v) end
+  local q = (v >> 1) // 5 -- floor(bits / 10), nonnegative
+  return sfmt("%d%d", q, v - q * 10) -- the last digit: bits - 10 q, in wrapping arithmetic
+end
+
+local function str_plain(v, unsigned)
   if v == true then return "True" elseif v == false then return "False" end
-  if math.type(v) == "integer" then return sfmt("%d", v) end
-  return sfmt("%.0f", v) -- uint64 beyond Lua integers
+  if unsigned then return unsigned_str(v) end
+  return sfmt("%d", v)
 end
 
 local Formatter = {}
 Formatter.__index = Formatter
 
-local function new_formatter(values, floating)
-  local f = setmetatable({ floating = floating, int_mode = true, sci_mode = false, max_width = 1 },
-    Formatter)
+local function new_formatter(values, floating, unsigned)
+  local f = setmetatable({ floating = floating, unsigned = unsigned, int_mode = true,
+    sci_mode = false, max_width = 1 }, Formatter)
   if not floating then
-    for _, v in ipairs(values) do f.max_width = math.max(f.max_width, #str_plain(v)) end
+    for _, v in ipairs(values) do f.max_width = math.max(f.max_width, #str_plain(v, unsigned)) end
     return f
   end
   local nz = {}
@@ -94,7 +102,7 @@ end
 function Formatter:format(v)
   local s
   if not self.floating then
-    s = str_plain(v)
+    s = str_plain(v, self.unsigned)
   elseif not finite(v) then
     s = nonfinite(v)
   elseif self.sci_mode then
@@ -162,7 +170,8 @@ local function body(t, indent)
     for i, v in ipairs(values) do re[i], im[i] = v[1], v[2] end
     return tensor_str(t, indent, summarize, new_formatter(re, true), new_formatter(im, true))
   end
-  return tensor_str(t, indent, summarize, new_formatter(values, FLOATING[dtype] or false))
+  return tensor_str(t, indent, summarize,
+    new_formatter(values, FLOATING[dtype] or false, dtype == "uint64"))
 end
 
 -- Python's str() of a shape tuple.

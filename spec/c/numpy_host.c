@@ -146,11 +146,19 @@ static void test_dtypes(void) {
   }
 
   set_context("extremes");
-  /* uint64 beyond Lua integers reads as the nearest float; floats that fit are stored exactly */
-  CHECK(np_to_lua("t", "np.array([2**64 - 1, 2**63], np.uint64)"));
-  CHECK(lua_true("math.type(t[1]) == 'float' and t[1] == 2^64 and t[2] == 2^63"));
-  CHECK(lua_ok("u = lt.zeros({2}, 'uint64'); u[1] = 2^63; u[2] = 1.8e19"));
-  CHECK(lua_to_np("b", "u") && py_true("b.tolist() == [2**63, 18000000000000000000]"));
+  /* uint64 and Lua integers correspond bit for bit (string.unpack "I8"): NumPy's 2^64 - 1 reads
+     as -1, 2^63 as math.mininteger; Lua's -1 reaches NumPy as 2^64 - 1; floats that fit are
+     stored exactly */
+  CHECK(np_to_lua("t", "np.array([2**64 - 1, 2**63, 2**63 - 1, 5], np.uint64)"));
+  CHECK(lua_true("math.type(t[1]) == 'integer' and t[1] == -1 and t[2] == math.mininteger"));
+  CHECK(lua_true("t[3] == math.maxinteger and t:tolist()[4] == 5 and t:get(1) == -1"));
+  CHECK(lua_true("t:bytes() == string.pack('=I8I8I8I8', -1, math.mininteger, math.maxinteger, 5)"));
+  CHECK(
+      lua_true("tostring(t[{{1, 2}}]) == "
+               "'tensor([18446744073709551615,  9223372036854775808], dtype=uint64)'"));
+  CHECK(lua_ok("u = lt.zeros({4}, 'uint64'); u[1] = 2^63; u[2] = 1.8e19; u[3] = -1; u[4] = -2"));
+  CHECK(lua_to_np("b", "u") &&
+        py_true("b.tolist() == [2**63, 18000000000000000000, 2**64 - 1, 2**64 - 2]"));
   /* NaN both ways, in every float width */
   for (int bits = 16; bits <= 64; bits *= 2) {
     set_context("nan float%d", bits);

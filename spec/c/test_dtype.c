@@ -630,21 +630,42 @@ static void test_store_int(void) {
   STORE_OK(LT_UINT32, sc_f(4294967295.5), 4294967295);
   STORE_FAILS(LT_UINT32, sc_f(4294967296.0));
 
-  /* integer -> narrower integer wraps */
-  STORE_OK(LT_UINT8, sc_i(300), 44);
-  STORE_OK(LT_UINT8, sc_i(-1), 255);
-  STORE_OK(LT_INT8, sc_i(200), -56);
-  STORE_OK(LT_INT8, sc_i(-129), 127);
-  STORE_OK(LT_INT16, sc_i(65537), 1);
-  STORE_OK(LT_UINT16, sc_i(-2), 65534);
-  STORE_OK(LT_INT32, sc_i(INT64_C(0x10000000005)), 5);
-  STORE_OK(LT_UINT32, sc_i(-1), 4294967295);
-  STORE_OK(LT_UINT64, sc_i(-1), -1); /* all ones */
-  STORE_OK(LT_INT64, sc_u(UINT64_MAX), -1);
-  STORE_OK(LT_INT8, sc_u(UINT64_MAX), -1);
-  STORE_OK(LT_UINT8, sc_u(UINT64_C(0x8000000000000101)), 1);
+  /* integers out of range are refused, not wrapped (torch refuses a scalar that overflows) */
+  static const struct {
+    lt_dtype dt;
+    int64_t lo, hi;
+  } ranges[] = {{LT_INT8, INT8_MIN, INT8_MAX},    {LT_UINT8, 0, UINT8_MAX},
+                {LT_INT16, INT16_MIN, INT16_MAX}, {LT_UINT16, 0, UINT16_MAX},
+                {LT_INT32, INT32_MIN, INT32_MAX}, {LT_UINT32, 0, UINT32_MAX}};
+  for (size_t i = 0; i < sizeof ranges / sizeof ranges[0]; i++) {
+    STORE_OK(ranges[i].dt, sc_i(ranges[i].lo), ranges[i].lo);
+    STORE_OK(ranges[i].dt, sc_i(ranges[i].hi), ranges[i].hi);
+    STORE_OK(ranges[i].dt, sc_u((uint64_t)ranges[i].hi), ranges[i].hi);
+    STORE_FAILS(ranges[i].dt, sc_i(ranges[i].lo - 1));
+    STORE_FAILS(ranges[i].dt, sc_i(ranges[i].hi + 1));
+    STORE_FAILS(ranges[i].dt, sc_u((uint64_t)ranges[i].hi + 1));
+    STORE_FAILS(ranges[i].dt, sc_u(UINT64_MAX));
+  }
+  STORE_FAILS(LT_INT32, sc_i(INT64_C(0x10000000005))); /* not its low 32 bits */
+  STORE_FAILS(LT_UINT8, sc_u(UINT64_C(0x8000000000000101)));
   STORE_OK(LT_INT64, sc_i(INT64_MIN), INT64_MIN);
+  STORE_OK(LT_INT64, sc_i(INT64_MAX), INT64_MAX);
+  STORE_OK(LT_INT64, sc_u(INT64_MAX), INT64_MAX);
+  STORE_FAILS(LT_INT64, sc_u((uint64_t)INT64_MAX + 1));
+  STORE_FAILS(LT_INT64, sc_u(UINT64_MAX));
   STORE_OK(LT_UINT64, sc_u(UINT64_MAX), -1);
+  /* an LT_SK_INT into uint64 is its 64 bits (Lua's integers, string.pack "I8") */
+  STORE_OK(LT_UINT64, sc_i(-1), -1); /* all ones */
+  STORE_OK(LT_UINT64, sc_i(INT64_MIN), INT64_MIN);
+  STORE_OK(LT_UINT64, sc_i(INT64_MAX), INT64_MAX);
+  /* floats into uint64: in [0, 2^64) after truncation */
+  STORE_OK(LT_UINT64, sc_f(0x1p63), INT64_MIN);
+  STORE_OK(LT_UINT64, sc_f(0x1p64 - 0x1p11), -(int64_t)2048);
+  STORE_FAILS(LT_UINT64, sc_f(0x1p64));
+  STORE_OK(LT_UINT64, sc_f(-0.9), 0);
+  STORE_FAILS(LT_UINT64, sc_f(-1.0));
+  STORE_FAILS(LT_INT64, sc_f(0x1p63));
+  STORE_OK(LT_INT64, sc_f(-0x1p63), INT64_MIN);
 
   /* anything -> bool is != 0 */
   STORE_OK(LT_BOOL, sc_i(0), 0);
@@ -661,6 +682,33 @@ static void test_store_int(void) {
   STORE_OK(LT_BOOL, sc_c(0.0, 0.0), 0);
   STORE_OK(LT_BOOL, sc_c(0.0, 2.0), 1);
   STORE_OK(LT_BOOL, sc_c(NAN, 0.0), 1);
+}
+
+/* lt_store_wrap: the core's own results; integers keep their low bits, floats are checked. */
+static void wrap_ok(lt_dtype dt, lt_scalar s, int64_t want, int line) {
+  unsigned char buf[32];
+  memset(buf, SENTINEL, sizeof buf);
+  CHECKF(lt_store_wrap(dt, buf, &s) == LT_STORE_OK, "line %d: wrap to %s failed", line,
+         lt_dtypes[dt].name);
+  CHECKF(raw_int(dt, buf) == want, "line %d: %s holds %lld, expected %lld", line,
+         lt_dtypes[dt].name, (long long)raw_int(dt, buf), (long long)want);
+  CHECKF(buf[lt_dtypes[dt].size] == SENTINEL, "line %d: wrote past the element", line);
+}
+#define WRAP_OK(dt, s, want) wrap_ok((dt), (s), (int64_t)(want), __LINE__)
+
+static void test_store_wrap(void) {
+  WRAP_OK(LT_UINT8, sc_i(300), 44);
+  WRAP_OK(LT_UINT8, sc_i(-1), 255);
+  WRAP_OK(LT_INT8, sc_i(200), -56);
+  WRAP_OK(LT_INT16, sc_i(65537), 1);
+  WRAP_OK(LT_INT32, sc_i(INT64_C(0x10000000005)), 5);
+  WRAP_OK(LT_INT64, sc_u(UINT64_MAX), -1);
+  WRAP_OK(LT_UINT8, sc_u(UINT64_C(0x8000000000000101)), 1);
+  WRAP_OK(LT_BOOL, sc_i(256), 1);
+  unsigned char buf[32];
+  lt_scalar nan = sc_f(NAN), big = sc_f(300.0);
+  CHECK(lt_store_wrap(LT_INT32, buf, &nan) == LT_STORE_RANGE);
+  CHECK(lt_store_wrap(LT_UINT8, buf, &big) == LT_STORE_RANGE);
 }
 
 static void test_store_float(void) {
@@ -843,6 +891,7 @@ int main(void) {
   test_bf16();
   test_table();
   test_store_int();
+  test_store_wrap();
   test_store_float();
   test_load();
   return tu_finish("test_dtype");

@@ -483,8 +483,12 @@ static void test_fill(void) {
   CHECK_OK(lt_fill(i8, &(lt_scalar){.kind = LT_SK_FLOAT, .v.f = -128.9}, &err));
   CHECK(((int8_t *)lt_data(i8))[2] == -128);
   CHECK_ERR(lt_fill(i8, &(lt_scalar){.kind = LT_SK_FLOAT, .v.f = 128.0}, &err), LT_ERANGE);
-  CHECK_OK(lt_fill(i8, &(lt_scalar){.kind = LT_SK_INT, .v.i = 200}, &err)); /* wraps */
-  CHECK(((int8_t *)lt_data(i8))[1] == -56);
+  /* an integer out of range is refused before anything is written */
+  CHECK_ERR(lt_fill(i8, &(lt_scalar){.kind = LT_SK_INT, .v.i = 200}, &err), LT_ERANGE);
+  CHECK(strcmp(err.msg, "value 200 cannot be converted to int8 without overflow") == 0);
+  CHECK(((int8_t *)lt_data(i8))[1] == -128);
+  CHECK_OK(lt_fill(i8, &(lt_scalar){.kind = LT_SK_INT, .v.i = 127}, &err));
+  CHECK(((int8_t *)lt_data(i8))[1] == 127);
   CHECK_OK(lt_fill(u8, &(lt_scalar){.kind = LT_SK_FLOAT, .v.f = -0.5}, &err));
   CHECK(((uint8_t *)lt_data(u8))[0] == 0);
   CHECK_ERR(lt_fill(u8, &(lt_scalar){.kind = LT_SK_FLOAT, .v.f = -1.0}, &err), LT_ERANGE);

@@ -21,9 +21,9 @@
  *   - lt_f64_to_f16 / lt_f64_to_bf16 round a double correctly (to nearest, ties to even,
  *     overflowing to inf), against a reference built from ldexp and nearbyint;
  *   - lt_store of every dtype from every scalar kind follows the write rules (float -> integer
- *     truncates, refuses NaN, inf and out-of-range values and then writes nothing; integer ->
- *     narrower integer wraps; bool is "!= 0"; integers round to float16 / bfloat16 once and
- *     correctly), and lt_load reads back what was stored.
+ *     truncates; NaN, inf and values out of range, integers too, are refused and then nothing
+ *     is written; an int64 into uint64 is its bits; bool is "!= 0"; integers round to float16 /
+ *     bfloat16 once and correctly), and lt_load reads back what was stored.
  */
 #include <lauxlib.h>
 #include <lua.h>
@@ -148,6 +148,17 @@ static void check_store(lt_dtype dt, const lt_scalar *s) {
     uint64_t pattern;
     if (s->kind == LT_SK_INT || s->kind == LT_SK_UINT) {
       pattern = s->kind == LT_SK_INT ? (uint64_t)s->v.i : s->v.u;
+      /* in range: the value survives the narrowing (an int64 into uint64: its bits) */
+      int64_t ws;
+      uint64_t wu = wrap(pattern, bits, sg, &ws);
+      int fits = !sg && bits == 64 ? 1
+                 : sg ? (s->kind == LT_SK_INT ? ws == s->v.i : ws >= 0 && (uint64_t)ws == s->v.u)
+                      : (s->kind == LT_SK_UINT || s->v.i >= 0) && wu == pattern;
+      if (!fits) {
+        if (rc != LT_STORE_RANGE) fail("integer out of range was stored", f, bits);
+        if (memcmp(slot, before, sizeof slot) != 0) fail("a refused store wrote", f, 0);
+        return;
+      }
     } else { /* truncation toward zero, if it fits */
       double tx = trunc(s->v.f);
       int fits = isfinite(tx) && (sg ? tx >= -ldexp(1, bits - 1) && tx < ldexp(1, bits - 1)

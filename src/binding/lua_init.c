@@ -107,5 +107,9 @@ LUAMOD_API int luaopen_ltensor_core(lua_State *L) {
     lua_pushstring(L, lt_dtypes[i].name);
     lua_setfield(L, at.module, lt_dtypes[i].name);
   }
+  for (int i = 0; i < LT_NALIASES; i++) { /* lt.float == "float32": t.dtype's canonical name */
+    lua_pushstring(L, lt_dtypes[lt_dtype_aliases[i].dt].name);
+    lua_setfield(L, at.module, lt_dtype_aliases[i].alias);
+  }
   return 1;
 }

@@ -145,7 +145,8 @@ static int f_arange(lua_State *L) {
   return 1;
 }
 
-/* lt.from_bytes(string, dtype [, shape]): a copy of the raw bytes. */
+/* lt.from_bytes(string, dtype [, shape]): a copy of the raw bytes. The shape is a table or the
+   sizes as arguments (one -1 inferred); without one, the tensor is 1-d. Nothing may follow. */
 static int lt_from_bytes(lua_State *L) {
   size_t len;
   const char *s = luaL_checklstring(L, 1, &len);
@@ -154,17 +155,48 @@ static int lt_from_bytes(lua_State *L) {
   if (len % es != 0)
     return luaL_argerror(
         L, 1,
-        lua_pushfstring(L, "%d bytes is not a multiple of the %s element size (%d)", (int)len,
-                        lt_dtypes[dt].name, (int)es));
+        lua_pushfstring(L, "%I bytes is not a multiple of the %s element size (%d)",
+                        (lua_Integer)len, lt_dtypes[dt].name, (int)es));
   int64_t n = (int64_t)(len / es), shape[LT_MAX_NDIM];
-  int ndim = 1, next;
+  int ndim = 1, next = 3;
   shape[0] = n;
-  if (!lua_isnoneornil(L, 3)) {
+  int ty = lua_type(L, 3);
+  if (ty == LUA_TTABLE || ty == LUA_TNUMBER)
     ndim = ltl_check_sizes(L, 3, shape, 1, &next);
+  else if (ty != LUA_TNONE && ty != LUA_TNIL)
+    return luaL_typeerror(L, 3, "shape (table or integers)");
+  for (int i = next; i <= lua_gettop(L); i++)
+    if (!lua_isnil(L, i))
+      return luaL_argerror(
+          L, i, lua_pushfstring(L, "no more arguments expected, got %s", luaL_typename(L, i)));
+  if (ty == LUA_TTABLE || ty == LUA_TNUMBER) {
+    int64_t known = 1;
+    int infer = 0;
+    for (int i = 0; i < ndim; i++) {
+      if (shape[i] == -1)
+        infer++;
+      else if (known != 0 && __builtin_mul_overflow(known, shape[i], &known))
+        known = -1; /* more than any string holds */
+    }
+    if (known < 0) return luaL_argerror(L, 3, "shape has too many elements (overflow)");
+    if (infer == 0 && known != n)
+      return luaL_argerror(
+          L, 3,
+          lua_pushfstring(L, "shape has %I elements but the string holds %I (%I bytes of %s)",
+                          (lua_Integer)known, (lua_Integer)n, (lua_Integer)len,
+                          lt_dtypes[dt].name));
+    if (infer == 1 && (known == 0 || n % known != 0))
+      return luaL_argerror(
+          L, 3,
+          lua_pushfstring(L,
+                          "cannot infer -1: the other sizes make %I elements, the string holds "
+                          "%I (%I bytes of %s)",
+                          (lua_Integer)known, (lua_Integer)n, (lua_Integer)len,
+                          lt_dtypes[dt].name));
     lt_error err;
-    /* resolve -1 and check the count through a view of a flat tensor */
+    /* resolves -1 (and refuses two of them) through a view of a flat tensor */
     lt_tensor *flat = new_tensor(L, dt, 1, &n, 0);
-    memcpy(lt_data(flat), s, len);
+    if (len) memcpy(lt_data(flat), s, len);
     ltl_ud *ud = ltl_newud(L);
     LTL_CHECK(L, lt_view(flat, ndim, shape, &ud->t, &err), err);
     return 1;

@@ -271,7 +271,23 @@ lt_dtype ltl_check_dtype(lua_State *L, int arg) {
   const char *name = lua_tostring(L, arg);
   if (lua_type(L, arg) != LUA_TSTRING) luaL_typeerror(L, arg, "dtype name");
   lt_dtype dt = lt_dtype_from_name(name);
-  if (dt == LT_NDTYPES) luaL_argerror(L, arg, lua_pushfstring(L, "unknown dtype '%s'", name));
+  if (dt == LT_NDTYPES) {
+    luaL_Buffer b;
+    luaL_buffinit(L, &b);
+    lua_pushfstring(L, "unknown dtype '%s' (expected one of ", name);
+    luaL_addvalue(&b);
+    for (int i = 0; i < LT_NDTYPES; i++) {
+      luaL_addstring(&b, lt_dtypes[i].name);
+      luaL_addstring(&b, ", ");
+    }
+    luaL_addstring(&b, "or the aliases ");
+    for (int i = 0; i < LT_NALIASES; i++) {
+      luaL_addstring(&b, lt_dtype_aliases[i].alias);
+      luaL_addstring(&b, i + 1 < LT_NALIASES ? ", " : ")");
+    }
+    luaL_pushresult(&b);
+    luaL_argerror(L, arg, lua_tostring(L, -1));
+  }
   return dt;
 }
 
@@ -393,12 +409,12 @@ void ltl_push_scalar(lua_State *L, lt_dtype dt, const lt_scalar *s) {
       else
         lua_pushinteger(L, (lua_Integer)s->v.i);
       break;
-    case LT_SK_UINT:
-      if (s->v.u <= (uint64_t)LUA_MAXINTEGER)
-        lua_pushinteger(L, (lua_Integer)s->v.u);
-      else
-        lua_pushnumber(L, (lua_Number)s->v.u); /* beyond Lua integers: the nearest float */
+    case LT_SK_UINT: { /* uint64: the Lua integer of the same bits, as string.unpack "I8" */
+      lua_Integer i;
+      memcpy(&i, &s->v.u, sizeof i);
+      lua_pushinteger(L, i);
       break;
+    }
     case LT_SK_FLOAT: lua_pushnumber(L, s->v.f); break;
     case LT_SK_COMPLEX: /* a complex element is the pair {re, im} */
       lua_createtable(L, 2, 0);
@@ -446,7 +462,7 @@ int ltl_to_scalar(lua_State *L, int idx, lt_dtype dt, lt_scalar *s) {
 void ltl_scalar_error(lua_State *L, const lt_scalar *s, lt_dtype dt) {
   char str[64];
   lt_scalar_str(s, str, sizeof str);
-  ltl_error(L, "value %s cannot be converted to %s", str, lt_dtypes[dt].name);
+  ltl_error(L, LT_STORE_RANGE_FMT, str, lt_dtypes[dt].name);
 }
 
 void ltl_store_value(lua_State *L, int idx, lt_dtype dt, char *p) {

@@ -219,7 +219,7 @@ static inline void ltl_push_element(lua_State *L, lt_dtype dt, const char *p) {
 
 /* The Lua value at idx as a scalar for a tensor of dtype dt; 0 when it is not one. */
 int ltl_to_scalar(lua_State *L, int idx, lt_dtype dt, lt_scalar *s);
-/* Raises "value <s> cannot be converted to <dt>". */
+/* Raises "value <s> cannot be converted to <dt> without overflow". */
 void ltl_scalar_error(lua_State *L, const lt_scalar *s, lt_dtype dt);
 /* Writes the Lua value at idx into the element at p of a writable tensor of dtype dt. */
 void ltl_store_value(lua_State *L, int idx, lt_dtype dt, char *p);

@@ -626,8 +626,7 @@ int lt_fill(lt_tensor *dst, const lt_scalar *v, lt_error *err) {
   if (lt_store(dst->dtype, &f.elem, v) != LT_STORE_OK) {
     char str[64];
     lt_scalar_str(v, str, sizeof str);
-    return lt_fail(err, LT_ERANGE, "value %s cannot be converted to %s", str,
-                   lt_dtypes[dst->dtype].name);
+    return lt_fail(err, LT_ERANGE, LT_STORE_RANGE_FMT, str, lt_dtypes[dst->dtype].name);
   }
   if (lt_numel(dst) == 0) return LT_OK;
   lt_iter it;
@@ -775,7 +774,7 @@ static int arange_fill(lt_dtype dt, int64_t count, int isint, int64_t istart, in
       char str[64];
       lt_scalar_str(&s, str, sizeof str);
       lt_tensor_free(t);
-      return lt_fail(err, LT_ERANGE, "value %s cannot be converted to %s", str, lt_dtypes[dt].name);
+      return lt_fail(err, LT_ERANGE, LT_STORE_RANGE_FMT, str, lt_dtypes[dt].name);
     }
   }
   *out = t;

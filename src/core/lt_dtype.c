@@ -22,10 +22,7 @@ const lt_dtype_info lt_dtypes[LT_NDTYPES] = {
 #undef LT_X_INFO
 };
 
-static const struct {
-  const char *alias;
-  lt_dtype dt;
-} aliases[] = {
+const lt_dtype_alias lt_dtype_aliases[LT_NALIASES] = {
     {"float", LT_FLOAT32},    {"double", LT_FLOAT64},     {"half", LT_FLOAT16},
     {"int", LT_INT32},        {"long", LT_INT64},         {"short", LT_INT16},
     {"cfloat", LT_COMPLEX64}, {"cdouble", LT_COMPLEX128},
@@ -34,8 +31,8 @@ static const struct {
 lt_dtype lt_dtype_from_name(const char *name) {
   for (int i = 0; i < LT_NDTYPES; i++)
     if (strcmp(name, lt_dtypes[i].name) == 0) return (lt_dtype)i;
-  for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++)
-    if (strcmp(name, aliases[i].alias) == 0) return aliases[i].dt;
+  for (int i = 0; i < LT_NALIASES; i++)
+    if (strcmp(name, lt_dtype_aliases[i].alias) == 0) return lt_dtype_aliases[i].dt;
   return LT_NDTYPES;
 }
 
@@ -138,15 +135,27 @@ static float scalar_f32(const lt_scalar *s) {
   }
 }
 
-/* The scalar as an integer under the write rules: integers as they are (wrapped later by the
-   narrowing cast), floats truncated when they fit the target. */
-static int scalar_int(const lt_scalar *s, int bits, int is_signed, uint64_t *out) {
-  if (s->kind == LT_SK_INT) {
-    *out = (uint64_t)s->v.i;
-    return LT_STORE_OK;
-  }
+/* Whether the integer scalar s (LT_SK_INT or LT_SK_UINT) lies in the range of an integer type
+   of `bits` bits. An LT_SK_INT into 64 unsigned bits always does: its bits are the value. */
+static int int_in_range(const lt_scalar *s, int bits, int is_signed) {
   if (s->kind == LT_SK_UINT) {
-    *out = s->v.u;
+    uint64_t u = s->v.u;
+    if (is_signed) return bits == 64 ? u <= (uint64_t)INT64_MAX : u < ((uint64_t)1 << (bits - 1));
+    return bits == 64 || u < ((uint64_t)1 << bits);
+  }
+  int64_t v = s->v.i;
+  if (bits == 64) return 1;
+  if (is_signed) return v >= -((int64_t)1 << (bits - 1)) && v < ((int64_t)1 << (bits - 1));
+  return v >= 0 && v < ((int64_t)1 << bits);
+}
+
+/* The scalar as an integer under the write rules: integers in range as they are, floats
+   truncated toward zero; LT_STORE_RANGE when the value does not fit (an integer out of range
+   wraps instead when `wrap`). */
+static int scalar_int(const lt_scalar *s, int bits, int is_signed, int wrap, uint64_t *out) {
+  if (s->kind == LT_SK_INT || s->kind == LT_SK_UINT) {
+    if (!wrap && !int_in_range(s, bits, is_signed)) return LT_STORE_RANGE;
+    *out = s->kind == LT_SK_INT ? (uint64_t)s->v.i : s->v.u;
     return LT_STORE_OK;
   }
   double x = s->v.f;
@@ -155,7 +164,7 @@ static int scalar_int(const lt_scalar *s, int bits, int is_signed, uint64_t *out
   return LT_STORE_OK;
 }
 
-int lt_store(lt_dtype dt, void *p, const lt_scalar *s) {
+static int store(lt_dtype dt, void *p, const lt_scalar *s, int wrap) {
   uint64_t u;
   double f;
   switch (dt) {
@@ -167,10 +176,10 @@ int lt_store(lt_dtype dt, void *p, const lt_scalar *s) {
         case LT_SK_COMPLEX: *(uint8_t *)p = s->v.f != 0 || s->im != 0; break;
       }
       return LT_STORE_OK;
-#define LT_X_STORE_INT(E, T, bits, sgn)                                     \
-  case LT_##E:                                                              \
-    if (scalar_int(s, bits, sgn, &u) != LT_STORE_OK) return LT_STORE_RANGE; \
-    *(T *)p = (T)u;                                                         \
+#define LT_X_STORE_INT(E, T, bits, sgn)                            \
+  case LT_##E:                                                     \
+    if (scalar_int(s, bits, sgn, wrap, &u)) return LT_STORE_RANGE; \
+    *(T *)p = (T)u;                                                \
     return LT_STORE_OK;
 #define STORE_BOOL(E, T, b)
 #define STORE_SINT(E, T, b) LT_X_STORE_INT(E, T, b, 1)
@@ -197,6 +206,9 @@ int lt_store(lt_dtype dt, void *p, const lt_scalar *s) {
     default: return LT_STORE_RANGE;
   }
 }
+
+int lt_store(lt_dtype dt, void *p, const lt_scalar *s) { return store(dt, p, s, 0); }
+int lt_store_wrap(lt_dtype dt, void *p, const lt_scalar *s) { return store(dt, p, s, 1); }
 
 /* }====== */
 

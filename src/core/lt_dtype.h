@@ -2,10 +2,13 @@
  * lt_dtype.h -- element types: the fifteen dtypes, their DLPack codes, float16/bfloat16
  * conversions, and single-element load/store through a tagged scalar.
  *
- * Owns: the dtype table (names, sizes, DLPack code/bits), the conversion rules of a write
- * (float -> integer truncates toward zero and refuses NaN, +-inf and out-of-range values;
- * integer -> narrower integer wraps; anything -> bool is "!= 0"; complex -> real drops the
- * imaginary part). Lua-free.
+ * Owns: the dtype table (names, sizes, DLPack code/bits, torch's aliases), the conversion rules
+ * of a scalar write (float -> integer truncates toward zero; NaN, +-inf and values outside an
+ * integer type's range are refused, integers too: 256 into uint8 fails rather than wrapping; an
+ * LT_SK_INT written into uint64 stores its 64 bits, as Lua's integers and string.pack "I8" do;
+ * anything -> bool is "!= 0"; float64 -> float32 rounds, out of range to +-inf; complex -> real
+ * drops the imaginary part). Casts between tensors (lt_copy.c) have their own kernels and wrap
+ * integers as torch's casts do. Lua-free.
  *
  * Calls nothing else of the core. Called by every core file and the binding.
  */
@@ -111,8 +114,16 @@ typedef struct {
 
 extern const lt_dtype_info lt_dtypes[LT_NDTYPES];
 
-/* Looks a dtype up by name ("float32", also "float", "double", "half", "int", "long").
-   Returns LT_NDTYPES when the name is unknown. */
+/* torch's other names of dtypes: float, double, half, long, int (int32), short, cfloat, cdouble. */
+typedef struct {
+  const char *alias;
+  lt_dtype dt;
+} lt_dtype_alias;
+#define LT_NALIASES 8
+extern const lt_dtype_alias lt_dtype_aliases[LT_NALIASES];
+
+/* Looks a dtype up by its name ("float32") or an alias ("float"). Returns LT_NDTYPES when the
+   name is unknown. */
 lt_dtype lt_dtype_from_name(const char *name);
 /* The dtype of a DLPack type, or LT_OPAQUE when DLPack allows it but ltensor has no dtype. */
 lt_dtype lt_dtype_from_dl(DLDataType dl);
@@ -161,6 +172,8 @@ typedef struct {
 /* Status of a store: the value cannot be represented under the write rules. */
 #define LT_STORE_OK 0
 #define LT_STORE_RANGE 1
+/* The message of LT_STORE_RANGE, with the value (lt_scalar_str) and the dtype's name. */
+#define LT_STORE_RANGE_FMT "value %s cannot be converted to %s without overflow"
 
 /* Float -> integer range check: true when trunc(x) fits the integer type. NaN fails. */
 static inline int lt_fits_int(double x, int bits, int is_signed) {
@@ -202,8 +215,13 @@ static inline void lt_load(lt_dtype dt, const void *p, lt_scalar *s) {
 }
 
 /* Writes s into the element at p under the write rules. Returns LT_STORE_RANGE (and writes
-   nothing) when a float is NaN, infinite or out of range for an integer dtype. */
+   nothing) when s is NaN, infinite or outside the range of an integer dtype (after truncation
+   for a float; an LT_SK_INT always fits uint64, as its bits). */
 int lt_store(lt_dtype dt, void *p, const lt_scalar *s);
+/* The same, except that an integer outside an integer dtype's range wraps (keeps its low bits),
+   as a cast does: for results the core computed (an integer sum in 64 bits written to its result
+   dtype), never for values a user gave. */
+int lt_store_wrap(lt_dtype dt, void *p, const lt_scalar *s);
 
 /* Formats a scalar for an error message ("3", "nan", "-inf", "0.10000000000000001"). */
 void lt_scalar_str(const lt_scalar *s, char *buf, size_t n);

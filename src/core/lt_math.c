@@ -48,17 +48,6 @@ _Static_assert(sizeof lt_unop_names / sizeof lt_unop_names[0] == LT_NUNOPS,
 
 /* {====== operands ====== */
 
-/* Whether an integer scalar fits integer dtype dt (floats are checked by lt_store). */
-static int int_fits(const lt_scalar *s, lt_dtype dt) {
-  int b = lt_dtypes[dt].dl.bits, sgn = lt_dtypes[dt].is_signed;
-  if (s->kind == LT_SK_UINT)
-    return !sgn ? 1 : b == 64 ? s->v.u <= (uint64_t)INT64_MAX : s->v.u < (1ULL << (b - 1));
-  if (s->kind != LT_SK_INT) return 1;
-  int64_t v = s->v.i;
-  if (b == 64) return sgn || v >= 0;
-  return sgn ? v >= -(1LL << (b - 1)) && v < (1LL << (b - 1)) : v >= 0 && v < (1LL << b);
-}
-
 /* An operand in dtype dt: the tensor itself (*owned NULL) or a converted copy (*owned set). A
    scalar becomes a 0-d tensor. */
 static int operand_as(const lt_operand *o, lt_dtype dt, const lt_tensor **t, lt_tensor **owned,
@@ -75,21 +64,18 @@ static int operand_as(const lt_operand *o, lt_dtype dt, const lt_tensor **t, lt_
     *t = *owned;
     return rc;
   }
-  if (lt_dtypes[dt].is_int && !int_fits(&o->s, dt)) { /* torch refuses to wrap a scalar */
+  union {
+    lt_c128 c;
+    unsigned char b[16];
+  } elem;
+  if (lt_store(dt, &elem, &o->s) != LT_STORE_OK) { /* torch refuses to wrap a scalar */
     char str[64];
     lt_scalar_str(&o->s, str, sizeof str);
-    return lt_fail(err, LT_ERANGE, "value %s cannot be converted to %s without overflow", str,
-                   lt_dtypes[dt].name);
+    return lt_fail(err, LT_ERANGE, LT_STORE_RANGE_FMT, str, lt_dtypes[dt].name);
   }
   int rc = lt_tensor_new(dt, 0, NULL, 0, owned, err);
   if (rc) return rc;
-  if (lt_store(dt, lt_data(*owned), &o->s) != LT_STORE_OK) {
-    char str[64];
-    lt_scalar_str(&o->s, str, sizeof str);
-    lt_tensor_free(*owned);
-    *owned = NULL;
-    return lt_fail(err, LT_ERANGE, "value %s cannot be converted to %s", str, lt_dtypes[dt].name);
-  }
+  memcpy(lt_data(*owned), &elem, lt_dtypes[dt].size);
   *t = *owned;
   return LT_OK;
 }

@@ -364,7 +364,7 @@ static void finish(const red_ctx *c, const red_state *s, int64_t nred, char *val
       break;
     }
   }
-  (void)lt_store(c->out, val, &v); /* every result fits its dtype */
+  (void)lt_store_wrap(c->out, val, &v); /* an integer result wraps, as torch's sums do */
 }
 
 /* Over a dim: operand 0 is the result, 1 the input without the dim, 2 the positions. */
