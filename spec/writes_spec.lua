@@ -159,14 +159,33 @@ describe("bool and floating dtypes", function()
     assert.same({ true, true, true, true, true, true }, b:tolist())
   end)
 
-  it("float32 and float16 take out-of-range floats as infinities, NaN as NaN", function()
+  it("floating dtypes refuse a finite float beyond their range, as torch's writes do", function()
     local f = lt.zeros(3, "float32")
-    f[1], f[2], f[3] = 1e300, -1e300, 0 / 0
+    raises("value 1%.0+1e%+300 cannot be converted to float32 without overflow",
+      function() f[1] = 1e300 end)
+    raises("cannot be converted to float32 without overflow", function() f[2] = -1e300 end)
+    raises("cannot be converted to float16 without overflow", lt.full, { 1 }, 1e6, "float16")
+    raises("cannot be converted to bfloat16 without overflow", function()
+      lt.zeros(1, "bfloat16"):fill_(1e39)
+    end)
+    raises("cannot be converted to complex64 without overflow", function()
+      lt.zeros(1, "complex64")[1] = { 0, 1e39 }
+    end)
+    raises("cannot be converted to float32 without overflow", lt.tensor, { 1, 1e39 }, "float32")
+    assert.same({ 0, 0, 0 }, f:tolist()) -- nothing was written
+    f[1], f[2], f[3] = math.huge, -math.huge, 0 / 0 -- infinities and NaN are kept
     local v = f:tolist()
     assert.same({ math.huge, -math.huge }, { v[1], v[2] })
     assert.is_true(v[3] ~= v[3])
-    assert.same({ math.huge }, lt.full({ 1 }, 1e6, "float16"):tolist())
+    assert.same({ 65504 }, lt.full({ 1 }, 65504, "float16"):tolist()) -- the largest is fine
+    assert.same({ 1e300 }, lt.full({ 1 }, 1e300, "float64"):tolist())
   end)
+
+  it("an operation with a float scalar beyond the range gives infinities (torch's half + 1e5)",
+    function()
+      assert.same({ math.huge, math.huge }, (lt.zeros(2, "float16") + 1e5):tolist())
+      assert.same({ -math.huge }, (lt.zeros(1, "float32") - 1e300):tolist())
+    end)
 end)
 
 describe("casts between tensors", function()

@@ -723,7 +723,15 @@ static void test_store_float(void) {
   CHECK(store(LT_FLOAT32, sc_f(0.1), buf, &clob) == LT_STORE_OK && !clob);
   memcpy(&f, buf, 4);
   CHECK(f32_bits(f) == f32_bits((float)0.1));
-  CHECK(store(LT_FLOAT32, sc_f(1e300), buf, &clob) == LT_STORE_OK);
+  /* a finite value beyond the range raises (torch's element writes); infinities are kept */
+  CHECK(store(LT_FLOAT32, sc_f(1e300), buf, &clob) == LT_STORE_RANGE && !clob);
+  CHECK(store(LT_FLOAT32, sc_f(-1e300), buf, &clob) == LT_STORE_RANGE && !clob);
+  CHECK(store(LT_COMPLEX64, sc_c(0.0, 1e39), buf, &clob) == LT_STORE_RANGE && !clob);
+  CHECK(store(LT_FLOAT32, sc_f(INFINITY), buf, &clob) == LT_STORE_OK);
+  memcpy(&f, buf, 4);
+  CHECK(isinf(f) && f > 0);
+  lt_scalar huge = sc_f(1e300), h16 = sc_f(65520.0);
+  CHECK(lt_store_wrap(LT_FLOAT32, buf, &huge) == LT_STORE_OK); /* an operand: inf */
   memcpy(&f, buf, 4);
   CHECK(isinf(f) && f > 0);
   CHECK(store(LT_FLOAT32, sc_f(NAN), buf, &clob) == LT_STORE_OK);
@@ -760,15 +768,19 @@ static void test_store_float(void) {
   memcpy(&d, buf, 8);
   CHECK(d == 2.5); /* complex -> real drops the imaginary part */
 
-  CHECK(store(LT_FLOAT16, sc_f(65520.0), buf, &clob) == LT_STORE_OK && !clob);
+  CHECK(store(LT_FLOAT16, sc_f(65520.0), buf, &clob) == LT_STORE_RANGE && !clob);
+  CHECK(store(LT_FLOAT16, sc_i(70000), buf, &clob) == LT_STORE_RANGE && !clob);
+  CHECK(store(LT_BFLOAT16, sc_f(1e39), buf, &clob) == LT_STORE_RANGE && !clob);
+  CHECK(store(LT_FLOAT16, sc_f(65504.0), buf, &clob) == LT_STORE_OK);
+  memcpy(&h, buf, 2);
+  CHECK(h == 0x7bff);
+  CHECK(lt_store_wrap(LT_FLOAT16, buf, &h16) == LT_STORE_OK);
   memcpy(&h, buf, 2);
   CHECK(h == 0x7c00);
   CHECK(store(LT_FLOAT16, sc_i(3), buf, &clob) == LT_STORE_OK);
   memcpy(&h, buf, 2);
   CHECK(h == 0x4200);
-  CHECK(store(LT_FLOAT16, sc_i(-70000), buf, &clob) == LT_STORE_OK);
-  memcpy(&h, buf, 2);
-  CHECK(h == 0xfc00);
+  CHECK(store(LT_FLOAT16, sc_i(-70000), buf, &clob) == LT_STORE_RANGE && !clob);
   CHECK(store(LT_FLOAT16, sc_c(1.5, 2.0), buf, &clob) == LT_STORE_OK);
   memcpy(&h, buf, 2);
   CHECK(h == 0x3e00);

@@ -25,6 +25,7 @@
  *     is written; an int64 into uint64 is its bits; bool is "!= 0"; integers round to float16 /
  *     bfloat16 once and correctly), and lt_load reads back what was stored.
  */
+#include <float.h>
 #include <lauxlib.h>
 #include <lua.h>
 #include <lualib.h>
@@ -184,6 +185,18 @@ static void check_store(lt_dtype dt, const lt_scalar *s) {
       fail("integer load", f, (double)back.v.i);
     }
     return;
+  }
+  /* a finite value beyond the dtype's largest is refused (torch's element writes); the
+     operand store (lt_store_wrap) rounds it, to inf, as the checks below expect */
+  double fmax = dt == LT_FLOAT16                         ? 65504.0
+                : dt == LT_BFLOAT16                      ? 0x1.fep127
+                : dt == LT_FLOAT32 || dt == LT_COMPLEX64 ? (double)FLT_MAX
+                                                         : INFINITY;
+  double im = s->kind == LT_SK_COMPLEX ? s->im : 0.0;
+  if ((isfinite(f) && fabs(f) > fmax) || (isfinite(im) && fabs(im) > fmax)) {
+    if (rc != LT_STORE_RANGE) fail("float out of range was stored", f, dt);
+    if (memcmp(slot, before, sizeof slot) != 0) fail("a refused store wrote", f, 0);
+    rc = lt_store_wrap(dt, slot, s);
   }
   if (rc != LT_STORE_OK) fail("float store refused", f, dt);
   lt_load(dt, slot, &back);

@@ -7,6 +7,9 @@
  * that selects down to one element reads or writes that element; any other gives a view.
  * Read only by lua_init.c (ltl_part_index); calls the base (lua_ud.h) and the core.
  */
+#include <float.h>
+#include <math.h>
+
 #include "lt_copy.h"
 #include "lua_parts.h"
 #include "lua_ud.h"
@@ -225,8 +228,15 @@ static int t_newindex(lua_State *L) {
     if (isnum && i >= 1 && i <= n && lt_write_ready(t)) {
       char *p = lt_data(t) + (i - 1) * t->strides[0] * (int64_t)lt_esize(t);
       if (t->dtype == LT_FLOAT32 && lua_type(L, 3) == LUA_TNUMBER) { /* as lt_store does */
-        *(float *)p = lua_isinteger(L, 3) ? (float)lua_tointeger(L, 3) : (float)lua_tonumber(L, 3);
-        return 0;
+        if (lua_isinteger(L, 3)) {
+          *(float *)p = (float)lua_tointeger(L, 3);
+          return 0;
+        }
+        lua_Number x = lua_tonumber(L, 3);
+        if (!(x > FLT_MAX || x < -FLT_MAX) || isinf(x)) { /* else lt_store raises */
+          *(float *)p = (float)x;
+          return 0;
+        }
       }
       ltl_store_value(L, 3, t->dtype, p);
       return 0;

@@ -4,6 +4,7 @@
  */
 #include "lt_dtype.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -164,9 +165,26 @@ static int scalar_int(const lt_scalar *s, int bits, int is_signed, int wrap, uin
   return LT_STORE_OK;
 }
 
+/* Whether a finite value beyond max (float32's, float16's, bfloat16's largest finite value)
+   is written: torch refuses it on element writes ("value cannot be converted to type float
+   without overflow"); infinities and NaN are kept. Integers are checked too (70000 into
+   float16). */
+static int float_overflows(const lt_scalar *s, double max) {
+  double x = scalar_f64(s);
+  if (isfinite(x) && fabs(x) > max) return 1;
+  return s->kind == LT_SK_COMPLEX && isfinite(s->im) && fabs(s->im) > max;
+}
+
 static int store(lt_dtype dt, void *p, const lt_scalar *s, int wrap) {
   uint64_t u;
   double f;
+  if (!wrap) {
+    double max = dt == LT_FLOAT32 || dt == LT_COMPLEX64 ? FLT_MAX
+                 : dt == LT_FLOAT16                     ? 65504.0
+                 : dt == LT_BFLOAT16                    ? 0x1.fep127
+                                                        : 0.0;
+    if (max > 0.0 && float_overflows(s, max)) return LT_STORE_RANGE;
+  }
   switch (dt) {
     case LT_BOOL:
       switch (s->kind) {

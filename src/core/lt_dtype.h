@@ -216,11 +216,15 @@ static inline void lt_load(lt_dtype dt, const void *p, lt_scalar *s) {
 
 /* Writes s into the element at p under the write rules. Returns LT_STORE_RANGE (and writes
    nothing) when s is NaN, infinite or outside the range of an integer dtype (after truncation
-   for a float; an LT_SK_INT always fits uint64, as its bits). */
+   for a float; an LT_SK_INT always fits uint64, as its bits), or a finite float beyond the
+   largest finite value of float16, bfloat16, float32 or complex64 (as torch's element writes;
+   infinities and NaN are kept). */
 int lt_store(lt_dtype dt, void *p, const lt_scalar *s);
 /* The same, except that an integer outside an integer dtype's range wraps (keeps its low bits),
-   as a cast does: for results the core computed (an integer sum in 64 bits written to its result
-   dtype), never for values a user gave. */
+   as a cast does, and a finite float beyond a floating dtype's range becomes an infinity: for
+   results the core computed (an integer sum in 64 bits written to its result dtype) and a
+   float scalar operand of an operation (torch's `half + 1e5` gives inf), never for values a
+   user writes. */
 int lt_store_wrap(lt_dtype dt, void *p, const lt_scalar *s);
 
 /* Formats a scalar for an error message ("3", "nan", "-inf", "0.10000000000000001"). */

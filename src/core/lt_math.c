@@ -68,7 +68,11 @@ static int operand_as(const lt_operand *o, lt_dtype dt, const lt_tensor **t, lt_
     lt_c128 c;
     unsigned char b[16];
   } elem;
-  if (lt_store(dt, &elem, &o->s) != LT_STORE_OK) { /* torch refuses to wrap a scalar */
+  /* torch refuses to wrap an integer scalar, but computes with a float one beyond the dtype's
+     range (giving inf) */
+  int (*store)(lt_dtype, void *, const lt_scalar *) =
+      lt_dtypes[dt].is_float || lt_dtypes[dt].is_complex ? lt_store_wrap : lt_store;
+  if (store(dt, &elem, &o->s) != LT_STORE_OK) {
     char str[64];
     lt_scalar_str(&o->s, str, sizeof str);
     return lt_fail(err, LT_ERANGE, LT_STORE_RANGE_FMT, str, lt_dtypes[dt].name);
