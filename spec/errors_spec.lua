@@ -23,7 +23,7 @@ local METHODS = {
   "clone", "contiguous", "to", "copy_", "fill_", "zero_", "view", "reshape", "transpose",
   "permute", "narrow", "select", "unsqueeze", "squeeze", "flatten", "expand",
 }
-local PROPERTIES = { "shape", "dtype", "ndim", "device" }
+local PROPERTIES = { "shape", "dtype", "ndim", "device", "T" }
 
 -- A list of n ones, for shapes with many dims.
 local function ones_list(n)
@@ -750,6 +750,36 @@ describe("writes given bad input", function()
     it("zero_ raises for a non-tensor self", function()
       raises("tensor expected, got string", t.zero_, "x")
     end)
+  end)
+end)
+
+describe("comparison operators on tensors", function()
+  -- Lua turns what __lt and __le return into a boolean, so an elementwise t < 1 is impossible;
+  -- before, these raised Lua's own "attempt to compare userdata with number"
+  local t, x = lt.arange(3), lt.ones(3)
+  local WHY = "tensors cannot be compared elementwise with "
+
+  it("< and > raise pointing to t:lt(x) or t:gt(x)", function()
+    raises(WHY .. "'<' or '>' %(Lua makes the result a boolean%): use t:lt%(x%)",
+      function() return t < 1 end)
+    raises("use t:lt%(x%)", function() return t < x end)
+    raises("use t:lt%(x%)", function() return x > t end) -- Lua calls __lt(t, x)
+    raises("use t:gt%(x%)", function() return t > 1 end) -- Lua calls __lt(1, t)
+    raises("use t:gt%(x%)", function() return 1 < t end)
+  end)
+
+  it("<= and >= raise pointing to t:le(x) or t:ge(x)", function()
+    raises(WHY .. "'<=' or '>=' %(Lua makes the result a boolean%): use t:le%(x%)",
+      function() return t <= 1 end)
+    raises("use t:le%(x%)", function() return t <= x end)
+    raises("use t:ge%(x%)", function() return t >= 2 end)
+  end)
+
+  it("the methods named compare elementwise", function()
+    assert.same({ true, false, false }, t:lt(1):tolist())
+    assert.same({ false, false, true }, t:gt(1):tolist())
+    assert.same({ true, true, false }, t:le(1):tolist())
+    assert.same({ false, true, true }, t:ge(1):tolist())
   end)
 end)
 
