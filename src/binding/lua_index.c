@@ -227,8 +227,8 @@ static int push_at(lua_State *L, const lt_tensor *t, int64_t i0) {
   }
   if (lt_storage_revoked(t->storage)) return ltl_released(L);
   if (lua_getiuservalue(L, 1, LTL_UV_ROW) == LUA_TUSERDATA) {
-    ltl_ud *r = lua_touserdata(L, -1); /* the tag first, as self_ud reads it */
-    if (r->tag == &ltl_tensor_key && r->t && is_row(r->t, t, i0)) return 1;
+    ltl_ud *r = ltl_testud(L, -1); /* any value a script put there is checked, size first */
+    if (r && r->t && is_row(r->t, t, i0)) return 1;
   }
   lua_pop(L, 1);
   lt_frame f;
