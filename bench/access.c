@@ -9,7 +9,8 @@
  *
  * Usage: bench_access [script]   (default: the access.lua next to this file)
  * Env:   LTENSOR_BENCH_QUICK=1   small sizes, few repetitions (< 2 s)
- *        LTENSOR_BENCH_STRICT=1  exit status 1 when the t[i] goal is missed
+ *        LTENSOR_BENCH_STRICT=1  exit status 1 when a goal is missed (1-d t[i] at most
+ *                                1.2x, t[i][j] at most 3x the minimal userdata's x[i])
  */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime under -std=c11 */
 
@@ -172,7 +173,7 @@ int main(int argc, char **argv) {
   if (rc != LUA_OK) {
     fprintf(stderr, "bench_access: %s\n", lua_tostring(L, -1));
     status = 2;
-  } else if (lua_toboolean(L, -1) == 0) { /* the script returns whether the goal was met */
+  } else if (lua_toboolean(L, -1) == 0) { /* the script returns whether the goals were met */
     if (bench_flag("LTENSOR_BENCH_STRICT")) status = 1;
   }
   lua_close(L);

@@ -12,8 +12,11 @@ local quick = bench.quick
 local N = quick and 100000 or 1000000 -- 1-d elements
 local R = quick and 300 or 1000       -- 2-d rows = cols
 local ROUNDS = quick and 3 or 9       -- best of ROUNDS
-local SLOW_ROUNDS = quick and 2 or 3  -- for t[i][j], which allocates two views per element
-local GOAL = 1.3
+-- The goals (issue 13), both against the minimal userdata's x[i] read + write, which makes two
+-- metamethod calls per element: t[i] on a 1-d tensor makes the same two; t[i][j] makes four
+-- (two of them giving the row view, which the tensor keeps: see lua_index.c, "row views").
+local GOAL_1D = 1.2
+local GOAL_2D = 3.0
 
 -- {====== the loops ======
 
@@ -78,8 +81,7 @@ local cases = {
   {"2-d", "ltensor float32   t:get/t:set", R * R, t2, getset, firstget, {R, R}},
   {"2-d", "ltensor float32   local get,set=t.get,t.set", R * R, lt.zeros(R, R), getset_cached,
    firstget, {R, R}},
-  {"2-d", "ltensor float32   t[i][j]", R * R, lt.zeros(R, R), idx2, firstget, {R, R},
-   slow = true},
+  {"2-d", "ltensor float32   t[i][j]", R * R, lt.zeros(R, R), idx2, firstget, {R, R}},
   {"2-d", "ltensor float32   row=t[i]; row[j]", R * R, lt.zeros(R, R), idx2_row, firstget,
    {R, R}},
 }
@@ -87,12 +89,10 @@ local cases = {
 local t0 = bench.now()
 for round = 1, ROUNDS do
   for _, c in ipairs(cases) do
-    if not c.slow or round <= SLOW_ROUNDS then
-      local x, loop, args = c[4], c[5], c[7]
-      local ns = bench.time(function() loop(x, args[1], args[2]) end)
-      c.calls = (c.calls or 0) + 1
-      if not c.best or ns < c.best then c.best = ns end
-    end
+    local x, loop, args = c[4], c[5], c[7]
+    local ns = bench.time(function() loop(x, args[1], args[2]) end)
+    c.calls = (c.calls or 0) + 1
+    if not c.best or ns < c.best then c.best = ns end
   end
 end
 for _, c in ipairs(cases) do -- every pass added 1 to every element
@@ -105,9 +105,11 @@ end
 -- report
 local tab1, mud1, lt1, tab2, mud2 = cases[1].ns, cases[2].ns, cases[3].ns, cases[4].ns,
                                     cases[5].ns
+local lt2 = cases[8].ns
+assert(cases[8][2]:find("t%[i%]%[j%]"))
 print(string.format("ltensor element access, %s mode: 1-d n=%d, 2-d %dx%d, float32, " ..
-                    "x = x + 1 per element, best of %d rounds (%d for t[i][j])",
-                    quick and "quick" or "full", N, R, R, ROUNDS, SLOW_ROUNDS))
+                    "x = x + 1 per element, best of %d rounds",
+                    quick and "quick" or "full", N, R, R, ROUNDS))
 print(string.format("%-3s  %-42s %9s %12s %10s", "", "case", "ns/elem", "vs minimal",
                     "vs table"))
 for _, c in ipairs(cases) do
@@ -116,9 +118,13 @@ for _, c in ipairs(cases) do
   print(string.format("%-3s  %-42s %9.2f %11.2fx %9.2fx", c[1], c[2], c.ns, c.ns / minimal,
                       c.ns / tab))
 end
-local ratio = lt1 / mud1
-local pass = ratio <= GOAL
-print(string.format("goal: t[i] within %.1fx of the minimal userdata: %s (%.2fx)", GOAL,
-                    pass and "PASS" or "MISS", ratio))
+local function goal(what, ratio, limit)
+  local ok = ratio <= limit
+  print(string.format("goal: %s at most %.1fx the minimal userdata's x[i]: %s (%.2fx)", what,
+                      limit, ok and "PASS" or "MISS", ratio))
+  return ok
+end
+local pass1 = goal("1-d t[i]   ", lt1 / mud1, GOAL_1D)
+local pass2 = goal("2-d t[i][j]", lt2 / mud1, GOAL_2D)
 print(string.format("(%.1f s)", (bench.now() - t0) / 1e9))
-return pass
+return pass1 and pass2

@@ -23,7 +23,7 @@ local METHODS = {
   "clone", "contiguous", "to", "copy_", "fill_", "zero_", "view", "reshape", "transpose",
   "permute", "narrow", "select", "unsqueeze", "squeeze", "flatten", "expand",
 }
-local PROPERTIES = { "shape", "dtype", "ndim", "device" }
+local PROPERTIES = { "shape", "dtype", "ndim", "device", "T" }
 
 -- A list of n ones, for shapes with many dims.
 local function ones_list(n)
@@ -753,6 +753,36 @@ describe("writes given bad input", function()
   end)
 end)
 
+describe("comparison operators on tensors", function()
+  -- Lua turns what __lt and __le return into a boolean, so an elementwise t < 1 is impossible;
+  -- before, these raised Lua's own "attempt to compare userdata with number"
+  local t, x = lt.arange(3), lt.ones(3)
+  local WHY = "tensors cannot be compared elementwise with "
+
+  it("< and > raise pointing to t:lt(x) or t:gt(x)", function()
+    raises(WHY .. "'<' or '>' %(Lua makes the result a boolean%): use t:lt%(x%)",
+      function() return t < 1 end)
+    raises("use t:lt%(x%)", function() return t < x end)
+    raises("use t:lt%(x%)", function() return x > t end) -- Lua calls __lt(t, x)
+    raises("use t:gt%(x%)", function() return t > 1 end) -- Lua calls __lt(1, t)
+    raises("use t:gt%(x%)", function() return 1 < t end)
+  end)
+
+  it("<= and >= raise pointing to t:le(x) or t:ge(x)", function()
+    raises(WHY .. "'<=' or '>=' %(Lua makes the result a boolean%): use t:le%(x%)",
+      function() return t <= 1 end)
+    raises("use t:le%(x%)", function() return t <= x end)
+    raises("use t:ge%(x%)", function() return t >= 2 end)
+  end)
+
+  it("the methods named compare elementwise", function()
+    assert.same({ true, false, false }, t:lt(1):tolist())
+    assert.same({ false, false, true }, t:gt(1):tolist())
+    assert.same({ true, true, false }, t:le(1):tolist())
+    assert.same({ false, true, true }, t:ge(1):tolist())
+  end)
+end)
+
 describe("indexing given bad input", function()
   local t = lt.zeros(2, 3)
   local v = lt.arange(4)
@@ -760,10 +790,12 @@ describe("indexing given bad input", function()
 
   describe("t[i] (read)", function()
     it("raises for an index out of range, positive, zero or negative", function()
-      raises("index 5 is out of range for dim 1 of size 4", function() return v[5] end)
+      -- #t + 1 reads nil (the border of a sequence, for ipairs): the first positive one out of
+      -- range that raises is #t + 2
+      raises("index 6 is out of range for dim 1 of size 4", function() return v[6] end)
       raises("index %-5 is out of range for dim 1 of size 4", function() return v[-5] end)
       raises("index 0 is out of range", function() return v[0] end)
-      raises("index 3 is out of range for dim 1 of size 2", function() return t[3] end)
+      raises("index 4 is out of range for dim 1 of size 2", function() return t[4] end)
       raises("index %-3 is out of range", function() return t[-3] end)
     end)
 
@@ -797,8 +829,10 @@ describe("indexing given bad input", function()
 
     it("raises for any index into an empty dim", function()
       local e = lt.zeros(0)
-      raises("index 1 is out of range for dim 1 of size 0", function() return e[1] end)
+      assert.is_nil(e[1]) -- #e + 1, the border
+      raises("index 2 is out of range for dim 1 of size 0", function() return e[2] end)
       raises("index %-1 is out of range", function() return e[-1] end)
+      raises("index 1 is out of range for dim 1 of size 0", function() e[1] = 0 end)
     end)
   end)
 

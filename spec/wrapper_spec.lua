@@ -106,6 +106,29 @@ describe("ReadOnlyTensorWrapper", function()
     assert.equal("ReadOnlyTensorWrapper", getmetatable(w))
   end)
 
+  it("says in every refusal how to get a read-only tensor of its memory", function()
+    local t = lt.arange(4)
+    local w = dlpack.ReadOnlyTensorWrapper(t)
+    local HINT = "for a read-only tensor of its memory, use dlpack.from_dlpack(w)"
+    for _, f in ipairs({
+      function() return w[1] end,
+      function() w[1] = 0 end,
+      function() return w:add_(1) end,
+      function() return w:sum(1) end,
+      function() return w + 1 end,
+      function() return #w end,
+    }) do
+      local ok, err = pcall(f)
+      assert.is_false(ok)
+      assert.truthy(tostring(err):find(HINT, 1, true), tostring(err))
+    end
+    -- and the hint works: a read-only tensor sharing t's memory
+    local r = dlpack.from_dlpack(w)
+    assert.is_true(r:is_read_only())
+    assert.equal(t:const_data_ptr(), r:const_data_ptr())
+    assert.same({ 0, 1, 2, 3 }, r:tolist())
+  end)
+
   it("does not make a copy-on-write clone copy its data", function()
     local t = lt.arange(4)
     local c = t:clone()

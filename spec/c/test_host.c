@@ -591,7 +591,9 @@ static const struct {
     {"x[1] = 0", 1},
     {"x[{1}] = 0", 1},
     {"x[-1] = x[1]", 1},
-    {"for _ in ipairs(x) do end", 0},
+    {"for _ in ipairs(x) do end", 1},
+    {"for _ in pairs(x) do end", 1},
+    {"if x:dim() > 1 then x[1][1] = x[1][2] end", 1}, /* the kept row view */
     {"local _ = #x", 1},
     {"local _ = x.shape", 1},
     {"local _ = x.dtype", 1},

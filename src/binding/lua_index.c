@@ -1,14 +1,15 @@
 /*
  * lua_index.c -- indexing a tensor from Lua: __index (methods, properties, t[i], t[{...}]),
- * __newindex, __len, and t:get / t:set, the allocation-free multi-index access.
+ * __newindex, __len, __pairs, and t:get / t:set, the allocation-free multi-index access.
  *
  * Keys: an integer selects along the first dim; a table holds one entry per dim, an integer
  * (select) or a range {start, end, step} (inclusive, 1-based, negative from the end). A key
  * that selects down to one element reads or writes that element; any other gives a view.
+ * Reading the integer key #t + 1 gives nil, the border of a Lua sequence, so that ipairs(t)
+ * ends; every other key out of range raises, at the position of the script that indexed.
  * Read only by lua_init.c (ltl_part_index); calls the base (lua_ud.h) and the core.
  */
-#include <float.h>
-#include <math.h>
+#include <stdarg.h>
 
 #include "lt_copy.h"
 #include "lua_parts.h"
@@ -30,48 +31,69 @@ static inline ltl_ud *self_ud(lua_State *L) {
   return ud && ud->tag == &ltl_tensor_key ? ud : NULL;
 }
 
-static lua_Integer key_int(lua_State *L, int idx, const char *what) {
+/* Raises the formatted message at the position of the script that indexed (level 1: the
+   caller of the metamethod), as luaL_error does. */
+static int key_error(lua_State *L, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  luaL_where(L, 1);
+  lua_pushvfstring(L, fmt, ap);
+  va_end(ap);
+  lua_concat(L, 2);
+  return lua_error(L);
+}
+
+/* The integer at idx; what names it in the message, after the entry of the key it is in
+   (entry > 0: "key entry #2: range end must be an integer (got 2.5)"). */
+static lua_Integer key_int(lua_State *L, int idx, int entry, const char *what) {
   int isnum;
   lua_Integer i = lua_tointegerx(L, idx, &isnum);
   if (!isnum) {
-    if (lua_type(L, idx) == LUA_TNUMBER)
-      ltl_error(L, "%s must be an integer (got %s)", what, lua_tostring(L, idx));
-    ltl_error(L, "%s must be an integer (got %s)", what, luaL_typename(L, idx));
+    const char *got =
+        lua_type(L, idx) == LUA_TNUMBER ? lua_tostring(L, idx) : luaL_typename(L, idx);
+    if (entry > 0) key_error(L, "key entry #%d: %s must be an integer (got %s)", entry, what, got);
+    key_error(L, "%s must be an integer (got %s)", what, got);
   }
   return i;
 }
 
 static void range_error(lua_State *L, const char *which, lua_Integer v, int dim, lua_Integer n) {
-  ltl_error(L, "range %s %I is out of range for dim %d of size %I", which, v, dim + 1, n);
+  key_error(L, "range %s %I is out of range for dim %d of size %I%s", which, v, dim + 1, n,
+            v == 0 ? " (indices are 1-based)" : "");
 }
 
-/* Applies the range table at the top of the stack ({a, b, step}, inclusive) to dim of v. */
-static void apply_range(lua_State *L, lt_tensor *v, int dim) {
+/* Applies the range table at the top of the stack ({a, b, step}, inclusive), entry #entry of
+   the key, to dim of v. An endpoint is blamed when it lies outside the dim, the start first; the
+   start may be one past the end (either end, by the direction) only in an empty range. */
+static void apply_range(lua_State *L, lt_tensor *v, int dim, int entry) {
   int64_t n = v->shape[dim];
   lua_Integer a, b, step = 1;
-  if (lua_rawgeti(L, -1, 3) != LUA_TNIL) step = key_int(L, -1, "range step");
-  lua_pop(L, 1);
-  if (step == 0) ltl_error(L, "range step must be a nonzero integer");
+  if (lua_rawgeti(L, -1, 4) != LUA_TNIL)
+    key_error(L, "key entry #%d: a range has at most 3 entries {start, end, step}", entry);
+  if (lua_rawgeti(L, -2, 3) != LUA_TNIL) step = key_int(L, -1, entry, "range step");
+  lua_pop(L, 2);
+  if (step == 0) key_error(L, "range step must be a nonzero integer");
   /* |step| in unsigned arithmetic: LUA_MININTEGER has no positive counterpart */
   lua_Unsigned ustep = step > 0 ? (lua_Unsigned)step : 0u - (lua_Unsigned)step;
   a = step > 0 ? 1 : (lua_Integer)n;
   b = step > 0 ? (lua_Integer)n : 1;
-  if (lua_rawgeti(L, -1, 1) != LUA_TNIL) a = key_int(L, -1, "range start");
-  if (lua_rawgeti(L, -2, 2) != LUA_TNIL) b = key_int(L, -1, "range end");
+  if (lua_rawgeti(L, -1, 1) != LUA_TNIL) a = key_int(L, -1, entry, "range start");
+  if (lua_rawgeti(L, -2, 2) != LUA_TNIL) b = key_int(L, -1, entry, "range end");
   lua_pop(L, 2);
   lua_Integer ra = a, rb = b, nn = (lua_Integer)n;
   if (a < 0) a += nn + 1;
   if (b < 0) b += nn + 1;
-  int64_t count;
+  /* the checks come before any difference of the two: a and b may be far apart */
+  int empty = step > 0 ? b < a : a < b;
   if (step > 0) {
-    if (a < 1 || a > nn + 1) range_error(L, "start", ra, dim, nn);
-    if (b < 0 || b > nn) range_error(L, "end", rb, dim, nn);
-    count = b >= a ? (int64_t)((lua_Unsigned)(b - a) / ustep) + 1 : 0;
+    if (a < 1 || a > nn + empty) range_error(L, "start", ra, dim, nn);
+    if (b < !empty || b > nn) range_error(L, "end", rb, dim, nn);
   } else {
-    if (a < 0 || a > nn) range_error(L, "start", ra, dim, nn);
-    if (b < 1 || b > nn + 1) range_error(L, "end", rb, dim, nn);
-    count = a >= b ? (int64_t)((lua_Unsigned)(a - b) / ustep) + 1 : 0;
+    if (a < !empty || a > nn) range_error(L, "start", ra, dim, nn);
+    if (b < 1 || b > nn + empty) range_error(L, "end", rb, dim, nn);
   }
+  lua_Unsigned span = step > 0 ? (lua_Unsigned)(b - a) : (lua_Unsigned)(a - b);
+  int64_t count = empty ? 0 : (int64_t)(span / ustep) + 1;
   lt_error err;
   int64_t start = count > 0 ? a - 1 : (a - 1 < 0 ? 0 : (a - 1 > nn ? nn : a - 1));
   LTL_CHECK(L, lt_slice_(v, dim, start, count, step, &err), err);
@@ -84,32 +106,33 @@ static void apply_range(lua_State *L, lt_tensor *v, int dim) {
 static int apply_key(lua_State *L, lt_tensor *v, int kidx) {
   lt_error err;
   if (lua_type(L, kidx) == LUA_TNUMBER) {
-    if (v->ndim == 0) ltl_error(L, "cannot index a 0-d tensor (use item())");
-    int64_t i = ltl_norm_index(L, key_int(L, kidx, "index"), v->shape[0], 0);
+    if (v->ndim == 0) key_error(L, "cannot index a 0-d tensor (use item())");
+    int64_t i = ltl_norm_index(L, key_int(L, kidx, 0, "index"), v->shape[0], 0);
     LTL_CHECK(L, lt_select_(v, 0, i, &err), err);
     return v->ndim == 0;
   }
   if (lua_type(L, kidx) != LUA_TTABLE)
-    ltl_error(L, "invalid index: integer or table expected, got %s", luaL_typename(L, kidx));
+    key_error(L, "invalid index: integer or table expected, got %s", luaL_typename(L, kidx));
   lua_Unsigned len = lua_rawlen(L, kidx);
   int dim = 0, selected = 0;
   luaL_checkstack(L, 4, NULL);
   for (lua_Unsigned k = 1; k <= len; k++) {
     if (dim >= v->ndim)
-      ltl_error(L, "too many indices for a tensor of %d dims", v->ndim + selected);
+      key_error(L, "too many indices for a tensor of %d dims", v->ndim + selected);
     switch (lua_rawgeti(L, kidx, (lua_Integer)k)) {
       case LUA_TNUMBER: {
-        int64_t i = ltl_norm_index(L, key_int(L, -1, "index"), v->shape[dim], dim + selected);
+        lua_Integer i0 = key_int(L, -1, (int)k, "index");
+        int64_t i = ltl_norm_index(L, i0, v->shape[dim], dim + selected);
         LTL_CHECK(L, lt_select_(v, dim, i, &err), err);
         selected++;
         break;
       }
       case LUA_TTABLE:
-        apply_range(L, v, dim);
+        apply_range(L, v, dim, (int)k);
         dim++;
         break;
       default:
-        ltl_error(L, "invalid index entry #%d: integer or table expected, got %s", (int)k,
+        key_error(L, "invalid index entry #%d: integer or table expected, got %s", (int)k,
                   luaL_typename(L, -1));
     }
     lua_pop(L, 1);
@@ -168,6 +191,82 @@ static int m_copy_(lua_State *L) {
   return 1;
 }
 
+/* {------ row views ------ */
+
+/*
+ * t[i] on an n-d tensor is a view, and t[i][j] = t[i][j] + 1 would make two of them per element
+ * (torch7's issue 474: a userdata, a header and a finalizer each). A tensor's user value
+ * LTL_UV_ROW holds the view it gave last; t[i] gives it again while it still is row i of this
+ * tensor, so a loop over the elements of a row allocates once per row. The view is an ordinary
+ * tensor (its own header and storage reference, collected as any), so every lifetime rule holds
+ * as for a new one; the only difference a script sees is that t[i] == t[i] while the row is
+ * kept, and `<close>` on one closes both (a closed row is then made again). What the user value
+ * holds is checked in full before it is given, so nothing put there (debug.setuservalue) is
+ * taken for a row.
+ */
+
+/* Whether r is the view of row i0 (0-based, in range) of t. */
+static int is_row(const lt_tensor *r, const lt_tensor *t, int64_t i0) {
+  if (r->storage != t->storage || r->ndim != t->ndim - 1 || r->dtype != t->dtype ||
+      r->offset != t->offset + i0 * t->strides[0] || r->readonly != t->readonly ||
+      r->packed != t->packed || r->dl_dtype.code != t->dl_dtype.code ||
+      r->dl_dtype.bits != t->dl_dtype.bits || r->dl_dtype.lanes != t->dl_dtype.lanes)
+    return 0;
+  for (int d = 0; d < r->ndim; d++)
+    if (r->shape[d] != t->shape[d + 1] || r->strides[d] != t->strides[d + 1]) return 0;
+  return 1;
+}
+
+/* Pushes t[i0 + 1] of the tensor t at stack index 1 (i0 in range): the element of a 1-d
+   tensor, else the row view, the kept one when it still is that row. */
+static int push_at(lua_State *L, const lt_tensor *t, int64_t i0) {
+  if (t->ndim == 1) {
+    if (!lt_readable(t)) ltl_check_readable(L, t);
+    ltl_push_element(L, t->dtype, lt_data(t) + i0 * t->strides[0] * (int64_t)lt_esize(t));
+    return 1;
+  }
+  if (lt_storage_revoked(t->storage)) return ltl_released(L);
+  if (lua_getiuservalue(L, 1, LTL_UV_ROW) == LUA_TUSERDATA) {
+    ltl_ud *r = ltl_testud(L, -1); /* any value a script put there is checked, size first */
+    if (r && r->t && is_row(r->t, t, i0)) return 1;
+  }
+  lua_pop(L, 1);
+  lt_frame f;
+  lt_tensor *v = lt_frame_of(&f, t);
+  lt_error err;
+  LTL_CHECK(L, lt_select_(v, 0, i0, &err), err);
+  push_view(L, v);
+  lua_pushvalue(L, -1);
+  lua_setiuservalue(L, 1, LTL_UV_ROW); /* pops the copy */
+  return 1;
+}
+
+/* }------ */
+
+/* The element t[i] of a 1-d tensor (i as the key), when it can be read at once; the hot path
+   of t[i], so it asks for nothing but what an element address needs. */
+static inline const char *fast_element(const lt_tensor *t, lua_Integer i) {
+  if (t->ndim != 1) return NULL;
+  int64_t n = t->shape[0];
+  if (i < 0) i += n + 1;
+  if (i < 1 || i > n) return NULL;
+  return lt_data(t) + (i - 1) * t->strides[0] * (int64_t)lt_esize(t);
+}
+
+/* t[i] for an integer i, off the element fast path: a row, the border #t + 1 (nil), or the
+   general path's error (0 returned). */
+static int index_integer(lua_State *L, const lt_tensor *t, lua_Integer i) {
+  if (t->ndim == 0) return 0;
+  int64_t n = t->shape[0];
+  if (i < 0) i += n + 1; /* from here i == n + 1 only when the key was n + 1 */
+  if (i >= 1 && i <= n) return push_at(L, t, i - 1);
+  if (i == n + 1 && !lt_storage_revoked(t->storage)) { /* the border of the sequence */
+    lua_pushnil(L);
+    return 1;
+  }
+  return 0;
+}
+
 /* __index: upvalue 1 holds the methods, upvalue 2 the properties. */
 static int t_index(lua_State *L) {
   ltl_ud *ud = self_ud(L);
@@ -176,16 +275,15 @@ static int t_index(lua_State *L) {
     case LUA_TNUMBER: {
       lt_tensor *t = ud->t;
       if (!t) return ltl_released(L);
-      if (t->ndim == 1) { /* the fast path: one element of a vector */
-        int isnum;
-        lua_Integer i = lua_tointegerx(L, 2, &isnum);
-        int64_t n = t->shape[0];
-        if (i < 0) i += n + 1;
-        if (!isnum || i < 1 || i > n) break;
-        if (!lt_readable(t)) ltl_check_readable(L, t);
-        ltl_push_element(L, t->dtype, lt_data(t) + (i - 1) * t->strides[0] * (int64_t)lt_esize(t));
+      int isnum;
+      lua_Integer i = lua_tointegerx(L, 2, &isnum);
+      if (!isnum) break;
+      const char *p = fast_element(t, i);
+      if (p && lt_readable(t)) {
+        ltl_push_element(L, t->dtype, p);
         return 1;
       }
+      if (index_integer(L, t, i)) return 1;
       break;
     }
     case LUA_TSTRING:
@@ -219,29 +317,17 @@ static int t_newindex(lua_State *L) {
   ltl_ud *ud = self_ud(L);
   if (!ud) return luaL_typeerror(L, 1, "tensor");
   lt_tensor *t = ud->t;
-  if (!t || lt_storage_revoked(t->storage)) return ltl_released(L);
-  if (lua_type(L, 2) == LUA_TNUMBER && t->ndim == 1) { /* the fast path */
+  if (!t) return ltl_released(L);
+  if (lua_type(L, 2) == LUA_TNUMBER) { /* the fast path; a revoked tensor is not write-ready */
     int isnum;
     lua_Integer i = lua_tointegerx(L, 2, &isnum);
-    int64_t n = t->shape[0];
-    if (i < 0) i += n + 1;
-    if (isnum && i >= 1 && i <= n && lt_write_ready(t)) {
-      char *p = lt_data(t) + (i - 1) * t->strides[0] * (int64_t)lt_esize(t);
-      if (t->dtype == LT_FLOAT32 && lua_type(L, 3) == LUA_TNUMBER) { /* as lt_store does */
-        if (lua_isinteger(L, 3)) {
-          *(float *)p = (float)lua_tointeger(L, 3);
-          return 0;
-        }
-        lua_Number x = lua_tonumber(L, 3);
-        if (!(x > FLT_MAX || x < -FLT_MAX) || isinf(x)) { /* else lt_store raises */
-          *(float *)p = (float)x;
-          return 0;
-        }
-      }
-      ltl_store_value(L, 3, t->dtype, p);
+    char *p = isnum ? (char *)fast_element(t, i) : NULL;
+    if (p && lt_write_ready(t)) {
+      ltl_store_element(L, 3, t->dtype, p);
       return 0;
     }
   }
+  if (lt_storage_revoked(t->storage)) return ltl_released(L);
   if (lua_type(L, 2) == LUA_TSTRING)
     return ltl_error(L, "cannot set field '%s' of a tensor", lua_tostring(L, 2));
   lt_frame f;
@@ -249,6 +335,28 @@ static int t_newindex(lua_State *L) {
   apply_key(L, v, 2);
   assign(L, v, 3);
   return 0;
+}
+
+/* The iterator of pairs(t): (t, i) -> i + 1, t[i + 1], or nothing after the last. */
+static int pairs_next(lua_State *L) {
+  lt_tensor *t = ltl_check(L, 1);
+  lua_Integer i = luaL_checkinteger(L, 2);
+  if (t->ndim == 0) return key_error(L, "iteration over a 0-d tensor");
+  if (i < 0 || i >= (lua_Integer)t->shape[0]) return 0;
+  lua_settop(L, 1);
+  lua_pushinteger(L, i + 1);
+  push_at(L, t, (int64_t)i);
+  return 2;
+}
+
+/* __pairs: iterates (i, t[i]) for i = 1, #t, as ipairs does. */
+static int t_pairs(lua_State *L) {
+  lt_tensor *t = ltl_check(L, 1);
+  if (t->ndim == 0) return key_error(L, "iteration over a 0-d tensor");
+  lua_pushcfunction(L, pairs_next);
+  lua_pushvalue(L, 1);
+  lua_pushinteger(L, 0);
+  return 3;
 }
 
 static int t_len(lua_State *L) {
@@ -307,7 +415,7 @@ static const luaL_Reg index_methods[] = {
     {"get", m_get}, {"set", m_set}, {"copy_", m_copy_}, {NULL, NULL}};
 
 static const luaL_Reg index_metameth[] = {
-    {"__newindex", t_newindex}, {"__len", t_len}, {NULL, NULL}};
+    {"__newindex", t_newindex}, {"__len", t_len}, {"__pairs", t_pairs}, {NULL, NULL}};
 
 /* __index: a closure over the methods and properties tables */
 static void open_index(lua_State *L, const ltl_tables *at) {

@@ -1,7 +1,8 @@
 /*
  * lua_tensor.c -- the tensor of ltensor.core in Lua: the constructors (lt.tensor, empty, zeros,
  * ones, full, arange, from_bytes, is_tensor), the methods that describe, convert, copy and view
- * a tensor, its properties (shape, dtype, ndim, device) and __gc / __close.
+ * a tensor, its properties (shape, dtype, ndim, device, T), __gc / __close, and __lt / __le,
+ * which refuse (pointing to t:lt(x) and t:le(x): Lua makes a comparison's result a boolean).
  *
  * Argument handling only: views, copies and fills are the core's. Indexing (__index, get/set,
  * copy_) is lua_index.c's, math lua_math.c's. Read only by lua_init.c (ltl_part_tensor);
@@ -561,6 +562,29 @@ static int t_close(lua_State *L) {
   return 0;
 }
 
+/* t.T: the dims reversed, a view (on 0-d and 1-d the tensor itself, as a view), as torch. */
+static int p_T(lua_State *L) {
+  lt_tensor *t = ltl_check(L, 1);
+  int perm[LT_MAX_NDIM];
+  for (int d = 0; d < t->ndim; d++) perm[d] = t->ndim - 1 - d;
+  lt_error err;
+  ltl_ud *ud = ltl_newud(L);
+  LTL_CHECK(L, lt_permute(t, perm, &ud->t, &err), err);
+  return 1;
+}
+
+/* __lt and __le: Lua turns what they return into a boolean, so `t < x` cannot be elementwise;
+   the message names the method that is. Lua calls __lt(x, t) for both x < t and t > x: either
+   reads t:gt(x). */
+static int compare_error(lua_State *L, const char *op, const char *m, const char *flipped) {
+  return luaL_error(L,
+                    "tensors cannot be compared elementwise with %s (Lua makes the result a "
+                    "boolean): use t:%s(x)",
+                    op, ltl_testud(L, 1) ? m : flipped);
+}
+static int t_lt(lua_State *L) { return compare_error(L, "'<' or '>'", "lt", "gt"); }
+static int t_le(lua_State *L) { return compare_error(L, "'<=' or '>='", "le", "ge"); }
+
 static const luaL_Reg methods[] = {
     {"size", m_size},
     {"stride", m_stride},
@@ -594,10 +618,11 @@ static const luaL_Reg methods[] = {
     {NULL, NULL},
 };
 
-static const luaL_Reg properties[] = {
-    {"shape", p_shape}, {"dtype", p_dtype}, {"ndim", p_ndim}, {"device", p_device}, {NULL, NULL}};
+static const luaL_Reg properties[] = {{"shape", p_shape},   {"dtype", p_dtype}, {"ndim", p_ndim},
+                                      {"device", p_device}, {"T", p_T},         {NULL, NULL}};
 
-static const luaL_Reg metameth[] = {{"__gc", t_gc}, {"__close", t_close}, {NULL, NULL}};
+static const luaL_Reg metameth[] = {
+    {"__gc", t_gc}, {"__close", t_close}, {"__lt", t_lt}, {"__le", t_le}, {NULL, NULL}};
 
 static const luaL_Reg funcs[] = {
     {"tensor", lt_tensor_fn},

@@ -109,7 +109,8 @@ void ltl_account_import(lua_State *L, const lt_tensor *t) {
 
 /* A new empty userdata with tag, on top of the stack (no metatable yet). */
 static ltl_ud *new_ud(lua_State *L, const char *tag) {
-  ltl_ud *ud = lua_newuserdatauv(L, sizeof(ltl_ud), 0);
+  /* a tensor's one user value holds its row view (lua_index.c); a wrapper has none */
+  ltl_ud *ud = lua_newuserdatauv(L, sizeof(ltl_ud), tag == &ltl_tensor_key ? LTL_UV_ROW : 0);
   ud->t = ud->closed = NULL;
   ud->tag = tag;
   return ud;
@@ -183,6 +184,9 @@ static int in_coroutine(lua_State *L) {
 void ltl_close_ud(lua_State *L, int idx) {
   ltl_ud *ud = ltl_testud(L, idx);
   if (!ud || !ud->t) return;
+  idx = lua_absindex(L, idx);
+  lua_pushnil(L); /* the row view goes too: it holds the storage */
+  lua_setiuservalue(L, idx, LTL_UV_ROW);
   if (!in_finalizer(L) && !in_coroutine(L) && !held_by_c(L, idx)) {
     ltl_release_ud(ud);
     return;
@@ -352,10 +356,17 @@ int ltl_opt_bool(lua_State *L, int arg, int def, const char *what) {
   return lua_toboolean(L, arg);
 }
 
+int ltl_index_error(lua_State *L, lua_Integer i, int64_t n, int dim) {
+  luaL_where(L, 1);
+  lua_pushfstring(L, "index %I is out of range for dim %d of size %I%s", i, dim + 1, (lua_Integer)n,
+                  i == 0 ? " (indices are 1-based)" : "");
+  lua_concat(L, 2);
+  return lua_error(L);
+}
+
 int64_t ltl_norm_index(lua_State *L, lua_Integer i, int64_t n, int dim) {
   lua_Integer j = i < 0 ? i + (lua_Integer)n + 1 : i;
-  if (j < 1 || j > (lua_Integer)n)
-    ltl_error(L, "index %I is out of range for dim %d of size %I", i, dim + 1, (lua_Integer)n);
+  if (j < 1 || j > (lua_Integer)n) ltl_index_error(L, i, n, dim);
   return (int64_t)j - 1;
 }
 

@@ -39,6 +39,9 @@ typedef struct {
 } ltl_ud;
 
 extern const char ltl_tensor_key, ltl_wrapper_key;
+/* The user value of a tensor userdata that holds the view t[i] last gave (lua_index.c); a
+   tensor closed or released drops it. Wrappers have no user value. */
+#define LTL_UV_ROW 1
 
 /* The ltensor userdata at idx tagged `tag` (&ltl_tensor_key or &ltl_wrapper_key; NULL: either),
    or NULL. Released ones included (ud->t == NULL). */
@@ -187,6 +190,9 @@ int ltl_opts(lua_State *L, int first, const char *fname, const char *const *keys
 int ltl_opt_bool(lua_State *L, int arg, int def, const char *what);
 /* 0-based position of the 1-based (or negative) index i in dim (0-based) of size n. Raises. */
 int64_t ltl_norm_index(lua_State *L, lua_Integer i, int64_t n, int dim);
+/* Raises "index i is out of range for dim d of size n" at the caller's position (luaL_where
+   level 1), saying that indices are 1-based when i is 0. */
+int ltl_index_error(lua_State *L, lua_Integer i, int64_t n, int dim);
 /*
  * Reads sizes given either as one table at arg or as integer arguments from arg on; stops at
  * the first non-number argument. Returns the number of sizes and sets *next to the argument
@@ -223,6 +229,22 @@ int ltl_to_scalar(lua_State *L, int idx, lt_dtype dt, lt_scalar *s);
 void ltl_scalar_error(lua_State *L, const lt_scalar *s, lt_dtype dt);
 /* Writes the Lua value at idx into the element at p of a writable tensor of dtype dt. */
 void ltl_store_value(lua_State *L, int idx, lt_dtype dt, char *p);
+/* The same, the hot path of t[i] = v: a float32 or float64 element and a number of magnitude
+   below 2^53 (in range, and an integer converts exactly through lua_Number) is stored here; every
+   other value (NaN, larger, strings, other dtypes) goes to ltl_store_value and its checks. */
+static inline void ltl_store_element(lua_State *L, int idx, lt_dtype dt, char *p) {
+  if ((dt == LT_FLOAT32 || dt == LT_FLOAT64) && lua_type(L, idx) == LUA_TNUMBER) {
+    lua_Number v = lua_tonumber(L, idx);
+    if (v > -9007199254740992.0 && v < 9007199254740992.0) {
+      if (dt == LT_FLOAT32)
+        *(float *)p = (float)v;
+      else
+        *(double *)p = (double)v;
+      return;
+    }
+  }
+  ltl_store_value(L, idx, dt, p);
+}
 /* Pushes a new tensor made from the (nested) table at idx; dtype inferred unless
    dt < LT_NDTYPES. */
 lt_tensor *ltl_from_table(lua_State *L, int idx, lt_dtype dt);

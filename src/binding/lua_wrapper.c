@@ -5,7 +5,8 @@
  * Its metatable allows __dlpack (always versioned, READ_ONLY set, never giving a copy-on-write
  * clone its own memory), __dlpack_device, __dlpack_c_exchange_api (the const table) and
  * tostring. Every other index, write, operator, length, call, comparison or concatenation raises
- * "ReadOnlyTensorWrapper only supports DLPack export; '<name>' is not allowed".
+ * "ReadOnlyTensorWrapper only supports DLPack export; '<name>' is not allowed (for a read-only
+ * tensor of its memory, use dlpack.from_dlpack(w))".
  * Read only by lua_init.c (ltl_part_wrapper); calls lua_dlpack.c (lua_dlpack.h) for the
  * export, lua_exchange.c (the const table), the base and the core.
  */
@@ -14,7 +15,9 @@
 #include "lua_parts.h"
 
 #define WRAPPER_NAME "ltensor.ReadOnlyTensorWrapper"
-#define REFUSED "ReadOnlyTensorWrapper only supports DLPack export; '%s' is not allowed"
+#define REFUSED                                                                              \
+  "ReadOnlyTensorWrapper only supports DLPack export; '%s' is not allowed (for a read-only " \
+  "tensor of its memory, use dlpack.from_dlpack(w))"
 
 static lt_tensor *check_wrapper(lua_State *L, int idx) {
   ltl_ud *ud = ltl_testwrapper(L, idx);
