@@ -109,6 +109,7 @@ bench: build
 	./$(BUILD)/bench/bench_exchange
 	./$(BUILD)/bench/bench_dlpack
 	./$(BUILD)/bench/bench_math
+	./$(BUILD)/bench/bench_compute
 	$(LUA_ENV) lua5.4 bench/gc_memory.lua
 
 install: build
