@@ -2,12 +2,16 @@
  * lt_linalg.c -- matrix products (torch.matmul), concatenation (torch.cat) and stacking
  * (torch.stack); see lt_linalg.h.
  *
- * matmul makes both operands contiguous in the computation dtype (the promoted dtype; float16
- * and bfloat16 compute in float32 and round once at the end), then runs one kernel per batch
- * entry, lt_iter walking the broadcast batch dims. The kernel, one macro over the computation
- * dtypes, loops i-k-j in blocks so that the inner loop runs along contiguous rows of the right
- * operand and of the result (it vectorizes) and a block of the right operand stays in cache.
- * Integers wrap (unsigned arithmetic, no undefined behaviour).
+ * matmul computes in the computation dtype (the promoted dtype; float16 and bfloat16 compute
+ * in float32 and round once at the end), one product per batch entry, lt_iter walking the
+ * broadcast batch dims. float32, float64, complex64 and complex128 go to the BLAS when one was
+ * built in and is on (lt_blas.h): an operand whose matrices are row-major or transposed with a
+ * unit stride goes as it is, its other stride the leading dimension; any other is packed once
+ * into a contiguous copy; a result row or column is a gemv, a single element a dot. Otherwise
+ * both operands are made contiguous and ltensor's own kernel runs. The kernel, one macro over the
+ * computation dtypes, loops i-k-j in blocks so that the inner loop runs along contiguous rows of
+ * the right operand and of the result (it vectorizes) and a block of the right operand stays in
+ * cache. Integers wrap (unsigned arithmetic, no undefined behaviour).
  */
 #include "lt_linalg.h"
 
@@ -475,7 +479,8 @@ int lt_addmm(const lt_tensor *input, const lt_tensor *a, const lt_tensor *b, con
   double al[2], be[2];
   scalar_pair(alpha, al);
   scalar_pair(beta, be);
-  if (lt_blas_active(rt)) { /* fused: res = input, then res = alpha a b + beta res */
+  if (lt_blas_active(rt) && lt_blas_fits(d.n) && lt_blas_fits(d.k) && lt_blas_fits(d.m) &&
+      lt_blas_fits(d.n * d.m)) { /* fused: res = input, then res = alpha a b + beta res */
     int keep = be[0] != 0 || be[1] != 0;
     if ((rc = lt_tensor_new(rt, 2, shape, 1, &res, err)) == LT_OK && keep)
       rc = lt_copy(res, view, err);
