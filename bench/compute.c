@@ -172,14 +172,6 @@ static double py_case(const char *fn, long n, int wall) {
   return bench_py_done(r, clock_of(wall) - t0, "bench_compute", fn);
 }
 
-static void py_str(const char *expr, char *buf, size_t n) {
-  PyObject *v = PyRun_String(expr, Py_eval_input, G, G);
-  const char *s = v ? PyUnicode_AsUTF8(v) : NULL;
-  snprintf(buf, n, "%s", s ? s : "?");
-  if (!s) PyErr_Clear();
-  Py_XDECREF(v);
-}
-
 int main(int argc, char **argv) {
   int quick = bench_flag("LTENSOR_BENCH_QUICK");
   int rounds = quick ? 2 : 7;
@@ -215,8 +207,8 @@ int main(int argc, char **argv) {
     }
 
   char pyver[128], blas[512];
-  py_str("sys.version.split()[0] + ', NumPy ' + np.__version__", pyver, sizeof pyver);
-  py_str("blas()", blas, sizeof blas);
+  bench_py_str("sys.version.split()[0] + ', NumPy ' + np.__version__", pyver, sizeof pyver);
+  bench_py_str("blas()", blas, sizeof blas);
   int threads = 0;
 #if defined(LTENSOR_BLAS_OPENBLAS)
   threads = openblas_get_num_threads();

@@ -41,9 +41,11 @@
 
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
 #define LT_VCLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+#define LT_VINLINE inline __attribute__((always_inline))
 #define LT_VIVDEP _Pragma("GCC ivdep")
 #else
 #define LT_VCLONES
+#define LT_VINLINE inline
 #define LT_VIVDEP
 #endif
 
@@ -172,44 +174,32 @@ static inline int trig_beyond(const float *x, int64_t n) {
   return top >= 0x49800000u; /* 2^20 */
 }
 
-LT_VCLONES void lt_vmath_sin_f32(float *y, const float *x, int64_t n) {
+/* sin (is_cos 0) or cos of x[0..n): cos x = sin(x + pi/2), the next quadrant. Inlined into
+   each function (and each of its clones), where is_cos is a constant. */
+static LT_VINLINE void trig_f32(float *y, const float *x, int64_t n, int is_cos) {
   for (int64_t i0 = 0; i0 < n; i0 += TRIG_BLOCK) {
     int64_t len = n - i0 < TRIG_BLOCK ? n - i0 : TRIG_BLOCK;
     const float *xb = x + i0;
     float *yb = y + i0;
     if (trig_beyond(xb, len)) {
-      for (int64_t j = 0; j < len; j++) yb[j] = sinf(xb[j]);
+      for (int64_t j = 0; j < len; j++) yb[j] = is_cos ? cosf(xb[j]) : sinf(xb[j]);
       continue;
     }
     LT_VIVDEP for (int64_t j = 0; j < len; j++) {
       uint64_t q;
       double s, c;
       reduce_trig(xb[j], &q, &s, &c);
+      q += (uint64_t)is_cos;
       double v = q & 1 ? c : s;
       float r = (float)(q & 2 ? -v : v);
-      yb[j] = xb[j] == 0 ? xb[j] : r; /* sin(-0) = -0, whatever the contractions did */
+      yb[j] = !is_cos && xb[j] == 0 ? xb[j] : r; /* sin(-0) = -0, whatever the contractions did */
     }
   }
 }
 
-LT_VCLONES void lt_vmath_cos_f32(float *y, const float *x, int64_t n) {
-  for (int64_t i0 = 0; i0 < n; i0 += TRIG_BLOCK) {
-    int64_t len = n - i0 < TRIG_BLOCK ? n - i0 : TRIG_BLOCK;
-    const float *xb = x + i0;
-    float *yb = y + i0;
-    if (trig_beyond(xb, len)) {
-      for (int64_t j = 0; j < len; j++) yb[j] = cosf(xb[j]);
-      continue;
-    }
-    LT_VIVDEP for (int64_t j = 0; j < len; j++) {
-      uint64_t q;
-      double s, c;
-      reduce_trig(xb[j], &q, &s, &c);
-      double v = q & 1 ? s : c;
-      yb[j] = (float)((q + 1) & 2 ? -v : v);
-    }
-  }
-}
+LT_VCLONES void lt_vmath_sin_f32(float *y, const float *x, int64_t n) { trig_f32(y, x, n, 0); }
+
+LT_VCLONES void lt_vmath_cos_f32(float *y, const float *x, int64_t n) { trig_f32(y, x, n, 1); }
 
 LT_VCLONES void lt_vmath_sqrt_f32(float *y, const float *x, int64_t n) {
   LT_VIVDEP for (int64_t i = 0; i < n; i++) y[i] = sqrtf(x[i]);
