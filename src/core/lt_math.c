@@ -307,7 +307,8 @@ static const kernel binops[LT_NDTYPES][LT_NBINOPS] = {LT_DTYPES_BY_CATEGORY(BINR
   UN_RUN(same_##E, T, T, x)            \
   UN_RUN(sign_##E, T, T, (T)(x > 0))
 /* A unary run whose contiguous runs go to a kernel of lt_vmath.h (VFN(out, in, n)); strided
-   runs compute EXPR per element. VRUN_<bits>: float32 has such kernels, float64 not yet. */
+   runs compute EXPR per element. VRUN_<bits>: float32 has such kernels for all six functions,
+   float64 for exp, log and sqrt. */
 #define UN_VRUN(NAME, T, EXPR, VFN)                                          \
   UN_RUN(NAME##_strided, T, T, EXPR)                                         \
   static int NAME(void *ctx, char *const *p, const int64_t *st, int64_t n) { \
@@ -317,7 +318,13 @@ static const kernel binops[LT_NDTYPES][LT_NBINOPS] = {LT_DTYPES_BY_CATEGORY(BINR
     return 0;                                                                \
   }
 #define VRUN_32(NAME, T, EXPR, FN) UN_VRUN(NAME, T, EXPR, lt_vmath_##FN##_f32)
-#define VRUN_64(NAME, T, EXPR, FN) UN_RUN(NAME, T, T, EXPR)
+#define VRUN_64(NAME, T, EXPR, FN) VRUN64_##FN(NAME, T, EXPR)
+#define VRUN64_exp(NAME, T, EXPR) UN_VRUN(NAME, T, EXPR, lt_vmath_exp_f64)
+#define VRUN64_log(NAME, T, EXPR) UN_VRUN(NAME, T, EXPR, lt_vmath_log_f64)
+#define VRUN64_sqrt(NAME, T, EXPR) UN_VRUN(NAME, T, EXPR, lt_vmath_sqrt_f64)
+#define VRUN64_sin(NAME, T, EXPR) UN_RUN(NAME, T, T, EXPR)
+#define VRUN64_cos(NAME, T, EXPR) UN_RUN(NAME, T, T, EXPR)
+#define VRUN64_tanh(NAME, T, EXPR) UN_RUN(NAME, T, T, EXPR)
 #define FLOAT_UNOPS(E, T, F, V)            \
   UN_RUN(neg_##E, T, T, -x)                \
   UN_RUN(abs_##E, T, T, fabs##F(x))        \

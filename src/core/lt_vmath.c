@@ -1,5 +1,6 @@
 /*
- * lt_vmath.c -- vectorized float32 exp, log, tanh, sin, cos and sqrt (see lt_vmath.h).
+ * lt_vmath.c -- vectorized float32 exp, log, tanh, sin, cos and sqrt, and float64 exp, log and
+ * sqrt (see lt_vmath.h).
  *
  * Each function is one plain C loop that GCC vectorizes (this file is compiled with -O3,
  * -fno-math-errno, -fno-trapping-math, which lets GCC turn the selects into blends, and
@@ -32,6 +33,13 @@
  * largest error in ulp: exp 0.5001, log 0.5004, tanh 0.5002, sqrt 0.5000, sin 0.5606 and cos
  * 0.5605 -- those two in glibc's sinf/cosf, which the blocks holding |x| >= 2^20 use; the
  * reduced arguments stay within 0.5001. The test fails above 1 ulp; the project's bound is 2.
+ *
+ * float64 exp, log and sqrt work the same way one precision up, without a wider type: exp
+ * reduces with a two-part ln2 (k * LN2_HI exact) and sums expm1(r) to r^13, scaling by 2^k in
+ * two steps (subnormal results, overflow); log scales subnormals up by 2^54 and sums log(1 + f)
+ * = f - s (f - R) with R to z^11. Measured against long double libm on 4M arguments each: exp
+ * 0.9316 ulp, log 0.8296, sqrt 0.5 (the test fails above 2). float64 tanh, sin and cos stay
+ * libm's (a float64 tanh this way reached 2.45 ulp).
  */
 #include "lt_vmath.h"
 
@@ -204,3 +212,84 @@ LT_VCLONES void lt_vmath_cos_f32(float *y, const float *x, int64_t n) { trig_f32
 LT_VCLONES void lt_vmath_sqrt_f32(float *y, const float *x, int64_t n) {
   LT_VIVDEP for (int64_t i = 0; i < n; i++) y[i] = sqrtf(x[i]);
 }
+
+/* {====== float64 ====== */
+
+#define LN2_HI 0x1.62e42feep-1 /* ln2 = LN2_HI + LN2_LO; k * LN2_HI is exact for |k| < 2^20 */
+#define LN2_LO 0x1.a39ef35793c76p-33
+
+/* 2^k for an integer k in [-1022, 1023] held as a double: through the SHIFT bits. */
+static inline double pow2i(double k) { return double_of((bits_of(k + SHIFT) + 1023) << 52); }
+
+/* expm1(r) for |r| <= ln2/2 + a little, Taylor to r^13 (truncation below 1e-17 relative). */
+static inline double expm1_poly64(double r) {
+  double z = r * r;
+  double q =
+      1.0 / 6 +
+      r * (1.0 / 24 +
+           r * (1.0 / 120 +
+                r * (1.0 / 720 +
+                     r * (1.0 / 5040 +
+                          r * (1.0 / 40320 +
+                               r * (1.0 / 362880 + r * (1.0 / 3628800 +
+                                                        r * (1.0 / 39916800 +
+                                                             r * (1.0 / 479001600 +
+                                                                  r * (1.0 / 6227020800.0))))))))));
+  return r + (z * 0.5 + z * r * q);
+}
+
+/* v = k ln2 + r (two-part ln2): returns r, *k the integer k as a double. */
+static inline double reduce_exp64(double v, double *k) {
+  *k = (v * LOG2E + SHIFT) - SHIFT;
+  return (v - *k * LN2_HI) - *k * LN2_LO;
+}
+
+LT_VCLONES void lt_vmath_exp_f64(double *y, const double *x, int64_t n) {
+  LT_VIVDEP for (int64_t i = 0; i < n; i++) {
+    double xv = x[i];
+    double v = xv > -746.0 ? xv : -746.0; /* exp(-746) rounds to 0; NaN becomes -746 here */
+    v = v < 710.0 ? v : 710.0;            /* exp(710) overflows */
+    double k, r = reduce_exp64(v, &k);
+    double k1 = (k * 0.5 + SHIFT) - SHIFT, k2 = k - k1; /* 2^k in two steps: subnormals, inf */
+    double e = ((1 + expm1_poly64(r)) * pow2i(k1)) * pow2i(k2);
+    y[i] = xv == xv ? e : xv;
+  }
+}
+
+LT_VCLONES void lt_vmath_log_f64(double *y, const double *x, int64_t n) {
+  LT_VIVDEP for (int64_t i = 0; i < n; i++) {
+    double xv = x[i];
+    int sub = xv < 0x1p-1022; /* subnormal (or not positive): scaled to a normal number */
+    uint64_t u = bits_of(sub ? xv * 0x1p54 : xv);
+    double e = double_of(0x4330000000000000u | ((u >> 52) & 0x7ff)) - (0x1p52 + 1023);
+    e = sub ? e - 54 : e;
+    double m = double_of((u & 0x000fffffffffffffu) | 0x3ff0000000000000u); /* [1, 2) */
+    int big = m > SQRT2;
+    m = big ? m * 0.5 : m;
+    e = big ? e + 1 : e;
+    /* log(1 + f) = 2 atanh(s) = f - s (f - R), s = f / (2 + f), R = 2 (z/3 + z^2/5 + ...) */
+    double f = m - 1, s = f / (2 + f), z = s * s;
+    double R =
+        z *
+        (2.0 / 3 +
+         z * (2.0 / 5 +
+              z * (2.0 / 7 +
+                   z * (2.0 / 9 + z * (2.0 / 11 +
+                                       z * (2.0 / 13 +
+                                            z * (2.0 / 15 +
+                                                 z * (2.0 / 17 +
+                                                      z * (2.0 / 19 +
+                                                           z * (2.0 / 21 + z * (2.0 / 23)))))))))));
+    double r = e * LN2_HI + ((e * LN2_LO - s * (f - R)) + f);
+    r = xv == INFINITY ? xv : r;
+    r = xv == 0 ? -INFINITY : r;
+    r = xv < 0 ? NAN : r;
+    y[i] = xv == xv ? r : xv;
+  }
+}
+
+LT_VCLONES void lt_vmath_sqrt_f64(double *y, const double *x, int64_t n) {
+  LT_VIVDEP for (int64_t i = 0; i < n; i++) y[i] = sqrt(x[i]);
+}
+
+/* }====== */
