@@ -8,6 +8,7 @@
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
 TSAN_BUILD ?= build-tsan
+NOBLAS_BUILD ?= build-noblas
 FUZZ_BUILD ?= build-fuzz
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS = fuzz_dlpack_import fuzz_index fuzz_bytes
@@ -19,7 +20,7 @@ LUA_ENV     = LUA_PATH="$(CURDIR)/lua/?.lua;$(CURDIR)/lua/?/init.lua;;" \
               LUA_CPATH="$(CURDIR)/$(BUILD)/lua/?.so;;"
 
 
-.PHONY: all deps build run test bench asan tsan valgrind fuzz install clean
+.PHONY: all deps build run test test-noblas bench asan tsan valgrind fuzz install clean
 
 all: build
 
@@ -55,9 +56,17 @@ run: build
 	$(LUA_ENV) lua5.4 examples/quickstart.lua
 
 # The suite runs twice: under AddressSanitizer + UBSan first, then the plain build, whose
-# ctest summary is the last line.
-test: build asan
+# ctest summary is the last line; between them the math tests of a build without the BLAS.
+test: build asan test-noblas
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+# ltensor's own matmul kernel for every dtype (-DLTENSOR_BLAS=OFF): the C math tests and the
+# math and matmul specs, in a build of the module and those tests alone.
+test-noblas: deps
+	$(CMAKE) -S . -B $(NOBLAS_BUILD) -DLTENSOR_WERROR=ON -DLTENSOR_BLAS=OFF \
+	  -DLTENSOR_BUILD_BENCH=OFF $(CMAKE_ARGS)
+	$(CMAKE) --build $(NOBLAS_BUILD) -j $(JOBS) --target ltensor_module test_math
+	cd $(NOBLAS_BUILD) && ctest --output-on-failure -j $(JOBS) -R '^(c_math|spec_math|spec_matmul)$$'
 
 # Build-system tests (rock install, external header) do not depend on the sanitizer: skipped.
 asan: deps
@@ -103,10 +112,11 @@ bench: build
 	./$(BUILD)/bench/bench_exchange
 	./$(BUILD)/bench/bench_dlpack
 	./$(BUILD)/bench/bench_math
+	./$(BUILD)/bench/bench_compute
 	$(LUA_ENV) lua5.4 bench/gc_memory.lua
 
 install: build
 	$(CMAKE) --install $(BUILD)
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) $(TSAN_BUILD) $(FUZZ_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(TSAN_BUILD) $(FUZZ_BUILD) $(NOBLAS_BUILD)

@@ -152,6 +152,15 @@ static inline PyObject *bench_py_open(int argc, char **argv, const char *who, co
   return g;
 }
 
+/* Python's one-line answer to expr (a str) in buf, or "?". */
+static inline void bench_py_str(const char *expr, char *buf, size_t n) {
+  PyObject *v = PyRun_String(expr, Py_eval_input, G, G);
+  const char *s = v ? PyUnicode_AsUTF8(v) : NULL;
+  snprintf(buf, n, "%s", s ? s : "?");
+  if (!s) PyErr_Clear();
+  Py_XDECREF(v);
+}
+
 /* Calls f with the arguments Py_BuildValue makes of fmt (a tuple format), timed in this
    thread's CPU time (*dt, in ns): the new result, or NULL with a Python error set. */
 static inline PyObject *bench_py_time(PyObject *f, double *dt, const char *fmt, ...) {

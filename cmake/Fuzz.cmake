@@ -19,6 +19,9 @@ add_library(ltensor_fuzz_core OBJECT ${LT_CORE_SOURCES})
 add_library(ltensor_fuzz_lua OBJECT ${LT_LUA_SOURCES})
 target_include_directories(ltensor_fuzz_core PUBLIC ${LT_CORE_INCLUDES})
 target_include_directories(ltensor_fuzz_lua PUBLIC ${LT_BINDING_INCLUDES})
+if(LT_BLAS_NAME) # src/core/lt_blas.c is in LT_CORE_SOURCES
+  target_include_directories(ltensor_fuzz_core PRIVATE ${LT_CBLAS_INCLUDE})
+endif()
 foreach(_t ltensor_fuzz_core ltensor_fuzz_lua)
   target_compile_options(${_t} PRIVATE ${LT_FUZZ_WARNINGS} -fsanitize=fuzzer-no-link
                          ${LT_FUZZ_SAN})
@@ -30,7 +33,7 @@ foreach(_f dlpack_import index bytes)
   target_compile_options(fuzz_${_f} PRIVATE ${LT_FUZZ_WARNINGS} -fsanitize=fuzzer
                          ${LT_FUZZ_SAN})
   target_link_options(fuzz_${_f} PRIVATE -fsanitize=fuzzer ${LT_FUZZ_SAN})
-  target_link_libraries(fuzz_${_f} PRIVATE ${LUA_LIBRARY} m)
+  target_link_libraries(fuzz_${_f} PRIVATE ${LUA_LIBRARY} ${LT_BLAS_LIBS} m)
   set_target_properties(fuzz_${_f} PROPERTIES RUNTIME_OUTPUT_DIRECTORY
                         ${CMAKE_BINARY_DIR}/fuzz)
 endforeach()

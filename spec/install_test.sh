@@ -47,8 +47,12 @@ libdir=$(pkg-config --variable=libdir ltensor)
 cflags=(-std=c11 -Wall -Wextra -Wpedantic -Werror ${flags[@]+"${flags[@]}"})
 run cc "${cflags[@]}" -o "$tmp/host_pc" "$src/spec/install/host.c" \
   $(pkg-config --cflags --libs ltensor)
+static_libs=() # what a static link needs besides libltensor.a (Lua, the BLAS if any)
+for f in $(pkg-config --static --libs ltensor); do
+  [ "$f" = -lltensor ] || static_libs+=("$f")
+done
 run cc "${cflags[@]}" -o "$tmp/host_pc_static" "$src/spec/install/host.c" \
-  $(pkg-config --cflags ltensor) "$libdir/libltensor.a" $(pkg-config --libs lua5.4) -lm
+  $(pkg-config --cflags ltensor) "$libdir/libltensor.a" "${static_libs[@]}"
 [ -n "$(needed "$tmp/host_pc")" ] || { echo "host_pc does not link libltensor.so"; exit 1; }
 [ -z "$(needed "$tmp/host_pc_static")" ] || { echo "host_pc_static links libltensor.so"; exit 1; }
 out=$(LD_LIBRARY_PATH=$libdir "$tmp/host_pc") || { echo "pkg-config host_pc failed: $out"; exit 1; }

@@ -167,6 +167,12 @@ local SIG = {
   matmul = function(r)
     return { mk(function() return lt.ones(r.ndim >= 1 and r.shape[r.ndim] or 1) end) }
   end,
+  mm = function(r) return { mk(function() return lt.ones(r.ndim >= 1 and r.shape[r.ndim] or 1, 2) end) } end,
+  bmm = function(r)
+    return { mk(function() return lt.ones(r.shape[1] or 1, r.ndim >= 1 and r.shape[r.ndim] or 1, 2) end) }
+  end,
+  addmm = { mk(function() return lt.ones(2, 3) end), mk(function() return lt.ones(3, 2) end),
+    { beta = 2, alpha = 1 } },
   map = { FN }, apply = { FN },
 }
 for _, name in ipairs({ "add", "sub", "mul", "div", "floor_divide", "remainder", "pow",
@@ -176,7 +182,7 @@ end
 for _, name in ipairs({ "eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or" }) do
   SIG[name] = { 1 }
 end
-SIG.dot = SIG.matmul
+SIG.dot, SIG.mv = SIG.matmul, SIG.matmul
 for _, name in ipairs({ "numel", "dim", "is_contiguous", "element_size", "nbytes",
   "storage_offset", "data_ptr", "const_data_ptr", "is_read_only", "tolist", "item", "bytes",
   "clone", "contiguous", "zero_", "__dlpack_device", "t", "neg", "neg_", "abs", "abs_",
@@ -208,6 +214,7 @@ local FSIG = {
   _readable = { { VEC } },
   where = { { mk(function() return lt.tensor({ true, false, true }) end), VEC, 0 } },
   cat = { { { VEC, VEC }, 1 } },
+  config = { {}, { { blas = true } } },
   stack = { { { VEC, VEC }, 1 } },
   from_dlpack = {
     { VEC, { device = "cpu", copy = false } },

@@ -17,3 +17,9 @@ cd /
 out=$(lua5.4 -e 'local lt = require "ltensor"; io.write(tostring(lt.arange(3)))')
 [ "$out" = "tensor([0, 1, 2])" ] || { echo "unexpected output: $out"; exit 1; }
 echo "rock installed and loaded: $out"
+# the rock builds its matrix products on the BLAS this machine has (OpenBLAS by pkg-config)
+if pkg-config --exists openblas 2>/dev/null; then
+  blas=$(lua5.4 -e 'io.write(tostring(require "ltensor".config().blas))')
+  [ "$blas" = openblas ] || { echo "the rock does not use OpenBLAS: lt.config().blas = $blas"; exit 1; }
+  echo "rock matrix products through: $blas"
+fi

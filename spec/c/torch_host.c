@@ -680,6 +680,67 @@ static void test_outlives_state(void) {
 
 /* }====== */
 
+/* {====== 8: matrix products against torch's ====== */
+
+/* mm, bmm, mv, dot, addmm and matmul (with transposed, strided and broadcast operands) of
+   torch's random tensors, shared into Lua, computed by ltensor (the BLAS where one was built in)
+   and compared with torch's own results: within 1e-4 (float32, complex64), 1e-10 (float64,
+   complex128), exactly for int64 (ltensor's own kernel). */
+static void test_products(void) {
+  section("8: matrix products against torch");
+  static const char *const dts[] = {"float32", "float64", "complex64", "complex128", "int64"};
+  static const char *const names[] = {"a", "b", "v", "w", "b1", "b2", "bb", "bc", "inp"};
+  static const char *const shapes[] = {"7, 5",    "5, 6",       "5",       "7", "3, 7, 5",
+                                       "3, 5, 6", "2, 1, 7, 5", "4, 5, 6", "6"};
+  static const struct {
+    const char *lua, *torch;
+  } ops[] = {
+      {"a:mm(b)", "a.mm(b)"},
+      {"a:matmul(b)", "a.matmul(b)"},
+      {"b:t():mm(a:t())", "b.T.mm(a.T)"},
+      {"a:mv(v)", "a.mv(v)"},
+      {"v:dot(v)", "(v * v).sum()"}, /* Debian's torch 1.13 gives 0 for complex v.dot(v) */
+      {"w:matmul(a)", "w.matmul(a)"},
+      {"a:matmul(v)", "a.matmul(v)"},
+      {"b1:bmm(b2)", "b1.bmm(b2)"},
+      {"b1:transpose(2, 3):bmm(b1)", "b1.transpose(1, 2).bmm(b1)"},
+      {"bb:matmul(bc)", "bb.matmul(bc)"},
+      {"b1:matmul(b)", "b1.matmul(b)"},
+      {"inp:addmm(a, b, {beta = 3, alpha = 2})", "inp.addmm(a, b, beta=3, alpha=2)"},
+      {"inp:addmm(a, b)", "inp.addmm(a, b)"},
+      {"a[{ {}, { 1, -1, 2 } }]:t():matmul(a[{ {}, { 1, 3 } }])", "a[:, ::2].T.matmul(a[:, 0:3])"},
+      {"a[{ { 2, 6 } }]:mm(b[{ {}, { 2, 5 } }])", "a[1:6].mm(b[:, 1:5])"},
+  };
+  CHECK(py_ok("torch.manual_seed(14)"));
+  for (size_t d = 0; d < sizeof dts / sizeof *dts; d++) {
+    const char *dt = dts[d];
+    int is_int = strcmp(dt, "int64") == 0;
+    const char *tol = strstr(dt, "32") || strcmp(dt, "complex64") == 0 ? "1e-4" : "1e-10";
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+      set_context("%s %s", dt, names[i]);
+      if (is_int)
+        CHECK(py_ok("%s = torch.randint(-9, 9, (%s,), dtype=torch.int64)", names[i], shapes[i]));
+      else
+        CHECK(py_ok("%s = torch.randn(%s, dtype=torch.%s)", names[i], shapes[i], dt));
+      CHECK(torch_to_lua(names[i], "%s", names[i]));
+    }
+    for (size_t i = 0; i < sizeof ops / sizeof *ops; i++) {
+      set_context("%s %s", dt, ops[i].lua);
+      CHECK(lua_to_torch("r", "%s", ops[i].lua));
+      CHECK(py_true("r.shape == (%s).shape and r.dtype == (%s).dtype", ops[i].torch, ops[i].torch));
+      if (is_int)
+        CHECK(py_true("torch.equal(r, %s)", ops[i].torch));
+      else
+        CHECK(py_true("torch.allclose(r, %s, rtol=%s, atol=%s)", ops[i].torch, tol, tol));
+    }
+  }
+  set_context("%s", "");
+  CHECK(lua_ok("a, b, v, w, b1, b2, bb, bc, inp, r = nil") &&
+        py_ok("del a, b, v, w, b1, b2, bb, bc, inp, r"));
+}
+
+/* }====== */
+
 int main(int argc, char **argv) {
   const char *v = getenv("TORCH_HOST_VERBOSE");
   verbose = v && *v && strcmp(v, "0") != 0;
@@ -714,6 +775,7 @@ int main(int argc, char **argv) {
   test_ownership();
   test_errors();
   test_reductions();
+  test_products();
   test_outlives_state(); /* closes the Lua state */
 
   section("7: Py_FinalizeEx frees the last export");

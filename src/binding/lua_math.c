@@ -13,6 +13,7 @@
 #include <limits.h>
 #include <string.h>
 
+#include "lt_blas.h"
 #include "lt_copy.h"
 #include "lt_linalg.h"
 #include "lt_math.h"
@@ -257,20 +258,64 @@ static int m_masked_fill_(lua_State *L) { return masked_fill(L, 1); }
 
 /* {====== linear algebra, cat, stack ====== */
 
-static int m_matmul(lua_State *L) {
+/* a:matmul(b), a:mm(b), a:bmm(b), a:mv(v), a:dot(b): the core checks the ranks and sizes. */
+static int product(lua_State *L, const char *name,
+                   int (*fn)(const lt_tensor *, const lt_tensor *, lt_tensor **, lt_error *)) {
   lt_tensor *a = ltl_check(L, 1), *b = ltl_check(L, 2);
   lt_error err;
   ltl_ud *ud = ltl_newud(L);
-  if (lt_matmul(a, b, &ud->t, &err)) return ltl_error(L, "matmul: %s", err.msg);
+  if (fn(a, b, &ud->t, &err)) return ltl_error(L, "%s: %s", name, err.msg);
   ltl_account_tensor(L, ud->t);
   return 1;
 }
 
-static int m_dot(lua_State *L) {
-  lt_tensor *a = ltl_check(L, 1), *b = ltl_check(L, 2);
-  if (a->ndim != 1 || b->ndim != 1)
-    return luaL_error(L, "dot: 1-d tensors expected, got %d-d and %d-d", a->ndim, b->ndim);
-  return m_matmul(L);
+static int m_matmul(lua_State *L) { return product(L, "matmul", lt_matmul); }
+static int m_mm(lua_State *L) { return product(L, "mm", lt_mm); }
+static int m_bmm(lua_State *L) { return product(L, "bmm", lt_bmm); }
+static int m_mv(lua_State *L) { return product(L, "mv", lt_mv); }
+static int m_dot(lua_State *L) { return product(L, "dot", lt_dot); }
+
+/* opts.name as alpha or beta (default 1): a number, or {re, im} for complex results. */
+static void coef_opt(lua_State *L, int opts, const char *name, lt_scalar *s) {
+  *s = (lt_scalar){.kind = LT_SK_INT, .v.i = 1};
+  if (lua_isnoneornil(L, opts)) return;
+  lua_getfield(L, opts, name);
+  int t = lua_type(L, -1);
+  if (t != LUA_TNIL && ((t != LUA_TNUMBER && t != LUA_TTABLE) ||
+                        !ltl_to_scalar(L, -1, t == LUA_TTABLE ? LT_COMPLEX128 : LT_FLOAT64, s)))
+    luaL_error(L, "addmm: %s must be a number or {re, im}, got %s", name, luaL_typename(L, -1));
+  lua_pop(L, 1);
+}
+
+/* input:addmm(mat1, mat2 [, {beta = 1, alpha = 1}]) */
+static int m_addmm(lua_State *L) {
+  lt_scalar alpha, beta;
+  if (!lua_isnoneornil(L, 4)) luaL_checktype(L, 4, LUA_TTABLE);
+  coef_opt(L, 4, "beta", &beta); /* first: an options metamethod may run Lua code */
+  coef_opt(L, 4, "alpha", &alpha);
+  lt_tensor *input = ltl_check(L, 1), *a = ltl_check(L, 2), *b = ltl_check(L, 3);
+  lt_error err;
+  ltl_ud *ud = ltl_newud(L);
+  if (lt_addmm(input, a, b, &beta, &alpha, &ud->t, &err)) return ltl_error(L, "addmm: %s", err.msg);
+  ltl_account_tensor(L, ud->t);
+  return 1;
+}
+
+/* lt.config([{blas = false | true}]): {blas = "openblas" | "cblas" | nil} -- the BLAS matrix
+   products go through now. blas = false switches it off for the process (ltensor's own kernel
+   for every dtype), true back on (where one was built in). */
+static int f_config(lua_State *L) {
+  if (!lua_isnoneornil(L, 1)) {
+    luaL_checktype(L, 1, LUA_TTABLE);
+    if (lua_getfield(L, 1, "blas") != LUA_TNIL) lt_blas_enable(lua_toboolean(L, -1));
+    lua_pop(L, 1);
+  }
+  lua_createtable(L, 0, 1);
+  if (lt_blas_active(LT_FLOAT32)) {
+    lua_pushstring(L, lt_blas_name());
+    lua_setfield(L, -2, "blas");
+  }
+  return 1;
 }
 
 /* t:t(): the transpose of a 2-d tensor (0-d and 1-d unchanged), as torch. */
@@ -430,7 +475,11 @@ static const luaL_Reg math_methods[] = {
     {"logical_or", m_logical_or},
     {"logical_not", m_logical_not},
     {"matmul", m_matmul},
+    {"mm", m_mm},
+    {"bmm", m_bmm},
+    {"mv", m_mv},
     {"dot", m_dot},
+    {"addmm", m_addmm},
     {"t", m_t},
     {"map", m_map},
     {"apply", m_apply},
@@ -462,6 +511,7 @@ static int f_get_num_threads(lua_State *L) {
 static const luaL_Reg math_funcs[] = {{"where", f_where},
                                       {"cat", f_cat},
                                       {"stack", f_stack},
+                                      {"config", f_config},
                                       {"set_num_threads", f_set_num_threads},
                                       {"get_num_threads", f_get_num_threads},
                                       {NULL, NULL}};

@@ -2,12 +2,16 @@
  * lt_linalg.c -- matrix products (torch.matmul), concatenation (torch.cat) and stacking
  * (torch.stack); see lt_linalg.h.
  *
- * matmul makes both operands contiguous in the computation dtype (the promoted dtype; float16
- * and bfloat16 compute in float32 and round once at the end), then runs one kernel per batch
- * entry, lt_iter walking the broadcast batch dims. The kernel, one macro over the computation
- * dtypes, loops i-k-j in blocks so that the inner loop runs along contiguous rows of the right
- * operand and of the result (it vectorizes) and a block of the right operand stays in cache.
- * Integers wrap (unsigned arithmetic, no undefined behaviour).
+ * matmul computes in the computation dtype (the promoted dtype; float16 and bfloat16 compute
+ * in float32 and round once at the end), one product per batch entry, lt_iter walking the
+ * broadcast batch dims. float32, float64, complex64 and complex128 go to the BLAS when one was
+ * built in and is on (lt_blas.h): an operand whose matrices are row-major or transposed with a
+ * unit stride goes as it is, its other stride the leading dimension; any other is packed once
+ * into a contiguous copy; a result row or column is a gemv, a single element a dot. Otherwise
+ * both operands are made contiguous and ltensor's own kernel runs. The kernel, one macro over the
+ * computation dtypes, loops i-k-j in blocks so that the inner loop runs along contiguous rows of
+ * the right operand and of the result (it vectorizes) and a block of the right operand stays in
+ * cache. Integers wrap (unsigned arithmetic, no undefined behaviour).
  */
 #include "lt_linalg.h"
 
@@ -15,8 +19,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lt_blas.h"
 #include "lt_copy.h"
 #include "lt_iter.h"
+#include "lt_math.h"
 #include "lt_promote.h"
 
 /* {====== matmul ====== */
@@ -133,81 +139,369 @@ static int size_error(const char *pre, const char *post, const lt_tensor *a, con
   return lt_fail(err, LT_EARG, "%s (%s) and (%s)%s", pre, sa, sb, post);
 }
 
-/* A frame over t's first element with the batch shape: the strides of t's matrices (a
-   contiguous tensor of tnb batch dims, right-aligned with the nb of the result; broadcast dims
-   step 0). */
+/* A frame over t's first element with the batch shape: t's batch dims (tnb of them,
+   right-aligned with the nb of the result) keep their strides; broadcast dims step 0. */
 static lt_tensor *batch_frame(lt_frame *f, const lt_tensor *t, int tnb, int nb,
-                              const int64_t *batch, int64_t matrix) {
+                              const int64_t *batch) {
   lt_tensor *v = lt_frame_of(f, t);
-  int64_t step = matrix;
   v->ndim = nb;
   for (int d = nb - 1; d >= 0; d--) {
     int td = d - (nb - tnb);
     v->shape[d] = batch[d];
-    if (td < 0 || t->shape[td] == 1) {
-      v->strides[d] = 0;
-    } else {
-      v->strides[d] = step;
-      step *= t->shape[td];
-    }
+    v->strides[d] = td < 0 || t->shape[td] == 1 ? 0 : t->strides[td];
   }
   return v;
 }
 
-int lt_matmul(const lt_tensor *a, const lt_tensor *b, lt_tensor **out, lt_error *err) {
+/* The shapes of one product: c (batch x n x m) = a (batch x n x k) b (batch x k x m); na and nbb
+   are the operands' batch dims, nb the result's (shape[0..nb)). */
+typedef struct {
+  int64_t n, k, m;
+  int na, nbb, nb;
+  int64_t shape[LT_MAX_NDIM];
+} mm_dims;
+
+/* Runs run(ctx) over the batch of res, a and b (their matrix starts). */
+static void over_batch(const mm_dims *d, lt_tensor *res, const lt_tensor *a, const lt_tensor *b,
+                       lt_run_fn run, void *ctx) {
+  lt_frame fo, fa, fb;
+  lt_tensor *ops[3] = {batch_frame(&fo, res, d->nb, d->nb, d->shape),
+                       batch_frame(&fa, a, d->na, d->nb, d->shape),
+                       batch_frame(&fb, b, d->nbb, d->nb, d->shape)};
+  char *base[3] = {lt_data(res), lt_data(a), lt_data(b)};
+  lt_iter it;
+  lt_iter_init(&it, 3, ops);
+  lt_iter_run(&it, base, run, ctx);
+}
+
+/* {------ through the BLAS ------ */
+#ifdef LTENSOR_HAVE_BLAS
+
+/* How a matrix (rows x cols, element strides rs, cs) reaches the BLAS without a copy: row-major
+   with leading dimension ld (trans 0), or as the transpose of a row-major cols x rows matrix
+   (trans 1). Returns 0 when neither describes it (overlapping, negative or non-unit strides). */
+typedef struct {
+  int trans;
+  int ld;
+} blas_mat;
+
+static int blas_layout(int64_t rows, int64_t cols, int64_t rs, int64_t cs, blas_mat *l) {
+  int64_t c1 = cols > 1 ? cols : 1, r1 = rows > 1 ? rows : 1;
+  if ((cols <= 1 || cs == 1) && (rows <= 1 || rs >= c1)) {
+    l->trans = 0;
+    l->ld = rows <= 1 ? (int)c1 : (int)rs;
+    return lt_blas_fits(rows <= 1 ? c1 : rs);
+  }
+  if ((rows <= 1 || rs == 1) && (cols <= 1 || cs >= r1)) {
+    l->trans = 1;
+    l->ld = cols <= 1 ? (int)r1 : (int)cs;
+    return lt_blas_fits(cols <= 1 ? r1 : cs);
+  }
+  return 0;
+}
+
+/* The matrix of operand t of a product (a 1-d a is a row, a 1-d b a column). */
+static int operand_layout(const lt_tensor *t, int is_b, blas_mat *l) {
+  int nd = t->ndim;
+  if (nd == 1)
+    return is_b ? blas_layout(t->shape[0], 1, t->strides[0], 1, l)
+                : blas_layout(1, t->shape[0], 1, t->strides[0], l);
+  return blas_layout(t->shape[nd - 2], t->shape[nd - 1], t->strides[nd - 2], t->strides[nd - 1], l);
+}
+
+typedef struct {
+  lt_dtype dt;
+  int n, k, m;
+  blas_mat a, b;
+  double alpha[2], beta[2];
+} blas_ctx;
+
+/* One product: c (n x m, contiguous) = alpha a b + beta c. A result of one element with plain
+   alpha and beta is a dot; a result column or row is a matrix-vector product. */
+static void blas_one(const blas_ctx *c, char *y, const char *a, const char *b) {
+  int ainc = c->a.trans ? c->a.ld : 1; /* a's step along k when n == 1 */
+  int binc = c->b.trans ? 1 : c->b.ld; /* b's step along k when m == 1 */
+  if (c->n == 1 && c->m == 1 && c->alpha[0] == 1 && c->alpha[1] == 0 && c->beta[0] == 0 &&
+      c->beta[1] == 0)
+    lt_blas_dot(c->dt, c->k, a, ainc, b, binc, y);
+  else if (c->m == 1) /* y (n) = a (n x k) b */
+    lt_blas_gemv(c->dt, c->a.trans, c->a.trans ? c->k : c->n, c->a.trans ? c->n : c->k, c->alpha, a,
+                 c->a.ld, b, binc, c->beta, y, 1);
+  else if (c->n == 1) /* y (m) = b^T (m x k) a */
+    lt_blas_gemv(c->dt, !c->b.trans, c->b.trans ? c->m : c->k, c->b.trans ? c->k : c->m, c->alpha,
+                 b, c->b.ld, a, ainc, c->beta, y, 1);
+  else
+    lt_blas_gemm(c->dt, c->a.trans, c->b.trans, c->n, c->m, c->k, c->alpha, a, c->a.ld, b, c->b.ld,
+                 c->beta, y, c->m);
+}
+
+static int blas_run(void *ctx, char *const *p, const int64_t *st, int64_t n) {
+  for (int64_t i = 0; i < n; i++)
+    blas_one(ctx, p[0] + i * st[0], p[1] + i * st[1], p[2] + i * st[2]);
+  return 0;
+}
+
+/* res (contiguous, dtype ct, holding beta's addend) = alpha a b + beta res through the BLAS. An
+   operand goes as it is when its dtype is ct and its matrices have a BLAS layout; else it is
+   packed once into a contiguous copy in ct. Returns 1 when done, 0 when the sizes do not fit
+   the BLAS (the caller runs its own kernel). */
+static int blas_product(const mm_dims *d, const lt_tensor *a, const lt_tensor *b, lt_tensor *res,
+                        const double *alpha, const double *beta, int *rc, lt_error *err) {
+  if (!lt_blas_fits(d->n) || !lt_blas_fits(d->k) || !lt_blas_fits(d->m) ||
+      !lt_blas_fits(d->n * d->m))
+    return 0;
+  blas_ctx c = {res->dtype,           (int)d->n,         (int)d->k, (int)d->m, {0, 0}, {0, 0},
+                {alpha[0], alpha[1]}, {beta[0], beta[1]}};
+  const lt_tensor *ops[2] = {a, b};
+  lt_tensor *owned[2] = {NULL, NULL};
+  blas_mat *lay[2] = {&c.a, &c.b};
+  *rc = LT_OK;
+  for (int i = 0; i < 2 && *rc == LT_OK; i++)
+    if (ops[i]->dtype != res->dtype || !operand_layout(ops[i], i, lay[i])) {
+      *rc = lt_contiguous_as(ops[i], res->dtype, &ops[i], &owned[i], err);
+      if (*rc == LT_OK && !operand_layout(ops[i], i, lay[i])) { /* too large for an int */
+        lt_tensor_free(owned[0]);
+        lt_tensor_free(owned[1]);
+        return 0;
+      }
+    }
+  if (*rc == LT_OK) over_batch(d, res, ops[0], ops[1], blas_run, &c);
+  lt_tensor_free(owned[0]);
+  lt_tensor_free(owned[1]);
+  return 1;
+}
+
+#endif
+/* }------ */
+
+/* Checks a and b for matmul and fills d; *rt the result dtype. */
+static int matmul_dims(const lt_tensor *a, const lt_tensor *b, mm_dims *d, lt_dtype *rt,
+                       lt_error *err) {
   int rc;
   if ((rc = lt_check_readable(a, err)) || (rc = lt_check_readable(b, err))) return rc;
   if (a->ndim == 0 || b->ndim == 0)
     return lt_fail(err, LT_EARG, "both arguments need at least 1 dimension, got %d-d and %d-d",
                    a->ndim, b->ndim);
-  lt_dtype rt = lt_promote(a->dtype, b->dtype);
-  lt_dtype ct = lt_compute_type(rt);
-  mm_fn kern = mm_kernels[ct];
-  if (!kern) return lt_fail(err, LT_EARG, "matmul is not supported for %s", lt_dtypes[rt].name);
+  *rt = lt_promote(a->dtype, b->dtype);
+  if (!mm_kernels[lt_compute_type(*rt)])
+    return lt_fail(err, LT_EARG, "matmul is not supported for %s", lt_dtypes[*rt].name);
   /* (n x k) times (k x m); a 1-d a is one row, a 1-d b one column */
-  int64_t n = a->ndim > 1 ? a->shape[a->ndim - 2] : 1, k = a->shape[a->ndim - 1];
+  d->n = a->ndim > 1 ? a->shape[a->ndim - 2] : 1;
+  d->k = a->shape[a->ndim - 1];
   int64_t kb = b->ndim > 1 ? b->shape[b->ndim - 2] : b->shape[0];
-  int64_t m = b->ndim > 1 ? b->shape[b->ndim - 1] : 1;
-  if (k != kb) return size_error("sizes", " do not match", a, b, err);
+  d->m = b->ndim > 1 ? b->shape[b->ndim - 1] : 1;
+  if (d->k != kb) return size_error("sizes", " do not match", a, b, err);
   /* batch dims broadcast */
-  int na = a->ndim > 2 ? a->ndim - 2 : 0, nbb = b->ndim > 2 ? b->ndim - 2 : 0;
-  int nb = 0;
-  int64_t shape[LT_MAX_NDIM];
-  if (lt_broadcast_join(&nb, shape, na, a->shape) || lt_broadcast_join(&nb, shape, nbb, b->shape))
+  d->na = a->ndim > 2 ? a->ndim - 2 : 0;
+  d->nbb = b->ndim > 2 ? b->ndim - 2 : 0;
+  d->nb = 0;
+  if (lt_broadcast_join(&d->nb, d->shape, d->na, a->shape) ||
+      lt_broadcast_join(&d->nb, d->shape, d->nbb, b->shape))
     return size_error("batch dimensions of sizes", " do not broadcast", a, b, err);
-  int nd = nb;
-  if (a->ndim > 1) shape[nd++] = n;
-  if (b->ndim > 1) shape[nd++] = m;
+  return LT_OK;
+}
+
+/* res (dtype ct, zero-filled) = a b with ltensor's own kernel. */
+static int own_product(const mm_dims *d, const lt_tensor *a, const lt_tensor *b, lt_tensor *res,
+                       lt_error *err) {
   const lt_tensor *ca, *cb;
-  lt_tensor *oa = NULL, *ob = NULL, *res = NULL;
-  if ((rc = lt_contiguous_as(a, ct, &ca, &oa, err)) ||
-      (rc = lt_contiguous_as(b, ct, &cb, &ob, err)) ||
-      (rc = lt_tensor_new(ct, nd, shape, 1, &res, err)))
-    goto done;
-  if (lt_numel(res) > 0 && k > 0) {
-    lt_frame fo, fa, fb;
-    lt_tensor *ops[3] = {batch_frame(&fo, res, nb, nb, shape, n * m),
-                         batch_frame(&fa, ca, na, nb, shape, n * k),
-                         batch_frame(&fb, cb, nbb, nb, shape, k * m)};
-    char *base[3] = {lt_data(res), lt_data(ca), lt_data(cb)};
-    mm_ctx c = {kern, n, k, m};
-    lt_iter it;
-    lt_iter_init(&it, 3, ops);
-    lt_iter_run(&it, base, mm_run, &c);
+  lt_tensor *oa = NULL, *ob = NULL;
+  int rc;
+  if ((rc = lt_contiguous_as(a, res->dtype, &ca, &oa, err)) == LT_OK &&
+      (rc = lt_contiguous_as(b, res->dtype, &cb, &ob, err)) == LT_OK) {
+    mm_ctx c = {mm_kernels[res->dtype], d->n, d->k, d->m};
+    over_batch(d, res, ca, cb, mm_run, &c);
   }
-  if (ct != rt) {
-    rc = lt_cast(res, rt, out, err);
-    lt_tensor_free(res);
-  } else {
-    *out = res;
-  }
-  res = NULL;
-done:
-  lt_tensor_free(res);
   lt_tensor_free(oa);
   lt_tensor_free(ob);
   return rc;
 }
+
+/* res (dtype ct) = alpha a b + beta res: the BLAS where it takes ct (alpha and beta as given),
+   else the own kernel (alpha 1, beta 0 only: res zero-filled). Nothing to do when the result is
+   empty, and a k of 0 leaves beta res. */
+static int product(const mm_dims *d, const lt_tensor *a, const lt_tensor *b, lt_tensor *res,
+                   const double *alpha, const double *beta, lt_error *err) {
+  if (lt_numel(res) == 0 || d->k == 0) return LT_OK;
+#ifdef LTENSOR_HAVE_BLAS
+  int rc;
+  if (lt_blas_active(res->dtype) && blas_product(d, a, b, res, alpha, beta, &rc, err)) return rc;
+#endif
+  (void)alpha, (void)beta;
+  return own_product(d, a, b, res, err);
+}
+
+int lt_matmul(const lt_tensor *a, const lt_tensor *b, lt_tensor **out, lt_error *err) {
+  mm_dims d;
+  lt_dtype rt;
+  int rc = matmul_dims(a, b, &d, &rt, err);
+  if (rc) return rc;
+  lt_dtype ct = lt_compute_type(rt);
+  int64_t shape[LT_MAX_NDIM];
+  int nd = d.nb;
+  memcpy(shape, d.shape, (size_t)d.nb * sizeof(int64_t));
+  if (a->ndim > 1) shape[nd++] = d.n;
+  if (b->ndim > 1) shape[nd++] = d.m;
+  lt_tensor *res = NULL;
+  static const double one[2] = {1, 0}, zero[2] = {0, 0};
+  if ((rc = lt_tensor_new(ct, nd, shape, 1, &res, err)) ||
+      (rc = product(&d, a, b, res, one, zero, err))) {
+    lt_tensor_free(res);
+    return rc;
+  }
+  if (ct == rt) {
+    *out = res;
+    return LT_OK;
+  }
+  rc = lt_cast(res, rt, out, err);
+  lt_tensor_free(res);
+  return rc;
+}
+
+/* {------ the torch forms with fixed ranks: mm, bmm, mv, dot, addmm ------ */
+
+static int rank_error(const char *name, const char *want, const lt_tensor *t, lt_error *err) {
+  return lt_fail(err, LT_EARG, "%s must be %s, got a %d-d tensor", name, want, t->ndim);
+}
+
+static int named_size_error(const char *na, const lt_tensor *a, const char *nb, const lt_tensor *b,
+                            const char *what, lt_error *err) {
+  char sa[96], sb[96];
+  shape_str(a, sa, sizeof sa);
+  shape_str(b, sb, sizeof sb);
+  return lt_fail(err, LT_EARG, "%s and %s %s (%s and %s)", na, nb, what, sa, sb);
+}
+
+int lt_mm(const lt_tensor *a, const lt_tensor *b, lt_tensor **out, lt_error *err) {
+  if (a->ndim != 2) return rank_error("self", "a matrix", a, err);
+  if (b->ndim != 2) return rank_error("mat2", "a matrix", b, err);
+  if (a->shape[1] != b->shape[0])
+    return named_size_error("self", a, "mat2", b, "shapes cannot be multiplied", err);
+  return lt_matmul(a, b, out, err);
+}
+
+int lt_bmm(const lt_tensor *a, const lt_tensor *b, lt_tensor **out, lt_error *err) {
+  if (a->ndim != 3) return rank_error("self", "a 3-d tensor", a, err);
+  if (b->ndim != 3) return rank_error("mat2", "a 3-d tensor", b, err);
+  if (a->shape[0] != b->shape[0])
+    return named_size_error("self", a, "mat2", b, "must have the same batch size", err);
+  if (a->shape[2] != b->shape[1])
+    return named_size_error("self", a, "mat2", b, "shapes cannot be multiplied", err);
+  return lt_matmul(a, b, out, err);
+}
+
+int lt_mv(const lt_tensor *a, const lt_tensor *v, lt_tensor **out, lt_error *err) {
+  if (a->ndim != 2) return rank_error("self", "a matrix", a, err);
+  if (v->ndim != 1) return rank_error("vec", "a 1-d tensor", v, err);
+  if (a->shape[1] != v->shape[0])
+    return named_size_error("self", a, "vec", v, "shapes cannot be multiplied", err);
+  return lt_matmul(a, v, out, err);
+}
+
+int lt_dot(const lt_tensor *a, const lt_tensor *b, lt_tensor **out, lt_error *err) {
+  if (a->ndim != 1 || b->ndim != 1)
+    return lt_fail(err, LT_EARG, "1-d tensors expected, got %d-d and %d-d", a->ndim, b->ndim);
+  if (a->shape[0] != b->shape[0])
+    return named_size_error("self", a, "other", b, "must have the same size", err);
+  return lt_matmul(a, b, out, err);
+}
+
+/* A scalar as {re, im}. */
+static void scalar_pair(const lt_scalar *s, double *p) {
+  p[0] = s->kind == LT_SK_INT ? (double)s->v.i : s->kind == LT_SK_UINT ? (double)s->v.u : s->v.f;
+  p[1] = s->kind == LT_SK_COMPLEX ? s->im : 0;
+}
+
+static int scalar_is(const lt_scalar *s, double v) {
+  double p[2];
+  scalar_pair(s, p);
+  return p[0] == v && p[1] == 0;
+}
+
+/* alpha and beta must fit the result's kind: integers for integer results, no complex number
+   for real ones (torch's rule). */
+static int check_coef(const char *name, const lt_scalar *s, lt_dtype rt, lt_error *err) {
+  if (lt_dtypes[rt].is_int && s->kind != LT_SK_INT && s->kind != LT_SK_UINT)
+    return lt_fail(err, LT_EARG, "%s must be an integer for %s tensors", name, lt_dtypes[rt].name);
+  if (s->kind == LT_SK_COMPLEX && !lt_dtypes[rt].is_complex)
+    return lt_fail(err, LT_EARG, "%s must be a real number for %s tensors", name,
+                   lt_dtypes[rt].name);
+  return LT_OK;
+}
+
+/* beta input + alpha p (p the product, of shape n x m) with the elementwise operations. */
+static int combine(const lt_tensor *input, const lt_scalar *beta, const lt_scalar *alpha,
+                   lt_tensor *p, lt_dtype rt, lt_tensor **out, lt_error *err) {
+  lt_tensor *ap = NULL, *bi = NULL;
+  int rc = LT_OK;
+  if (!scalar_is(alpha, 1))
+    rc = lt_binary(LT_MUL, &(lt_operand){.t = p}, &(lt_operand){.s = *alpha}, NULL, &ap, err);
+  const lt_tensor *pa = ap ? ap : p;
+  if (rc == LT_OK && scalar_is(beta, 0)) { /* torch ignores input then, NaN and all */
+    rc = pa->dtype == rt ? lt_clone(pa, out, err) : lt_cast(pa, rt, out, err);
+  } else if (rc == LT_OK) {
+    if (!scalar_is(beta, 1))
+      rc = lt_binary(LT_MUL, &(lt_operand){.t = (lt_tensor *)input}, &(lt_operand){.s = *beta},
+                     NULL, &bi, err);
+    if (rc == LT_OK)
+      rc = lt_binary(LT_ADD, &(lt_operand){.t = bi ? bi : (lt_tensor *)input},
+                     &(lt_operand){.t = (lt_tensor *)pa}, NULL, out, err);
+  }
+  lt_tensor_free(ap);
+  lt_tensor_free(bi);
+  return rc;
+}
+
+int lt_addmm(const lt_tensor *input, const lt_tensor *a, const lt_tensor *b, const lt_scalar *beta,
+             const lt_scalar *alpha, lt_tensor **out, lt_error *err) {
+  int rc;
+  if ((rc = lt_check_readable(input, err))) return rc;
+  if (a->ndim != 2) return rank_error("mat1", "a matrix", a, err);
+  if (b->ndim != 2) return rank_error("mat2", "a matrix", b, err);
+  if (a->shape[1] != b->shape[0])
+    return named_size_error("mat1", a, "mat2", b, "shapes cannot be multiplied", err);
+  mm_dims d;
+  lt_dtype pt;
+  if ((rc = matmul_dims(a, b, &d, &pt, err))) return rc;
+  const int64_t shape[2] = {d.n, d.m};
+  lt_tensor *view = NULL;
+  if (lt_broadcast_to(input, 2, shape, &view, err)) {
+    char si[96], sp[64];
+    shape_str(input, si, sizeof si);
+    snprintf(sp, sizeof sp, "%lldx%lld", (long long)d.n, (long long)d.m);
+    return lt_fail(err, LT_EARG, "input of size (%s) does not broadcast to the product's (%s)", si,
+                   sp);
+  }
+  lt_dtype rt = lt_promote(input->dtype, pt);
+  if ((rc = check_coef("alpha", alpha, rt, err)) || (rc = check_coef("beta", beta, rt, err)))
+    goto done;
+  lt_tensor *res = NULL;
+  double al[2], be[2];
+  scalar_pair(alpha, al);
+  scalar_pair(beta, be);
+  if (lt_blas_active(rt) && lt_blas_fits(d.n) && lt_blas_fits(d.k) && lt_blas_fits(d.m) &&
+      lt_blas_fits(d.n * d.m)) { /* fused: res = input, then res = alpha a b + beta res */
+    int keep = be[0] != 0 || be[1] != 0;
+    if ((rc = lt_tensor_new(rt, 2, shape, 1, &res, err)) == LT_OK && keep)
+      rc = lt_copy(res, view, err);
+    if (rc == LT_OK) rc = product(&d, a, b, res, al, be, err);
+    if (rc == LT_OK) {
+      *out = res;
+      res = NULL;
+    }
+    lt_tensor_free(res);
+    goto done;
+  }
+  if ((rc = lt_matmul(a, b, &res, err)) == LT_OK) {
+    rc = combine(input, beta, alpha, res, rt, out, err);
+    lt_tensor_free(res);
+  }
+done:
+  lt_tensor_free(view);
+  return rc;
+}
+
+/* }------ */
 
 /* }====== */
 

@@ -2,7 +2,14 @@
  * lt_linalg.h -- matrix products (torch.matmul), concatenation (torch.cat) and stacking
  * (torch.stack). Lua-free.
  *
- * Calls lt_promote.c, lt_copy.c, lt_iter.c, lt_tensor.c. Called by the binding.
+ * Matrix products of float32, float64, complex64 and complex128 go to the BLAS when one was
+ * found at build time and is switched on (lt_blas.h): operands whose matrices are row-major or
+ * transposed with a unit stride go as they are (strides become leading dimensions), others are
+ * packed once into a contiguous copy. Every other dtype, and every product without a BLAS, runs
+ * ltensor's own kernel.
+ *
+ * Calls lt_blas.c, lt_promote.c, lt_copy.c, lt_math.c, lt_iter.c, lt_tensor.c. Called by the
+ * binding.
  */
 #ifndef LT_LINALG_H
 #define LT_LINALG_H
@@ -14,6 +21,21 @@
    is lt_promote's of the two (bool refused); float16/bfloat16 compute in float32, integers
    wrap. The result is a new contiguous tensor. */
 int lt_matmul(const lt_tensor *a, const lt_tensor *b, lt_tensor **out, lt_error *err);
+
+/* The fixed-rank forms, with torch's shape checks and errors naming the operand and the sizes,
+   then lt_matmul: mm (2-d self, 2-d mat2), bmm (3-d, equal batch sizes, no broadcasting), mv
+   (2-d self, 1-d vec), dot (1-d self and other of one size; a 0-d result). */
+int lt_mm(const lt_tensor *a, const lt_tensor *b, lt_tensor **out, lt_error *err);
+int lt_bmm(const lt_tensor *a, const lt_tensor *b, lt_tensor **out, lt_error *err);
+int lt_mv(const lt_tensor *a, const lt_tensor *v, lt_tensor **out, lt_error *err);
+int lt_dot(const lt_tensor *a, const lt_tensor *b, lt_tensor **out, lt_error *err);
+/* torch.addmm: beta input + alpha (mat1 mat2), input broadcast to the product's n x m. The
+   dtype is the promotion of the three; alpha and beta are integers for an integer result and
+   real for a real one. beta 0 ignores input's values (NaN included), as torch. Through the
+   BLAS in one gemm where it takes the dtype, else the product then the elementwise
+   operations. */
+int lt_addmm(const lt_tensor *input, const lt_tensor *a, const lt_tensor *b, const lt_scalar *beta,
+             const lt_scalar *alpha, lt_tensor **out, lt_error *err);
 
 /* torch.cat along dim (dtypes promoted; shapes equal except along dim; n >= 1). 1-d tensors
    of size 0 are skipped as torch does (their dtype still takes part in the promotion). */

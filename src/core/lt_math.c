@@ -18,6 +18,7 @@
 
 #include "lt_copy.h"
 #include "lt_iter.h"
+#include "lt_vmath.h"
 
 const char *const lt_binop_names[] = {[LT_ADD] = "add",
                                       [LT_SUB] = "sub",
@@ -296,20 +297,39 @@ static const kernel binops[LT_NDTYPES][LT_NBINOPS] = {LT_DTYPES_BY_CATEGORY(BINR
   UN_RUN(abs_##E, T, T, x)             \
   UN_RUN(same_##E, T, T, x)            \
   UN_RUN(sign_##E, T, T, (T)(x > 0))
-#define FLOAT_UNOPS(E, T, F)               \
+/* A unary run whose contiguous runs go to a kernel of lt_vmath.h (VFN(out, in, n)); strided
+   runs compute EXPR per element. VRUN_<bits>: float32 has such kernels for all six functions,
+   float64 for exp, log and sqrt. */
+#define UN_VRUN(NAME, T, EXPR, VFN)                                          \
+  UN_RUN(NAME##_strided, T, T, EXPR)                                         \
+  static int NAME(void *ctx, char *const *p, const int64_t *st, int64_t n) { \
+    if (st[0] != (int64_t)sizeof(T) || st[1] != (int64_t)sizeof(T))          \
+      return NAME##_strided(ctx, p, st, n);                                  \
+    VFN((T *)(void *)p[0], (const T *)(const void *)p[1], n);                \
+    return 0;                                                                \
+  }
+#define VRUN_32(NAME, T, EXPR, FN) UN_VRUN(NAME, T, EXPR, lt_vmath_##FN##_f32)
+#define VRUN_64(NAME, T, EXPR, FN) VRUN64_##FN(NAME, T, EXPR)
+#define VRUN64_exp(NAME, T, EXPR) UN_VRUN(NAME, T, EXPR, lt_vmath_exp_f64)
+#define VRUN64_log(NAME, T, EXPR) UN_VRUN(NAME, T, EXPR, lt_vmath_log_f64)
+#define VRUN64_sqrt(NAME, T, EXPR) UN_VRUN(NAME, T, EXPR, lt_vmath_sqrt_f64)
+#define VRUN64_sin(NAME, T, EXPR) UN_RUN(NAME, T, T, EXPR)
+#define VRUN64_cos(NAME, T, EXPR) UN_RUN(NAME, T, T, EXPR)
+#define VRUN64_tanh(NAME, T, EXPR) UN_RUN(NAME, T, T, EXPR)
+#define FLOAT_UNOPS(E, T, F, V)            \
   UN_RUN(neg_##E, T, T, -x)                \
   UN_RUN(abs_##E, T, T, fabs##F(x))        \
-  UN_RUN(sqrt_##E, T, T, sqrt##F(x))       \
-  UN_RUN(exp_##E, T, T, exp##F(x))         \
-  UN_RUN(log_##E, T, T, log##F(x))         \
-  UN_RUN(sin_##E, T, T, sin##F(x))         \
-  UN_RUN(cos_##E, T, T, cos##F(x))         \
-  UN_RUN(tanh_##E, T, T, tanh##F(x))       \
+  V(sqrt_##E, T, sqrt##F(x), sqrt)         \
+  V(exp_##E, T, exp##F(x), exp)            \
+  V(log_##E, T, log##F(x), log)            \
+  V(sin_##E, T, sin##F(x), sin)            \
+  V(cos_##E, T, cos##F(x), cos)            \
+  V(tanh_##E, T, tanh##F(x), tanh)         \
   UN_RUN(floor_##E, T, T, floor##F(x))     \
   UN_RUN(ceil_##E, T, T, ceil##F(x))       \
   UN_RUN(round_##E, T, T, nearbyint##F(x)) \
   UN_RUN(sign_##E, T, T, x > 0 ? (T)1 : x < 0 ? (T)-1 : x)
-#define FLOAT_UNOPS_(E, T, F) FLOAT_UNOPS(E, T, F) /* F expanded before it is pasted */
+#define FLOAT_UNOPS_(E, T, F, V) FLOAT_UNOPS(E, T, F, V) /* F expanded before it is pasted */
 #define CPX_UNOPS(E, T, R, F)                \
   UN_RUN(neg_##E, T, T, ((T){-x.re, -x.im})) \
   UN_RUN(abs_##E, T, R, hypot##F(x.re, x.im))
@@ -320,7 +340,7 @@ static const kernel binops[LT_NDTYPES][LT_NBINOPS] = {LT_DTYPES_BY_CATEGORY(BINR
   UN_RUN(same_##E, T, T, x)
 #define UNOPS_SINT(E, T, b) SINT_UNOPS(E, T, WIDE_##b)
 #define UNOPS_UINT(E, T, b) UINT_UNOPS(E, T, WIDE_##b)
-#define UNOPS_FLT(E, T, b) FLOAT_UNOPS_(E, T, LIBM_##b)
+#define UNOPS_FLT(E, T, b) FLOAT_UNOPS_(E, T, LIBM_##b, VRUN_##b)
 #define UNOPS_F16(E, T, b)
 #define UNOPS_BF16(E, T, b)
 #define UNOPS_CPX(E, T, b) CPX_UNOPS_(E, T, PART_##b, PART_LIBM_##b)

@@ -61,7 +61,7 @@ int lt_pool_set_threads(int n) {
   if (n < 1) return -1;
   if (n > LT_POOL_MAX_THREADS) n = LT_POOL_MAX_THREADS;
   atomic_store(&nthreads, n);
-  /* BLAS: the blas branch's lt_blas_set_num_threads(n) (lt_blas.h) goes here, on this line. */
+  /* the BLAS follows at its next call (lt_blas.c asks lt_pool_threads) */
   return 0;
 }
 

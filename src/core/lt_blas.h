@@ -1,0 +1,58 @@
+/*
+ * lt_blas.h -- the matrix products of a CBLAS (OpenBLAS, or another found at build time) for
+ * float32, float64, complex64 and complex128, and the switches around it. Lua-free.
+ *
+ * lt_blas.c is compiled only when CMake found a BLAS (it then defines LTENSOR_HAVE_BLAS for the
+ * whole build); without one the inline forms below say "no BLAS", and every matrix product runs
+ * ltensor's own kernel (lt_linalg.c). Matrices are row-major: element (i, j) at i * ld + j, or
+ * with trans set the transpose of such a matrix. Sizes and leading dimensions must fit an int
+ * (the caller checks, lt_blas_fits).
+ *
+ * Called by lt_linalg.c (products) and the binding (lt.config). The BLAS runs on the pool's
+ * thread count (lt_pool_threads), set again before a call whenever it changed.
+ */
+#ifndef LT_BLAS_H
+#define LT_BLAS_H
+
+#include <limits.h>
+#include <stdint.h>
+
+#include "lt_dtype.h"
+
+/* Whether v fits the BLAS's integer type (int: Debian's OpenBLAS has the 32-bit interface). */
+static inline int lt_blas_fits(int64_t v) { return v >= 0 && v <= INT_MAX; }
+
+#ifdef LTENSOR_HAVE_BLAS
+
+/* "openblas", or "cblas" for another CBLAS. */
+const char *lt_blas_name(void);
+/* Whether products of dtype dt go to the BLAS now: a BLAS dtype and the BLAS switched on. */
+int lt_blas_active(lt_dtype dt);
+/* Switches the BLAS on (nonzero) or off (ltensor's own kernel for every dtype), for the whole
+   process; on at start. Returns the previous setting. */
+int lt_blas_enable(int on);
+/* The BLAS's own thread count (openblas_set_num_threads; other BLASes: nothing); lt_blas.c
+   calls it itself when lt.set_num_threads changed the count. */
+void lt_blas_set_num_threads(int n);
+
+/* C (m x n, ldc) = alpha * op(A) (m x k) * op(B) (k x n) + beta * C. alpha and beta are {re, im}
+   (the imaginary part is ignored for real dtypes). */
+void lt_blas_gemm(lt_dtype dt, int transa, int transb, int m, int n, int k, const double *alpha,
+                  const void *a, int lda, const void *b, int ldb, const double *beta, void *c,
+                  int ldc);
+/* y (incy) = alpha * op(A) x (incx) + beta * y; A is m x n (lda) before op. */
+void lt_blas_gemv(lt_dtype dt, int trans, int m, int n, const double *alpha, const void *a, int lda,
+                  const void *x, int incx, const double *beta, void *y, int incy);
+/* *out (one element of dt) = sum of x[i] * y[i] (no conjugate). */
+void lt_blas_dot(lt_dtype dt, int n, const void *x, int incx, const void *y, int incy, void *out);
+
+#else
+
+static inline const char *lt_blas_name(void) { return 0; }
+static inline int lt_blas_active(lt_dtype dt) { return (void)dt, 0; }
+static inline int lt_blas_enable(int on) { return (void)on, 0; }
+static inline void lt_blas_set_num_threads(int n) { (void)n; }
+
+#endif
+
+#endif
