@@ -38,9 +38,6 @@
 
 #define NFUN (1 << 24) /* elements of the function cases */
 
-#if defined(LTENSOR_BLAS_OPENBLAS)
-int openblas_get_num_threads(void); /* ltensor's BLAS, linked in */
-#endif
 
 static lua_State *L;
 static int lua_ref = LUA_NOREF;
@@ -209,10 +206,7 @@ int main(int argc, char **argv) {
   char pyver[128], blas[512];
   bench_py_str("sys.version.split()[0] + ', NumPy ' + np.__version__", pyver, sizeof pyver);
   bench_py_str("blas()", blas, sizeof blas);
-  int threads = 0;
-#if defined(LTENSOR_BLAS_OPENBLAS)
-  threads = openblas_get_num_threads();
-#endif
+  int threads = ltensor_get_num_threads(); /* the BLAS runs on ltensor's count */
   printf(
       "ltensor compute-bound operations against NumPy, %s mode, best of %d rounds; %s, "
       "Python %s\n",
@@ -221,7 +215,8 @@ int main(int argc, char **argv) {
   if (threads) printf(" (%d threads)", threads);
   printf("; NumPy's: %s\n", blas);
   printf(
-      "(matmul in wall-clock time, at each BLAS's default thread count; the functions in "
+      "(matmul in wall-clock time, ltensor's BLAS at ltensor's thread count, NumPy's at its "
+      "default; the functions in "
       "this thread's CPU time; ratio = NumPy's time / ours)\n");
   printf("%-28s %10s %10s %8s %6s %s\n", "case", "ours ms", "NumPy ms", "ratio", "goal", "");
   int pass = 1;

@@ -47,7 +47,7 @@ libdir=$(pkg-config --variable=libdir ltensor)
 cflags=(-std=c11 -Wall -Wextra -Wpedantic -Werror ${flags[@]+"${flags[@]}"})
 run cc "${cflags[@]}" -o "$tmp/host_pc" "$src/spec/install/host.c" \
   $(pkg-config --cflags --libs ltensor)
-static_libs=() # what a static link needs besides libltensor.a (Lua, the BLAS if any)
+static_libs=() # what a static link needs besides libltensor.a (Lua, -ldl for the BLAS loaded at run time)
 for f in $(pkg-config --static --libs ltensor); do
   [ "$f" = -lltensor ] || static_libs+=("$f")
 done

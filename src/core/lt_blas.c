@@ -1,29 +1,88 @@
 /*
  * lt_blas.c -- ltensor's calls into CBLAS (see lt_blas.h): one switch per operation over the
- * four BLAS dtypes. Compiled only when CMake found a BLAS with cblas.h (LTENSOR_HAVE_BLAS;
- * LTENSOR_BLAS_OPENBLAS when it is OpenBLAS). Lua-free; called by lt_linalg.c; asks the pool
- * (lt_pool.h) for the thread count the BLAS should run on.
+ * four BLAS dtypes. Compiled only when CMake found a BLAS with cblas.h (LTENSOR_HAVE_BLAS).
+ * Lua-free; called by lt_linalg.c; asks the pool (lt_pool.h) for the thread count the BLAS
+ * should run on.
+ *
+ * The BLAS is not linked: it is loaded with dlopen at the first product that asks for it
+ * (LTENSOR_BLAS_LIBS, a ':'-separated list CMake wrote: the soname of the library it found,
+ * then its path). OpenBLAS starts its threads when it is loaded, so a linked one would start
+ * them at `require "ltensor"`, before any operation (SPEC: no thread before the first large
+ * operation); loaded here they start with the first matrix product. A machine without the
+ * library at run time keeps ltensor's own kernel (lt_blas_active says no).
  */
 #include "lt_blas.h"
 #include "lt_pool.h"
 
 #include <cblas.h>
+#include <dlfcn.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <string.h>
 
+#ifndef LTENSOR_BLAS_LIBS
+#define LTENSOR_BLAS_LIBS "libopenblas.so.0:libcblas.so.3:libblas.so.3"
+#endif
+
 static atomic_int enabled = 1; /* process-wide, like the BLAS's own thread count */
 
+/* {====== loading ====== */
+
+/* The entry points used, typed after cblas.h's declarations. */
+#define LT_BLAS_FUNCS(X)                                                                    \
+  X(cblas_sgemm)                                                                            \
+  X(cblas_dgemm) X(cblas_cgemm) X(cblas_zgemm) X(cblas_sgemv) X(cblas_dgemv) X(cblas_cgemv) \
+      X(cblas_zgemv) X(cblas_sdot) X(cblas_ddot) X(cblas_cdotu_sub) X(cblas_zdotu_sub)
+
+static struct {
+#define LT_X_FIELD(f) __typeof__(f) *f;
+  LT_BLAS_FUNCS(LT_X_FIELD)
+#undef LT_X_FIELD
+  void (*set_threads)(int); /* openblas_set_num_threads, when it is OpenBLAS */
+  int loaded;
+} blas;
+
+static pthread_once_t load_once = PTHREAD_ONCE_INIT;
+
+/* Opens the first library of the list that has every entry point. Never closed: products may
+   run until the process ends. */
+static void load(void) {
+  char names[] = LTENSOR_BLAS_LIBS;
+  for (char *name = names; *name;) {
+    char *end = strchr(name, ':'), *next = end ? end + 1 : name + strlen(name);
+    if (end) *end = '\0';
+    void *h = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+    name = next;
+    if (!h) continue;
+    int all = 1;
+#define LT_X_SYM(f)                         \
+  *(void **)(void *)&blas.f = dlsym(h, #f); \
+  all = all && blas.f;
+    LT_BLAS_FUNCS(LT_X_SYM)
+#undef LT_X_SYM
+    if (!all) {
+      dlclose(h);
+      continue;
+    }
+    *(void **)(void *)&blas.set_threads = dlsym(h, "openblas_set_num_threads");
+    blas.loaded = 1;
+    return;
+  }
+}
+
+static int loaded(void) {
+  pthread_once(&load_once, load);
+  return blas.loaded;
+}
+
 const char *lt_blas_name(void) {
-#ifdef LTENSOR_BLAS_OPENBLAS
-  return "openblas";
-#else
-  return "cblas";
-#endif
+  if (!loaded()) return NULL;
+  return blas.set_threads ? "openblas" : "cblas";
 }
 
 int lt_blas_active(lt_dtype dt) {
   return (dt == LT_FLOAT32 || dt == LT_FLOAT64 || dt == LT_COMPLEX64 || dt == LT_COMPLEX128) &&
-         atomic_load_explicit(&enabled, memory_order_relaxed);
+         atomic_load_explicit(&enabled, memory_order_relaxed) && loaded();
 }
 
 int lt_blas_enable(int on) { return atomic_exchange(&enabled, on != 0); }
@@ -33,9 +92,7 @@ static atomic_int applied = 0; /* the BLAS thread count last set; 0: the BLAS's 
 void lt_blas_set_num_threads(int n) {
   if (n < 1) n = 1;
   atomic_store(&applied, n);
-#ifdef LTENSOR_BLAS_OPENBLAS
-  openblas_set_num_threads(n);
-#endif
+  if (loaded() && blas.set_threads) blas.set_threads(n);
 }
 
 /* Before each call: the BLAS runs on ltensor's thread count (lt.set_num_threads,
@@ -44,6 +101,8 @@ static void sync_threads(void) {
   int n = lt_pool_threads();
   if (atomic_load_explicit(&applied, memory_order_relaxed) != n) lt_blas_set_num_threads(n);
 }
+
+/* }====== */
 
 static enum CBLAS_TRANSPOSE tr(int t) { return t ? CblasTrans : CblasNoTrans; }
 
@@ -54,20 +113,21 @@ void lt_blas_gemm(lt_dtype dt, int transa, int transb, int m, int n, int k, cons
   const enum CBLAS_ORDER o = CblasRowMajor;
   switch (dt) {
     case LT_FLOAT32:
-      cblas_sgemm(o, tr(transa), tr(transb), m, n, k, (float)alpha[0], a, lda, b, ldb,
-                  (float)beta[0], c, ldc);
+      blas.cblas_sgemm(o, tr(transa), tr(transb), m, n, k, (float)alpha[0], a, lda, b, ldb,
+                       (float)beta[0], c, ldc);
       break;
     case LT_FLOAT64:
-      cblas_dgemm(o, tr(transa), tr(transb), m, n, k, alpha[0], a, lda, b, ldb, beta[0], c, ldc);
+      blas.cblas_dgemm(o, tr(transa), tr(transb), m, n, k, alpha[0], a, lda, b, ldb, beta[0], c,
+                       ldc);
       break;
     case LT_COMPLEX64: {
       const float al[2] = {(float)alpha[0], (float)alpha[1]},
                   be[2] = {(float)beta[0], (float)beta[1]};
-      cblas_cgemm(o, tr(transa), tr(transb), m, n, k, al, a, lda, b, ldb, be, c, ldc);
+      blas.cblas_cgemm(o, tr(transa), tr(transb), m, n, k, al, a, lda, b, ldb, be, c, ldc);
       break;
     }
     case LT_COMPLEX128:
-      cblas_zgemm(o, tr(transa), tr(transb), m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+      blas.cblas_zgemm(o, tr(transa), tr(transb), m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
       break;
     default: break; /* lt_blas_active refused it */
   }
@@ -79,19 +139,20 @@ void lt_blas_gemv(lt_dtype dt, int trans, int m, int n, const double *alpha, con
   const enum CBLAS_ORDER o = CblasRowMajor;
   switch (dt) {
     case LT_FLOAT32:
-      cblas_sgemv(o, tr(trans), m, n, (float)alpha[0], a, lda, x, incx, (float)beta[0], y, incy);
+      blas.cblas_sgemv(o, tr(trans), m, n, (float)alpha[0], a, lda, x, incx, (float)beta[0], y,
+                       incy);
       break;
     case LT_FLOAT64:
-      cblas_dgemv(o, tr(trans), m, n, alpha[0], a, lda, x, incx, beta[0], y, incy);
+      blas.cblas_dgemv(o, tr(trans), m, n, alpha[0], a, lda, x, incx, beta[0], y, incy);
       break;
     case LT_COMPLEX64: {
       const float al[2] = {(float)alpha[0], (float)alpha[1]},
                   be[2] = {(float)beta[0], (float)beta[1]};
-      cblas_cgemv(o, tr(trans), m, n, al, a, lda, x, incx, be, y, incy);
+      blas.cblas_cgemv(o, tr(trans), m, n, al, a, lda, x, incx, be, y, incy);
       break;
     }
     case LT_COMPLEX128:
-      cblas_zgemv(o, tr(trans), m, n, alpha, a, lda, x, incx, beta, y, incy);
+      blas.cblas_zgemv(o, tr(trans), m, n, alpha, a, lda, x, incx, beta, y, incy);
       break;
     default: break;
   }
@@ -101,17 +162,17 @@ void lt_blas_dot(lt_dtype dt, int n, const void *x, int incx, const void *y, int
   sync_threads();
   switch (dt) {
     case LT_FLOAT32: {
-      float r = cblas_sdot(n, x, incx, y, incy);
+      float r = blas.cblas_sdot(n, x, incx, y, incy);
       memcpy(out, &r, sizeof r);
       break;
     }
     case LT_FLOAT64: {
-      double r = cblas_ddot(n, x, incx, y, incy);
+      double r = blas.cblas_ddot(n, x, incx, y, incy);
       memcpy(out, &r, sizeof r);
       break;
     }
-    case LT_COMPLEX64: cblas_cdotu_sub(n, x, incx, y, incy, out); break;
-    case LT_COMPLEX128: cblas_zdotu_sub(n, x, incx, y, incy, out); break;
+    case LT_COMPLEX64: blas.cblas_cdotu_sub(n, x, incx, y, incy, out); break;
+    case LT_COMPLEX128: blas.cblas_zdotu_sub(n, x, incx, y, incy, out); break;
     default: break;
   }
 }
