@@ -661,7 +661,12 @@ int lt_reduce(lt_redop op, const lt_tensor *a, int dim, int keepdim, int correct
     return reduce_dim(&c, v, 0, 0, out, (op == LT_MIN || op == LT_MAX) ? idx : NULL, err);
   }
   if (dim >= a->ndim) return lt_dim_error(err, dim, a->ndim);
-  return reduce_dim(&c, a, dim, keepdim, out, (op == LT_MIN || op == LT_MAX) ? idx : NULL, err);
+  /* over the one dim of a 1-d tensor: the whole-tensor fold, which splits across the pool's
+     threads (a dim reduction splits over its outputs, here one) and gives the same bits as
+     t:sum() */
+  int with_idx = idx && (op == LT_MIN || op == LT_MAX);
+  if (a->ndim == 1 && !with_idx) return reduce_all(&c, a, keepdim, out, err);
+  return reduce_dim(&c, a, dim, keepdim, out, with_idx ? idx : NULL, err);
 }
 
 /* }====== */
