@@ -57,28 +57,6 @@ int64_t lt_iter_numel(const lt_iter *it) {
   return n;
 }
 
-int lt_iter_run(const lt_iter *it, char *const *base, lt_run_fn run, void *ctx) {
-  char *p[LT_ITER_MAXOPS];
-  int64_t st[LT_ITER_MAXOPS] = {0};
-  memcpy(p, base, (size_t)it->nops * sizeof(char *));
-  if (it->ndim == 0) return run(ctx, p, st, 1);
-  int last = it->ndim - 1;
-  for (int k = 0; k < it->nops; k++) st[k] = it->st[k][last];
-  int64_t idx[LT_MAX_NDIM] = {0};
-  for (;;) {
-    int rc = run(ctx, p, st, it->shape[last]);
-    if (rc) return rc;
-    int d = last - 1;
-    for (; d >= 0; d--) {
-      for (int k = 0; k < it->nops; k++) p[k] += it->st[k][d];
-      if (++idx[d] < it->shape[d]) break;
-      for (int k = 0; k < it->nops; k++) p[k] -= it->st[k][d] * it->shape[d];
-      idx[d] = 0;
-    }
-    if (d < 0) return 0;
-  }
-}
-
 int lt_iter_range(const lt_iter *it, char *const *base, lt_run_fn run, void *ctx, int64_t lo,
                   int64_t hi) {
   char *p[LT_ITER_MAXOPS];
@@ -109,6 +87,12 @@ int lt_iter_range(const lt_iter *it, char *const *base, lt_run_fn run, void *ctx
     }
     if (d < 0) return 0;
   }
+}
+
+int lt_iter_run(const lt_iter *it, char *const *base, lt_run_fn run, void *ctx) {
+  int64_t total = 1;
+  for (int d = 0; d < it->ndim; d++) total *= it->shape[d];
+  return lt_iter_range(it, base, run, ctx, 0, total);
 }
 
 typedef struct {
