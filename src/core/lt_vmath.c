@@ -47,7 +47,11 @@
 #include <stdint.h>
 #include <string.h>
 
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+/* The clones are picked by an ifunc resolver, which runs while the program is relocated: under
+   ThreadSanitizer that is before its runtime starts, and the instrumented resolver crashes
+   (every program linking the core, at load). A TSan build runs the default clone only. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__) && \
+    !defined(__SANITIZE_THREAD__)
 #define LT_VCLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
 #define LT_VINLINE inline __attribute__((always_inline))
 #define LT_VIVDEP _Pragma("GCC ivdep")
