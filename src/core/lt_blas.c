@@ -29,11 +29,12 @@ static atomic_int enabled = 1; /* process-wide, like the BLAS's own thread count
 /* {====== loading ====== */
 
 /* The entry points used, typed after cblas.h's declarations. */
-#define LT_BLAS_FUNCS(X)                                                                    \
-  X(cblas_sgemm)                                                                            \
-  X(cblas_dgemm)                                                                            \
-  X(cblas_cgemm) X(cblas_zgemm) X(cblas_sgemv) X(cblas_dgemv) X(cblas_cgemv) X(cblas_zgemv) \
-      X(cblas_sdot) X(cblas_ddot) X(cblas_cdotu_sub) X(cblas_zdotu_sub)
+/* clang-format off */
+#define LT_BLAS_FUNCS(X)                                                                 \
+  X(cblas_sgemm) X(cblas_dgemm) X(cblas_cgemm) X(cblas_zgemm)                            \
+  X(cblas_sgemv) X(cblas_dgemv) X(cblas_cgemv) X(cblas_zgemv)                            \
+  X(cblas_sdot) X(cblas_ddot) X(cblas_cdotu_sub) X(cblas_zdotu_sub)
+/* clang-format on */
 
 static struct {
 #define LT_X_FIELD(f) __typeof__(f) *f;
