@@ -7,9 +7,10 @@
  *
  *   ours   c:fill_(1.5)   c:copy_(a)   local r <close> = a:add(b)   c:add_(b)
  *          local r <close> = a:mul(0.5)   a:sum()    local r <close> = a2:sum(2)
- *          c2:copy_(a2:t())
+ *          c2:copy_(a2:t())   local r <close> = ia & ib   local r <close> = ia << 1
  *   NumPy  c.fill(1.5)   np.copyto(c, a)   r = a + b   c += b   r = a * np.float32(0.5)
- *          a.sum()   r = a2.sum(axis=1)   np.copyto(c2, a2.T)
+ *          a.sum()   r = a2.sum(axis=1)   np.copyto(c2, a2.T)   r = ia & ib   r = ia << 1
+ * (ia, ib: int32 tensors of 64 MiB, 0, 1, 2, ... and 0x5a5a everywhere)
  *
  * Every ltensor operation runs twice per round: at 1 thread and at the default count
  * (lt.get_num_threads() at start: the cores this process may use, or LTENSOR_NUM_THREADS), set
@@ -23,9 +24,9 @@
  * the best round is the one least disturbed). All buffers are written once before any timing.
  *
  * Bandwidth is bytes moved per second, reads and writes counted once each: fill n, copy 2n,
- * add and add_ 3n, mul 2n, sum n, sum(2) n, the transposed copy 2n (n = 64 MiB). Goals, at the
- * default count against NumPy: every operation >= 1.3x, the transposed copy >= 3x. Beside each
- * the speedup of the default count over 1 thread.
+ * add and add_ 3n, mul 2n, & 3n, << 2n, sum n, sum(2) n, the transposed copy 2n (n = 64 MiB).
+ * Goals, at the default count against NumPy: every operation >= 1.3x, the transposed copy >= 3x.
+ * Beside each the speedup of the default count over 1 thread.
  *
  * The embedded Python is the one python3-embed names (Debian's, with python3-numpy), whatever
  * `python3` is on PATH. OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE, which this workplace may set
@@ -73,12 +74,15 @@ static const char lua_chunk[] =
     "local b = lt.full(N, 0.25, 'float32')\n"
     "local c = lt.full(N, 0, 'float32')\n"
     "local a2, c2 = a:view(SIDE, SIDE), c:view(SIDE, SIDE)\n"
+    "local ia, ib = lt.arange(N, 'int32'), lt.full(N, 0x5a5a, 'int32')\n"
     "local B = {a = a, c = c, default = default}\n"
     "local function T(th) lt.set_num_threads(th == 0 and default or th) end\n"
     "function B.fill(n, th) T(th); for _ = 1, n do c:fill_(1.5) end end\n"
     "function B.copy(n, th) T(th); for _ = 1, n do c:copy_(a) end end\n"
     "function B.add(n, th) T(th); for _ = 1, n do local r <close> = a:add(b) end end\n"
     "function B.add_(n, th) T(th); for _ = 1, n do c:add_(b) end end\n"
+    "function B.band(n, th) T(th); for _ = 1, n do local r <close> = ia & ib end end\n"
+    "function B.shl(n, th) T(th); for _ = 1, n do local r <close> = ia << 1 end end\n"
     "function B.mul(n, th) T(th); for _ = 1, n do local r <close> = a:mul(0.5) end end\n"
     "function B.sum(n, th) T(th); local s; for _ = 1, n do s = a:sum() end; return s end\n"
     "function B.sum2(n, th) T(th); for _ = 1, n do local r <close> = a2:sum(2) end end\n"
@@ -96,6 +100,10 @@ static const char lua_chunk[] =
     "'add') end\n"
     "    local m <close> = a:mul(0.5); for _, i in ipairs(probes) do eq(m[i], f32(a[i] * 0.5), "
     "'mul') end\n"
+    "    local i1 <close> = ia & ib; for _, i in ipairs(probes) do eq(i1[i], (i - 1) & 0x5a5a, "
+    "'&') end\n"
+    "    local i2 <close> = ia << 1; for _, i in ipairs(probes) do eq(i2[i], (i - 1) << 1, '<<') "
+    "end\n"
     "    eq(B.sum(1, th), (N - 1) * N / 2, 'sum')\n"
     "    local s2 <close> = a2:sum(2)\n"
     "    for _, i in ipairs({1, 77, SIDE}) do\n"
@@ -169,6 +177,13 @@ static const char py_code[] = /* run after import sys, numpy as np */
     "c = np.full(N, 0, np.float32)\n"
     "a2, c2 = a.reshape(SIDE, SIDE), c.reshape(SIDE, SIDE)\n"
     "half = np.float32(0.5)\n"
+    "ia, ib = np.arange(N, dtype=np.int32), np.full(N, 0x5a5a, np.int32)\n"
+    "def np_band(n):\n"
+    "    for _ in range(n): r = ia & ib\n"
+    "    return r\n"
+    "def np_shl(n):\n"
+    "    for _ in range(n): r = ia << 1\n"
+    "    return r\n"
     "def np_fill(n):\n"
     "    for _ in range(n): c.fill(1.5)\n"
     "def np_copy(n):\n"
@@ -198,6 +213,8 @@ static const char py_code[] = /* run after import sys, numpy as np */
     "    np_iadd(1); assert (c[probes] == want).all(), 'iadd'\n"
     "    assert (np_add(1)[probes] == want).all(), 'add'\n"
     "    assert np_mul(1).dtype == np.float32, 'mul'\n"
+    "    assert (np_band(1)[probes] == probes & 0x5a5a).all(), 'band'\n"
+    "    r = np_shl(1); assert r.dtype == np.int32 and (r[probes] == probes << 1).all(), 'shl'\n"
     "    np_sum(1)\n"
     "    assert np_sum2(1).shape == (SIDE,), 'sum(axis=1)'\n"
     "    np_transpose(1)\n"
@@ -293,6 +310,26 @@ static op ops[] = {
      0,
      {0},
      {0}},
+    {"a & b",
+     "local r <close> = ia & ib",
+     "r = ia & ib",
+     "band",
+     "np_band",
+     3,
+     NP_GOAL,
+     0,
+     {0},
+     {0}},
+    {"a << 1",
+     "local r <close> = ia << 1",
+     "r = ia << 1",
+     "shl",
+     "np_shl",
+     2,
+     NP_GOAL,
+     0,
+     {0},
+     {0}},
     {"sum", "a:sum()", "a.sum()", "sum", "np_sum", 1, NP_GOAL, 0, {0}, {0}},
     {"sum(2)",
      "local r <close> = a2:sum(2)",
@@ -361,7 +398,7 @@ int main(int argc, char **argv) {
       threads, LUA_RELEASE, pyver);
   printf(
       "(bytes moved count reads and writes once each: fill n, copy 2n, add 3n, add_ 3n, mul 2n, "
-      "sum n, sum(2) n, transposed copy 2n)\n");
+      "& 3n, << 2n, sum n, sum(2) n, transposed copy 2n)\n");
   double gb = (double)NBYTES / 1e9;
   printf("C floor, 1 thread: memset %.2f GB/s, memcpy %.2f GB/s\n",
          gb * (double)n / floor_best[0] * 1e9, 2 * gb * (double)n / floor_best[1] * 1e9);

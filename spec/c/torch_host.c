@@ -21,7 +21,8 @@
  * torch's tensors, host tensors whose deleter counts on ltensor's side); exports that outlive
  * lua_close, read, written and dropped in torch, some of them only when Python is finalized;
  * reductions of the same data (var/std with unbiased and correction, sums, means and amax over
- * several dims, argmax, norms) give torch's results.
+ * several dims, argmax, norms) give torch's results; the bitwise operations (9) give torch's
+ * bits.
  *
  * Built twice from this file: torch_host links ltensor statically (luaopen_ltensor_core, as
  * numpy_host does); torch_host_require (TORCH_HOST_REQUIRE defined) links no ltensor at all
@@ -741,6 +742,70 @@ static void test_products(void) {
 
 /* }====== */
 
+/* {====== 9: bitwise operations against torch's ====== */
+
+/* Every bitwise method and operator of ltensor on torch's random data (shared into Lua; bool
+   crosses as uint8, since torch 1.13 exports no bool), exactly equal to torch's, dtype too:
+   tensor with tensor, broadcast, transposed, with a Lua integer on either side, and the shifts
+   of every element by 0..width+2 where torch 1.13 defines them (it shifts in C++'s int, so
+   int8/uint8/int16 up to 31; int32/int64 below their width; negative amounts nowhere). */
+static void test_bitwise(void) {
+  section("9: bitwise operations against torch");
+  static const struct {
+    const char *dt;
+    int width;
+    const char *lo, *hi;
+  } dts[] = {{"bool", 1, "0", "2"},
+             {"uint8", 8, "0", "256"},
+             {"int8", 8, "-128", "128"},
+             {"int16", 16, "-2**15", "2**15"},
+             {"int32", 32, "-2**31", "2**31"},
+             {"int64", 64, "-2**63", "2**63 - 1"}};
+  static const char *const ops[][2] = {
+      {"A & B", "a & b"},
+      {"A | B", "a | b"},
+      {"A ~ B", "a ^ b"},
+      {"~A", "~a"},
+      {"A:bitwise_and(B[1])", "a & b[0]"},
+      {"A:t():bitwise_or(B:t())", "a.T | b.T"},
+      {"A:bitwise_xor(5)", "a ^ 5"},
+      {"3 & A", "3 & a"},
+      {"A:clone():bitwise_or_(B)", "a | b"},
+      {"A:bitwise_not()", "a.bitwise_not()"},
+  };
+  CHECK(py_ok("torch.manual_seed(16)"));
+  for (size_t d = 0; d < sizeof dts / sizeof *dts; d++) {
+    const char *dt = dts[d].dt;
+    int is_bool = dts[d].width == 1;
+    set_context("bitwise %s: set-up", dt);
+    CHECK(py_ok("a, b = (torch.randint(%s, %s, (4, 5), dtype=torch.%s) for _ in range(2))",
+                dts[d].lo, dts[d].hi, is_bool ? "uint8" : dt));
+    CHECK(torch_to_lua("A", "a") && torch_to_lua("B", "b"));
+    if (is_bool)
+      CHECK(py_ok("a, b = a.bool(), b.bool()") && lua_ok("A, B = A:to('bool'), B:to('bool')"));
+    for (size_t i = 0; i < sizeof ops / sizeof *ops; i++) {
+      set_context("bitwise %s: %s", dt, ops[i][0]);
+      CHECK(lua_ok("rr = %s", ops[i][0]) && py_ok("pr = %s", ops[i][1]));
+      CHECK(lua_to_py("ld", "rr.dtype") && py_eq("ld.decode()", "tname(pr)"));
+      CHECK(lua_to_py("lr", "rr:tolist()") && py_eq("lr", "pr.tolist()"));
+    }
+    if (is_bool) continue;
+    int top = dts[d].width <= 16 ? dts[d].width + 2 : dts[d].width - 1;
+    set_context("bitwise %s: shifts by 0..%d", dt, top);
+    CHECK(py_ok("s = torch.arange(%d, dtype=torch.%s)", top + 1, dt) && torch_to_lua("S", "s"));
+    CHECK(lua_ok("rl, rr = A:view(-1, 1) << S, A:view(-1, 1):bitwise_right_shift(S)"));
+    CHECK(lua_to_py("ll", "rl:tolist()") && py_eq("ll", "(a.view(-1, 1) << s).tolist()"));
+    CHECK(lua_to_py("lr", "rr:tolist()") && py_eq("lr", "(a.view(-1, 1) >> s).tolist()"));
+    CHECK(lua_to_py("ll", "(A << 3):tolist()") && py_eq("ll", "(a << 3).tolist()"));
+    CHECK(lua_to_py("lr", "(A >> 3):tolist()") && py_eq("lr", "(a >> 3).tolist()"));
+  }
+  set_context("%s", "");
+  CHECK(lua_ok("A, B, S, rr, rl = nil") && py_ok("del a, b, pr"));
+  lua_gc_full();
+}
+
+/* }====== */
+
 int main(int argc, char **argv) {
   const char *v = getenv("TORCH_HOST_VERBOSE");
   verbose = v && *v && strcmp(v, "0") != 0;
@@ -776,6 +841,7 @@ int main(int argc, char **argv) {
   test_errors();
   test_reductions();
   test_products();
+  test_bitwise();
   test_outlives_state(); /* closes the Lua state */
 
   section("7: Py_FinalizeEx frees the last export");

@@ -7,8 +7,8 @@
  * Argument handling only: every operation is the core's (lt_math.h). Operands are tensors or Lua
  * scalars (numbers, booleans). Dims are 1-based (negative from the end). Lua's == and < keep
  * their meaning (identity, and an error): comparisons that give bool tensors are the methods eq,
- * ne, lt, le, gt, ge. Read only by lua_init.c (ltl_part_math); calls the base (lua_ud.h) and the
- * core.
+ * ne, lt, le, gt, ge; & | ~ << >> and unary ~ are the bitwise methods. Read only by lua_init.c
+ * (ltl_part_math); calls the base (lua_ud.h) and the core.
  */
 #include <limits.h>
 #include <string.h>
@@ -156,6 +156,11 @@ BINARY(remainder, LT_REM)
 BINARY(pow, LT_POW)
 BINARY(maximum, LT_MAXIMUM)
 BINARY(minimum, LT_MINIMUM)
+BINARY(bitwise_and, LT_BAND)
+BINARY(bitwise_or, LT_BOR)
+BINARY(bitwise_xor, LT_BXOR)
+BINARY(bitwise_left_shift, LT_SHL)
+BINARY(bitwise_right_shift, LT_SHR)
 #define COMPARE(name, op) \
   static int m_##name(lua_State *L) { return binary(L, op, 0); }
 COMPARE(eq, LT_EQ)
@@ -182,6 +187,7 @@ UNARY(floor, LT_FLOOR)
 UNARY(ceil, LT_CEIL)
 UNARY(round, LT_ROUND)
 UNARY(sign, LT_SIGN)
+UNARY(bitwise_not, LT_BNOT)
 static int m_logical_not(lua_State *L) { return unary(L, LT_NOT, 0); }
 
 /* The operators: a scalar may stand on either side. */
@@ -195,6 +201,30 @@ static int mm_pow(lua_State *L) { return binary(L, LT_POW, 0); }
 static int mm_unm(lua_State *L) {
   lua_settop(L, 1); /* Lua passes the operand twice */
   return unary(L, LT_NEG, 0);
+}
+
+/* The bitwise operators: as Lua's own & | ~ << >> do, a float operand with an integral value
+   counts as that integer (t & 2.0 is t & 2) and any other float raises; the methods keep
+   torch's rule (a float scalar makes the result float, which they refuse). */
+static int bitwise_operator(lua_State *L, lt_binop op) {
+  for (int i = 1; i <= 2; i++) {
+    if (lua_type(L, i) != LUA_TNUMBER || lua_isinteger(L, i)) continue;
+    int exact;
+    lua_Integer v = lua_tointegerx(L, i, &exact); /* only a float with an integral value */
+    if (!exact) return ltl_error(L, "%s: number has no integer representation", lt_binop_names[op]);
+    lua_pushinteger(L, v);
+    lua_replace(L, i);
+  }
+  return binary(L, op, 0);
+}
+static int mm_band(lua_State *L) { return bitwise_operator(L, LT_BAND); }
+static int mm_bor(lua_State *L) { return bitwise_operator(L, LT_BOR); }
+static int mm_bxor(lua_State *L) { return bitwise_operator(L, LT_BXOR); }
+static int mm_shl(lua_State *L) { return bitwise_operator(L, LT_SHL); }
+static int mm_shr(lua_State *L) { return bitwise_operator(L, LT_SHR); }
+static int mm_bnot(lua_State *L) {
+  lua_settop(L, 1); /* ~t: Lua passes the operand twice */
+  return unary(L, LT_BNOT, 0);
 }
 
 /* t:clamp(min, max) (either may be nil) and clamp_ */
@@ -451,6 +481,12 @@ static const luaL_Reg math_methods[] = {
     M(pow),
     M(maximum),
     M(minimum),
+    M(bitwise_and),
+    M(bitwise_or),
+    M(bitwise_xor),
+    M(bitwise_not),
+    M(bitwise_left_shift),
+    M(bitwise_right_shift),
     M(neg),
     M(abs),
     M(sqrt),
@@ -487,8 +523,10 @@ static const luaL_Reg math_methods[] = {
 };
 
 static const luaL_Reg math_metameth[] = {
-    {"__add", mm_add}, {"__sub", mm_sub}, {"__mul", mm_mul}, {"__div", mm_div}, {"__idiv", mm_idiv},
-    {"__mod", mm_mod}, {"__pow", mm_pow}, {"__unm", mm_unm}, {NULL, NULL},
+    {"__add", mm_add},   {"__sub", mm_sub},   {"__mul", mm_mul},   {"__div", mm_div},
+    {"__idiv", mm_idiv}, {"__mod", mm_mod},   {"__pow", mm_pow},   {"__unm", mm_unm},
+    {"__band", mm_band}, {"__bor", mm_bor},   {"__bxor", mm_bxor}, {"__shl", mm_shl},
+    {"__shr", mm_shr},   {"__bnot", mm_bnot}, {NULL, NULL},
 };
 
 /* {====== threads ====== */

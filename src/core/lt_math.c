@@ -36,14 +36,19 @@ const char *const lt_binop_names[] = {[LT_ADD] = "add",
                                       [LT_AND] = "logical_and",
                                       [LT_OR] = "logical_or",
                                       [LT_MAXIMUM] = "maximum",
-                                      [LT_MINIMUM] = "minimum"};
+                                      [LT_MINIMUM] = "minimum",
+                                      [LT_BAND] = "bitwise_and",
+                                      [LT_BOR] = "bitwise_or",
+                                      [LT_BXOR] = "bitwise_xor",
+                                      [LT_SHL] = "bitwise_left_shift",
+                                      [LT_SHR] = "bitwise_right_shift"};
 _Static_assert(sizeof lt_binop_names / sizeof lt_binop_names[0] == LT_NBINOPS,
                "a name for every binary operation");
 const char *const lt_unop_names[] = {
-    [LT_NEG] = "neg",        [LT_ABS] = "abs",   [LT_SQRT] = "sqrt",   [LT_EXP] = "exp",
-    [LT_LOG] = "log",        [LT_SIN] = "sin",   [LT_COS] = "cos",     [LT_TANH] = "tanh",
-    [LT_FLOOR] = "floor",    [LT_CEIL] = "ceil", [LT_ROUND] = "round", [LT_SIGN] = "sign",
-    [LT_NOT] = "logical_not"};
+    [LT_NEG] = "neg",         [LT_ABS] = "abs",         [LT_SQRT] = "sqrt",   [LT_EXP] = "exp",
+    [LT_LOG] = "log",         [LT_SIN] = "sin",         [LT_COS] = "cos",     [LT_TANH] = "tanh",
+    [LT_FLOOR] = "floor",     [LT_CEIL] = "ceil",       [LT_ROUND] = "round", [LT_SIGN] = "sign",
+    [LT_NOT] = "logical_not", [LT_BNOT] = "bitwise_not"};
 _Static_assert(sizeof lt_unop_names / sizeof lt_unop_names[0] == LT_NUNOPS,
                "a name for every unary operation");
 
@@ -230,15 +235,35 @@ static double fl_rem(double a, double b) {
   BIN_RUN(div_##E, T, T, CPX_DIV(T, R, x, y))                                         \
   BIN_RUN(eq_##E, T, uint8_t, x.re == y.re && x.im == y.im)                           \
   BIN_RUN(ne_##E, T, uint8_t, x.re != y.re || x.im != y.im)
-/* bool: + is or, * is and (as torch), logical ops, (in)equality, max/min. */
-#define BOOL_BINOPS(E, T)                         \
-  BIN_RUN(or_##E, T, uint8_t, (uint8_t)(x || y))  \
-  BIN_RUN(and_##E, T, uint8_t, (uint8_t)(x && y)) \
+/* bool: + is or, * is and (as torch), logical ops, (in)equality, max/min; the bitwise and, or
+   and xor are the logical ones. */
+#define BOOL_BINOPS(E, T)                           \
+  BIN_RUN(or_##E, T, uint8_t, (uint8_t)(x || y))    \
+  BIN_RUN(and_##E, T, uint8_t, (uint8_t)(x && y))   \
+  BIN_RUN(xor_##E, T, uint8_t, (uint8_t)(!x != !y)) \
   CMP_BINOPS(E, T)
 
+/* Bitwise and, or, xor and the shifts of integers of b bits, as torch 2.x defines them for every
+   amount: a left shift by a negative amount or by b or more gives 0, a right shift so gives the
+   sign (0 or -1). A right shift of a negative x is ~(~x >> y): arithmetic without relying on C's
+   implementation-defined >> of negatives. */
+#define BIT_BINOPS(E, T)              \
+  BIN_RUN(band_##E, T, T, (T)(x & y)) \
+  BIN_RUN(bor_##E, T, T, (T)(x | y))  \
+  BIN_RUN(bxor_##E, T, T, (T)(x ^ y))
+#define SINT_BITOPS(E, T, U, b)                                       \
+  BIT_BINOPS(E, T)                                                    \
+  BIN_RUN(shl_##E, T, T, (y < 0 || y >= (b)) ? (T)0 : (T)((U)x << y)) \
+  BIN_RUN(shr_##E, T, T,                                              \
+          (y < 0 || y >= (b)) ? (T)(x < 0 ? -1 : 0) : (T)(x < 0 ? ~(~x >> y) : x >> y))
+#define UINT_BITOPS(E, T, U, b)                            \
+  BIT_BINOPS(E, T)                                         \
+  BIN_RUN(shl_##E, T, T, y >= (b) ? (T)0 : (T)((U)x << y)) \
+  BIN_RUN(shr_##E, T, T, y >= (b) ? (T)0 : (T)(x >> y))
+
 #define BINOPS_BOOL(E, T, b) BOOL_BINOPS(E, T)
-#define BINOPS_SINT(E, T, b) SINT_BINOPS(E, T, WIDE_##b)
-#define BINOPS_UINT(E, T, b) UINT_BINOPS(E, T, WIDE_##b)
+#define BINOPS_SINT(E, T, b) SINT_BINOPS(E, T, WIDE_##b) SINT_BITOPS(E, T, WIDE_##b, b)
+#define BINOPS_UINT(E, T, b) UINT_BINOPS(E, T, WIDE_##b) UINT_BITOPS(E, T, WIDE_##b, b)
 #define BINOPS_FLT(E, T, b) FLOAT_BINOPS(E, T)
 #define BINOPS_F16(E, T, b) /* float16, bfloat16: computed in float32 */
 #define BINOPS_BF16(E, T, b)
@@ -255,11 +280,16 @@ typedef int (*kernel)(void *ctx, char *const *p, const int64_t *st, int64_t n);
   [LT_ADD] = add_##E, [LT_SUB] = sub_##E, [LT_MUL] = mul_##E, [LT_FLOORDIV] = floordiv_##E, \
   [LT_REM] = rem_##E, [LT_POW] = pow_##E, [LT_MAXIMUM] = max_##E, [LT_MINIMUM] = min_##E,   \
   CMP_ENTRIES(E)
-#define BINROW_BOOL(E, T, b)                                                                       \
-  [LT_##E] = {[LT_ADD] = or_##E,     [LT_MUL] = and_##E,     [LT_AND] = and_##E, [LT_OR] = or_##E, \
-              [LT_MAXIMUM] = or_##E, [LT_MINIMUM] = and_##E, CMP_ENTRIES(E)},
-#define BINROW_SINT(E, T, b) [LT_##E] = {ARITH_ENTRIES(E)},
-#define BINROW_UINT(E, T, b) [LT_##E] = {ARITH_ENTRIES(E)},
+#define BIT_ENTRIES(E)                                                                \
+  [LT_BAND] = band_##E, [LT_BOR] = bor_##E, [LT_BXOR] = bxor_##E, [LT_SHL] = shl_##E, \
+  [LT_SHR] = shr_##E
+#define BINROW_BOOL(E, T, b)                                                     \
+  [LT_##E] = {[LT_ADD] = or_##E,  [LT_MUL] = and_##E,    [LT_AND] = and_##E,     \
+              [LT_OR] = or_##E,   [LT_MAXIMUM] = or_##E, [LT_MINIMUM] = and_##E, \
+              CMP_ENTRIES(E),     [LT_BAND] = and_##E,   [LT_BOR] = or_##E,      \
+              [LT_BXOR] = xor_##E},
+#define BINROW_SINT(E, T, b) [LT_##E] = {ARITH_ENTRIES(E), BIT_ENTRIES(E)},
+#define BINROW_UINT(E, T, b) [LT_##E] = {ARITH_ENTRIES(E), BIT_ENTRIES(E)},
 #define BINROW_FLT(E, T, b) [LT_##E] = {ARITH_ENTRIES(E), [LT_DIV] = div_##E},
 #define BINROW_F16(E, T, b)
 #define BINROW_BF16(E, T, b)
@@ -291,11 +321,13 @@ static const kernel binops[LT_NDTYPES][LT_NBINOPS] = {LT_DTYPES_BY_CATEGORY(BINR
   UN_RUN(neg_##E, T, T, (T)(0 - (U)x))             \
   UN_RUN(abs_##E, T, T, x < 0 ? (T)(0 - (U)x) : x) \
   UN_RUN(same_##E, T, T, x)                        \
+  UN_RUN(bnot_##E, T, T, (T)~x)                    \
   UN_RUN(sign_##E, T, T, (T)((x > 0) - (x < 0)))
 #define UINT_UNOPS(E, T, U)            \
   UN_RUN(neg_##E, T, T, (T)(0 - (U)x)) \
   UN_RUN(abs_##E, T, T, x)             \
   UN_RUN(same_##E, T, T, x)            \
+  UN_RUN(bnot_##E, T, T, (T)~x)        \
   UN_RUN(sign_##E, T, T, (T)(x > 0))
 /* A unary run whose contiguous runs go to a kernel of lt_vmath.h (VFN(out, in, n)); strided
    runs compute EXPR per element. VRUN_<bits>: float32 has such kernels for all six functions,
@@ -348,10 +380,18 @@ LT_DTYPES_BY_CATEGORY(UNOPS)
 
 /* unops[dtype][op]; NULL: not defined for that dtype. floor, ceil and round keep integers. */
 #define ROUNDING_ENTRIES(E) [LT_FLOOR] = same_##E, [LT_CEIL] = same_##E, [LT_ROUND] = same_##E
-#define UROW_BOOL(E, T, b) \
-  [LT_##E] = {[LT_ABS] = same_##E, ROUNDING_ENTRIES(E), [LT_SIGN] = same_##E, [LT_NOT] = not_##E},
-#define UROW_INT(E) \
-  [LT_##E] = {[LT_NEG] = neg_##E, [LT_ABS] = abs_##E, ROUNDING_ENTRIES(E), [LT_SIGN] = sign_##E},
+#define UROW_BOOL(E, T, b)          \
+  [LT_##E] = {[LT_ABS] = same_##E,  \
+              ROUNDING_ENTRIES(E),  \
+              [LT_SIGN] = same_##E, \
+              [LT_NOT] = not_##E,   \
+              [LT_BNOT] = not_##E},
+#define UROW_INT(E)                 \
+  [LT_##E] = {[LT_NEG] = neg_##E,   \
+              [LT_ABS] = abs_##E,   \
+              ROUNDING_ENTRIES(E),  \
+              [LT_SIGN] = sign_##E, \
+              [LT_BNOT] = bnot_##E},
 #define UROW_SINT(E, T, b) UROW_INT(E)
 #define UROW_UINT(E, T, b) UROW_INT(E)
 #define UROW_FLT(E, T, b)                                                                         \
@@ -451,6 +491,11 @@ int lt_binary(lt_binop op, const lt_operand *a, const lt_operand *b, lt_tensor *
   lt_dtype rt;
   int rc = lt_binary_type(op, a, b, &rt, err);
   if (rc) return rc;
+  if (lt_is_bitwise(op) && lt_category_of(rt) >= LT_CAT_FLOAT) /* as torch refuses them */
+    return lt_fail(err, LT_EARG, "%s: not defined for %s tensors (integer%s expected)", name,
+                   lt_dtypes[rt].name, lt_is_shift(op) ? "" : " or bool");
+  if (lt_is_shift(op) && rt == LT_BOOL)
+    return lt_fail(err, LT_EARG, "%s: not defined for bool tensors (integer expected)", name);
   const lt_operand *ops[2] = {a, b};
   lt_dtype promoted = lt_result_type(2, ops);
   lt_dtype ct = lt_is_logical(op) ? LT_BOOL : lt_compute_type(lt_is_compare(op) ? promoted : rt);
@@ -499,6 +544,9 @@ int lt_unary(lt_unop op, const lt_tensor *a, lt_tensor *inplace, lt_tensor **out
     rt = LT_FLOAT32;
   else if (op == LT_ABS && rt == LT_COMPLEX128)
     rt = LT_FLOAT64;
+  if (op == LT_BNOT && lt_category_of(a->dtype) >= LT_CAT_FLOAT)
+    return lt_fail(err, LT_EARG, "%s: not defined for %s tensors (integer or bool expected)", name,
+                   lt_dtypes[a->dtype].name);
   if (op == LT_NEG && a->dtype == LT_BOOL)
     return lt_fail(err, LT_EARG, "negating a bool tensor is not supported; use logical_not");
   lt_dtype ct = op == LT_NOT ? LT_BOOL : lt_compute_type(floating ? rt : a->dtype);

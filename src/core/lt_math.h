@@ -3,7 +3,8 @@
  * PyTorch's type promotion (lt_promote.h), clamp, where and masked_fill.
  *
  * Owns: the integer rules (wrap-around arithmetic, floor division and remainder with the sign
- * of the divisor, division by zero and negative integer powers refused), and one generic kernel
+ * of the divisor, division by zero and negative integer powers refused, the bitwise operations
+ * of integers and bools with shifts defined for every amount as torch 2.x), and one generic kernel
  * per operation over the computation dtypes, called once per inner run of lt_iter. Reductions
  * are lt_reduce.h's, matmul, cat and stack lt_linalg.h's. Lua-free.
  *
@@ -30,6 +31,7 @@ typedef enum {
   LT_ROUND,
   LT_SIGN,
   LT_NOT,
+  LT_BNOT,
   LT_NUNOPS
 } lt_unop;
 

@@ -34,11 +34,19 @@ typedef enum {
   LT_OR,
   LT_MAXIMUM,
   LT_MINIMUM,
+  LT_BAND,
+  LT_BOR,
+  LT_BXOR,
+  LT_SHL,
+  LT_SHR,
   LT_NBINOPS
 } lt_binop;
 
 static inline int lt_is_compare(lt_binop op) { return op >= LT_EQ && op <= LT_GE; }
 static inline int lt_is_logical(lt_binop op) { return op == LT_AND || op == LT_OR; }
+/* The bitwise operations: integer and bool operands only (the shifts: integer only). */
+static inline int lt_is_bitwise(lt_binop op) { return op >= LT_BAND && op <= LT_SHR; }
+static inline int lt_is_shift(lt_binop op) { return op == LT_SHL || op == LT_SHR; }
 
 /* An operand: a tensor, or a scalar (a Lua number or boolean) when t is NULL. */
 typedef struct {
@@ -57,7 +65,9 @@ lt_dtype lt_promote(lt_dtype a, lt_dtype b);
    then scalars, each joining only from a higher category). */
 lt_dtype lt_result_type(int n, const lt_operand *const *ops);
 /* The dtype of a op b (bool for comparisons and logical ops; true division of integers gives
-   float32, pow of bools int64). LT_EOPAQUE for an opaque tensor. */
+   float32, pow of bools int64; the bitwise operations keep the promoted dtype, which lt_binary
+   refuses when it is floating or complex, or bool for a shift). LT_EOPAQUE for an opaque
+   tensor. */
 int lt_binary_type(lt_binop op, const lt_operand *a, const lt_operand *b, lt_dtype *out,
                    lt_error *err);
 /* The dtype a kernel computes in for a result of dtype r (float16, bfloat16: float32). */
