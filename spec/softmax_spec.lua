@@ -329,5 +329,20 @@ describe("large inputs", function()
     near(t:logsumexp(2):tolist(), (t - t:log_softmax(2)):select(2, 1):tolist(), 1e-9)
     for _, i in ipairs({ 1, 150, 300 }) do near(logsumexp_list(l[i]), t:logsumexp(2)[i], 1e-12) end
     near(s:sum(2):tolist(), lt.ones({ 300 }, "float64"):tolist(), 1e-12)
+    -- along dim 1: rows side by side (the columns' elements adjacent), in groups and a rest
+    local c, lc = t:softmax(1):tolist(), t:logsumexp(1):tolist()
+    local lsc = t:log_softmax(1):tolist()
+    for _, j in ipairs({ 1, 64, 65, 200, 257 }) do
+      local col = {}
+      for i = 1, 300 do col[i] = l[i][j] end
+      local e = softmax_list(col)
+      for _, i in ipairs({ 1, 77, 300 }) do
+        near(e[i], c[i][j], 1e-12)
+        near(col[i] - logsumexp_list(col), lsc[i][j], 1e-12)
+      end
+      near(logsumexp_list(col), lc[j], 1e-12)
+    end
+    local f = t:to("float32"):softmax(1):tolist()
+    near(c[5], f[5], 1e-5)
   end)
 end)

@@ -4,9 +4,9 @@
  * One walk serves all three: the output positions are the input with the reduced dim taken
  * out (for softmax the output is viewed the same way); lt_iter_run_par walks those positions,
  * split across the pool, and the kernel walks the reduced dim of each, strided, three times:
- * its largest element, the sum of exp(x - max), then the results. The sum accumulates in
- * float64 for every computation dtype. logsumexp over several dims moves them last and merges
- * them into one (a view when their strides allow, else a copy: lt_reshape).
+ * its largest element, the sum of exp(x - max) (lt_vmath's kernels), then the results. The sum
+ * accumulates in float64 for every computation dtype. logsumexp over several dims moves them last
+ * and merges them into one (a view when their strides allow, else a copy: lt_reshape).
  */
 #include <math.h>
 #include <string.h>
@@ -14,6 +14,7 @@
 #include "lt_copy.h"
 #include "lt_iter.h"
 #include "lt_softmax.h"
+#include "lt_vmath.h"
 
 enum { K_SOFTMAX, K_LOG_SOFTMAX, K_LOGSUMEXP };
 
@@ -23,41 +24,124 @@ typedef struct {
   int64_t sx, sy; /* its byte strides in the input and the output (0 for logsumexp) */
 } row_ctx;
 
-#define ROW_KERNEL(NAME, T, EXP, LOG)                                                          \
-  static int NAME(void *vc, char *const *p, const int64_t *st, int64_t cnt) {                  \
-    const row_ctx *c = vc;                                                                     \
-    const int64_t n = c->n, sx = c->sx, sy = c->sy;                                            \
-    for (int64_t k = 0; k < cnt; k++) {                                                        \
-      const char *x = p[1] + k * st[1];                                                        \
-      char *y = p[0] + k * st[0];                                                              \
-      T m = -INFINITY;                                                                         \
-      int nan = 0;                                                                             \
-      for (int64_t i = 0; i < n; i++) {                                                        \
-        T v = *(const T *)(x + i * sx);                                                        \
-        if (v != v)                                                                            \
-          nan = 1;                                                                             \
-        else if (v > m)                                                                        \
-          m = v;                                                                               \
-      }                                                                                        \
-      if (nan) m = (T)NAN;                                                                     \
-      if (c->kind == K_LOGSUMEXP && isinf(m)) m = 0; /* torch's: -inf or +inf */               \
-      double s = 0;                                                                            \
-      for (int64_t i = 0; i < n; i++) s += EXP(*(const T *)(x + i * sx) - m);                  \
-      if (c->kind == K_LOGSUMEXP) {                                                            \
-        *(T *)y = (T)(log(s) + m);                                                             \
-      } else if (c->kind == K_LOG_SOFTMAX) {                                                   \
-        T l = (T)log(s);                                                                       \
-        for (int64_t i = 0; i < n; i++) *(T *)(y + i * sy) = *(const T *)(x + i * sx) - m - l; \
-      } else {                                                                                 \
-        double inv = 1 / s;                                                                    \
-        for (int64_t i = 0; i < n; i++)                                                        \
-          *(T *)(y + i * sy) = (T)(EXP(*(const T *)(x + i * sx) - m) * inv);                   \
-      }                                                                                        \
-    }                                                                                          \
-    return 0;                                                                                  \
+/* The exponentials run through lt_vmath's vectorized kernels, CHUNK elements at a time, in a
+   buffer on the stack (a strided row is gathered into it): softmax stores them and scales
+   them in a last pass, log_softmax and logsumexp need only their sum. */
+#define CHUNK 256
+#if defined(__GNUC__)
+#define LT_INLINE static inline __attribute__((always_inline))
+#else
+#define LT_INLINE static inline
+#endif
+/* One row: x and y stepping sx and sy bytes (inlined where they are constants, so that the
+   contiguous rows' loops vectorize). */
+#define ROW_FN(NAME, T, VEXP)                                                                \
+  LT_INLINE void NAME(int kind, int64_t n, const char *x, char *y, int64_t sx, int64_t sy) { \
+    T buf[CHUNK];                                                                            \
+    T m = -INFINITY;                                                                         \
+    int nan = 0;                                                                             \
+    for (int64_t i = 0; i < n; i++) {                                                        \
+      T v = *(const T *)(x + i * sx);                                                        \
+      nan |= v != v;                                                                         \
+      m = v > m ? v : m;                                                                     \
+    }                                                                                        \
+    if (nan) m = (T)NAN;                                                                     \
+    if (kind == K_LOGSUMEXP && isinf(m)) m = 0; /* torch's: -inf or +inf */                  \
+    double s = 0;                                                                            \
+    for (int64_t i0 = 0; i0 < n; i0 += CHUNK) {                                              \
+      int64_t len = n - i0 < CHUNK ? n - i0 : CHUNK;                                         \
+      T part = 0;                                                                            \
+      for (int64_t j = 0; j < len; j++) buf[j] = *(const T *)(x + (i0 + j) * sx) - m;        \
+      VEXP(buf, buf, len);                                                                   \
+      for (int64_t j = 0; j < len; j++) part += buf[j];                                      \
+      s += part;                                                                             \
+      if (kind == K_SOFTMAX)                                                                 \
+        for (int64_t j = 0; j < len; j++) *(T *)(y + (i0 + j) * sy) = buf[j];                \
+    }                                                                                        \
+    if (kind == K_LOGSUMEXP) {                                                               \
+      *(T *)y = (T)(log(s) + m);                                                             \
+    } else if (kind == K_LOG_SOFTMAX) {                                                      \
+      T l = (T)log(s);                                                                       \
+      for (int64_t i = 0; i < n; i++) *(T *)(y + i * sy) = *(const T *)(x + i * sx) - m - l; \
+    } else {                                                                                 \
+      T inv = (T)(1 / s);                                                                    \
+      for (int64_t i = 0; i < n; i++) *(T *)(y + i * sy) *= inv;                             \
+    }                                                                                        \
   }
-ROW_KERNEL(rows_f32, float, expf, logf)
-ROW_KERNEL(rows_f64, double, exp, log)
+/* Up to GROUP rows side by side, whose elements are adjacent (a reduced dim that is not the
+   innermost one, positions contiguous in x and y): each step along the dim reads GROUP
+   neighbouring elements, where a row at a time would read one element per cache line. */
+#define GROUP 64
+#define GROUP_FN(NAME, T, VEXP)                                                                  \
+  static void NAME(int kind, int64_t n, const char *x, char *y, int64_t sx, int64_t sy, int G) { \
+    T m[GROUP], buf[GROUP], l[GROUP];                                                            \
+    double s[GROUP];                                                                             \
+    unsigned char nan[GROUP];                                                                    \
+    for (int g = 0; g < G; g++) {                                                                \
+      m[g] = -INFINITY;                                                                          \
+      nan[g] = 0;                                                                                \
+      s[g] = 0;                                                                                  \
+    }                                                                                            \
+    for (int64_t i = 0; i < n; i++) {                                                            \
+      const T *xi = (const T *)(x + i * sx);                                                     \
+      for (int g = 0; g < G; g++) {                                                              \
+        nan[g] |= xi[g] != xi[g];                                                                \
+        m[g] = xi[g] > m[g] ? xi[g] : m[g];                                                      \
+      }                                                                                          \
+    }                                                                                            \
+    for (int g = 0; g < G; g++) {                                                                \
+      if (nan[g]) m[g] = (T)NAN;                                                                 \
+      if (kind == K_LOGSUMEXP && isinf(m[g])) m[g] = 0;                                          \
+    }                                                                                            \
+    for (int64_t i = 0; i < n; i++) {                                                            \
+      const T *xi = (const T *)(x + i * sx);                                                     \
+      for (int g = 0; g < G; g++) buf[g] = xi[g] - m[g];                                         \
+      VEXP(buf, buf, G);                                                                         \
+      for (int g = 0; g < G; g++) s[g] += buf[g];                                                \
+      if (kind == K_SOFTMAX) memcpy(y + i * sy, buf, (size_t)G * sizeof(T));                     \
+    }                                                                                            \
+    if (kind == K_LOGSUMEXP) {                                                                   \
+      for (int g = 0; g < G; g++) ((T *)y)[g] = (T)(log(s[g]) + m[g]);                           \
+      return;                                                                                    \
+    }                                                                                            \
+    for (int g = 0; g < G; g++) l[g] = kind == K_SOFTMAX ? (T)(1 / s[g]) : (T)log(s[g]) + m[g];  \
+    for (int64_t i = 0; i < n; i++) {                                                            \
+      T *yi = (T *)(y + i * sy);                                                                 \
+      const T *xi = (const T *)(x + i * sx);                                                     \
+      if (kind == K_SOFTMAX)                                                                     \
+        for (int g = 0; g < G; g++) yi[g] *= l[g];                                               \
+      else                                                                                       \
+        for (int g = 0; g < G; g++) yi[g] = xi[g] - l[g];                                        \
+    }                                                                                            \
+  }
+#define ROW_KERNEL(NAME, ROW, GROUPS, T)                                      \
+  static int NAME(void *vc, char *const *p, const int64_t *st, int64_t cnt) { \
+    const row_ctx *c = vc;                                                    \
+    const int64_t n = c->n, sx = c->sx, sy = c->sy, e = (int64_t)sizeof(T);   \
+    if (sx != e && st[1] == e && st[0] == e) {                                \
+      for (int64_t k = 0; k < cnt; k += GROUP)                                \
+        GROUPS(c->kind, n, p[1] + k * e, p[0] + k * e, sx, sy,                \
+               cnt - k < GROUP ? (int)(cnt - k) : GROUP);                     \
+      return 0;                                                               \
+    }                                                                         \
+    for (int64_t k = 0; k < cnt; k++) {                                       \
+      const char *x = p[1] + k * st[1];                                       \
+      char *y = p[0] + k * st[0];                                             \
+      if (sx == e && sy == e)                                                 \
+        ROW(c->kind, n, x, y, e, e);                                          \
+      else if (sx == e && sy == 0)                                            \
+        ROW(c->kind, n, x, y, e, 0);                                          \
+      else                                                                    \
+        ROW(c->kind, n, x, y, sx, sy);                                        \
+    }                                                                         \
+    return 0;                                                                 \
+  }
+ROW_FN(row_f32, float, lt_vmath_exp_f32)
+ROW_FN(row_f64, double, lt_vmath_exp_f64)
+GROUP_FN(group_f32, float, lt_vmath_exp_f32)
+GROUP_FN(group_f64, double, lt_vmath_exp_f64)
+ROW_KERNEL(rows_f32, row_f32, group_f32, float)
+ROW_KERNEL(rows_f64, row_f64, group_f64, double)
 
 /* Runs the kernel over x (float32 or float64) along dim into y, of x's dtype and shape except
    that for logsumexp dim has size 1. Neither is 0-d. The kernels cannot fail. */
