@@ -3,8 +3,8 @@
  *
  * Every one is max-shifted (stable: float32 inputs of 1e4 do not overflow). The computation
  * dtype is float32 for float16, bfloat16 and float32 inputs, float64 for float64; the result has
- * the input's dtype. Calls lt_copy.c (casts), lt_iter.c (the walk over the output positions,
- * split across the pool), lt_tensor.c; called by the binding (lua_softmax.c).
+ * the input's dtype. Calls lt_copy.c (casts), lt_vmath.c (exp), lt_iter.c (the walk over the output
+ * positions, split across the pool), lt_tensor.c; called by the binding (lua_softmax.c).
  */
 #ifndef LT_SOFTMAX_H
 #define LT_SOFTMAX_H
