@@ -21,8 +21,9 @@
  * torch's tensors, host tensors whose deleter counts on ltensor's side); exports that outlive
  * lua_close, read, written and dropped in torch, some of them only when Python is finalized;
  * reductions of the same data (var/std with unbiased and correction, sums, means and amax over
- * several dims, argmax, norms) give torch's results; the bitwise operations (9) give torch's
- * bits.
+ * several dims, argmax, norms) give torch's results, and so do softmax, log_softmax,
+ * logsumexp, isclose, allclose, equal, dist, outer and cross; the bitwise operations (9)
+ * give torch's bits.
  *
  * Built twice from this file: torch_host links ltensor statically (luaopen_ltensor_core, as
  * numpy_host does); torch_host_require (TORCH_HOST_REQUIRE defined) links no ltensor at all
@@ -806,6 +807,93 @@ static void test_bitwise(void) {
 
 /* }====== */
 
+/* {====== 10: softmax, comparisons and vector products ====== */
+
+/* softmax, log_softmax and logsumexp (a row of -inf, an element of 1e4: the shift keeps float32
+   finite), isclose/allclose/equal, dist, outer and cross, by ltensor and by torch on the same
+   torch tensors (float32 and float64, imported into Lua). 't': a float tensor of torch's shape,
+   dtype and values (within 1e-5 for float32, 1e-12 for float64, NaN where torch has NaN);
+   'b': a bool tensor (compared as uint8: torch 1.13 imports no bool); 'v': a plain Lua value
+   (number or boolean) equal to torch's. */
+static void test_softmax(void) {
+  section("10: softmax, comparisons and vector products against torch");
+  static const char *const ops[][3] = {
+      {"t", "X:softmax(3)", "x.softmax(2)"},
+      {"t", "X:softmax(1)", "x.softmax(0)"},
+      {"t", "X:log_softmax(-1)", "x.log_softmax(-1)"},
+      {"t", "X:log_softmax(2)", "x.log_softmax(1)"},
+      {"t", "X:permute(3, 1, 2):softmax(2)", "x.permute(2, 0, 1).softmax(1)"},
+      {"t", "X:logsumexp(3)", "x.logsumexp(2)"},
+      {"t", "X:logsumexp({1, 3}, true)", "x.logsumexp((0, 2), True)"},
+      {"t", "A:logsumexp(-2)", "a.logsumexp(-2)"},
+      {"t", "A:transpose(1, 3):logsumexp({1, 2})", "a.transpose(0, 2).logsumexp((0, 1))"},
+      {"b", "A:isclose(B2)", "a.isclose(b2)"},
+      {"b", "A:isclose(B2, 0, 1e-7)", "a.isclose(b2, 0, 1e-7)"},
+      {"b", "A:isclose(B, 0.5, 0.1)", "a.isclose(b, 0.5, 0.1)"},
+      {"b", "X:isclose(X, 0, 0, true)", "x.isclose(x, 0, 0, True)"},
+      {"v", "A:allclose(B2)", "a.allclose(b2)"},
+      {"v", "A:allclose(B)", "a.allclose(b)"},
+      {"v", "A:equal(A:clone())", "torch.equal(a, a.clone())"},
+      {"v", "A:equal(B2)", "torch.equal(a, b2)"},
+      {"v", "A:dist(B)", "a.dist(b).item()"},
+      {"v", "A:dist(B, 1)", "a.dist(b, 1).item()"},
+      {"v", "A:dist(B, math.huge)", "a.dist(b, float('inf')).item()"},
+      {"v", "A:dist(B, 3.5)", "a.dist(b, 3.5).item()"},
+      {"v", "A:dist(U:narrow(1, 1, 3))", "a.dist(u[:3]).item()"},
+      {"t", "U:outer(W)", "u.outer(w)"},
+      {"t", "A:cross(B)", "a.cross(b)"},
+      {"t", "C1:cross(C2)", "c1.cross(c2)"},
+      {"t", "C1:cross(C2, 3)", "torch.linalg.cross(c1, c2, dim=2)"},
+  };
+  static const char *const dts[] = {"float32", "float64"};
+  CHECK(py_ok("import warnings; warnings.simplefilter('ignore')")); /* cross without dim */
+  CHECK(py_ok("torch.manual_seed(16)"));
+  CHECK(
+      py_ok("def near(a, b, tol):\n"
+            "    if isinstance(b, bool): return a is b\n"
+            "    return a == b or abs(a - b) <= tol * max(1, abs(b))"));
+  for (size_t d = 0; d < sizeof dts / sizeof *dts; d++) {
+    const char *dt = dts[d], *tol = d == 0 ? "1e-5" : "1e-12";
+    set_context("softmax %s: set-up", dt);
+    CHECK(
+        py_ok("x = torch.randn(4, 6, 3, dtype=torch.%s) * 3\n"
+              "x[0, 0, :] = float('-inf'); x[1, 1, 0] = 1e4; x[2, 3, 1] = -1e4\n"
+              "x[3, :, 2] = float('-inf')",
+              dt));
+    CHECK(
+        py_ok("a = torch.randn(4, 6, 3, dtype=torch.%s); b = torch.randn(4, 6, 3, dtype=a.dtype)\n"
+              "b2 = a + torch.randn(4, 6, 3, dtype=a.dtype) * 1e-7\n"
+              "u = torch.randn(5, dtype=a.dtype); w = torch.randn(7, dtype=a.dtype)\n"
+              "c1 = torch.randn(3, 4, 3, dtype=a.dtype); c2 = torch.randn(3, 4, 3, dtype=a.dtype)",
+              dt));
+    CHECK(torch_to_lua("X", "x") && torch_to_lua("A", "a") && torch_to_lua("B", "b") &&
+          torch_to_lua("B2", "b2") && torch_to_lua("U", "u") && torch_to_lua("W", "w") &&
+          torch_to_lua("C1", "c1") && torch_to_lua("C2", "c2"));
+    for (size_t i = 0; i < sizeof ops / sizeof *ops; i++) {
+      const char *kind = ops[i][0], *lua = ops[i][1], *torch = ops[i][2];
+      set_context("softmax %s: %s", dt, lua);
+      if (kind[0] == 'v') {
+        CHECK(lua_ok("rr = %s", lua) && lua_to_py("lr", "rr") && py_ok("pr = %s", torch));
+        CHECK(py_true("near(lr, pr, %s)", tol));
+      } else if (kind[0] == 'b') {
+        CHECK(lua_true("(%s).dtype == 'bool'", lua));
+        CHECK(lua_to_torch("r", "(%s):to('uint8')", lua));
+        CHECK(py_true("torch.equal(r, (%s).to(torch.uint8))", torch));
+      } else {
+        CHECK(lua_to_torch("r", "%s", lua));
+        CHECK(py_true("r.shape == (%s).shape and r.dtype == (%s).dtype", torch, torch));
+        CHECK(py_true("torch.allclose(r, %s, rtol=%s, atol=%s, equal_nan=True)", torch, tol, tol));
+      }
+    }
+  }
+  set_context("%s", "");
+  CHECK(lua_ok("X, A, B, B2, U, W, C1, C2, rr = nil") &&
+        py_ok("del x, a, b, b2, u, w, c1, c2, r, pr, lr"));
+  lua_gc_full();
+}
+
+/* }====== */
+
 int main(int argc, char **argv) {
   const char *v = getenv("TORCH_HOST_VERBOSE");
   verbose = v && *v && strcmp(v, "0") != 0;
@@ -842,6 +930,7 @@ int main(int argc, char **argv) {
   test_reductions();
   test_products();
   test_bitwise();
+  test_softmax();
   test_outlives_state(); /* closes the Lua state */
 
   section("7: Py_FinalizeEx frees the last export");
