@@ -30,6 +30,8 @@ extern const ltl_part ltl_part_index;
 extern const ltl_part ltl_part_math;
 /* Reductions: sum, mean, max, var, norm, ... (lua_reduce.c). */
 extern const ltl_part ltl_part_reduce;
+/* lt.einsum (lua_einsum.c). */
+extern const ltl_part ltl_part_einsum;
 /* The capsule metatables (in the registry), __dlpack, from_dlpack, to_dlpack (lua_dlpack.c). */
 extern const ltl_part ltl_part_dlpack;
 /* The wrapper metatable and ReadOnlyTensorWrapper (lua_wrapper.c). */
