@@ -29,8 +29,9 @@ static int f_einsum(lua_State *L) {
   }
   lt_error err;
   ltl_ud *ud = ltl_newud(L);
-  if (lt_einsum(lua_tostring(L, 1), ts, (int)n, &ud->t, &err))
-    return ltl_error(L, "einsum: %s", err.msg);
+  size_t len;
+  const char *eq = lua_tolstring(L, 1, &len);
+  if (lt_einsum(eq, len, ts, (int)n, &ud->t, &err)) return ltl_error(L, "einsum: %s", err.msg);
   ltl_account_tensor(L, ud->t);
   return 1;
 }

@@ -53,21 +53,21 @@ static int bad_char(const char *eq, size_t p, lt_error *err) {
 
 /* Parses eq into terms[0..n) (the operands; *nterms counts every one, the ones past n are not
    kept) and *o, the output, when eq has "->" (*has_out). */
-static int parse(const char *eq, term *terms, int n, int *nterms, term *o, int *has_out,
+static int parse(const char *eq, size_t len, term *terms, int n, int *nterms, term *o, int *has_out,
                  lt_error *err) {
   term spare, *cur = &terms[0];
   int t = 0;
   for (int i = 0; i < n; i++) terms[i] = (term){0, -1, {0}};
   *o = (term){0, -1, {0}};
   *has_out = 0;
-  for (size_t p = 0; eq[p]; p++) {
+  for (size_t p = 0; p < len; p++) {
     char c = eq[p];
     if (c == ' ') continue;
     if (is_letter(c)) {
       if (cur->nlab < LT_MAX_NDIM) cur->lab[cur->nlab] = (unsigned char)letter_label(c);
       if (cur->nlab <= LT_MAX_NDIM) cur->nlab++;
     } else if (c == '.') {
-      if (eq[p + 1] != '.' || eq[p + 2] != '.')
+      if (p + 2 >= len || eq[p + 1] != '.' || eq[p + 2] != '.')
         return lt_fail(err, LT_EARG, "'.' at position %zu is not part of an ellipsis '...'", p + 1);
       if (cur->ell >= 0 && *has_out)
         return lt_fail(err, LT_EARG, "the output has more than one ellipsis");
@@ -82,7 +82,7 @@ static int parse(const char *eq, term *terms, int n, int *nterms, term *o, int *
     } else if (c == ',') {
       return lt_fail(err, LT_EARG, "',' at position %zu is in the output (it names one term)",
                      p + 1);
-    } else if (c == '-' && eq[p + 1] == '>') {
+    } else if (c == '-' && p + 1 < len && eq[p + 1] == '>') {
       if (*has_out) return lt_fail(err, LT_EARG, "the equation has more than one '->'");
       *has_out = 1;
       cur = o;
@@ -421,7 +421,8 @@ static int run(const plan *P, const lt_tensor *const *ops, int n, const int *lab
   return LT_OK;
 }
 
-int lt_einsum(const char *eq, const lt_tensor *const *ops, int n, lt_tensor **out, lt_error *err) {
+int lt_einsum(const char *eq, size_t len, const lt_tensor *const *ops, int n, lt_tensor **out,
+              lt_error *err) {
   if (n < 1) return lt_fail(err, LT_EARG, "expected at least one operand");
   size_t need = 2 * sizeof(lt_frame) + sizeof(plan) + 2 * sizeof(side) +
                 (size_t)n * (LT_MAX_NDIM * sizeof(int) + sizeof(term));
@@ -436,7 +437,7 @@ int lt_einsum(const char *eq, const lt_tensor *const *ops, int n, lt_tensor **ou
   r->own = b->own = NULL;
   r->fr = &frames[0];
   b->fr = &frames[1];
-  if ((rc = parse(eq, terms, n, &nterms, &o, &has_out, err)) == LT_OK && nterms != n)
+  if ((rc = parse(eq, len, terms, n, &nterms, &o, &has_out, err)) == LT_OK && nterms != n)
     rc = lt_fail(err, LT_EARG, "the equation has %d operand%s but %d %s given", nterms,
                  nterms == 1 ? "" : "s", n, n == 1 ? "was" : "were");
   if (rc == LT_OK && (rc = check(terms, &o, has_out, ops, n, P, labs, err)) == LT_OK &&
