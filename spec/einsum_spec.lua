@@ -276,6 +276,8 @@ describe("lt.einsum", function()
       raises("einsum: the number of subscripts in the equation %(2%) does not match the number "
         .. "of dimensions %(3%) for operand 1", lt.einsum, "ij", ints("float64", 2, 3, 4))
       raises("for operand 2$", lt.einsum, "ij,j", a, a)
+      raises("the number of subscripts in the equation %(100%) does not match", lt.einsum,
+        string.rep("a", 100), a)
       raises("the number of subscripts in the equation %(3%) is more than the number of "
         .. "dimensions %(2%) for operand 1", lt.einsum, "ijk...", a)
     end)

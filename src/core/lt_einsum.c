@@ -16,6 +16,7 @@
  */
 #include "lt_einsum.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,7 +33,7 @@
 
 /* One operand's (or the output's) subscripts. */
 typedef struct {
-  int nlab;                       /* letters (counted up to LT_MAX_NDIM + 1) */
+  int nlab;                       /* letters */
   int ell;                        /* letters before the ellipsis, -1 without one */
   unsigned char lab[LT_MAX_NDIM]; /* the first LT_MAX_NDIM letters, as labels */
 } term;
@@ -65,7 +66,7 @@ static int parse(const char *eq, size_t len, term *terms, int n, int *nterms, te
     if (c == ' ') continue;
     if (is_letter(c)) {
       if (cur->nlab < LT_MAX_NDIM) cur->lab[cur->nlab] = (unsigned char)letter_label(c);
-      if (cur->nlab <= LT_MAX_NDIM) cur->nlab++;
+      if (cur->nlab < INT_MAX) cur->nlab++;
     } else if (c == '.') {
       if (p + 2 >= len || eq[p + 1] != '.' || eq[p + 2] != '.')
         return lt_fail(err, LT_EARG, "'.' at position %zu is not part of an ellipsis '...'", p + 1);
