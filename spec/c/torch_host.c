@@ -22,8 +22,8 @@
  * lua_close, read, written and dropped in torch, some of them only when Python is finalized;
  * reductions of the same data (var/std with unbiased and correction, sums, means and amax over
  * several dims, argmax, norms) give torch's results, and so do softmax, log_softmax,
- * logsumexp, isclose, allclose, equal, dist, outer and cross; the bitwise operations (9)
- * give torch's bits.
+ * logsumexp, isclose, allclose, equal, dist, outer, cross (10) and einsum (11); the bitwise
+ * operations (9) give torch's bits.
  *
  * Built twice from this file: torch_host links ltensor statically (luaopen_ltensor_core, as
  * numpy_host does); torch_host_require (TORCH_HOST_REQUIRE defined) links no ltensor at all
@@ -894,6 +894,67 @@ static void test_softmax(void) {
 
 /* }====== */
 
+/* {====== 11: einsum against torch ====== */
+
+/* lt.einsum and torch.einsum of the same equations on the same random tensors (shared into
+   Lua): within 1e-10 in float64, exactly in int64. */
+static void test_einsum(void) {
+  section("11: einsum against torch");
+  static const char *const dts[] = {"float64", "int64"};
+  static const char *const names[] = {"ea", "eb", "ec", "ev", "ew", "em", "ex", "ey", "ez"};
+  static const char *const shapes[] = {"4, 5", "5, 6",    "6, 3",    "5",         "4",
+                                       "5, 5", "3, 4, 5", "3, 5, 6", "2, 1, 4, 5"};
+  static const struct {
+    const char *eq, *args;
+  } eqs[] = {
+      {"ij,jk->ik", "ea, eb"},
+      {"ij,jk", "ea, eb"},
+      {"bij,bjk->bik", "ex, ey"},
+      {"bij,bkj->bik", "ex, ex"},
+      {"i,j->ij", "ev, ew"},
+      {"i,i->", "ev, ev"},
+      {"ii->", "em"},
+      {"ii->i", "em"},
+      {"ij->ji", "ea"},
+      {"ij->", "ea"},
+      {"ij,ij->ij", "ea, ea"},
+      {"ji,jk->ik", "ea, ea"},
+      {"...ij,...jk->...ik", "ex, eb"},
+      {"...ij,...jk", "ez, ey"},
+      {"ij,jk,kl->il", "ea, eb, ec"},
+      {"ijk,j->k", "ex, ew"},
+      {"i J, J k -> k", "ea, eb"},
+      {"bij,bjk,kl->bl", "ex, ey, ec"},
+  };
+  CHECK(py_ok("torch.manual_seed(16)"));
+  for (size_t d = 0; d < sizeof dts / sizeof *dts; d++) {
+    int is_int = strcmp(dts[d], "int64") == 0;
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+      set_context("einsum %s %s", dts[d], names[i]);
+      if (is_int)
+        CHECK(py_ok("%s = torch.randint(-9, 9, (%s,), dtype=torch.int64)", names[i], shapes[i]));
+      else
+        CHECK(py_ok("%s = torch.randn(%s, dtype=torch.float64)", names[i], shapes[i]));
+      CHECK(torch_to_lua(names[i], "%s", names[i]));
+    }
+    for (size_t i = 0; i < sizeof eqs / sizeof *eqs; i++) {
+      set_context("einsum %s '%s'", dts[d], eqs[i].eq);
+      CHECK(lua_to_torch("r", "lt.einsum('%s', %s)", eqs[i].eq, eqs[i].args));
+      CHECK(py_ok("pr = torch.einsum('%s', %s)", eqs[i].eq, eqs[i].args));
+      CHECK(py_true("r.shape == pr.shape and r.dtype == pr.dtype"));
+      if (is_int)
+        CHECK(py_true("torch.equal(r, pr)"));
+      else
+        CHECK(py_true("torch.allclose(r, pr, rtol=1e-10, atol=1e-10)"));
+    }
+  }
+  set_context("%s", "");
+  CHECK(lua_ok("ea, eb, ec, ev, ew, em, ex, ey, ez, r = nil") &&
+        py_ok("del ea, eb, ec, ev, ew, em, ex, ey, ez, r, pr"));
+}
+
+/* }====== */
+
 int main(int argc, char **argv) {
   const char *v = getenv("TORCH_HOST_VERBOSE");
   verbose = v && *v && strcmp(v, "0") != 0;
@@ -931,6 +992,7 @@ int main(int argc, char **argv) {
   test_products();
   test_bitwise();
   test_softmax();
+  test_einsum();
   test_outlives_state(); /* closes the Lua state */
 
   section("7: Py_FinalizeEx frees the last export");

@@ -32,6 +32,8 @@ extern const ltl_part ltl_part_math;
 extern const ltl_part ltl_part_reduce;
 /* softmax, logsumexp, isclose, allclose, equal, dist, outer, cross (lua_softmax.c). */
 extern const ltl_part ltl_part_softmax;
+/* lt.einsum (lua_einsum.c). */
+extern const ltl_part ltl_part_einsum;
 /* The capsule metatables (in the registry), __dlpack, from_dlpack, to_dlpack (lua_dlpack.c). */
 extern const ltl_part ltl_part_dlpack;
 /* The wrapper metatable and ReadOnlyTensorWrapper (lua_wrapper.c). */
