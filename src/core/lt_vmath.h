@@ -27,4 +27,15 @@ void lt_vmath_exp_f64(double *y, const double *x, int64_t n);
 void lt_vmath_log_f64(double *y, const double *x, int64_t n);
 void lt_vmath_sqrt_f64(double *y, const double *x, int64_t n);
 
+/* float32 sigmoid, silu (x sigmoid x), expm1, log1p, erf, erfc and gelu (torch's erf form), for
+   lt_funcs.c: computed in double, within 1 ulp (spec/c/test_vmath.c; lt_vmath.c gives the
+   measured bounds), torch's special values (silu(-inf) and gelu(-inf) are NaN). */
+void lt_vmath_sigmoid_f32(float *y, const float *x, int64_t n);
+void lt_vmath_silu_f32(float *y, const float *x, int64_t n);
+void lt_vmath_expm1_f32(float *y, const float *x, int64_t n);
+void lt_vmath_log1p_f32(float *y, const float *x, int64_t n);
+void lt_vmath_erf_f32(float *y, const float *x, int64_t n);
+void lt_vmath_erfc_f32(float *y, const float *x, int64_t n);
+void lt_vmath_gelu_f32(float *y, const float *x, int64_t n);
+
 #endif
