@@ -51,7 +51,7 @@ static int func1(lua_State *L, lt_func f, int inplace) {
   return finish(L, inplace, ud);
 }
 
-#define FUNC1(name, f)                                          \
+#define FUNC1(name, f)                                         \
   static int m_##name(lua_State *L) { return func1(L, f, 0); } \
   static int m_##name##_(lua_State *L) { return func1(L, f, 1); }
 #define FUNC1_OUT(name, f) \
@@ -148,7 +148,7 @@ static int func2(lua_State *L, lt_bfunc f, int inplace) {
   }
   return finish(L, inplace, ud);
 }
-#define FUNC2(name, f)                                          \
+#define FUNC2(name, f)                                         \
   static int m_##name(lua_State *L) { return func2(L, f, 0); } \
   static int m_##name##_(lua_State *L) { return func2(L, f, 1); }
 FUNC2(atan2, LT_ATAN2)
@@ -176,13 +176,39 @@ static int lerp(lua_State *L, int inplace) {
 static int m_lerp(lua_State *L) { return lerp(L, 0); }
 static int m_lerp_(lua_State *L) { return lerp(L, 1); }
 
-#define M(name) {#name, m_##name}, {#name "_", m_##name##_}
-static const luaL_Reg funcs_methods[] = {
-    M(sigmoid),         M(relu),        M(tan),       M(asin),  M(acos),  M(atan),
-    M(sinh),            M(cosh),        M(asinh),     M(acosh), M(atanh), M(log1p),
-    M(expm1),           M(log2),        M(log10),     M(exp2),  M(trunc), M(frac),
-    M(rsqrt),           M(erf),         M(erfc),      M(atan2), M(fmod),  M(hypot),
-    M(lerp),            M(nan_to_num),  {"gelu", m_gelu}, {"silu", m_silu},
-    {"isnan", m_isnan}, {"isinf", m_isinf}, {"isfinite", m_isfinite}, {NULL, NULL}};
+#define M(name) \
+  {#name, m_##name}, { #name "_", m_##name##_ }
+static const luaL_Reg funcs_methods[] = {M(sigmoid),
+                                         M(relu),
+                                         M(tan),
+                                         M(asin),
+                                         M(acos),
+                                         M(atan),
+                                         M(sinh),
+                                         M(cosh),
+                                         M(asinh),
+                                         M(acosh),
+                                         M(atanh),
+                                         M(log1p),
+                                         M(expm1),
+                                         M(log2),
+                                         M(log10),
+                                         M(exp2),
+                                         M(trunc),
+                                         M(frac),
+                                         M(rsqrt),
+                                         M(erf),
+                                         M(erfc),
+                                         M(atan2),
+                                         M(fmod),
+                                         M(hypot),
+                                         M(lerp),
+                                         M(nan_to_num),
+                                         {"gelu", m_gelu},
+                                         {"silu", m_silu},
+                                         {"isnan", m_isnan},
+                                         {"isinf", m_isinf},
+                                         {"isfinite", m_isfinite},
+                                         {NULL, NULL}};
 
 const ltl_part ltl_part_funcs = {NULL, funcs_methods, NULL, NULL, NULL};

@@ -22,15 +22,15 @@
 #include "lt_vmath.h"
 
 const char *const lt_func_names[] = {
-    [LT_SIGMOID] = "sigmoid", [LT_RELU] = "relu",         [LT_GELU] = "gelu",
-    [LT_GELU_TANH] = "gelu",  [LT_SILU] = "silu",         [LT_TAN] = "tan",
-    [LT_ASIN] = "asin",       [LT_ACOS] = "acos",         [LT_ATAN] = "atan",
-    [LT_SINH] = "sinh",       [LT_COSH] = "cosh",         [LT_ASINH] = "asinh",
-    [LT_ACOSH] = "acosh",     [LT_ATANH] = "atanh",       [LT_LOG1P] = "log1p",
-    [LT_EXPM1] = "expm1",     [LT_LOG2] = "log2",         [LT_LOG10] = "log10",
-    [LT_EXP2] = "exp2",       [LT_TRUNC] = "trunc",       [LT_FRAC] = "frac",
-    [LT_RSQRT] = "rsqrt",     [LT_ERF] = "erf",           [LT_ERFC] = "erfc",
-    [LT_ISNAN] = "isnan",     [LT_ISINF] = "isinf",       [LT_ISFINITE] = "isfinite"};
+    [LT_SIGMOID] = "sigmoid", [LT_RELU] = "relu",   [LT_GELU] = "gelu",
+    [LT_GELU_TANH] = "gelu",  [LT_SILU] = "silu",   [LT_TAN] = "tan",
+    [LT_ASIN] = "asin",       [LT_ACOS] = "acos",   [LT_ATAN] = "atan",
+    [LT_SINH] = "sinh",       [LT_COSH] = "cosh",   [LT_ASINH] = "asinh",
+    [LT_ACOSH] = "acosh",     [LT_ATANH] = "atanh", [LT_LOG1P] = "log1p",
+    [LT_EXPM1] = "expm1",     [LT_LOG2] = "log2",   [LT_LOG10] = "log10",
+    [LT_EXP2] = "exp2",       [LT_TRUNC] = "trunc", [LT_FRAC] = "frac",
+    [LT_RSQRT] = "rsqrt",     [LT_ERF] = "erf",     [LT_ERFC] = "erfc",
+    [LT_ISNAN] = "isnan",     [LT_ISINF] = "isinf", [LT_ISFINITE] = "isfinite"};
 _Static_assert(sizeof lt_func_names / sizeof lt_func_names[0] == LT_NFUNCS,
                "a name for every function");
 const char *const lt_bfunc_names[] = {
@@ -41,44 +41,43 @@ _Static_assert(sizeof lt_bfunc_names / sizeof lt_bfunc_names[0] == LT_NFUNCS2,
 /* {====== kernels ====== */
 
 /* One inner run of a unary function: o = EXPR(x). */
-#define RUN1(NAME, T, OT, EXPR)                                                   \
-  static int NAME(void *ctx, char *const *p, const int64_t *st, int64_t n) {     \
-    (void)ctx;                                                                   \
-    if (st[0] == (int64_t)sizeof(OT) && st[1] == (int64_t)sizeof(T)) {           \
-      OT *oo = (OT *)(void *)p[0];                                               \
-      const T *aa = (const T *)(const void *)p[1];                               \
-      for (int64_t k = 0; k < n; k++) {                                          \
-        T x = aa[k];                                                             \
-        oo[k] = (EXPR);                                                          \
-      }                                                                          \
-    } else {                                                                     \
-      for (int64_t i = 0; i < n; i++) {                                          \
-        T x = *(const T *)(const void *)(p[1] + i * st[1]);                      \
-        *(OT *)(void *)(p[0] + i * st[0]) = (EXPR);                              \
-      }                                                                          \
-    }                                                                            \
-    return 0;                                                                    \
+#define RUN1(NAME, T, OT, EXPR)                                              \
+  static int NAME(void *ctx, char *const *p, const int64_t *st, int64_t n) { \
+    (void)ctx;                                                               \
+    if (st[0] == (int64_t)sizeof(OT) && st[1] == (int64_t)sizeof(T)) {       \
+      OT *oo = (OT *)(void *)p[0];                                           \
+      const T *aa = (const T *)(const void *)p[1];                           \
+      for (int64_t k = 0; k < n; k++) {                                      \
+        T x = aa[k];                                                         \
+        oo[k] = (EXPR);                                                      \
+      }                                                                      \
+    } else {                                                                 \
+      for (int64_t i = 0; i < n; i++) {                                      \
+        T x = *(const T *)(const void *)(p[1] + i * st[1]);                  \
+        *(OT *)(void *)(p[0] + i * st[0]) = (EXPR);                          \
+      }                                                                      \
+    }                                                                        \
+    return 0;                                                                \
   }
 
 /* A float32 run through a kernel of lt_vmath.h; strided runs through a buffer. */
 #define VBUF 256
-#define VRUN1(NAME, VFN)                                                         \
-  static int NAME(void *ctx, char *const *p, const int64_t *st, int64_t n) {     \
-    (void)ctx;                                                                   \
-    if (st[0] == 4 && st[1] == 4) {                                              \
-      VFN((float *)(void *)p[0], (const float *)(const void *)p[1], n);          \
-      return 0;                                                                  \
-    }                                                                            \
-    float buf[VBUF];                                                             \
-    for (int64_t i0 = 0; i0 < n; i0 += VBUF) {                                   \
-      int64_t len = n - i0 < VBUF ? n - i0 : VBUF;                               \
-      for (int64_t j = 0; j < len; j++)                                          \
-        buf[j] = *(const float *)(const void *)(p[1] + (i0 + j) * st[1]);        \
-      VFN(buf, buf, len);                                                        \
-      for (int64_t j = 0; j < len; j++)                                          \
-        *(float *)(void *)(p[0] + (i0 + j) * st[0]) = buf[j];                    \
-    }                                                                            \
-    return 0;                                                                    \
+#define VRUN1(NAME, VFN)                                                                      \
+  static int NAME(void *ctx, char *const *p, const int64_t *st, int64_t n) {                  \
+    (void)ctx;                                                                                \
+    if (st[0] == 4 && st[1] == 4) {                                                           \
+      VFN((float *)(void *)p[0], (const float *)(const void *)p[1], n);                       \
+      return 0;                                                                               \
+    }                                                                                         \
+    float buf[VBUF];                                                                          \
+    for (int64_t i0 = 0; i0 < n; i0 += VBUF) {                                                \
+      int64_t len = n - i0 < VBUF ? n - i0 : VBUF;                                            \
+      for (int64_t j = 0; j < len; j++)                                                       \
+        buf[j] = *(const float *)(const void *)(p[1] + (i0 + j) * st[1]);                     \
+      VFN(buf, buf, len);                                                                     \
+      for (int64_t j = 0; j < len; j++) *(float *)(void *)(p[0] + (i0 + j) * st[0]) = buf[j]; \
+    }                                                                                         \
+    return 0;                                                                                 \
   }
 
 #define SQRT_2_OVER_PI 0x1.9884533d43651p-1
@@ -89,25 +88,25 @@ static double gelu_tanh_d(double x) {
 }
 
 /* The functions both float dtypes share: NAME_E, libm suffix F. */
-#define FLOAT_FUNCS(E, T, F)                                                \
-  RUN1(relu_##E, T, T, x != x ? x : x > 0 ? x : (T)0)                       \
-  RUN1(gelu_tanh_##E, T, T, (T)gelu_tanh_d((double)x))                      \
-  RUN1(tan_##E, T, T, tan##F(x))                                            \
-  RUN1(asin_##E, T, T, asin##F(x))                                          \
-  RUN1(acos_##E, T, T, acos##F(x))                                          \
-  RUN1(atan_##E, T, T, atan##F(x))                                          \
-  RUN1(sinh_##E, T, T, sinh##F(x))                                          \
-  RUN1(cosh_##E, T, T, cosh##F(x))                                          \
-  RUN1(asinh_##E, T, T, asinh##F(x))                                        \
-  RUN1(acosh_##E, T, T, acosh##F(x))                                        \
-  RUN1(atanh_##E, T, T, atanh##F(x))                                        \
-  RUN1(log2_##E, T, T, log2##F(x))                                          \
-  RUN1(log10_##E, T, T, log10##F(x))                                        \
-  RUN1(exp2_##E, T, T, exp2##F(x))                                          \
-  RUN1(trunc_##E, T, T, trunc##F(x))                                        \
-  RUN1(frac_##E, T, T, x - trunc##F(x))                                     \
-  RUN1(rsqrt_##E, T, T, (T)1 / sqrt##F(x))                                  \
-  RUN1(isnan_##E, T, uint8_t, (uint8_t)(x != x))                            \
+#define FLOAT_FUNCS(E, T, F)                                                    \
+  RUN1(relu_##E, T, T, x != x ? x : x > 0 ? x : (T)0)                           \
+  RUN1(gelu_tanh_##E, T, T, (T)gelu_tanh_d((double)x))                          \
+  RUN1(tan_##E, T, T, tan##F(x))                                                \
+  RUN1(asin_##E, T, T, asin##F(x))                                              \
+  RUN1(acos_##E, T, T, acos##F(x))                                              \
+  RUN1(atan_##E, T, T, atan##F(x))                                              \
+  RUN1(sinh_##E, T, T, sinh##F(x))                                              \
+  RUN1(cosh_##E, T, T, cosh##F(x))                                              \
+  RUN1(asinh_##E, T, T, asinh##F(x))                                            \
+  RUN1(acosh_##E, T, T, acosh##F(x))                                            \
+  RUN1(atanh_##E, T, T, atanh##F(x))                                            \
+  RUN1(log2_##E, T, T, log2##F(x))                                              \
+  RUN1(log10_##E, T, T, log10##F(x))                                            \
+  RUN1(exp2_##E, T, T, exp2##F(x))                                              \
+  RUN1(trunc_##E, T, T, trunc##F(x))                                            \
+  RUN1(frac_##E, T, T, x - trunc##F(x))                                         \
+  RUN1(rsqrt_##E, T, T, (T)1 / sqrt##F(x))                                      \
+  RUN1(isnan_##E, T, uint8_t, (uint8_t)(x != x))                                \
   RUN1(isinf_##E, T, uint8_t, (uint8_t)(x == (T)INFINITY || x == -(T)INFINITY)) \
   RUN1(isfinite_##E, T, uint8_t, (uint8_t)(x - x == 0))
 FLOAT_FUNCS(FLOAT32, float, f)
@@ -143,22 +142,23 @@ RUN1(erfc_FLOAT64, double, double, erfc(x))
 LT_DTYPES_BY_CATEGORY(IFUNCS)
 
 /* Complex: the three classifications, on either part. */
-#define CPX_FUNCS(E, T, b)                                                                    \
-  RUN1(isnan_##E, T, uint8_t, (uint8_t)(x.re != x.re || x.im != x.im))                         \
-  RUN1(isinf_##E, T, uint8_t, (uint8_t)(isinf(x.re) || isinf(x.im)))                           \
+#define CPX_FUNCS(E, T, b)                                             \
+  RUN1(isnan_##E, T, uint8_t, (uint8_t)(x.re != x.re || x.im != x.im)) \
+  RUN1(isinf_##E, T, uint8_t, (uint8_t)(isinf(x.re) || isinf(x.im)))   \
   RUN1(isfinite_##E, T, uint8_t, (uint8_t)(x.re - x.re == 0 && x.im - x.im == 0))
 LT_DTYPES_CPX(CPX_FUNCS)
 
-#define FLOAT_ROW(E)                                                                          \
-  [LT_##E] = {[LT_SIGMOID] = sigmoid_##E, [LT_RELU] = relu_##E,   [LT_GELU] = gelu_##E,       \
-              [LT_GELU_TANH] = gelu_tanh_##E, [LT_SILU] = silu_##E, [LT_TAN] = tan_##E,       \
-              [LT_ASIN] = asin_##E,       [LT_ACOS] = acos_##E,   [LT_ATAN] = atan_##E,       \
-              [LT_SINH] = sinh_##E,       [LT_COSH] = cosh_##E,   [LT_ASINH] = asinh_##E,     \
-              [LT_ACOSH] = acosh_##E,     [LT_ATANH] = atanh_##E, [LT_LOG1P] = log1p_##E,     \
-              [LT_EXPM1] = expm1_##E,     [LT_LOG2] = log2_##E,   [LT_LOG10] = log10_##E,     \
-              [LT_EXP2] = exp2_##E,       [LT_TRUNC] = trunc_##E, [LT_FRAC] = frac_##E,       \
-              [LT_RSQRT] = rsqrt_##E,     [LT_ERF] = erf_##E,     [LT_ERFC] = erfc_##E,       \
-              [LT_ISNAN] = isnan_##E,     [LT_ISINF] = isinf_##E, [LT_ISFINITE] = isfinite_##E},
+#define FLOAT_ROW(E)                                                                        \
+  [LT_##                                                                                    \
+      E] = {[LT_SIGMOID] = sigmoid_##E,     [LT_RELU] = relu_##E,   [LT_GELU] = gelu_##E,   \
+            [LT_GELU_TANH] = gelu_tanh_##E, [LT_SILU] = silu_##E,   [LT_TAN] = tan_##E,     \
+            [LT_ASIN] = asin_##E,           [LT_ACOS] = acos_##E,   [LT_ATAN] = atan_##E,   \
+            [LT_SINH] = sinh_##E,           [LT_COSH] = cosh_##E,   [LT_ASINH] = asinh_##E, \
+            [LT_ACOSH] = acosh_##E,         [LT_ATANH] = atanh_##E, [LT_LOG1P] = log1p_##E, \
+            [LT_EXPM1] = expm1_##E,         [LT_LOG2] = log2_##E,   [LT_LOG10] = log10_##E, \
+            [LT_EXP2] = exp2_##E,           [LT_TRUNC] = trunc_##E, [LT_FRAC] = frac_##E,   \
+            [LT_RSQRT] = rsqrt_##E,         [LT_ERF] = erf_##E,     [LT_ERFC] = erfc_##E,   \
+            [LT_ISNAN] = isnan_##E,         [LT_ISINF] = isinf_##E, [LT_ISFINITE] = isfinite_##E},
 #define INT_ROW(E, T, b) [LT_##E] = {[LT_RELU] = relu_##E, [LT_TRUNC] = same_##E},
 #define CPX_ROW(E, T, b) \
   [LT_##E] = {[LT_ISNAN] = isnan_##E, [LT_ISINF] = isinf_##E, [LT_ISFINITE] = isfinite_##E},
@@ -166,26 +166,26 @@ static const lt_kernel funcs1[LT_NDTYPES][LT_NFUNCS] = {
     FLOAT_ROW(FLOAT32) FLOAT_ROW(FLOAT64) LT_DTYPES_INT(INT_ROW) LT_DTYPES_CPX(CPX_ROW)};
 
 /* One inner run of a binary function: o = EXPR(x, y); EXPR may set `bad`. */
-#define RUN2(NAME, T, EXPR)                                                                 \
-  static int NAME(void *ctx, char *const *p, const int64_t *st, int64_t n) {               \
-    (void)ctx;                                                                             \
-    int bad = 0;                                                                           \
-    if (st[0] == (int64_t)sizeof(T) && st[1] == (int64_t)sizeof(T) &&                      \
-        st[2] == (int64_t)sizeof(T)) {                                                     \
-      T *oo = (T *)(void *)p[0];                                                           \
-      const T *aa = (const T *)(const void *)p[1], *bb = (const T *)(const void *)p[2];    \
-      for (int64_t k = 0; k < n; k++) {                                                    \
-        T x = aa[k], y = bb[k];                                                            \
-        oo[k] = (EXPR);                                                                    \
-      }                                                                                    \
-    } else {                                                                               \
-      for (int64_t i = 0; i < n; i++) {                                                    \
-        T x = *(const T *)(const void *)(p[1] + i * st[1]);                                \
-        T y = *(const T *)(const void *)(p[2] + i * st[2]);                                \
-        *(T *)(void *)(p[0] + i * st[0]) = (EXPR);                                         \
-      }                                                                                    \
-    }                                                                                      \
-    return bad;                                                                            \
+#define RUN2(NAME, T, EXPR)                                                             \
+  static int NAME(void *ctx, char *const *p, const int64_t *st, int64_t n) {            \
+    (void)ctx;                                                                          \
+    int bad = 0;                                                                        \
+    if (st[0] == (int64_t)sizeof(T) && st[1] == (int64_t)sizeof(T) &&                   \
+        st[2] == (int64_t)sizeof(T)) {                                                  \
+      T *oo = (T *)(void *)p[0];                                                        \
+      const T *aa = (const T *)(const void *)p[1], *bb = (const T *)(const void *)p[2]; \
+      for (int64_t k = 0; k < n; k++) {                                                 \
+        T x = aa[k], y = bb[k];                                                         \
+        oo[k] = (EXPR);                                                                 \
+      }                                                                                 \
+    } else {                                                                            \
+      for (int64_t i = 0; i < n; i++) {                                                 \
+        T x = *(const T *)(const void *)(p[1] + i * st[1]);                             \
+        T y = *(const T *)(const void *)(p[2] + i * st[2]);                             \
+        *(T *)(void *)(p[0] + i * st[0]) = (EXPR);                                      \
+      }                                                                                 \
+    }                                                                                   \
+    return bad;                                                                         \
   }
 
 RUN2(atan2_FLOAT32, float, atan2f(x, y))
@@ -205,23 +205,24 @@ RUN2(hypot_FLOAT64, double, hypot(x, y))
 #define IFMOD_CPX(E, T, b)
 LT_DTYPES_BY_CATEGORY(IFMOD)
 
-#define FLOAT_ROW2(E) [LT_##E] = {[LT_ATAN2] = atan2_##E, [LT_FMOD] = fmod_##E, [LT_HYPOT] = hypot_##E},
+#define FLOAT_ROW2(E) \
+  [LT_##E] = {[LT_ATAN2] = atan2_##E, [LT_FMOD] = fmod_##E, [LT_HYPOT] = hypot_##E},
 #define INT_ROW2(E, T, b) [LT_##E] = {[LT_FMOD] = fmod_##E},
-static const lt_kernel funcs2[LT_NDTYPES][LT_NFUNCS2] = {
-    FLOAT_ROW2(FLOAT32) FLOAT_ROW2(FLOAT64) LT_DTYPES_INT(INT_ROW2)};
+static const lt_kernel funcs2[LT_NDTYPES][LT_NFUNCS2] = {FLOAT_ROW2(FLOAT32) FLOAT_ROW2(FLOAT64)
+                                                             LT_DTYPES_INT(INT_ROW2)};
 
 /* lerp, torch's two-sided form (exact at weight 0 and 1). */
-#define LERP(E, T)                                                                  \
-  static int lerp_##E(void *ctx, char *const *p, const int64_t *st, int64_t n) {    \
-    (void)ctx;                                                                      \
-    for (int64_t i = 0; i < n; i++) {                                               \
-      T x = *(const T *)(const void *)(p[1] + i * st[1]);                           \
-      T y = *(const T *)(const void *)(p[2] + i * st[2]);                           \
-      T w = *(const T *)(const void *)(p[3] + i * st[3]);                           \
-      *(T *)(void *)(p[0] + i * st[0]) =                                            \
-          (w < 0 ? -w : w) < (T)0.5 ? x + w * (y - x) : y - (y - x) * ((T)1 - w);   \
-    }                                                                               \
-    return 0;                                                                       \
+#define LERP(E, T)                                                                \
+  static int lerp_##E(void *ctx, char *const *p, const int64_t *st, int64_t n) {  \
+    (void)ctx;                                                                    \
+    for (int64_t i = 0; i < n; i++) {                                             \
+      T x = *(const T *)(const void *)(p[1] + i * st[1]);                         \
+      T y = *(const T *)(const void *)(p[2] + i * st[2]);                         \
+      T w = *(const T *)(const void *)(p[3] + i * st[3]);                         \
+      *(T *)(void *)(p[0] + i * st[0]) =                                          \
+          (w < 0 ? -w : w) < (T)0.5 ? x + w * (y - x) : y - (y - x) * ((T)1 - w); \
+    }                                                                             \
+    return 0;                                                                     \
   }
 LERP(FLOAT32, float)
 LERP(FLOAT64, double)
@@ -235,18 +236,18 @@ static float to_f32(double v) { /* without the undefined conversion of a value b
   return v > FLT_MAX ? INFINITY : v < -FLT_MAX ? -INFINITY : (float)v;
 }
 
-#define NAN_TO_NUM(E, T, CONV)                                                          \
-  static int nan_to_num_##E(void *ctx, char *const *p, const int64_t *st, int64_t n) {  \
-    const nan_repl *c = ctx;                                                            \
-    const T vn = CONV(c->nan), vp = CONV(c->posinf), vm = CONV(c->neginf);              \
-    for (int64_t i = 0; i < n; i++) {                                                   \
-      T x = *(const T *)(const void *)(p[1] + i * st[1]);                               \
-      *(T *)(void *)(p[0] + i * st[0]) = x != x                 ? vn                    \
-                                         : x == (T)INFINITY     ? vp                    \
-                                         : x == -(T)INFINITY    ? vm                    \
-                                                                : x;                    \
-    }                                                                                   \
-    return 0;                                                                           \
+#define NAN_TO_NUM(E, T, CONV)                                                         \
+  static int nan_to_num_##E(void *ctx, char *const *p, const int64_t *st, int64_t n) { \
+    const nan_repl *c = ctx;                                                           \
+    const T vn = CONV(c->nan), vp = CONV(c->posinf), vm = CONV(c->neginf);             \
+    for (int64_t i = 0; i < n; i++) {                                                  \
+      T x = *(const T *)(const void *)(p[1] + i * st[1]);                              \
+      *(T *)(void *)(p[0] + i * st[0]) = x != x              ? vn                      \
+                                         : x == (T)INFINITY  ? vp                      \
+                                         : x == -(T)INFINITY ? vm                      \
+                                                             : x;                      \
+    }                                                                                  \
+    return 0;                                                                          \
   }
 #define SAME_DOUBLE(v) (v)
 NAN_TO_NUM(FLOAT32, float, to_f32)
@@ -268,8 +269,8 @@ static int check_cast(lt_dtype rt, const lt_tensor *inplace, lt_error *err) {
 }
 
 /* Runs k over a (converted to ct), the result of dtype rt (computed in oc). */
-static int run1(lt_kernel k, void *ctx, const lt_tensor *a, lt_dtype ct, lt_dtype oc,
-                lt_dtype rt, lt_tensor *inplace, lt_tensor **out, lt_error *err) {
+static int run1(lt_kernel k, void *ctx, const lt_tensor *a, lt_dtype ct, lt_dtype oc, lt_dtype rt,
+                lt_tensor *inplace, lt_tensor **out, lt_error *err) {
   lt_operand oa = {a, {LT_SK_INT, {0}, 0}, 0};
   const lt_tensor *ta;
   lt_tensor *owned;
@@ -299,9 +300,7 @@ int lt_func1(lt_func f, const lt_tensor *a, lt_tensor *inplace, lt_tensor **out,
   int float_only = f == LT_GELU || f == LT_GELU_TANH || f == LT_SILU || f == LT_FRAC;
   if ((keeps_int && cat == LT_CAT_BOOL) || (float_only && cat <= LT_CAT_INT))
     return lt_fail(err, LT_EARG, "%s is not supported for %s", name, lt_dtypes[a->dtype].name);
-  lt_dtype rt = classify                           ? LT_BOOL
-                : cat <= LT_CAT_INT && !keeps_int ? LT_FLOAT32
-                                                   : a->dtype;
+  lt_dtype rt = classify ? LT_BOOL : cat <= LT_CAT_INT && !keeps_int ? LT_FLOAT32 : a->dtype;
   lt_dtype ct = lt_compute_type(classify ? a->dtype : rt);
   lt_kernel k = funcs1[ct][f];
   if (!k) return lt_fail(err, LT_EARG, "%s is not supported for %s", name, lt_dtypes[ct].name);
@@ -309,8 +308,8 @@ int lt_func1(lt_func f, const lt_tensor *a, lt_tensor *inplace, lt_tensor **out,
   return run1(k, NULL, a, ct, classify ? LT_BOOL : ct, rt, inplace, out, err);
 }
 
-int lt_nan_to_num(const lt_tensor *a, const double *nan, const double *posinf,
-                  const double *neginf, lt_tensor *inplace, lt_tensor **out, lt_error *err) {
+int lt_nan_to_num(const lt_tensor *a, const double *nan, const double *posinf, const double *neginf,
+                  lt_tensor *inplace, lt_tensor **out, lt_error *err) {
   int rc = lt_check_readable(a, err);
   if (rc) return rc;
   lt_category cat = lt_category_of(a->dtype);

@@ -70,7 +70,7 @@ int lt_lerp(const lt_operand *a, const lt_operand *end, const lt_operand *weight
             lt_tensor *inplace, lt_tensor **out, lt_error *err);
 /* nan_to_num(a): NaN to nan, +inf to posinf, -inf to neginf (NULL: 0, the dtype's largest
    finite value, its lowest). Integers and bool are copied unchanged; complex fails. */
-int lt_nan_to_num(const lt_tensor *a, const double *nan, const double *posinf,
-                  const double *neginf, lt_tensor *inplace, lt_tensor **out, lt_error *err);
+int lt_nan_to_num(const lt_tensor *a, const double *nan, const double *posinf, const double *neginf,
+                  lt_tensor *inplace, lt_tensor **out, lt_error *err);
 
 #endif
