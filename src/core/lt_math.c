@@ -375,9 +375,10 @@ static const kernel unops[LT_NDTYPES][LT_NUNOPS] = {LT_DTYPES_BY_CATEGORY(UROW)}
 /* {====== running elementwise operations ====== */
 
 /*
- * lt_elementwise.h: runs kernel k (with ctx) over out (computation dtype oc) and inputs in[0..nin)
- * (already in their computation dtypes), broadcast to shape. The result lands in *res: `inplace`
- * when given (cast from oc if needed), else a new tensor of dtype rt.
+ * Runs kernel k (given ctx) over out (computation dtype oc) and inputs in[0..nin) (already in
+ * their computation dtypes), broadcast to shape. The result lands in *res: `inplace` when given
+ * (cast from oc if needed), else a new tensor of dtype rt. Declared in lt_elementwise.h for
+ * lt_funcs.c; lt_math.c's own calls go through run_elementwise below.
  */
 int lt_run_elementwise(lt_kernel k, void *ctx, int nin, const lt_tensor *const *in, int ndim,
                        const int64_t *shape, lt_dtype oc, lt_dtype rt, lt_tensor *inplace,

@@ -1,6 +1,6 @@
 /*
  * lt_vmath.c -- vectorized float32 exp, log, tanh, sin, cos and sqrt, and float64 exp, log and
- * sqrt (see lt_vmath.h).
+ * sqrt (see lt_vmath.h); float32 sigmoid, silu, expm1, log1p, erf, erfc and gelu for lt_funcs.c.
  *
  * Each function is one plain C loop that GCC vectorizes (this file is compiled with -O3,
  * -fno-math-errno, -fno-trapping-math, which lets GCC turn the selects into blends, and
@@ -33,6 +33,14 @@
  * largest error in ulp: exp 0.5001, log 0.5004, tanh 0.5002, sqrt 0.5000, sin 0.5606 and cos
  * 0.5605 -- those two in glibc's sinf/cosf, which the blocks holding |x| >= 2^20 use; the
  * reduced arguments stay within 0.5001. The test fails above 1 ulp; the project's bound is 2.
+ *
+ * The functions of lt_funcs.c work the same way: sigmoid 1 / (1 + exp(-x)) and silu x / (1 +
+ * exp(-x)) from reduce_exp; expm1 as tanh's; log1p as log of 1 + x, which is exact in double
+ * for |x| >= 2^-29 (below, x - x^2/2); erf by its Taylor series to a^29 for |x| < 1 and 1 -
+ * erfc above; erfc(a) for a >= 1 as exp(-a^2) (a^2 exact for a float a) times erfc(a) exp(a^2),
+ * a Chebyshev series of degree 18 in 1/a fitted on [1, 10.5] (6.2e-12 relative), 2 - erfc(-x)
+ * for x <= -1; gelu as x/2 erfc(-x/sqrt2). Measured like the others: sigmoid 0.5001, silu
+ * 0.5000, expm1 0.5002, log1p 0.5005, erf 0.5000, erfc 0.5001, gelu 0.5001 ulp.
  *
  * float64 exp, log and sqrt work the same way one precision up, without a wider type: exp
  * reduces with a two-part ln2 (k * LN2_HI exact) and sums expm1(r) to r^13, scaling by 2^k in

@@ -6,7 +6,7 @@
  * are within 1 ulp of the exact value (spec/c/test_vmath.c measures every 97th float32 bit
  * pattern against double libm: see lt_vmath.c for the bounds found), with libm's special values.
  *
- * Called by lt_math.c's unary kernels, one call per contiguous run.
+ * Called by lt_math.c's unary kernels, one call per contiguous run, and lt_funcs.c's.
  */
 #ifndef LT_VMATH_H
 #define LT_VMATH_H
