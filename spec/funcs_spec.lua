@@ -244,6 +244,23 @@ describe("layouts", function()
   end)
 end)
 
+describe("large tensors (split across the pool's threads)", function()
+  it("give every element what a small tensor of the same values gives", function()
+    local big = lt.arange(350000):to("float32") % 7 - 3 -- -3 .. 3, repeating
+    local small = lt.arange(7):to("float32") - 3
+    for _, name in ipairs({ "sigmoid", "gelu", "erf", "atan", "relu", "expm1", "isnan" }) do
+      local r = big[name](big):view(50000, 7)
+      local want = small[name](small)
+      assert.is_true(r:eq(want):all(), name)
+    end
+    local logs = big:log() -- NaN, -inf and finite values
+    local fixed = logs:nan_to_num(1, 2, 3)
+    assert.is_true(fixed:isfinite():all())
+    assert.same(small:log():nan_to_num(1, 2, 3):tolist(), fixed[{ { 1, 7 } }]:tolist())
+    assert.is_true(big:atan2(big + 0.5):view(50000, 7):eq(small:atan2(small + 0.5)):all())
+  end)
+end)
+
 describe("in place", function()
   it("returns the tensor itself with the values of the out-of-place form", function()
     for _, name in ipairs({ "sigmoid", "relu", "tan", "atan", "sinh", "asinh", "log1p",
