@@ -2,7 +2,9 @@
  * test_vmath.c -- the accuracy of the vectorized float32 kernels (src/core/lt_vmath.c) against
  * double libm rounded to float: every 97th float32 bit pattern (44 million arguments, both
  * signs, subnormals, the whole range), then libm's special values, in-place calls, and the
- * unary operations of lt_math.c (lt_unary) that run them on contiguous float32 tensors.
+ * unary operations of lt_math.c (lt_unary) that run them on contiguous float32 tensors. The
+ * kernels of lt_funcs.c (sigmoid, silu, expm1, log1p, erf, erfc, gelu) are swept the same way,
+ * against double formulas (torch's) or double libm.
  *
  * Fails where an error exceeds LT_VMATH_MAX_ULP (1 ulp; the project's bound is 2) and prints the
  * largest error of each function (lt_vmath.c's header and the README quote these numbers). The
