@@ -5,7 +5,9 @@
  *
  *   matmul   float32 1024x1024 @ 1024x1024, float64 512x512 @ 512x512   (goal >= 0.9x NumPy)
  *   exp, log, tanh, sin, cos, sqrt of 16M float32 (64 MiB): at 1 thread (goal >= 1.0x NumPy)
- *            and at ltensor's default thread count (goal >= 1.3x NumPy)
+ *            and at ltensor's default thread count (goal >= 1.3x NumPy); the same for
+ *            sigmoid (NumPy: 1 / (1 + np.exp(-x))), expm1, log1p and relu (np.maximum(x, 0));
+ *            erf has no row (NumPy has none, SciPy is not installed)
  *
  * ours: `local r <close> = a:matmul(b)` / `local r <close> = x:exp()` in a Lua for loop; NumPy:
  * `r = a @ b` / `r = np.exp(x)` in a Python for loop: both allocate their result on every call.
@@ -61,10 +63,10 @@ static const char lua_chunk[] =
     "local B = {}\n"
     "function B.mm32(n) for _ = 1, n do local r <close> = a32:matmul(b32) end end\n"
     "function B.mm64(n) for _ = 1, n do local r <close> = a64:matmul(b64) end end\n"
-    "for _, f in ipairs({'exp', 'tanh', 'sin', 'cos'}) do\n"
+    "for _, f in ipairs({'exp', 'tanh', 'sin', 'cos', 'sigmoid', 'expm1', 'relu'}) do\n"
     "  B[f] = function(n) for _ = 1, n do local r <close> = x[f](x) end end\n"
     "end\n"
-    "for _, f in ipairs({'log', 'sqrt'}) do\n"
+    "for _, f in ipairs({'log', 'sqrt', 'log1p'}) do\n"
     "  B[f] = function(n) for _ = 1, n do local r <close> = xp[f](xp) end end\n"
     "end\n"
     "function B.check()  -- one element of each product, a few of each function\n"
@@ -76,9 +78,13 @@ static const char lua_chunk[] =
     "  end\n"
     "  local lib = {exp = math.exp, log = math.log, sin = math.sin, cos = math.cos,\n"
     "    sqrt = math.sqrt, tanh = function(v) local e = math.exp(2 * v); return (e - 1) / (e + 1) "
+    "end,\n"
+    "    sigmoid = function(v) return 1 / (1 + math.exp(-v)) end,\n"
+    "    expm1 = function(v) return math.exp(v) - 1 end,\n"
+    "    log1p = function(v) return math.log(1 + v) end, relu = function(v) return math.max(v, 0) "
     "end}\n"
     "  for f, g in pairs(lib) do\n"
-    "    local src = (f == 'log' or f == 'sqrt') and xp or x\n"
+    "    local src = (f == 'log' or f == 'sqrt' or f == 'log1p') and xp or x\n"
     "    local r = src[f](src)\n"
     "    for _, i in ipairs({1, 12345, N // 3, N}) do\n"
     "      local want = g(src[i])\n"
@@ -105,7 +111,10 @@ static const char py_code[] = /* after import sys, numpy as np; N is set */
     "        for _ in range(n): r = f(src)\n"
     "    return loop\n"
     "np_exp, np_tanh, np_sin, np_cos = (fn(f, x) for f in (np.exp, np.tanh, np.sin, np.cos))\n"
-    "np_log, np_sqrt = fn(np.log, xp), fn(np.sqrt, xp)\n"
+    "np_log, np_sqrt, np_log1p = fn(np.log, xp), fn(np.sqrt, xp), fn(np.log1p, xp)\n"
+    "np_expm1 = fn(np.expm1, x)\n"
+    "np_sigmoid = fn(lambda v: 1 / (1 + np.exp(-v)), x)\n"
+    "np_relu = fn(lambda v: np.maximum(v, np.float32(0)), x)\n"
     "def blas():\n"
     "    import ctypes, os\n"
     "    libs = sorted({os.path.realpath(p) for p in (l.split()[-1] for l in "
@@ -144,6 +153,11 @@ static row rows[] = {
     {"sin  float32 16M", "sin", "np_sin", 1.3, 1.0, 0, 0, 0, 0},
     {"cos  float32 16M", "cos", "np_cos", 1.3, 1.0, 0, 0, 0, 0},
     {"sqrt float32 16M", "sqrt", "np_sqrt", 1.3, 1.0, 0, 0, 0, 0},
+    /* lt_funcs.c's; erf has no row: NumPy has no erf (SciPy's is not installed) */
+    {"sigmoid float32 16M", "sigmoid", "np_sigmoid", 1.3, 1.0, 0, 0, 0, 0},
+    {"expm1 float32 16M", "expm1", "np_expm1", 1.3, 1.0, 0, 0, 0, 0},
+    {"log1p float32 16M", "log1p", "np_log1p", 1.3, 1.0, 0, 0, 0, 0},
+    {"relu float32 16M", "relu", "np_relu", 1.3, 1.0, 0, 0, 0, 0},
 };
 #define NROWS ((int)(sizeof rows / sizeof rows[0]))
 

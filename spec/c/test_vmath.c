@@ -2,7 +2,9 @@
  * test_vmath.c -- the accuracy of the vectorized float32 kernels (src/core/lt_vmath.c) against
  * double libm rounded to float: every 97th float32 bit pattern (44 million arguments, both
  * signs, subnormals, the whole range), then libm's special values, in-place calls, and the
- * unary operations of lt_math.c (lt_unary) that run them on contiguous float32 tensors.
+ * unary operations of lt_math.c (lt_unary) that run them on contiguous float32 tensors. The
+ * kernels of lt_funcs.c (sigmoid, silu, expm1, log1p, erf, erfc, gelu) are swept the same way,
+ * against double formulas (torch's) or double libm.
  *
  * Fails where an error exceeds LT_VMATH_MAX_ULP (1 ulp; the project's bound is 2) and prints the
  * largest error of each function (lt_vmath.c's header and the README quote these numbers). The
@@ -23,14 +25,31 @@
 
 typedef void (*vfn)(float *, const float *, int64_t);
 
+/* double references of lt_funcs.c's functions (torch's formulas; gelu as x/2 erfc(-x/sqrt2),
+   which stays relative where the result is tiny) */
+static double sigmoid_ref(double x) { return 1.0 / (1.0 + exp(-x)); }
+static double silu_ref(double x) { return x / (1.0 + exp(-x)); }
+static double gelu_ref(double x) { return 0.5 * x * erfc(-x * 0x1.6a09e667f3bcdp-1); }
+
 static const struct {
   const char *name;
   vfn f;
   double (*ref)(double);
 } fns[] = {
-    {"exp", lt_vmath_exp_f32, exp},    {"log", lt_vmath_log_f32, log},
-    {"tanh", lt_vmath_tanh_f32, tanh}, {"sin", lt_vmath_sin_f32, sin},
-    {"cos", lt_vmath_cos_f32, cos},    {"sqrt", lt_vmath_sqrt_f32, sqrt},
+    {"exp", lt_vmath_exp_f32, exp},
+    {"log", lt_vmath_log_f32, log},
+    {"tanh", lt_vmath_tanh_f32, tanh},
+    {"sin", lt_vmath_sin_f32, sin},
+    {"cos", lt_vmath_cos_f32, cos},
+    {"sqrt", lt_vmath_sqrt_f32, sqrt},
+    /* lt_funcs.c's */
+    {"sigmoid", lt_vmath_sigmoid_f32, sigmoid_ref},
+    {"silu", lt_vmath_silu_f32, silu_ref},
+    {"expm1", lt_vmath_expm1_f32, expm1},
+    {"log1p", lt_vmath_log1p_f32, log1p},
+    {"erf", lt_vmath_erf_f32, erf},
+    {"erfc", lt_vmath_erfc_f32, erfc},
+    {"gelu", lt_vmath_gelu_f32, gelu_ref},
 };
 
 static float from_bits(uint32_t b) {
@@ -46,7 +65,7 @@ static double ulp_error(float y, double ref) {
   if (isnan(want)) return isnan(y) ? 0 : INFINITY;
   if (isinf(want)) return y == want ? 0 : INFINITY;
   if (isinf(y) || isnan(y)) return INFINITY;
-  if (ref == 0) return y == 0 && signbit(y) == signbit(ref) ? 0 : INFINITY;
+  if (ref == 0) return y == 0 && !signbit(y) == !signbit(ref) ? 0 : INFINITY;
   double ulp = fabs(ref) < 0x1p-126 ? 0x1p-149 : ldexp(1.0, ilogb(ref) - 23);
   return fabs((double)y - ref) / ulp;
 }
@@ -72,7 +91,7 @@ static void sweep(int k) {
     }
   }
   CHECKF(worst <= LT_VMATH_MAX_ULP, "%s: max error %.4f ulp", fns[k].name, worst);
-  printf("%-4s max error %.4f ulp (at %a)\n", fns[k].name, worst, (double)worst_x);
+  printf("%-7s max error %.4f ulp (at %a)\n", fns[k].name, worst, (double)worst_x);
 }
 
 /* f at one argument, through the vector kernel (with neighbours, so the loop's vector path
@@ -118,6 +137,25 @@ static void specials(void) {
   float sq = at(lt_vmath_sqrt_f32, -0.0f);
   CHECK(sq == 0 && signbit(sq));
   CHECK(at(lt_vmath_sqrt_f32, INFINITY) == INFINITY);
+  /* lt_funcs.c's */
+  CHECK(at(lt_vmath_sigmoid_f32, INFINITY) == 1 && at(lt_vmath_sigmoid_f32, -INFINITY) == 0);
+  CHECK(at(lt_vmath_sigmoid_f32, 0) == 0.5f && isnan(at(lt_vmath_sigmoid_f32, NAN)));
+  CHECK(at(lt_vmath_silu_f32, INFINITY) == INFINITY && isnan(at(lt_vmath_silu_f32, -INFINITY)));
+  CHECK(at(lt_vmath_gelu_f32, INFINITY) == INFINITY && isnan(at(lt_vmath_gelu_f32, -INFINITY)));
+  CHECK(at(lt_vmath_expm1_f32, INFINITY) == INFINITY && at(lt_vmath_expm1_f32, -INFINITY) == -1);
+  CHECK(at(lt_vmath_expm1_f32, 89) == INFINITY && isnan(at(lt_vmath_expm1_f32, NAN)));
+  float em = at(lt_vmath_expm1_f32, -0.0f), lm = at(lt_vmath_log1p_f32, -0.0f);
+  float ez = at(lt_vmath_erf_f32, -0.0f);
+  CHECK(em == 0 && signbit(em));
+  CHECK(lm == 0 && signbit(lm));
+  CHECK(ez == 0 && signbit(ez));
+  CHECK(at(lt_vmath_log1p_f32, -1) == -INFINITY && isnan(at(lt_vmath_log1p_f32, -2)));
+  CHECK(at(lt_vmath_log1p_f32, INFINITY) == INFINITY && isnan(at(lt_vmath_log1p_f32, -INFINITY)));
+  CHECK(at(lt_vmath_log1p_f32, 1e-30f) == 1e-30f);
+  CHECK(at(lt_vmath_erf_f32, INFINITY) == 1 && at(lt_vmath_erf_f32, -INFINITY) == -1);
+  CHECK(at(lt_vmath_erfc_f32, INFINITY) == 0 && at(lt_vmath_erfc_f32, -INFINITY) == 2);
+  CHECK(isnan(at(lt_vmath_erf_f32, NAN)) && isnan(at(lt_vmath_erfc_f32, NAN)));
+  CHECK(at(lt_vmath_erfc_f32, 10.5f) == 0 && at(lt_vmath_erfc_f32, 9.0f) == (float)erfc(9.0));
 }
 
 /* In place (y == x) and at every length and misalignment of the run. */
@@ -184,7 +222,7 @@ static long double ulp_error64(double y, long double ref) {
   if (isnan(want)) return isnan(y) ? 0 : INFINITY;
   if (isinf(want)) return y == want ? 0 : INFINITY;
   if (isinf(y) || isnan(y)) return INFINITY;
-  if (ref == 0) return y == 0 && signbit(y) == signbit(ref) ? 0 : INFINITY;
+  if (ref == 0) return y == 0 && !signbit(y) == !signbit(ref) ? 0 : INFINITY;
   long double ulp = fabsl(ref) < 0x1p-1022L ? 0x1p-1074L : ldexpl(1.0L, ilogbl(ref) - 52);
   return fabsl((long double)y - ref) / ulp;
 }

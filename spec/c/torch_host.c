@@ -22,8 +22,8 @@
  * lua_close, read, written and dropped in torch, some of them only when Python is finalized;
  * reductions of the same data (var/std with unbiased and correction, sums, means and amax over
  * several dims, argmax, norms) give torch's results, and so do softmax, log_softmax,
- * logsumexp, isclose, allclose, equal, dist, outer, cross (10) and einsum (11); the bitwise
- * operations (9) give torch's bits.
+ * logsumexp, isclose, allclose, equal, dist, outer, cross (10), einsum (11) and the
+ * elementwise functions (12); the bitwise operations (9) give torch's bits.
  *
  * Built twice from this file: torch_host links ltensor statically (luaopen_ltensor_core, as
  * numpy_host does); torch_host_require (TORCH_HOST_REQUIRE defined) links no ltensor at all
@@ -951,6 +951,117 @@ static void test_einsum(void) {
   set_context("%s", "");
   CHECK(lua_ok("ea, eb, ec, ev, ew, em, ex, ey, ez, r = nil") &&
         py_ok("del ea, eb, ec, ev, ew, em, ex, ey, ez, r, pr"));
+  lua_gc_full();
+}
+
+/* }====== */
+
+/* {====== 12: elementwise functions against torch's ====== */
+
+/* Every function of lt_funcs.c on torch's random data (with NaN, +-inf, +-0 and +-1 at the end),
+   shared into Lua: the result's dtype must be torch's and its values (compared as float64, since
+   torch 1.13 imports no bool tensors) within rtol = atol = 1e-5 (float32) or 1e-12 (float64),
+   NaN where torch has NaN; int64 inputs (promotion) within 1e-6.
+   X: anything; U: (-1, 1); P: [1, 11); Y: a second operand; W: weights in [0, 1). */
+static const char *const funcs[][2] = {
+    {"X:sigmoid()", "X.sigmoid()"},
+    {"X:relu()", "X.relu()"},
+    {"X:gelu()", "F.gelu(X)"},
+    {"X:gelu({approximate = 'tanh'})", "F.gelu(X, approximate='tanh')"},
+    {"X:silu()", "F.silu(X)"},
+    {"X:tan()", "X.tan()"},
+    {"U:asin()", "U.asin()"},
+    {"U:acos()", "U.acos()"},
+    {"X:atan()", "X.atan()"},
+    {"X:sinh()", "X.sinh()"},
+    {"X:cosh()", "X.cosh()"},
+    {"X:asinh()", "X.asinh()"},
+    {"P:acosh()", "P.acosh()"},
+    {"U:atanh()", "U.atanh()"},
+    {"X:log1p()", "X.log1p()"},
+    {"X:expm1()", "X.expm1()"},
+    {"P:log2()", "P.log2()"},
+    {"P:log10()", "P.log10()"},
+    {"X:exp2()", "X.exp2()"},
+    {"X:trunc()", "X.trunc()"},
+    {"X:frac()", "X.frac()"},
+    {"P:rsqrt()", "P.rsqrt()"},
+    {"X:erf()", "X.erf()"},
+    {"X:erfc()", "X.erfc()"},
+    {"X:isnan()", "X.isnan()"},
+    {"X:isinf()", "X.isinf()"},
+    {"X:isfinite()", "X.isfinite()"},
+    {"X:nan_to_num()", "X.nan_to_num()"},
+    {"X:nan_to_num(1, 2, -3)", "X.nan_to_num(1, 2, -3)"},
+    {"X:atan2(Y)", "X.atan2(Y)"},
+    {"X:fmod(Y)", "X.fmod(Y)"},
+    {"X:remainder(Y)", "X.remainder(Y)"},
+    {"X:hypot(Y)", "X.hypot(Y)"},
+    {"X:lerp(Y, 0.3)", "X.lerp(Y, 0.3)"},
+    {"X:lerp(Y, W)", "X.lerp(Y, W)"},
+    {"X[{{1, -1, 3}}]:sigmoid()", "X[::3].sigmoid()"},
+    {"X[{{2, -1, 2}}]:erf()", "X[1::2].erf()"},
+};
+static const char *const int_funcs[][2] = {
+    {"I:sigmoid()", "I.sigmoid()"},
+    {"I:erf()", "I.erf()"},
+    {"I:exp2()", "I.exp2()"},
+    {"I:atan()", "I.atan()"},
+    {"I:log1p()", "I.log1p()"},
+    {"I:relu()", "I.relu()"},
+    {"I:trunc()", "I.trunc()"},
+    {"I:isnan()", "I.isnan()"},
+    {"I:isfinite()", "I.isfinite()"},
+    {"I:nan_to_num()", "I.nan_to_num()"},
+    {"I:atan2(J)", "I.atan2(J)"},
+    {"I:fmod(J)", "I.fmod(J)"},
+    {"I:remainder(J)", "I.remainder(J)"},
+};
+
+static void test_funcs(void) {
+  section("12: elementwise functions against torch");
+  static const char *const dts[] = {"float32", "float64"};
+  CHECK(py_ok("import torch.nn.functional as F; torch.manual_seed(16)"));
+  CHECK(py_ok("sp = [float('nan'), float('inf'), -float('inf'), 0.0, -0.0, 1.0, -1.0]"));
+  for (size_t d = 0; d < 2; d++) {
+    const char *dt = dts[d], *tol = d ? "1e-12" : "1e-5";
+    set_context("funcs %s: set-up", dt);
+    CHECK(
+        py_ok("X = torch.cat([torch.randn(500, dtype=torch.%s) * 4, "
+              "torch.tensor(sp, dtype=torch.%s)])",
+              dt, dt));
+    CHECK(
+        py_ok("Y = torch.cat([torch.randn(500, dtype=torch.%s) * 4, "
+              "torch.tensor(sp[::-1], dtype=torch.%s)])",
+              dt, dt));
+    CHECK(py_ok("U = torch.rand(300, dtype=torch.%s) * 2 - 1", dt));
+    CHECK(py_ok("P = torch.rand(300, dtype=torch.%s) * 10 + 1", dt));
+    CHECK(py_ok("W = torch.rand(507, dtype=torch.%s)", dt));
+    CHECK(torch_to_lua("X", "X") && torch_to_lua("Y", "Y") && torch_to_lua("U", "U") &&
+          torch_to_lua("P", "P") && torch_to_lua("W", "W"));
+    for (size_t i = 0; i < sizeof funcs / sizeof *funcs; i++) {
+      set_context("funcs %s: %s", dt, funcs[i][0]);
+      CHECK(lua_ok("r = %s", funcs[i][0]) && py_ok("want = %s", funcs[i][1]));
+      CHECK(lua_to_py("ld", "r.dtype") && py_true("'torch.' + ld.decode() == str(want.dtype)"));
+      CHECK(lua_to_torch("r", "r:to('float64')") && py_true("r.shape == want.shape"));
+      CHECK(
+          py_true("torch.allclose(r, want.double(), rtol=%s, atol=%s, equal_nan=True)", tol, tol));
+    }
+  }
+  set_context("funcs int64: set-up");
+  CHECK(
+      py_ok("I = torch.randint(-9, 10, (200,)); J = torch.randint(1, 6, (200,)) * "
+            "(torch.randint(0, 2, (200,)) * 2 - 1)"));
+  CHECK(torch_to_lua("I", "I") && torch_to_lua("J", "J"));
+  for (size_t i = 0; i < sizeof int_funcs / sizeof *int_funcs; i++) {
+    set_context("funcs int64: %s", int_funcs[i][0]);
+    CHECK(lua_ok("r = %s", int_funcs[i][0]) && py_ok("want = %s", int_funcs[i][1]));
+    CHECK(lua_to_py("ld", "r.dtype") && py_true("'torch.' + ld.decode() == str(want.dtype)"));
+    CHECK(lua_to_torch("r", "r:to('float64')") && py_true("r.shape == want.shape"));
+    CHECK(py_true("torch.allclose(r, want.double(), rtol=1e-6, atol=1e-6, equal_nan=True)"));
+  }
+  set_context("%s", "");
+  CHECK(lua_ok("X, Y, U, P, W, I, J, r = nil") && py_ok("del X, Y, U, P, W, I, J, r, want, ld"));
 }
 
 /* }====== */
@@ -993,6 +1104,7 @@ int main(int argc, char **argv) {
   test_bitwise();
   test_softmax();
   test_einsum();
+  test_funcs();
   test_outlives_state(); /* closes the Lua state */
 
   section("7: Py_FinalizeEx frees the last export");

@@ -28,6 +28,8 @@ extern const ltl_part ltl_part_tensor;
 extern const ltl_part ltl_part_index;
 /* Operators, elementwise methods, linear algebra (lua_math.c). */
 extern const ltl_part ltl_part_math;
+/* sigmoid, relu, gelu, erf, atan2, lerp, nan_to_num, ... (lua_funcs.c). */
+extern const ltl_part ltl_part_funcs;
 /* Reductions: sum, mean, max, var, norm, ... (lua_reduce.c). */
 extern const ltl_part ltl_part_reduce;
 /* softmax, logsumexp, isclose, allclose, equal, dist, outer, cross (lua_softmax.c). */

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "lt_copy.h"
+#include "lt_elementwise.h"
 #include "lt_iter.h"
 #include "lt_vmath.h"
 
@@ -56,8 +57,8 @@ _Static_assert(sizeof lt_unop_names / sizeof lt_unop_names[0] == LT_NUNOPS,
 
 /* An operand in dtype dt: the tensor itself (*owned NULL) or a converted copy (*owned set). A
    scalar becomes a 0-d tensor. */
-static int operand_as(const lt_operand *o, lt_dtype dt, const lt_tensor **t, lt_tensor **owned,
-                      lt_error *err) {
+int lt_operand_as(const lt_operand *o, lt_dtype dt, const lt_tensor **t, lt_tensor **owned,
+                  lt_error *err) {
   *owned = NULL;
   if (o->t) {
     int rc = lt_check_readable(o->t, err);
@@ -88,6 +89,11 @@ static int operand_as(const lt_operand *o, lt_dtype dt, const lt_tensor **t, lt_
   memcpy(lt_data(*owned), &elem, lt_dtypes[dt].size);
   *t = *owned;
   return LT_OK;
+}
+
+static int operand_as(const lt_operand *o, lt_dtype dt, const lt_tensor **t, lt_tensor **owned,
+                      lt_error *err) {
+  return lt_operand_as(o, dt, t, owned, err);
 }
 
 /* }====== */
@@ -409,13 +415,14 @@ static const kernel unops[LT_NDTYPES][LT_NUNOPS] = {LT_DTYPES_BY_CATEGORY(UROW)}
 /* {====== running elementwise operations ====== */
 
 /*
- * Runs kernel k over out (computation dtype oc) and inputs in[0..nin) (already in their
- * computation dtypes), broadcast to shape. The result lands in *res: `inplace` when given (cast
- * from oc if needed), else a new tensor of dtype rt.
+ * Runs kernel k (given ctx) over out (computation dtype oc) and inputs in[0..nin) (already in
+ * their computation dtypes), broadcast to shape. The result lands in *res: `inplace` when given
+ * (cast from oc if needed), else a new tensor of dtype rt. Declared in lt_elementwise.h for
+ * lt_funcs.c; lt_math.c's own calls go through run_elementwise below.
  */
-static int run_elementwise(kernel k, int nin, const lt_tensor *const *in, int ndim,
-                           const int64_t *shape, lt_dtype oc, lt_dtype rt, lt_tensor *inplace,
-                           lt_tensor **res, const char *kernel_fail, lt_error *err) {
+int lt_run_elementwise(lt_kernel k, void *ctx, int nin, const lt_tensor *const *in, int ndim,
+                       const int64_t *shape, lt_dtype oc, lt_dtype rt, lt_tensor *inplace,
+                       lt_tensor **res, const char *kernel_fail, lt_error *err) {
   lt_tensor *dst = NULL, *tmp = NULL, *views[LT_ITER_MAXOPS] = {NULL};
   lt_tensor *aside[LT_ITER_MAXOPS] = {NULL};
   int rc = LT_OK;
@@ -458,7 +465,7 @@ static int run_elementwise(kernel k, int nin, const lt_tensor *const *in, int nd
     double bytes = 0; /* per element, every operand's: what decides on threads */
     for (int i = 0; i <= nin; i++) bytes += (double)lt_esize(ops[i]);
     lt_iter_init(&it, nin + 1, ops);
-    if (lt_iter_run_par(&it, base, k, NULL, bytes)) rc = lt_fail(err, LT_EARG, "%s", kernel_fail);
+    if (lt_iter_run_par(&it, base, k, ctx, bytes)) rc = lt_fail(err, LT_EARG, "%s", kernel_fail);
   }
   for (int i = 0; i < nin; i++) {
     lt_tensor_free(views[i]);
@@ -483,6 +490,12 @@ static int run_elementwise(kernel k, int nin, const lt_tensor *const *in, int nd
   }
   *res = dst;
   return LT_OK;
+}
+
+static int run_elementwise(kernel k, int nin, const lt_tensor *const *in, int ndim,
+                           const int64_t *shape, lt_dtype oc, lt_dtype rt, lt_tensor *inplace,
+                           lt_tensor **res, const char *kernel_fail, lt_error *err) {
+  return lt_run_elementwise(k, NULL, nin, in, ndim, shape, oc, rt, inplace, res, kernel_fail, err);
 }
 
 int lt_binary(lt_binop op, const lt_operand *a, const lt_operand *b, lt_tensor *inplace,

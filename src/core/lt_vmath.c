@@ -1,6 +1,6 @@
 /*
  * lt_vmath.c -- vectorized float32 exp, log, tanh, sin, cos and sqrt, and float64 exp, log and
- * sqrt (see lt_vmath.h).
+ * sqrt (see lt_vmath.h); float32 sigmoid, silu, expm1, log1p, erf, erfc and gelu for lt_funcs.c.
  *
  * Each function is one plain C loop that GCC vectorizes (this file is compiled with -O3,
  * -fno-math-errno, -fno-trapping-math, which lets GCC turn the selects into blends, and
@@ -33,6 +33,14 @@
  * largest error in ulp: exp 0.5001, log 0.5004, tanh 0.5002, sqrt 0.5000, sin 0.5606 and cos
  * 0.5605 -- those two in glibc's sinf/cosf, which the blocks holding |x| >= 2^20 use; the
  * reduced arguments stay within 0.5001. The test fails above 1 ulp; the project's bound is 2.
+ *
+ * The functions of lt_funcs.c work the same way: sigmoid 1 / (1 + exp(-x)) and silu x / (1 +
+ * exp(-x)) from reduce_exp; expm1 as tanh's; log1p as log of 1 + x, which is exact in double
+ * for |x| >= 2^-29 (below, x - x^2/2); erf by its Taylor series to a^29 for |x| < 1 and 1 -
+ * erfc above; erfc(a) for a >= 1 as exp(-a^2) (a^2 exact for a float a) times erfc(a) exp(a^2),
+ * a Chebyshev series of degree 18 in 1/a fitted on [1, 10.5] (6.2e-12 relative), 2 - erfc(-x)
+ * for x <= -1; gelu as x/2 erfc(-x/sqrt2). Measured like the others: sigmoid 0.5001, silu
+ * 0.5000, expm1 0.5002, log1p 0.5005, erf 0.5000, erfc 0.5001, gelu 0.5001 ulp.
  *
  * float64 exp, log and sqrt work the same way one precision up, without a wider type: exp
  * reduces with a two-part ln2 (k * LN2_HI exact) and sums expm1(r) to r^13, scaling by 2^k in
@@ -294,6 +302,166 @@ LT_VCLONES void lt_vmath_log_f64(double *y, const double *x, int64_t n) {
 
 LT_VCLONES void lt_vmath_sqrt_f64(double *y, const double *x, int64_t n) {
   LT_VIVDEP for (int64_t i = 0; i < n; i++) y[i] = sqrt(x[i]);
+}
+
+/* }====== */
+
+/* {====== float32 functions of lt_funcs.c: sigmoid, silu, expm1, log1p, erf, erfc, gelu ====== */
+
+/* 1 / (1 + exp(-x)) and x / (1 + exp(-x)) in double (exp relative to 2e-11, see reduce_exp). */
+static inline double sigmoid_denom(float xf) {
+  double v = -(double)xf;
+  v = v > -120.0 ? v : -120.0; /* sigmoid(120) rounds to 1, sigmoid(-120) to 0; NaN: -120 */
+  v = v < 120.0 ? v : 120.0;
+  double scale, p = reduce_exp(v, &scale);
+  return 1.0 + (scale + scale * p);
+}
+
+LT_VCLONES void lt_vmath_sigmoid_f32(float *y, const float *x, int64_t n) {
+  LT_VIVDEP for (int64_t i = 0; i < n; i++) {
+    float xf = x[i];
+    float r = (float)(1.0 / sigmoid_denom(xf));
+    y[i] = xf == xf ? r : xf;
+  }
+}
+
+LT_VCLONES void lt_vmath_silu_f32(float *y, const float *x, int64_t n) {
+  LT_VIVDEP for (int64_t i = 0; i < n; i++) {
+    float xf = x[i];
+    float r = (float)((double)xf / sigmoid_denom(xf));
+    r = xf < -120.0f ? -0.0f : r;  /* below, x exp(x) underflows (the clamp above keeps x) */
+    r = xf == -INFINITY ? NAN : r; /* -inf / inf, as torch */
+    y[i] = xf == xf ? r : xf;
+  }
+}
+
+LT_VCLONES void lt_vmath_expm1_f32(float *y, const float *x, int64_t n) {
+  LT_VIVDEP for (int64_t i = 0; i < n; i++) {
+    float xf = x[i];
+    double v = xf;
+    v = v > -104.0 ? v : -104.0; /* expm1(-104) rounds to -1; NaN becomes -104 here */
+    v = v < 89.0 ? v : 89.0;     /* expm1(89) overflows float */
+    double scale, p = reduce_exp(v, &scale);
+    double e = scale * p + (scale - 1); /* relative for small x too */
+    e = e >= 0x1.ffffffp127 ? (double)INFINITY : e;
+    float r = (float)e;
+    r = xf == 0 ? xf : r; /* expm1(-0) = -0 */
+    y[i] = xf == xf ? r : xf;
+  }
+}
+
+/* log u for a positive normal double u (as lt_vmath_log_f32's series; 1e-10 relative). */
+static inline double log_pos(double u) {
+  uint64_t b = bits_of(u);
+  double e = double_of(0x4330000000000000u | ((b >> 52) & 0x7ff)) - (0x1p52 + 1023);
+  double m = double_of((b & 0x000fffffffffffffu) | 0x3ff0000000000000u);
+  int big = m > SQRT2;
+  m = big ? m * 0.5 : m;
+  e = big ? e + 1 : e;
+  double s = (m - 1) / (m + 1), z = s * s;
+  return e * LN2 +
+         2 * s *
+             (1 + z * (1.0 / 3 + z * (1.0 / 5 + z * (1.0 / 7 + z * (1.0 / 9 + z * (1.0 / 11))))));
+}
+
+LT_VCLONES void lt_vmath_log1p_f32(float *y, const float *x, int64_t n) {
+  LT_VIVDEP for (int64_t i = 0; i < n; i++) {
+    float xf = x[i];
+    double v = xf;
+    /* 1 + x is exact in double for |x| >= 2^-29; below, log1p(x) = x - x^2/2 to far past a
+       float's precision. x <= -1 and inf are fixed up below (u = 1 keeps the log finite). */
+    double u = v > -1.0 && v <= 0x1.fffffep127 ? 1.0 + v : 1.0;
+    double l = fabs(v) < 0x1p-28 ? v - 0.5 * v * v : log_pos(u);
+    float r = (float)l;
+    r = xf == INFINITY ? xf : r;
+    r = xf == -1.0f ? -INFINITY : r;
+    r = xf < -1.0f ? NAN : r;
+    y[i] = xf == xf ? r : xf;
+  }
+}
+
+/* erfc(z) exp(z^2) for z in [1, 10.5]: a Chebyshev series of degree 18 in 1/z (fitted at 400
+   Chebyshev nodes against double erfc; largest relative error 6.2e-12 on 20001 points). */
+static const double ERFCX_C[19] = {
+    0x1.07cac9b5034fep-2,   0x1.7e8cdee72a02ep-3,   -0x1.1d1fecfbb30aap-6,  0x1.6460c6e263f3dp-12,
+    0x1.4f7e727c0014ep-12,  -0x1.6b44e5e4ce4e6p-14, 0x1.840cfcf3d8f6dp-17,  0x1.11842fff30bb8p-22,
+    -0x1.5057e264aa7ecp-21, 0x1.a80fd5e34ebaap-23,  -0x1.2cd1e31133f82p-25, 0x1.582201e15782cp-30,
+    0x1.d4f936931f4b2p-30,  -0x1.a0cb74ab7a61fp-31, 0x1.a87d8603ab552p-33,  -0x1.de357406fec86p-36,
+    -0x1.5e0124130f7e0p-39, 0x1.bb5bf8e170d3ep-39,  -0x1.56f260c178628p-40};
+#define ERFCX_LO 0x1.8618618618618p-4    /* 1 / 10.5 */
+#define ERFCX_SCALE 0x1.1af286bca1af2p+1 /* 2 / (1 - 1/10.5) */
+#define TWO_OVER_SQRTPI 0x1.20dd750429b6dp0
+
+/* erfc(a) for a >= 1 (clamped at 10.5, where it is far below a float's smallest value). */
+static inline double erfc_big(double a) {
+  a = a < 10.5 ? a : 10.5;
+  double t = (1.0 / a - ERFCX_LO) * ERFCX_SCALE - 1.0, b1 = 0, b2 = 0;
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC unroll 20
+#endif
+  for (int k = 18; k >= 1; k--) {
+    double b0 = ERFCX_C[k] + 2 * t * b1 - b2;
+    b2 = b1;
+    b1 = b0;
+  }
+  double g = ERFCX_C[0] + t * b1 - b2;
+  double scale, p = reduce_exp(-(a * a), &scale);
+  return g * (scale + scale * p);
+}
+
+/* erf(a) for |a| < 1: its Taylor series to a^29, 2/sqrt(pi) sum (-a^2)^k a / (k! (2k + 1))
+   (truncation below 3e-14). */
+static inline double erf_small(double a) {
+  double z = a * a, s = 1.0 / (87178291200.0 * 29); /* 1 / (14! 29) */
+  static const double f[14] = {1.0,       1.0,        2.0,         6.0,         24.0,
+                               120.0,     720.0,      5040.0,      40320.0,     362880.0,
+                               3628800.0, 39916800.0, 479001600.0, 6227020800.0};
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC unroll 16
+#endif
+  for (int k = 13; k >= 0; k--) s = 1.0 / (f[k] * (2 * k + 1)) - z * s;
+  return TWO_OVER_SQRTPI * a * s;
+}
+
+/* erf(v) and erfc(v) of a double: the series below 1, 1 - erfc above (each keeps its relative
+   error where its value is small). */
+static inline double erf_d(double v) {
+  double a = fabs(v);
+  double big = 1.0 - erfc_big(a > 1.0 ? a : 1.0), small = erf_small(a < 1.0 ? v : 0.5);
+  return a < 1.0 ? small : copysign(big, v);
+}
+static inline double erfc_d(double v) {
+  double a = fabs(v);
+  double big = erfc_big(a > 1.0 ? a : 1.0), small = 1.0 - erf_small(a < 1.0 ? v : 0.5);
+  return a < 1.0 ? small : v > 0 ? big : 2.0 - big;
+}
+
+LT_VCLONES void lt_vmath_erf_f32(float *y, const float *x, int64_t n) {
+  LT_VIVDEP for (int64_t i = 0; i < n; i++) {
+    float xf = x[i];
+    float r = (float)erf_d(xf);
+    y[i] = xf == xf ? r : xf;
+  }
+}
+
+LT_VCLONES void lt_vmath_erfc_f32(float *y, const float *x, int64_t n) {
+  LT_VIVDEP for (int64_t i = 0; i < n; i++) {
+    float xf = x[i];
+    float r = (float)erfc_d(xf);
+    y[i] = xf == xf ? r : xf;
+  }
+}
+
+/* gelu(x) = x/2 (1 + erf(x/sqrt2)) = x/2 erfc(-x/sqrt2): relative where the result is tiny. */
+LT_VCLONES void lt_vmath_gelu_f32(float *y, const float *x, int64_t n) {
+  LT_VIVDEP for (int64_t i = 0; i < n; i++) {
+    float xf = x[i];
+    double v = xf;
+    float r = (float)(0.5 * v * erfc_d(-v * 0x1.6a09e667f3bcdp-1));
+    r = xf < -20.0f ? -0.0f : r;   /* underflows (erfc's clamp at 10.5 kept x's size) */
+    r = xf == -INFINITY ? NAN : r; /* -inf * 0, as torch */
+    y[i] = xf == xf ? r : xf;
+  }
 }
 
 /* }====== */

@@ -1,0 +1,31 @@
+/*
+ * lt_elementwise.h -- lt_math.c's elementwise driver for the other kernel files of the core
+ * (not installed, internal): operands converted to a computation dtype, and one kernel run over
+ * broadcast inputs with the in-place checks, the final cast and the pool's threads.
+ *
+ * Defined in lt_math.c; called by lt_math.c and lt_funcs.c. Lua-free.
+ */
+#ifndef LT_ELEMENTWISE_H
+#define LT_ELEMENTWISE_H
+
+#include "lt_promote.h"
+#include "lt_tensor.h"
+
+/* One inner run of lt_iter: p[0] the output, p[1..] the inputs, st their byte strides. Returns
+   nonzero to fail the operation (kernel_fail below becomes the message). */
+typedef int (*lt_kernel)(void *ctx, char *const *p, const int64_t *st, int64_t n);
+
+/* An operand in dtype dt: the tensor itself (*owned NULL) or a converted copy (*owned set, the
+   caller frees it); a scalar becomes a 0-d tensor (a value out of dt's range: LT_ERANGE). */
+int lt_operand_as(const lt_operand *o, lt_dtype dt, const lt_tensor **t, lt_tensor **owned,
+                  lt_error *err);
+
+/* Runs k (given ctx, read-only: threads share it) over a new output of dtype oc and the inputs
+   in[0..nin) (at most 3, already in their computation dtypes) broadcast to shape. *res is
+   `inplace` when given (checked writable and of the shape; written through a cast when its
+   dtype is not oc), else a new tensor of dtype rt (cast from oc if they differ). */
+int lt_run_elementwise(lt_kernel k, void *ctx, int nin, const lt_tensor *const *in, int ndim,
+                       const int64_t *shape, lt_dtype oc, lt_dtype rt, lt_tensor *inplace,
+                       lt_tensor **res, const char *kernel_fail, lt_error *err);
+
+#endif
