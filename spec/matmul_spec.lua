@@ -242,4 +242,24 @@ describe("addmm", function()
     raises("^addmm: input of size %(4%) does not broadcast to the product's %(2x2%)$",
       lt.zeros(4).addmm, lt.zeros(4), m, m:t())
   end)
+
+  it("has an in-place form, addmm_, that writes input and returns it", function()
+    local a = ints("float32", 3, 4)
+    local b = ints("float32", 4, 2)
+    local c = ints("float32", 3, 2)
+    local want = c:addmm(a, b, { beta = 2, alpha = 3 })
+    local clone = c:clone() -- copy-on-write: the clone keeps c's old values
+    local before = c:tolist()
+    assert.equal(c, c:addmm_(a, b, { beta = 2, alpha = 3 }))
+    assert.same(want:tolist(), c:tolist())
+    assert.same(before, clone:tolist())
+    -- no broadcasting in place: input must have the product's shape
+    local row = lt.zeros(2)
+    raises("^addmm_: self has shape %[2%], the product %[3, 2%]$", row.addmm_, row, a, b)
+    assert.same({ 0, 0 }, row:tolist())
+    local ro = require("ltensor.dlpack").from_dlpack(
+      lt.zeros(3, 2):__dlpack({ max_version = { 1, 3 }, read_only = true }))
+    assert.is_true(ro:is_read_only())
+    raises("read%-only", ro.addmm_, ro, a, b)
+  end)
 end)

@@ -183,6 +183,7 @@ for _, name in ipairs({ "eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logi
   SIG[name] = { 1 }
 end
 SIG.dot, SIG.mv = SIG.matmul, SIG.matmul
+SIG.addmm_ = SIG.addmm
 for _, name in ipairs({ "numel", "dim", "is_contiguous", "element_size", "nbytes",
   "storage_offset", "data_ptr", "const_data_ptr", "is_read_only", "tolist", "item", "bytes",
   "clone", "contiguous", "zero_", "__dlpack_device", "t", "neg", "neg_", "abs", "abs_",

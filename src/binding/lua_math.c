@@ -317,8 +317,10 @@ static void coef_opt(lua_State *L, int opts, const char *name, lt_scalar *s) {
   lua_pop(L, 1);
 }
 
-/* input:addmm(mat1, mat2 [, {beta = 1, alpha = 1}]) */
-static int m_addmm(lua_State *L) {
+/* input:addmm(mat1, mat2 [, {beta = 1, alpha = 1}]), and addmm_ (the product written into
+   input, whose shape must be the product's: no broadcasting in place, as torch). */
+static int addmm(lua_State *L, int inplace) {
+  const char *name = inplace ? "addmm_" : "addmm";
   lt_scalar alpha, beta;
   if (!lua_isnoneornil(L, 4)) luaL_checktype(L, 4, LUA_TTABLE);
   coef_opt(L, 4, "beta", &beta); /* first: an options metamethod may run Lua code */
@@ -326,10 +328,26 @@ static int m_addmm(lua_State *L) {
   lt_tensor *input = ltl_check(L, 1), *a = ltl_check(L, 2), *b = ltl_check(L, 3);
   lt_error err;
   ltl_ud *ud = ltl_newud(L);
-  if (lt_addmm(input, a, b, &beta, &alpha, &ud->t, &err)) return ltl_error(L, "addmm: %s", err.msg);
-  ltl_account_tensor(L, ud->t);
+  if (lt_addmm(input, a, b, &beta, &alpha, &ud->t, &err))
+    return ltl_error(L, "%s: %s", name, err.msg);
+  if (!inplace) {
+    ltl_account_tensor(L, ud->t);
+    return 1;
+  }
+  const lt_tensor *r = ud->t;
+  if (input->ndim != r->ndim || memcmp(input->shape, r->shape, sizeof(int64_t) * (size_t)r->ndim)) {
+    char have[64], want[64];
+    lt_shape_str(input->ndim, input->shape, have, sizeof have);
+    lt_shape_str(r->ndim, r->shape, want, sizeof want);
+    return ltl_error(L, "%s: self has shape %s, the product %s", name, have, want);
+  }
+  ltl_prepare_write(L, input);
+  LTL_CHECK(L, lt_copy(input, r, &err), err);
+  lua_settop(L, 1);
   return 1;
 }
+static int m_addmm(lua_State *L) { return addmm(L, 0); }
+static int m_addmm_(lua_State *L) { return addmm(L, 1); }
 
 /* lt.config([{blas = false | true}]): {blas = "openblas" | "cblas" | nil} -- the BLAS matrix
    products go through now. blas = false switches it off for the process (ltensor's own kernel
@@ -516,6 +534,7 @@ static const luaL_Reg math_methods[] = {
     {"mv", m_mv},
     {"dot", m_dot},
     {"addmm", m_addmm},
+    {"addmm_", m_addmm_},
     {"t", m_t},
     {"map", m_map},
     {"apply", m_apply},
