@@ -56,21 +56,32 @@ _Static_assert(sizeof lt_bfunc_names / sizeof lt_bfunc_names[0] == LT_NFUNCS2,
     }                                                  \
   } while (0)
 
+/* The kernels are cloned for AVX2 (an ifunc picks one at load, as lt_vmath.c's): the contiguous
+   loops of trunc, frac, rsqrt, the classifications and the binary functions' arithmetic then
+   vectorize (x86-64's baseline SSE2 has no vector truncation). Not under ThreadSanitizer, whose
+   runtime starts after the resolvers run. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__) && \
+    !defined(__SANITIZE_THREAD__)
+#define LT_KCLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+#else
+#define LT_KCLONES
+#endif
+
 /* One inner run of a unary function: o = EXPR(x). */
-#define RUN1(NAME, T, OT, EXPR)                                              \
-  static int NAME(void *ctx, char *const *p, const int64_t *st, int64_t n) { \
-    (void)ctx;                                                               \
-    if (st[0] == (int64_t)sizeof(OT) && st[1] == (int64_t)sizeof(T)) {       \
-      OT *oo = (OT *)(void *)p[0];                                           \
-      const T *aa = (const T *)(const void *)p[1];                           \
-      BLOCKED(n, T x = aa[k]; oo[k] = (EXPR));                               \
-    } else {                                                                 \
-      for (int64_t i = 0; i < n; i++) {                                      \
-        T x = *(const T *)(const void *)(p[1] + i * st[1]);                  \
-        *(OT *)(void *)(p[0] + i * st[0]) = (EXPR);                          \
-      }                                                                      \
-    }                                                                        \
-    return 0;                                                                \
+#define RUN1(NAME, T, OT, EXPR)                                                         \
+  LT_KCLONES static int NAME(void *ctx, char *const *p, const int64_t *st, int64_t n) { \
+    (void)ctx;                                                                          \
+    if (st[0] == (int64_t)sizeof(OT) && st[1] == (int64_t)sizeof(T)) {                  \
+      OT *oo = (OT *)(void *)p[0];                                                      \
+      const T *aa = (const T *)(const void *)p[1];                                      \
+      BLOCKED(n, T x = aa[k]; oo[k] = (EXPR));                                          \
+    } else {                                                                            \
+      for (int64_t i = 0; i < n; i++) {                                                 \
+        T x = *(const T *)(const void *)(p[1] + i * st[1]);                             \
+        *(OT *)(void *)(p[0] + i * st[0]) = (EXPR);                                     \
+      }                                                                                 \
+    }                                                                                   \
+    return 0;                                                                           \
   }
 
 /* A float32 run through a kernel of lt_vmath.h; strided runs through a buffer. */

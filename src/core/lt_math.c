@@ -305,22 +305,32 @@ typedef int (*kernel)(void *ctx, char *const *p, const int64_t *st, int64_t n);
 static const kernel binops[LT_NDTYPES][LT_NBINOPS] = {LT_DTYPES_BY_CATEGORY(BINROW)};
 
 /* Unary runs: o = EXPR(x). */
-#define UN_RUN(NAME, T, OT, EXPR)                                            \
-  static int NAME(void *ctx, char *const *p, const int64_t *st, int64_t n) { \
-    (void)ctx;                                                               \
-    char *o = p[0];                                                          \
-    const char *a = p[1];                                                    \
-    if (st[0] == (int64_t)sizeof(OT) && st[1] == (int64_t)sizeof(T)) {       \
-      OT *oo = (OT *)(void *)o;                                              \
-      const T *aa = (const T *)(const void *)a;                              \
-      BLOCKED(n, T x = aa[k]; oo[k] = (EXPR));                               \
-    } else {                                                                 \
-      for (int64_t i = 0; i < n; i++) {                                      \
-        T x = *(const T *)(const void *)(a + i * st[1]);                     \
-        *(OT *)(void *)(o + i * st[0]) = (EXPR);                             \
-      }                                                                      \
-    }                                                                        \
-    return 0;                                                                \
+/* Unary runs are cloned for AVX2 (an ifunc picks one at load, as lt_vmath.c's): floor, ceil,
+   round and abs then vectorize (x86-64's baseline SSE2 has no vector rounding). Not under
+   ThreadSanitizer, whose runtime starts after the resolvers run. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__) && \
+    !defined(__SANITIZE_THREAD__)
+#define LT_UCLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+#else
+#define LT_UCLONES
+#endif
+
+#define UN_RUN(NAME, T, OT, EXPR)                                                       \
+  LT_UCLONES static int NAME(void *ctx, char *const *p, const int64_t *st, int64_t n) { \
+    (void)ctx;                                                                          \
+    char *o = p[0];                                                                     \
+    const char *a = p[1];                                                               \
+    if (st[0] == (int64_t)sizeof(OT) && st[1] == (int64_t)sizeof(T)) {                  \
+      OT *oo = (OT *)(void *)o;                                                         \
+      const T *aa = (const T *)(const void *)a;                                         \
+      BLOCKED(n, T x = aa[k]; oo[k] = (EXPR));                                          \
+    } else {                                                                            \
+      for (int64_t i = 0; i < n; i++) {                                                 \
+        T x = *(const T *)(const void *)(a + i * st[1]);                                \
+        *(OT *)(void *)(o + i * st[0]) = (EXPR);                                        \
+      }                                                                                 \
+    }                                                                                   \
+    return 0;                                                                           \
   }
 
 #define SINT_UNOPS(E, T, U)                        \
