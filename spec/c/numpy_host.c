@@ -13,7 +13,8 @@
  * (a NumPy weakref; host-made tensors whose deleter counts); an export that outlives its Lua
  * state; errors (consumed capsules, read-only tensors, dtypes NumPy refuses); and tensor math
  * (operators, elementwise methods, reductions, matmul, cat/stack) against NumPy's on shared
- * arrays, where torch's rules (which ltensor follows) and NumPy's agree.
+ * arrays, where torch's rules (which ltensor follows) and NumPy's agree; and (8,
+ * numpy_host_funcs.h) issue 16's functions, softmax, comparisons, einsum and the bitwise ops.
  *
  * The embedded Python is the one python3-embed names (Debian's, with python3-numpy), whatever
  * `python3` is on PATH. If NumPy cannot be imported the test fails. Exit status: nonzero when
@@ -820,6 +821,8 @@ static void test_math(void) {
 
 /* }====== */
 
+#include "numpy_host_funcs.h" /* 8: issue 16's functions (test_funcs_np) */
+
 int main(int argc, char **argv) {
   const char *v = getenv("NUMPY_HOST_VERBOSE");
   verbose = v && *v && strcmp(v, "0") != 0;
@@ -854,6 +857,7 @@ int main(int argc, char **argv) {
   test_outlives_state();
   test_errors();
   test_math();
+  test_funcs_np();
 
   close_lua(); /* before Python: Lua may hold NumPy's managed tensors */
   tu_context[0] = '\0';
