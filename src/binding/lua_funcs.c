@@ -14,19 +14,6 @@
 #include "lua_parts.h"
 #include "lua_ud.h"
 
-/* The value at idx as an operand (a tensor, number or boolean), as lua_math.c reads them. */
-static void check_operand(lua_State *L, int idx, lt_operand *o, const char *what) {
-  memset(o, 0, sizeof *o);
-  if (ltl_testud(L, idx)) {
-    o->t = ltl_check(L, idx);
-    return;
-  }
-  if (lua_type(L, idx) == LUA_TBOOLEAN) o->is_bool = 1;
-  if ((lua_type(L, idx) != LUA_TNUMBER && lua_type(L, idx) != LUA_TBOOLEAN) ||
-      !ltl_to_scalar(L, idx, LT_FLOAT64, &o->s))
-    luaL_error(L, "%s: expected a tensor, number or boolean, got %s", what, luaL_typename(L, idx));
-}
-
 /* Pushes the result (a new tensor) or, in place, leaves t (argument 1) as the one result. */
 static int finish(lua_State *L, int inplace, ltl_ud *ud) {
   if (inplace) {
@@ -135,8 +122,8 @@ static int m_nan_to_num_(lua_State *L) { return nan_to_num(L, 1); }
 static int func2(lua_State *L, lt_bfunc f, int inplace) {
   lt_operand a, b;
   lt_tensor *t = ltl_check(L, 1), *r;
-  check_operand(L, 1, &a, lt_bfunc_names[f]);
-  check_operand(L, 2, &b, lt_bfunc_names[f]);
+  ltl_check_operand(L, 1, &a, lt_bfunc_names[f]);
+  ltl_check_operand(L, 2, &b, lt_bfunc_names[f]);
   lt_error err;
   ltl_ud *ud = NULL;
   if (inplace) {
@@ -159,9 +146,9 @@ FUNC2(hypot, LT_HYPOT)
 static int lerp(lua_State *L, int inplace) {
   lt_operand a, e, w;
   lt_tensor *t = ltl_check(L, 1), *r;
-  check_operand(L, 1, &a, "lerp");
-  check_operand(L, 2, &e, "lerp");
-  check_operand(L, 3, &w, "lerp");
+  ltl_check_operand(L, 1, &a, "lerp");
+  ltl_check_operand(L, 2, &e, "lerp");
+  ltl_check_operand(L, 3, &w, "lerp");
   lt_error err;
   ltl_ud *ud = NULL;
   if (inplace) {

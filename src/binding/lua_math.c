@@ -21,23 +21,6 @@
 #include "lua_parts.h"
 #include "lua_ud.h"
 
-/* {====== operands and results ====== */
-
-/* The value at idx as an operand; raises for anything but a tensor, number or boolean. */
-static void check_operand(lua_State *L, int idx, lt_operand *o, const char *what) {
-  memset(o, 0, sizeof *o);
-  if (ltl_testud(L, idx)) {
-    o->t = ltl_check(L, idx);
-    return;
-  }
-  if (lua_type(L, idx) == LUA_TBOOLEAN) o->is_bool = 1;
-  if ((lua_type(L, idx) != LUA_TNUMBER && lua_type(L, idx) != LUA_TBOOLEAN) ||
-      !ltl_to_scalar(L, idx, LT_FLOAT64, &o->s))
-    luaL_error(L, "%s: expected a tensor, number or boolean, got %s", what, luaL_typename(L, idx));
-}
-
-/* }====== */
-
 /* {====== elementwise ====== */
 
 /* Is the operand bool or integer (a tensor of such a dtype, or such a scalar)? */
@@ -113,8 +96,8 @@ static int binary(lua_State *L, lt_binop op, int inplace) {
   lt_operand a, b, alpha;
   int has_alpha = (op == LT_ADD || op == LT_SUB) && check_alpha(L, op, &alpha);
   if (op == LT_DIV) op = check_rounding(L);
-  check_operand(L, 1, &a, lt_binop_names[op]);
-  check_operand(L, 2, &b, lt_binop_names[op]);
+  ltl_check_operand(L, 1, &a, lt_binop_names[op]);
+  ltl_check_operand(L, 2, &b, lt_binop_names[op]);
   if (has_alpha) scale_by_alpha(L, op, &a, &b, &alpha);
   lt_error err;
   if (inplace) {
@@ -232,8 +215,8 @@ static int clamp(lua_State *L, int inplace) {
   lt_tensor *t = ltl_check(L, 1);
   lt_operand lo, hi;
   int has_lo = !lua_isnoneornil(L, 2), has_hi = !lua_isnoneornil(L, 3);
-  if (has_lo) check_operand(L, 2, &lo, "clamp");
-  if (has_hi) check_operand(L, 3, &hi, "clamp");
+  if (has_lo) ltl_check_operand(L, 2, &lo, "clamp");
+  if (has_hi) ltl_check_operand(L, 3, &hi, "clamp");
   lt_error err;
   if (inplace) {
     lt_tensor *r;
@@ -255,8 +238,8 @@ static int m_clamp_(lua_State *L) { return clamp(L, 1); }
 static int f_where(lua_State *L) {
   lt_tensor *c = ltl_check(L, 1);
   lt_operand a, b;
-  check_operand(L, 2, &a, "where");
-  check_operand(L, 3, &b, "where");
+  ltl_check_operand(L, 2, &a, "where");
+  ltl_check_operand(L, 3, &b, "where");
   lt_error err;
   ltl_ud *ud = ltl_newud(L);
   if (lt_where(c, &a, &b, &ud->t, &err)) return ltl_raise(L, &err);
@@ -268,7 +251,7 @@ static int f_where(lua_State *L) {
 static int masked_fill(lua_State *L, int inplace) {
   lt_tensor *t = ltl_check(L, 1), *mask = ltl_check(L, 2), *r;
   lt_operand v;
-  check_operand(L, 3, &v, "masked_fill");
+  ltl_check_operand(L, 3, &v, "masked_fill");
   lt_error err;
   if (inplace) {
     ltl_prepare_write(L, t); /* a copy-on-write clone's own block is charged to the collector */

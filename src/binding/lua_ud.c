@@ -412,6 +412,18 @@ int ltl_check_sizes(lua_State *L, int arg, int64_t *sizes, int allow_neg1, int *
 
 /* {====== elements <-> Lua values ====== */
 
+void ltl_check_operand(lua_State *L, int idx, lt_operand *o, const char *what) {
+  memset(o, 0, sizeof *o);
+  if (ltl_testud(L, idx)) {
+    o->t = ltl_check(L, idx);
+    return;
+  }
+  if (lua_type(L, idx) == LUA_TBOOLEAN) o->is_bool = 1;
+  if ((lua_type(L, idx) != LUA_TNUMBER && lua_type(L, idx) != LUA_TBOOLEAN) ||
+      !ltl_to_scalar(L, idx, LT_FLOAT64, &o->s))
+    luaL_error(L, "%s: expected a tensor, number or boolean, got %s", what, luaL_typename(L, idx));
+}
+
 void ltl_push_scalar(lua_State *L, lt_dtype dt, const lt_scalar *s) {
   switch (s->kind) {
     case LT_SK_INT:

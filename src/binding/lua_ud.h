@@ -19,6 +19,7 @@
 #include <lua.h>
 #include <stdint.h>
 
+#include "lt_promote.h" /* lt_operand */
 #include "lt_tensor.h"
 
 #define LTL_TENSOR_NAME "ltensor.Tensor"
@@ -204,6 +205,9 @@ int ltl_check_sizes(lua_State *L, int arg, int64_t *sizes, int allow_neg1, int *
 
 /* {====== elements <-> Lua values ====== */
 
+/* The value at idx as an operand of an elementwise operation (a tensor, number or boolean);
+   raises "<what>: expected a tensor, number or boolean" otherwise. */
+void ltl_check_operand(lua_State *L, int idx, lt_operand *o, const char *what);
 /* Pushes the scalar s of a tensor of dtype dt. */
 void ltl_push_scalar(lua_State *L, lt_dtype dt, const lt_scalar *s);
 

@@ -1,13 +1,15 @@
 /*
  * lt_elementwise.h -- lt_math.c's elementwise driver for the other kernel files of the core
  * (not installed, internal): operands converted to a computation dtype, and one kernel run over
- * broadcast inputs with the in-place checks, the final cast and the pool's threads.
+ * broadcast inputs with the in-place checks, the final cast and the pool's threads; and
+ * BLOCKED, the contiguous loop every kernel runs.
  *
  * Defined in lt_math.c; called by lt_math.c and lt_funcs.c. Lua-free.
  */
 #ifndef LT_ELEMENTWISE_H
 #define LT_ELEMENTWISE_H
 
+#include "lt_iter.h"
 #include "lt_promote.h"
 #include "lt_tensor.h"
 
@@ -27,5 +29,21 @@ int lt_operand_as(const lt_operand *o, lt_dtype dt, const lt_tensor **t, lt_tens
 int lt_run_elementwise(lt_kernel k, void *ctx, int nin, const lt_tensor *const *in, int ndim,
                        const int64_t *shape, lt_dtype oc, lt_dtype rt, lt_tensor *inplace,
                        lt_tensor **res, const char *kernel_fail, lt_error *err);
+
+/* The contiguous loop of a kernel: the statements (which use the index k) for k in [0, n), in
+   blocks of LT_BLOCK that the compiler vectorizes (lt_iter.h says why), then the rest. */
+#define BLOCKED(n, ...)                                \
+  do {                                                 \
+    int64_t i_ = 0;                                    \
+    for (; i_ + LT_BLOCK <= (n); i_ += LT_BLOCK) {     \
+      LT_IVDEP for (int j_ = 0; j_ < LT_BLOCK; j_++) { \
+        int64_t k = i_ + j_;                           \
+        __VA_ARGS__;                                   \
+      }                                                \
+    }                                                  \
+    for (int64_t k = i_; k < (n); k++) {               \
+      __VA_ARGS__;                                     \
+    }                                                  \
+  } while (0)
 
 #endif

@@ -40,22 +40,6 @@ _Static_assert(sizeof lt_bfunc_names / sizeof lt_bfunc_names[0] == LT_NFUNCS2,
 
 /* {====== kernels ====== */
 
-/* The contiguous loop of a kernel: the statements (which use the index k) for k in [0, n), in
-   blocks of LT_BLOCK that the compiler vectorizes (lt_iter.h says why), then the rest. */
-#define BLOCKED(n, ...)                                \
-  do {                                                 \
-    int64_t i_ = 0;                                    \
-    for (; i_ + LT_BLOCK <= (n); i_ += LT_BLOCK) {     \
-      LT_IVDEP for (int j_ = 0; j_ < LT_BLOCK; j_++) { \
-        int64_t k = i_ + j_;                           \
-        __VA_ARGS__;                                   \
-      }                                                \
-    }                                                  \
-    for (int64_t k = i_; k < (n); k++) {               \
-      __VA_ARGS__;                                     \
-    }                                                  \
-  } while (0)
-
 /* The kernels are cloned for AVX2 (an ifunc picks one at load, as lt_vmath.c's): the contiguous
    loops of trunc, frac, rsqrt, the classifications and the binary functions' arithmetic then
    vectorize (x86-64's baseline SSE2 has no vector truncation). Not under ThreadSanitizer, whose

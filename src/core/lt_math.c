@@ -114,22 +114,6 @@ static int operand_as(const lt_operand *o, lt_dtype dt, const lt_tensor **t, lt_
 #define LIBM_32 f
 #define LIBM_64
 
-/* The contiguous loop of a kernel: the statements (which use the index k) for k in [0, n), in
-   blocks of LT_BLOCK that the compiler vectorizes (see lt_iter.h), then the rest. */
-#define BLOCKED(n, ...)                                \
-  do {                                                 \
-    int64_t i_ = 0;                                    \
-    for (; i_ + LT_BLOCK <= (n); i_ += LT_BLOCK) {     \
-      LT_IVDEP for (int j_ = 0; j_ < LT_BLOCK; j_++) { \
-        int64_t k = i_ + j_;                           \
-        __VA_ARGS__;                                   \
-      }                                                \
-    }                                                  \
-    for (int64_t k = i_; k < (n); k++) {               \
-      __VA_ARGS__;                                     \
-    }                                                  \
-  } while (0)
-
 /* One inner run of a binary operation: o = EXPR(x, y); EXPR may set `bad`. */
 #define BIN_RUN(NAME, T, OT, EXPR)                                                          \
   static int NAME(void *ctx, char *const *p, const int64_t *st, int64_t n) {                \
