@@ -183,6 +183,21 @@ static lt_tensor *replace(lt_tensor **owned, lt_tensor *r) {
   return r;
 }
 
+/* The end of both operations: y (computed in ct) cast back to dt, the intermediate freed, and
+ *out = y; on failure (rc set on entry, or by the cast) y is freed too. */
+static int finish(int rc, lt_tensor *y, lt_dtype ct, lt_dtype dt, lt_tensor *owned, lt_tensor **out,
+                  lt_error *err) {
+  lt_tensor *r;
+  if (rc == LT_OK && ct != dt && (rc = lt_cast(y, dt, &r, err)) == LT_OK) replace(&y, r);
+  lt_tensor_free(owned);
+  if (rc) {
+    lt_tensor_free(y);
+    return rc;
+  }
+  *out = y;
+  return LT_OK;
+}
+
 int lt_softmax(lt_smop op, const lt_tensor *a, int dim, lt_dtype dtype, lt_tensor **out,
                lt_error *err) {
   int rc = lt_check_readable(a, err);
@@ -209,18 +224,8 @@ int lt_softmax(lt_smop op, const lt_tensor *a, int dim, lt_dtype dtype, lt_tenso
   lt_frame fx, fy;
   run_rows(op == LT_LOG_SOFTMAX ? K_LOG_SOFTMAX : K_SOFTMAX, at_least_1d(&fx, x), dim,
            at_least_1d(&fy, y));
-  if (ct != dt) {
-    if ((rc = lt_cast(y, dt, &r, err))) goto done;
-    replace(&y, r);
-  }
 done:
-  lt_tensor_free(owned);
-  if (rc) {
-    lt_tensor_free(y);
-    return rc;
-  }
-  *out = y;
-  return LT_OK;
+  return finish(rc, y, ct, dt, owned, out, err);
 }
 
 int lt_logsumexp(const lt_tensor *a, const int *dims, int ndims, int keepdim, lt_tensor **out,
@@ -279,16 +284,6 @@ int lt_logsumexp(const lt_tensor *a, const int *dims, int ndims, int keepdim, lt
       shape[ndo++] = 1;
   if ((rc = lt_view(y, ndo, shape, &r, err))) goto done;
   replace(&y, r);
-  if (ct != dt) {
-    if ((rc = lt_cast(y, dt, &r, err))) goto done;
-    replace(&y, r);
-  }
 done:
-  lt_tensor_free(owned);
-  if (rc) {
-    lt_tensor_free(y);
-    return rc;
-  }
-  *out = y;
-  return LT_OK;
+  return finish(rc, y, ct, dt, owned, out, err);
 }
