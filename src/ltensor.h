@@ -65,6 +65,16 @@ LUAMOD_API int luaopen_ltensor_core(lua_State *L);
 LTENSOR_API int ltensor_open(lua_State *L);
 
 /*
+ * Pushes the `ltensor` module table (what `require "ltensor"` returns), loading it from the
+ * sources compiled into the library if no script has required it yet; it needs no `package`
+ * library, for a sandboxed host that opens only some of Lua's libraries. The table is recorded
+ * in the registry's loaded-modules table (package.loaded), so later calls and a later
+ * `require "ltensor"` give the same table. On failure pushes the message instead.
+ * Tensors print as torch prints (tostring) whether or not this or require ever ran.
+ */
+LTENSOR_API int ltensor_push_module(lua_State *L);
+
+/*
  * Pushes a tensor that owns m (DLPack's consumer side). Ownership passes in every case: on
  * failure (invalid tensor, out of memory) m's deleter has run exactly once and the message is
  * pushed instead. m == NULL is an error. The _legacy form takes a DLManagedTensor. The size of

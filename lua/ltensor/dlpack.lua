@@ -6,6 +6,9 @@
 --   ReadOnlyTensorWrapper(t)                           a zero-copy view that only exports,
 --                                                      always READ_ONLY
 --   DLDeviceType                                       the DLPack device type codes
+-- Loaded by ltensor itself (a host without the package library, lua_init.c's ltl_require), the
+-- chunk gets that require as its third argument.
+local require = select(3, ...) or require
 local core = require "ltensor.core"
 
 local dlpack = {

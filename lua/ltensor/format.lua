@@ -6,6 +6,9 @@
 -- 1e-4; columns right-aligned to the widest element; tensors of more than 1000 elements show
 -- their first and last 3 entries per dim around "..."; rows wrap at 80 columns; the dtype is
 -- shown unless it is float32, complex64, int64 or bool (for an empty tensor: unless float32).
+-- Loaded by ltensor itself (a host without the package library, lua_init.c's ltl_require), the
+-- chunk gets that require as its third argument.
+local require = select(3, ...) or require
 local core = require "ltensor.core"
 
 local M = {}

@@ -35,7 +35,13 @@ static int protected_call(lua_State *L, lua_CFunction fn, void *job, int fallbac
 static int ensure_core(lua_State *L) {
   if (lua_rawgetp(L, LUA_REGISTRYINDEX, &ltl_tensor_key) == LUA_TNIL) {
     lua_pushcfunction(L, luaopen_ltensor_core);
-    lua_call(L, 0, 0);
+    lua_call(L, 0, 1);
+    luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
+    if (lua_getfield(L, -1, "ltensor.core") == LUA_TNIL) { /* as require would record it */
+      lua_pushvalue(L, -3);
+      lua_setfield(L, -3, "ltensor.core");
+    }
+    lua_pop(L, 3);
   }
   lua_pop(L, 1);
   lua_pushnil(L);
@@ -46,21 +52,12 @@ static int ensure_core(lua_State *L) {
 
 /* {====== ltensor_open ====== */
 
-static int load_embedded(lua_State *L) {
-  const ltl_luasrc *m = lua_touserdata(L, lua_upvalueindex(1));
-  if (luaL_loadbuffer(L, m->src, m->len, m->chunkname) != LUA_OK) return lua_error(L);
-  lua_pushstring(L, m->name);
-  lua_call(L, 1, 1);
-  return 1;
-}
-
 static int open_body(lua_State *L) {
   luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_PRELOAD_TABLE);
   lua_pushcfunction(L, luaopen_ltensor_core);
   lua_setfield(L, -2, "ltensor.core");
   for (const ltl_luasrc *m = ltl_luasrcs; m->name; m++) {
-    lua_pushlightuserdata(L, (void *)m);
-    lua_pushcclosure(L, load_embedded, 1);
+    ltl_push_loader(L, m);
     lua_setfield(L, -2, m->name);
   }
   lua_pop(L, 1);
@@ -72,6 +69,17 @@ int ltensor_open(lua_State *L) {
   int rc = protected_call(L, open_body, NULL, LTENSOR_ERRARG);
   if (rc == LTENSOR_OK) lua_pop(L, 1);
   return rc;
+}
+
+static int push_module_body(lua_State *L) {
+  lua_pushcfunction(L, ltl_require);
+  lua_pushliteral(L, "ltensor");
+  lua_call(L, 1, 1);
+  return 1;
+}
+
+int ltensor_push_module(lua_State *L) {
+  return protected_call(L, push_module_body, NULL, LTENSOR_ERRARG);
 }
 
 /* }====== */

@@ -13,8 +13,10 @@
 #endif
 
 #include <stdatomic.h>
+#include <string.h>
 
 #include "ltensor.h"
+#include "lua_luasrc.h"
 #include "lua_parts.h"
 #include "lua_ud.h"
 
@@ -58,6 +60,72 @@ static void pin_module(void) {
 #endif
 }
 
+/* {====== the Lua layer without `package` ======
+ *
+ * The modules of lua/ltensor are compiled into the library (lua_luasrc.h). ltl_require finds a
+ * module as `require` would, in the registry's table of loaded modules (package.loaded when
+ * the package library is open), else runs ltensor.core's opener or the compiled-in source and
+ * records the result there. So a state without `package` (a sandboxed host) still gets the
+ * module table (ltensor_push_module) and tensors print as torch prints before, or without,
+ * any `require "ltensor"`. A chunk run here gets ltl_require as its third argument and uses it
+ * in place of the global `require` (see lua/ltensor/init.lua).
+ */
+
+/* Runs the compiled-in module at upvalue 1 with (name, ":embedded:", ltl_require): one result. */
+static int load_embedded(lua_State *L) {
+  const ltl_luasrc *m = lua_touserdata(L, lua_upvalueindex(1));
+  if (luaL_loadbuffer(L, m->src, m->len, m->chunkname) != LUA_OK) return lua_error(L);
+  lua_pushstring(L, m->name);
+  lua_pushliteral(L, ":embedded:");
+  lua_pushcfunction(L, ltl_require);
+  lua_call(L, 3, 1);
+  return 1;
+}
+
+void ltl_push_loader(lua_State *L, const ltl_luasrc *m) {
+  lua_pushlightuserdata(L, (void *)m);
+  lua_pushcclosure(L, load_embedded, 1);
+}
+
+int ltl_require(lua_State *L) {
+  const char *name = luaL_checkstring(L, 1);
+  lua_settop(L, 1);
+  luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE); /* name LOADED */
+  if (lua_getfield(L, 2, name) != LUA_TNIL) return 1;
+  lua_pop(L, 1);
+  if (strcmp(name, "ltensor.core") == 0) {
+    lua_pushcfunction(L, luaopen_ltensor_core);
+  } else {
+    const ltl_luasrc *m = ltl_luasrcs;
+    while (m->name && strcmp(m->name, name) != 0) m++;
+    if (!m->name) return luaL_error(L, "module '%s' is not part of ltensor", name);
+    ltl_push_loader(L, m);
+  }
+  lua_pushvalue(L, 1);
+  lua_call(L, 1, 1);
+  if (lua_isnil(L, -1)) { /* as require: a module that returns nothing is true */
+    lua_pop(L, 1);
+    lua_pushboolean(L, 1);
+  }
+  lua_pushvalue(L, -1);
+  lua_setfield(L, 2, name);
+  return 1;
+}
+
+/* __tostring of a tensor: ltensor.format's printer, loaded on first use. */
+static int t_tostring(lua_State *L) {
+  lua_settop(L, 1);
+  lua_pushcfunction(L, ltl_require);
+  lua_pushliteral(L, "ltensor.format");
+  lua_call(L, 1, 1);
+  lua_getfield(L, -1, "tostring");
+  lua_pushvalue(L, 1);
+  lua_call(L, 1, 1);
+  return 1;
+}
+
+/* }====== */
+
 LUAMOD_API int luaopen_ltensor_core(lua_State *L) {
   pin_module();
   /* The bookkeeping userdata is registered last, under this copy's own key, and marks a state
@@ -84,6 +152,8 @@ LUAMOD_API int luaopen_ltensor_core(lua_State *L) {
     lua_setfield(L, -2, "__metatable");
     lua_pushlightuserdata(L, (void *)ltensor_exchange());
     lua_setfield(L, -2, "__dlpack_c_exchange_api");
+    lua_pushcfunction(L, t_tostring);
+    lua_setfield(L, -2, "__tostring");
     lua_newtable(L); /* mt methods */
     lua_newtable(L); /* mt methods props */
   } else {           /* a second require: the tables __index already reads */
