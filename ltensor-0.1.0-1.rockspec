@@ -18,6 +18,11 @@ a host program's own buffers) without copying.]],
 dependencies = {
   "lua >= 5.4, < 5.5",
 }
+test_dependencies = {}
+test = {
+  type = "busted",
+  flags = { "--run=rock" },
+}
 build = {
   type = "cmake",
   variables = {
