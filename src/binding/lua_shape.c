@@ -185,7 +185,7 @@ static int m_diag(lua_State *L) {
 static int push_pieces(lua_State *L, const lt_tensor *t, int d, const int64_t *sizes, int64_t n,
                        int64_t size) {
   int64_t total = t->shape[d], start = 0;
-  if (!sizes) n = size > 0 ? (total + size - 1) / size : 1;
+  if (!sizes) n = size > 0 && total > 0 ? (total - 1) / size + 1 : 1; /* no overflow */
   lua_createtable(L, n < 1 << 20 ? (int)n : 1 << 20, 0);
   for (int64_t i = 0; i < n; i++) {
     int64_t len = sizes ? sizes[i] : (total - start < size ? total - start : size);
