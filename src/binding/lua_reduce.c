@@ -107,15 +107,6 @@ static double check_p(lua_State *L, int arg) {
   return luaL_checknumber(L, arg);
 }
 
-/* The dtype option at idx of a call to name. */
-static lt_dtype check_dtype_opt(lua_State *L, int idx, const char *name) {
-  if (lua_type(L, idx) != LUA_TSTRING)
-    ltl_error(L, "%s: dtype must be a dtype name, got %s", name, luaL_typename(L, idx));
-  lt_dtype dt = lt_dtype_from_name(lua_tostring(L, idx));
-  if (dt == LT_NDTYPES) ltl_error(L, "%s: unknown dtype '%s'", name, lua_tostring(L, idx));
-  return dt;
-}
-
 /* Reads a call's arguments (the tensor at 1); returns the tensor, taken after the options
    table was read (its metamethods may run). Leaves the positional arguments only. */
 static lt_tensor *check_args(lua_State *L, const red_spec *sp, red_args *a) {
@@ -128,7 +119,7 @@ static lt_tensor *check_args(lua_State *L, const red_spec *sp, red_args *a) {
   int last = ltl_opts(L, 2, sp->name, keys, nkeys);
   if (nkeys && !lua_isnil(L, -1)) {
     if (sp->flags & R_DTYPE) {
-      a->dtype = check_dtype_opt(L, -1, sp->name);
+      a->dtype = ltl_dtype_option(L, -1, sp->name, LT_NDTYPES);
     } else {
       a->correction = check_correction(L, -1, sp->name);
       have_corr = 1;

@@ -27,13 +27,7 @@ static void check_nargs(lua_State *L, int n, const char *name, const char *what)
 static int softmax_of(lua_State *L, lt_smop op, const char *name) {
   static const char *const keys[] = {"dtype"};
   int last = ltl_opts(L, 2, name, keys, 1);
-  lt_dtype dt = LT_NDTYPES;
-  if (!lua_isnil(L, -1)) {
-    if (lua_type(L, -1) != LUA_TSTRING)
-      ltl_error(L, "%s: dtype must be a dtype name, got %s", name, luaL_typename(L, -1));
-    dt = lt_dtype_from_name(lua_tostring(L, -1));
-    if (dt == LT_NDTYPES) ltl_error(L, "%s: unknown dtype '%s'", name, lua_tostring(L, -1));
-  }
+  lt_dtype dt = ltl_dtype_option(L, -1, name, LT_NDTYPES);
   lua_settop(L, last);
   check_nargs(L, 2, name, "a dim, then an options table");
   lt_tensor *t = ltl_check(L, 1);

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "lt_copy.h"
+#include "lt_shape.h"
 #include "lua_dlpack.h"
 #include "lua_parts.h"
 #include "lua_ud.h"
@@ -422,7 +423,17 @@ static int reshape_like(lua_State *L, int copy_ok) {
   if (copied) ltl_account(L, lt_numel(t) * lt_esize(t));
   return 1;
 }
-static int m_view(lua_State *L) { return reshape_like(L, 0); }
+/* t:view(shape) or t:view(dtype): the same bytes read as another dtype (lt_view_dtype). */
+static int m_view(lua_State *L) {
+  if (lua_type(L, 2) != LUA_TSTRING) return reshape_like(L, 0);
+  lt_tensor *t = ltl_check(L, 1);
+  lt_dtype dt = ltl_check_dtype(L, 2);
+  luaL_argcheck(L, lua_isnone(L, 3), 3, "no more arguments expected after a dtype");
+  lt_error err;
+  ltl_ud *ud = ltl_newud(L);
+  LTL_CHECK(L, lt_view_dtype(t, dt, &ud->t, &err), err);
+  return 1;
+}
 static int m_reshape(lua_State *L) { return reshape_like(L, 1); }
 
 static int m_transpose(lua_State *L) {

@@ -310,6 +310,15 @@ int ltl_check_dim(lua_State *L, int arg, int ndim) {
   return (int)d - 1;
 }
 
+lt_dtype ltl_dtype_option(lua_State *L, int idx, const char *fname, lt_dtype def) {
+  if (lua_isnil(L, idx)) return def;
+  if (lua_type(L, idx) != LUA_TSTRING)
+    ltl_error(L, "%s: dtype must be a dtype name, got %s", fname, luaL_typename(L, idx));
+  lt_dtype dt = lt_dtype_from_name(lua_tostring(L, idx));
+  if (dt == LT_NDTYPES) ltl_error(L, "%s: unknown dtype '%s'", fname, lua_tostring(L, idx));
+  return dt;
+}
+
 int ltl_opts(lua_State *L, int first, const char *fname, const char *const *keys, int nkeys) {
   int top = lua_gettop(L), opts = 0;
   if (top >= first && lua_type(L, top) == LUA_TTABLE) {

@@ -191,6 +191,9 @@ int ltl_check_dim(lua_State *L, int arg, int ndim);
  * lua_getfield: a metamethod may run, so read the options before taking pointers to tensors.
  */
 int ltl_opts(lua_State *L, int first, const char *fname, const char *const *keys, int nkeys);
+/* The dtype option at idx (a value ltl_opts pushed) of a call to fname: def when it is nil, else
+   a dtype name ("fname: dtype must be a dtype name, got table", "fname: unknown dtype 'x'"). */
+lt_dtype ltl_dtype_option(lua_State *L, int idx, const char *fname, lt_dtype def);
 /* The boolean argument arg, def when it is none or nil; raises for anything else (what: how the
    message names it). */
 int ltl_opt_bool(lua_State *L, int arg, int def, const char *what);
