@@ -18,7 +18,6 @@ a host program's own buffers) without copying.]],
 dependencies = {
   "lua >= 5.4, < 5.5",
 }
-test_dependencies = {}
 test = {
   type = "busted",
   flags = { "--run=rock" },
