@@ -524,20 +524,8 @@ static const luaL_Reg shape_methods[] = {
     {NULL, NULL},
 };
 
-/* torch.X forms (the tensor first) of the methods torch has them for, and the constructors. */
+/* The constructors. */
 static const luaL_Reg shape_funcs[] = {
-    {"flip", m_flip},
-    {"roll", m_roll},
-    {"tile", m_tile},
-    {"split", m_split},
-    {"chunk", m_chunk},
-    {"unbind", m_unbind},
-    {"tril", m_tril},
-    {"triu", m_triu},
-    {"diag", m_diag},
-    {"diagonal", m_diagonal},
-    {"trace", m_trace},
-    {"broadcast_to", m_broadcast_to},
     {"meshgrid", f_meshgrid},
     {"eye", f_eye},
     {"linspace", f_linspace},
@@ -549,4 +537,14 @@ static const luaL_Reg shape_funcs[] = {
     {NULL, NULL},
 };
 
-const ltl_part ltl_part_shape = {NULL, shape_methods, NULL, shape_funcs, NULL};
+/* Every method is also lt.X (the tensor first), as torch has torch.X, except repeat (torch has
+   no torch.repeat). */
+static void open_shape(lua_State *L, const ltl_tables *at) {
+  for (const luaL_Reg *r = shape_methods; r->name; r++) {
+    if (strcmp(r->name, "repeat") == 0) continue;
+    lua_pushcfunction(L, r->func);
+    lua_setfield(L, at->module, r->name);
+  }
+}
+
+const ltl_part ltl_part_shape = {NULL, shape_methods, NULL, shape_funcs, open_shape};
