@@ -4,9 +4,9 @@
  * Lua-free; called by lt_linalg.c; asks the pool (lt_pool.h) for the thread count the BLAS
  * should run on.
  *
- * The BLAS is not linked: it is loaded with dlopen at the first product that asks for it
- * (LTENSOR_BLAS_LIBS, a ':'-separated list CMake wrote: the soname of the library it found,
- * then its path). OpenBLAS starts its threads when it is loaded, so a linked one would start
+ * The BLAS is not linked: it is loaded (lt_os.h: dlopen, LoadLibrary) at the first product that
+ * asks for it (LTENSOR_BLAS_LIBS, a ':'-separated list CMake wrote: the soname of the library it
+ * found, then its path). OpenBLAS starts its threads when it is loaded, so a linked one would start
  * them at `require "ltensor"`, before any operation (SPEC: no thread before the first large
  * operation); loaded here they start with the first matrix product. A machine without the
  * library at run time keeps ltensor's own kernel (lt_blas_active says no).
@@ -14,30 +14,56 @@
 #include "lt_blas.h"
 #include "lt_pool.h"
 
-#include <cblas.h>
-#include <dlfcn.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <string.h>
 
+#include "lt_os.h"
+
 #ifndef LTENSOR_BLAS_LIBS
+#if defined(_WIN32)
+#define LTENSOR_BLAS_LIBS "libopenblas.dll:openblas.dll:libcblas.dll"
+#else
 #define LTENSOR_BLAS_LIBS "libopenblas.so.0:libcblas.so.3:libblas.so.3"
+#endif
 #endif
 
 static atomic_int enabled = 1; /* process-wide, like the BLAS's own thread count */
 
 /* {====== loading ====== */
 
-/* The entry points used, typed after cblas.h's declarations. */
+/* The CBLAS interface as the standard declares it (no cblas.h needed: the library is opened at
+   run time): the enums' values, and the entry points used, with 32-bit integers (the LP64
+   interface every distribution's BLAS exports under these names). */
+enum { LT_CBLAS_ROW_MAJOR = 101, LT_CBLAS_NO_TRANS = 111, LT_CBLAS_TRANS = 112 };
+typedef void lt_gemm_s(int, int, int, int, int, int, float, const float *, int, const float *, int,
+                       float, float *, int);
+typedef void lt_gemm_d(int, int, int, int, int, int, double, const double *, int, const double *,
+                       int, double, double *, int);
+typedef void lt_gemm_c(int, int, int, int, int, int, const void *, const void *, int, const void *,
+                       int, const void *, void *, int);
+typedef void lt_gemv_s(int, int, int, int, float, const float *, int, const float *, int, float,
+                       float *, int);
+typedef void lt_gemv_d(int, int, int, int, double, const double *, int, const double *, int, double,
+                       double *, int);
+typedef void lt_gemv_c(int, int, int, int, const void *, const void *, int, const void *, int,
+                       const void *, void *, int);
+typedef float lt_dot_s(int, const float *, int, const float *, int);
+typedef double lt_dot_d(int, const double *, int, const double *, int);
+typedef void lt_dot_c(int, const void *, int, const void *, int, void *);
+
 /* clang-format off */
 #define LT_BLAS_FUNCS(X)                                                                 \
-  X(cblas_sgemm) X(cblas_dgemm) X(cblas_cgemm) X(cblas_zgemm)                            \
-  X(cblas_sgemv) X(cblas_dgemv) X(cblas_cgemv) X(cblas_zgemv)                            \
-  X(cblas_sdot) X(cblas_ddot) X(cblas_cdotu_sub) X(cblas_zdotu_sub)
+  X(cblas_sgemm, lt_gemm_s) X(cblas_dgemm, lt_gemm_d)                                    \
+  X(cblas_cgemm, lt_gemm_c) X(cblas_zgemm, lt_gemm_c)                                    \
+  X(cblas_sgemv, lt_gemv_s) X(cblas_dgemv, lt_gemv_d)                                    \
+  X(cblas_cgemv, lt_gemv_c) X(cblas_zgemv, lt_gemv_c)                                    \
+  X(cblas_sdot, lt_dot_s) X(cblas_ddot, lt_dot_d)                                        \
+  X(cblas_cdotu_sub, lt_dot_c) X(cblas_zdotu_sub, lt_dot_c)
 /* clang-format on */
 
 static struct {
-#define LT_X_FIELD(f) __typeof__(f) *f;
+#define LT_X_FIELD(f, type) type *f;
   LT_BLAS_FUNCS(LT_X_FIELD)
 #undef LT_X_FIELD
   void (*set_threads)(int); /* openblas_set_num_threads, when it is OpenBLAS */
@@ -53,20 +79,20 @@ static void load(void) {
   for (char *name = names; *name;) {
     char *end = strchr(name, ':'), *next = end ? end + 1 : name + strlen(name);
     if (end) *end = '\0';
-    void *h = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+    void *h = lt_os_lib_open(name);
     name = next;
     if (!h) continue;
     int all = 1;
-#define LT_X_SYM(f)                         \
-  *(void **)(void *)&blas.f = dlsym(h, #f); \
+#define LT_X_SYM(f, type)                           \
+  *(void **)(void *)&blas.f = lt_os_lib_sym(h, #f); \
   all = all && blas.f;
     LT_BLAS_FUNCS(LT_X_SYM)
 #undef LT_X_SYM
     if (!all) {
-      dlclose(h);
+      lt_os_lib_close(h);
       continue;
     }
-    *(void **)(void *)&blas.set_threads = dlsym(h, "openblas_set_num_threads");
+    *(void **)(void *)&blas.set_threads = lt_os_lib_sym(h, "openblas_set_num_threads");
     blas.loaded = 1;
     return;
   }
@@ -106,13 +132,13 @@ static void sync_threads(void) {
 
 /* }====== */
 
-static enum CBLAS_TRANSPOSE tr(int t) { return t ? CblasTrans : CblasNoTrans; }
+static int tr(int t) { return t ? LT_CBLAS_TRANS : LT_CBLAS_NO_TRANS; }
 
 void lt_blas_gemm(lt_dtype dt, int transa, int transb, int m, int n, int k, const double *alpha,
                   const void *a, int lda, const void *b, int ldb, const double *beta, void *c,
                   int ldc) {
   sync_threads();
-  const enum CBLAS_ORDER o = CblasRowMajor;
+  const int o = LT_CBLAS_ROW_MAJOR;
   switch (dt) {
     case LT_FLOAT32:
       blas.cblas_sgemm(o, tr(transa), tr(transb), m, n, k, (float)alpha[0], a, lda, b, ldb,
@@ -138,7 +164,7 @@ void lt_blas_gemm(lt_dtype dt, int transa, int transb, int m, int n, int k, cons
 void lt_blas_gemv(lt_dtype dt, int trans, int m, int n, const double *alpha, const void *a, int lda,
                   const void *x, int incx, const double *beta, void *y, int incy) {
   sync_threads();
-  const enum CBLAS_ORDER o = CblasRowMajor;
+  const int o = LT_CBLAS_ROW_MAJOR;
   switch (dt) {
     case LT_FLOAT32:
       blas.cblas_sgemv(o, tr(trans), m, n, (float)alpha[0], a, lda, x, incx, (float)beta[0], y,

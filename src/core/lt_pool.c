@@ -12,8 +12,7 @@
  * its own threads) and never run anything but pieces.
  */
 #if !defined(_WIN32)
-#define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
-#include <sched.h>
+#define _POSIX_C_SOURCE 200809L /* pthread_sigmask */
 #include <signal.h>
 #endif
 #include "lt_pool.h"
@@ -21,7 +20,8 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
-#include <unistd.h>
+
+#include "lt_os.h"
 
 /* {====== the thread count ====== */
 
@@ -35,16 +35,8 @@ static int default_threads(void) {
     long v = strtol(env, &end, 10);
     if (*end == '\0' && v >= 1) return v > LT_POOL_MAX_THREADS ? LT_POOL_MAX_THREADS : (int)v;
   }
-  long n = 0;
-#if defined(__linux__)
-  cpu_set_t set;
-  if (sched_getaffinity(0, sizeof set, &set) == 0) n = CPU_COUNT(&set);
-#endif
-#if defined(_SC_NPROCESSORS_ONLN)
-  if (n < 1) n = sysconf(_SC_NPROCESSORS_ONLN);
-#endif
-  if (n < 1) n = 1;
-  return n > LT_POOL_MAX_THREADS ? LT_POOL_MAX_THREADS : (int)n;
+  int n = lt_os_cpu_count();
+  return n > LT_POOL_MAX_THREADS ? LT_POOL_MAX_THREADS : n;
 }
 
 int lt_pool_threads(void) {
@@ -150,7 +142,8 @@ static void *worker(void *arg) {
 }
 
 /* fork: the forking thread holds both locks across it, so the child inherits a pool at rest; the
-   child has none of the workers, and its next job starts them again. */
+   child has none of the workers, and its next job starts them again. (Windows has no fork.) */
+#if !defined(_WIN32)
 static void before_fork(void) {
   pthread_mutex_lock(&busy);
   pthread_mutex_lock(&m);
@@ -171,6 +164,9 @@ static void after_fork_child(void) {
 static void register_fork(void) {
   pthread_atfork(before_fork, after_fork_parent, after_fork_child);
 }
+#else
+static void register_fork(void) {}
+#endif
 
 /* Starts workers until `want` are alive (under m); fewer when the system refuses. */
 static void start_workers(int want) {

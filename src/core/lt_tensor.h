@@ -32,7 +32,9 @@ typedef struct {
 
 /* Records a message (printf-style) in err when it is not NULL; returns code. */
 int lt_fail(lt_error *err, int code, const char *fmt, ...)
-#if defined(__GNUC__)
+#if defined(__MINGW32__) /* checked as C99's printf: the build asks mingw-w64 for its C99 stdio */
+    __attribute__((format(gnu_printf, 3, 4)))
+#elif defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
