@@ -258,6 +258,13 @@ static int index_tensor_key(lua_State *L, const lt_tensor *t, int kidx) {
   lt_adv_key k;
   lt_error err;
   lt_tensor *v = lt_frame_of(&f, t);
+  ltl_ud *mask = ltl_testud(L, kidx);
+  if (mask && mask->t && mask->t->dtype == LT_BOOL && mask->t->ndim > 0) { /* t[mask] */
+    ltl_ud *ud = ltl_newud(L);
+    if (lt_mask_read(v, mask->t, &ud->t, &err)) key_error(L, "%s", err.msg);
+    ltl_account_tensor(L, ud->t);
+    return 1;
+  }
   index_key(L, v, kidx, &k);
   ltl_check_readable(L, v);
   ltl_ud *ud = ltl_newud(L);

@@ -471,11 +471,14 @@ static int64_t mask_scan(const lt_tensor *m, const lt_tensor *t, int64_t *off) {
   int64_t ts = nd ? t->strides[nd - 1] * es : 0;
   const char *mp = lt_data(m);
   for (;;) {
-    for (int64_t j = 0; j < len; j++)
-      if (mp[j * ms]) {
-        if (off) off[k] = tc + j * ts;
-        k++;
+    if (!off) { /* a count: bools are 0 or 1 */
+      for (int64_t j = 0; j < len; j++) k += mp[j * ms] != 0;
+    } else { /* without a branch: a random mask would mispredict every other element */
+      for (int64_t j = 0; j < len; j++) {
+        off[k] = tc + j * ts;
+        k += mp[j * ms] != 0;
       }
+    }
     int d = nd - 2;
     for (; d >= 0; d--) {
       mp += m->strides[d];
@@ -507,7 +510,7 @@ int lt_masked_select(const lt_tensor *t, const lt_tensor *mask, lt_tensor **out,
   if (!rc) rc = lt_broadcast_to(t, nd, shape, &tb, err);
   if (!rc) rc = lt_broadcast_to(mask, nd, shape, &mb, err);
   int64_t k = rc ? 0 : mask_scan(mb, tb, NULL);
-  if (!rc && !(off = lt_new_offsets(k, err))) rc = LT_ENOMEM;
+  if (!rc && !(off = lt_new_offsets(k + 1, err))) rc = LT_ENOMEM; /* mask_scan writes one more */
   if (!rc) rc = lt_tensor_new(t->dtype, 1, &k, 0, &o, err);
   if (!rc) {
     mask_scan(mb, tb, off);
@@ -522,6 +525,50 @@ int lt_masked_select(const lt_tensor *t, const lt_tensor *mask, lt_tensor **out,
   free(off);
   lt_tensor_free(tb);
   lt_tensor_free(mb);
+  return rc;
+}
+
+int lt_mask_read(const lt_tensor *v, const lt_tensor *mask, lt_tensor **out, lt_error *err) {
+  int rc = check_mask(mask, err);
+  if (!rc) rc = lt_check_readable(v, err);
+  if (rc) return rc;
+  int m = mask->ndim;
+  if (m < 1 || m > v->ndim)
+    return lt_fail(err, LT_EARG, "too many indices for a tensor of %d dims", v->ndim);
+  for (int i = 0; i < m; i++)
+    if (mask->shape[i] != v->shape[i]) {
+      char a[96], b[96];
+      shape_str(mask, a, sizeof a);
+      lt_shape_str(m, v->shape, b, sizeof b);
+      return lt_fail(err, LT_EARG, "mask of shape %s does not match the shape %s it indexes", a, b);
+    }
+  lt_frame f;
+  lt_tensor *lead = lt_frame_of(&f, v), *o = NULL;
+  lead->ndim = m;
+  int64_t k = mask_scan(mask, lead, NULL), shape[LT_MAX_NDIM], es = (int64_t)lt_esize(v);
+  int64_t *off = lt_new_offsets(k + 1, err); /* mask_scan writes one more */
+  if (!off) return LT_ENOMEM;
+  shape[0] = k;
+  for (int i = m; i < v->ndim; i++) shape[1 + i - m] = v->shape[i];
+  rc = lt_tensor_new(v->dtype, 1 + v->ndim - m, shape, 0, &o, err);
+  if (!rc) {
+    mask_scan(mask, lead, off);
+    lt_moves mv = {.dt = v->dtype, .es = (size_t)es, .op = LT_PUT_COPY, .n = k};
+    mv.dst = lt_data(o);
+    mv.dstep = es;
+    mv.src = lt_data(v);
+    mv.soff = off;
+    mv.nr = v->ndim - m;
+    for (int i = 0; i < mv.nr; i++) {
+      mv.rs[i] = v->shape[m + i];
+      mv.rd[i] = o->strides[1 + i] * es;
+      mv.rsr[i] = v->strides[m + i] * es;
+      mv.dstep *= v->shape[m + i];
+    }
+    lt_moves_run(&mv, 1);
+    *out = o;
+  }
+  free(off);
   return rc;
 }
 
@@ -543,7 +590,7 @@ int lt_masked_scatter(lt_tensor *t, const lt_tensor *mask, const lt_tensor *src,
                  "source has %lld elements, fewer than the %lld true elements of "
                  "the mask",
                  (long long)lt_numel(src), (long long)k);
-  if (!rc && !(off = lt_new_offsets(k, err))) rc = LT_ENOMEM;
+  if (!rc && !(off = lt_new_offsets(k + 1, err))) rc = LT_ENOMEM; /* mask_scan writes one more */
   if (!rc && !(soff = lt_new_offsets(lt_numel(src), err))) rc = LT_ENOMEM;
   if (!rc) {
     int64_t st[LT_MAX_NDIM];

@@ -95,6 +95,9 @@ int lt_take(const lt_tensor *t, const lt_tensor *idx, int base, lt_tensor **out,
 /* masked_select(mask): the elements of t (broadcast with the bool mask) where mask is true, as a
    new 1-d tensor in row-major order. */
 int lt_masked_select(const lt_tensor *t, const lt_tensor *mask, lt_tensor **out, lt_error *err);
+/* v[mask] for a bool mask (at least 1-d) of v's leading shape: the kept rows, row-major, in a
+   new tensor of shape [count, v's other sizes...] (what lt_adv_read gives, in one pass). */
+int lt_mask_read(const lt_tensor *v, const lt_tensor *mask, lt_tensor **out, lt_error *err);
 /* masked_scatter_(mask, src): the elements of src, in row-major order, written where mask
    (broadcast to t's shape) is true. */
 int lt_masked_scatter(lt_tensor *t, const lt_tensor *mask, const lt_tensor *src, lt_error *err);
