@@ -179,6 +179,34 @@ describe("t[key] = value with tensors", function()
   end)
 end)
 
+describe("0-d, expanded and narrow dtypes", function()
+  it("gathers, takes and scatters on 0-d tensors", function()
+    local t = lt.tensor(5.0)
+    assert.equal(5, t:gather(1, I(1)):item())
+    assert.same({ 5, 5 }, t:take(I { 1, -1 }):tolist())
+    assert.equal(7, t:scatter(1, I(1), 7):item())
+    raises("index 2 is out of range for dim 1 of size 1", t.gather, t, 1, I(2))
+  end)
+
+  it("refuses writes into expanded tensors (one element at several positions)", function()
+    local e = lt.zeros(3):expand(2, 3)
+    raises("refers to a single memory location", function() e[I { 1 }] = 1 end)
+    raises("refers to a single memory location", e.scatter_, e, 1, I { { 1 } }, 1)
+    raises("refers to a single memory location", e.index_fill_, e, 1, I { 1 }, 1)
+  end)
+
+  it("accumulates in the tensor's dtype (float16 through float32, integers wrap)", function()
+    assert.same({ 3.5, 0, 0 }, lt.zeros(3, "float16"):index_add(1, I { 1, 1 },
+      lt.tensor({ 1.5, 2 }, "float16")):tolist())
+    assert.same({ 16, 1 }, lt.ones(2, "int8"):scatter_reduce(1, I { 1, 1 },
+      lt.tensor({ 100, 100 }, "int8"), "prod"):tolist())
+    assert.same({ true, true }, lt.tensor { true, false }:scatter_reduce(1, I { 2, 2 },
+      lt.tensor { true, false }, "amax"):tolist())
+    local c = lt.zeros(2, "complex64"):index_add(1, I { 2, 2 }, lt.tensor({ 1, 2 }, "complex64"))
+    assert.same({ 0, 3 }, c:to("float32"):tolist())
+  end)
+end)
+
 describe("every dtype", function()
   it("reads and writes through index tensors and masks", function()
     for _, dt in ipairs(DTYPES) do

@@ -189,6 +189,7 @@ int lt_adv_write(lt_tensor *v, const lt_adv_key *key, const lt_tensor *src, cons
   lt_tensor *conv = NULL, *bc = NULL;
   char a[96], b[96];
   int rc = lt_check_writable(v, err);
+  if (!rc) rc = lt_check_no_internal_overlap(v, err);
   if (!rc) rc = lt_check_putop(op, v->dtype, err);
   if (!rc) rc = adv_plan_make(v, key, &p, err);
   if (rc) return rc;
@@ -371,6 +372,7 @@ int lt_scatter(lt_tensor *t, int dim, const lt_tensor *idx, const lt_tensor *src
   lt_tensor *tv = as_1d(&ft, t);
   const lt_tensor *iv = as_1d(&fi, idx), *sv = NULL;
   int rc = lt_check_writable(t, err);
+  if (!rc) rc = lt_check_no_internal_overlap(t, err);
   if (!rc) rc = lt_check_putop(op, t->dtype, err);
   if (!rc) rc = lt_check_index_dtype(idx, "index", err);
   if (!rc && src) {
@@ -577,6 +579,7 @@ int lt_masked_scatter(lt_tensor *t, const lt_tensor *mask, const lt_tensor *src,
   lt_tensor *mb = NULL, *conv = NULL;
   char a[96], b[96];
   int rc = lt_check_writable(t, err);
+  if (!rc) rc = lt_check_no_internal_overlap(t, err);
   if (!rc) rc = check_mask(mask, err);
   if (!rc && lt_broadcast_to(mask, t->ndim, t->shape, &mb, NULL)) {
     shape_str(mask, a, sizeof a);
