@@ -383,3 +383,26 @@ describe("take, masked_select, masked_scatter_, nonzero, lt.where(cond)", functi
     assert.same({ 1, 5 }, lt.where(M { true, false }, lt.tensor { 1, 2 }, 5):tolist())
   end)
 end)
+
+describe("large index tensors (split over the worker pool)", function()
+  it("give the same result at every thread count, and check every value", function()
+    local n = 1 << 20
+    local x = lt.arange(4 * n, "float32")
+    local idx = lt.arange(n, "int64") * 2654435761 % (4 * n) + 1
+    local before = lt.get_num_threads()
+    lt.set_num_threads(1)
+    local one = x:index_select(1, idx)
+    local g1 = x:gather(1, idx)
+    lt.set_num_threads(before)
+    local many = x:index_select(1, idx)
+    assert.is_true(one:equal(many))
+    assert.is_true(g1:equal(x:gather(1, idx)))
+    assert.is_true(many:equal(x[idx]))
+    assert.equal(idx[n] - 1, many[n])
+    idx[n] = 4 * n + 1
+    raises("index 4194305 is out of range for dim 1 of size 4194304", x.index_select, x, 1, idx)
+    local y = x:clone()
+    raises("index 4194305 is out of range", function() y[idx] = 0 end)
+    assert.is_true(y:equal(x))
+  end)
+end)
