@@ -85,7 +85,7 @@ static int written(lua_State *L, int inplace) {
 
 static int m_index_select(lua_State *L) {
   lt_tensor *t = ltl_check(L, 1);
-  int dim = ltl_check_dim(L, 2, t->ndim);
+  int dim = ltl_check_dim(L, 2, t->ndim > 0 ? t->ndim : 1);
   lt_tensor *idx = check_index(L, 3, "index");
   lt_error err;
   ltl_ud *ud = ltl_newud(L);
@@ -111,7 +111,7 @@ static int index_put(lua_State *L, lt_putop op, int fill, int inplace, const cha
   }
   lua_settop(L, 4);
   lt_tensor *self = ltl_check(L, 1);
-  int dim = ltl_check_dim(L, 2, self->ndim);
+  int dim = ltl_check_dim(L, 2, self->ndim > 0 ? self->ndim : 1);
   lt_tensor *idx = check_index(L, 3, "index");
   lt_scalar s;
   lt_tensor *src = NULL;

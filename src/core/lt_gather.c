@@ -239,6 +239,17 @@ int lt_adv_write(lt_tensor *v, const lt_adv_key *key, const lt_tensor *src, cons
 
 /* {====== along one dim ====== */
 
+/* t in f, a 0-d tensor seen as 1-d of size 1. */
+static lt_tensor *as_1d(lt_frame *f, const lt_tensor *t) {
+  lt_tensor *v = lt_frame_of(f, t);
+  if (v->ndim == 0) {
+    v->ndim = 1;
+    v->shape[0] = 1;
+    v->strides[0] = 1;
+  }
+  return v;
+}
+
 /* The index idx of index_select and its kin as a 1-d view in f. */
 static int index_1d(const lt_tensor *idx, lt_frame *f, lt_tensor **res, lt_error *err) {
   int rc = lt_check_index_dtype(idx, "index", err);
@@ -267,31 +278,35 @@ static int one_dim_key(const lt_tensor *t, int dim, const lt_tensor *idx, lt_fra
   return LT_OK;
 }
 
+/* A 0-d t counts as 1-d of size 1 (tv), indexed by one position. */
+static int zero_d_check(const lt_tensor *t, const lt_tensor *idx, lt_error *err) {
+  if (t->ndim == 0 && lt_numel(idx) != 1)
+    return lt_fail(err, LT_EARG, "a 0-d tensor takes an index of one element (got %lld)",
+                   (long long)lt_numel(idx));
+  return LT_OK;
+}
+
 int lt_index_select(const lt_tensor *t, int dim, const lt_tensor *idx, int base, lt_tensor **out,
                     lt_error *err) {
-  lt_frame f;
+  lt_frame ft, f;
   lt_adv_key k;
-  int rc = one_dim_key(t, dim, idx, &f, &k, err);
-  return rc ? rc : lt_adv_read(t, &k, base, out, err);
+  const lt_tensor *tv = as_1d(&ft, t);
+  int rc = one_dim_key(tv, dim, idx, &f, &k, err);
+  if (!rc) rc = zero_d_check(t, idx, err);
+  if (!rc) rc = lt_adv_read(tv, &k, base, out, err);
+  if (!rc && t->ndim == 0) (*out)->ndim = 0; /* [1] -> [] */
+  return rc;
 }
 
 int lt_index_put(lt_tensor *t, int dim, const lt_tensor *idx, const lt_tensor *src,
                  const lt_scalar *fill, lt_putop op, int base, lt_error *err) {
-  lt_frame f;
+  lt_frame ft, fs, f;
   lt_adv_key k;
-  int rc = one_dim_key(t, dim, idx, &f, &k, err);
-  return rc ? rc : lt_adv_write(t, &k, src, fill, op, 1, base, err);
-}
-
-/* t in f, a 0-d tensor seen as 1-d of size 1. */
-static lt_tensor *as_1d(lt_frame *f, const lt_tensor *t) {
-  lt_tensor *v = lt_frame_of(f, t);
-  if (v->ndim == 0) {
-    v->ndim = 1;
-    v->shape[0] = 1;
-    v->strides[0] = 1;
-  }
-  return v;
+  lt_tensor *tv = as_1d(&ft, t);
+  int rc = one_dim_key(tv, dim, idx, &f, &k, err);
+  if (!rc) rc = zero_d_check(t, idx, err);
+  if (!rc && t->ndim == 0 && src && src->ndim == 0) src = as_1d(&fs, src);
+  return rc ? rc : lt_adv_write(tv, &k, src, fill, op, 1, base, err);
 }
 
 /* The checks of gather and scatter: idx (as iv) against t (tv) and src (sv, or NULL). */
