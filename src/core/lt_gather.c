@@ -1,22 +1,20 @@
 /*
- * lt_gather.c -- indexing with tensors (lt_gather.h): reading index tensors into byte
- * offsets, the element moves those offsets drive, and every operation built on them.
+ * lt_gather.c -- indexing with tensors (lt_gather.h): every operation, built on lt_moves.h.
  *
- * Everything here is one pattern: a list of n items, item b moving a block of "rest" elements
- * (the dims an index keeps whole, possibly none) from src + soff[b] to dst + doff[b], where an
- * offset array may be replaced by a constant step. The offsets are computed (and every index
- * value checked) first; only then is anything written. Reads split the items over the pool;
- * writes go in item order. Lua-free; called by the binding.
+ * Each is one pattern: a list of n items, item b moving a block of "rest" elements (the dims an
+ * index keeps whole, possibly none) from src + soff[b] to dst + doff[b], where an offset array
+ * may be replaced by a constant step. This file works out the shapes, checks them, and computes
+ * the offsets (lt_index_offsets checks every index value); only then is anything written.
+ * Reads split the items over the pool; writes go in item order. Lua-free; called by the
+ * binding. Calls lt_moves.c, lt_copy.c, lt_iter.c, lt_tensor.c.
  */
 #include "lt_moves.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lt_copy.h"
 #include "lt_iter.h"
-#include "lt_pool.h"
 
 /* {====== checks ====== */
 

@@ -11,8 +11,8 @@
  * are split over the worker pool by output; writes run in index order on the caller's thread
  * (duplicate indices: the last write wins, sums accumulate). Lua-free.
  *
- * Calls lt_copy.c, lt_iter.c, lt_pool.c, lt_tensor.c, lt_dtype.c. Called by the binding
- * (lua_index.c for keys, lua_gather.c for the methods).
+ * Calls lt_moves.c (offsets and moves), lt_copy.c, lt_iter.c, lt_tensor.c, lt_dtype.c. Called by
+ * the binding (lua_index.c for keys, lua_gather.c for the methods).
  */
 #ifndef LT_GATHER_H
 #define LT_GATHER_H
