@@ -814,7 +814,7 @@ describe("indexing given bad input", function()
     end)
 
     it("raises for a nil or boolean index", function()
-      raises("invalid index: integer or table expected, got nil", function() return v[nil] end)
+      raises("invalid index: integer, table or tensor expected, got nil", function() return v[nil] end)
       raises("got boolean", function() return v[true] end)
     end)
 
@@ -852,9 +852,9 @@ describe("indexing given bad input", function()
 
     it("raises for an entry that is fractional, a string or a boolean", function()
       raises("index must be an integer %(got 1.5%)", function() return t[{ 1.5 }] end)
-      raises("invalid index entry #1: integer or table expected, got string",
+      raises("invalid index entry #1: integer, table or tensor expected, got string",
         function() return t[{ "a" }] end)
-      raises("invalid index entry #2: integer or table expected, got boolean",
+      raises("invalid index entry #2: integer, table or tensor expected, got boolean",
         function() return t[{ 1, true }] end)
     end)
 
@@ -911,7 +911,7 @@ describe("indexing given bad input", function()
     it("raises for a fractional, NaN, nil or boolean key", function()
       raises("index must be an integer %(got 1.5%)", function() v[1.5] = 1 end)
       raises(INTEGER, function() v[0 / 0] = 1 end)
-      raises("invalid index: integer or table expected, got nil", function() v[nil] = 1 end)
+      raises("invalid index: integer, table or tensor expected, got nil", function() v[nil] = 1 end)
       raises("got boolean", function() t[true] = 1 end)
     end)
 

@@ -10,8 +10,10 @@
  * Read only by lua_init.c (ltl_part_index); calls the base (lua_ud.h) and the core.
  */
 #include <stdarg.h>
+#include <string.h>
 
 #include "lt_copy.h"
+#include "lt_gather.h"
 #include "lua_parts.h"
 #include "lua_ud.h"
 
@@ -99,12 +101,17 @@ static void apply_range(lua_State *L, lt_tensor *v, int dim, int entry) {
   LTL_CHECK(L, lt_slice_(v, dim, start, count, step, &err), err);
 }
 
+/* What apply_key returns for a key that holds a tensor (index_key's, not a view's). */
+#define KEY_TENSOR 2
+
 /*
  * Applies the key at kidx (an integer, or a table of per-dim entries) to the frame v.
- * Returns 1 when the key selected single elements all the way down (a scalar position).
+ * Returns 1 when the key selected single elements all the way down (a scalar position),
+ * KEY_TENSOR when the key is or holds a tensor (v is then partly applied: start again).
  */
 static int apply_key(lua_State *L, lt_tensor *v, int kidx) {
   lt_error err;
+  if (lua_type(L, kidx) == LUA_TUSERDATA && ltl_testud(L, kidx)) return KEY_TENSOR;
   if (lua_type(L, kidx) == LUA_TNUMBER) {
     if (v->ndim == 0) key_error(L, "cannot index a 0-d tensor (use item())");
     int64_t i = ltl_norm_index(L, key_int(L, kidx, 0, "index"), v->shape[0], 0);
@@ -112,7 +119,8 @@ static int apply_key(lua_State *L, lt_tensor *v, int kidx) {
     return v->ndim == 0;
   }
   if (lua_type(L, kidx) != LUA_TTABLE)
-    key_error(L, "invalid index: integer or table expected, got %s", luaL_typename(L, kidx));
+    key_error(L, "invalid index: integer, table or tensor expected, got %s",
+              luaL_typename(L, kidx));
   lua_Unsigned len = lua_rawlen(L, kidx);
   int dim = 0, selected = 0;
   luaL_checkstack(L, 4, NULL);
@@ -132,13 +140,164 @@ static int apply_key(lua_State *L, lt_tensor *v, int kidx) {
         dim++;
         break;
       default:
-        key_error(L, "invalid index entry #%d: integer or table expected, got %s", (int)k,
+        if (ltl_testud(L, -1)) return KEY_TENSOR;
+        key_error(L, "invalid index entry #%d: integer, table or tensor expected, got %s", (int)k,
                   luaL_typename(L, -1));
     }
     lua_pop(L, 1);
   }
   return selected > 0 && v->ndim == 0;
 }
+
+/* {------ keys that hold tensors ------ */
+
+/* Pushes a new tensor owning t (the stack keeps what a key makes alive). */
+static lt_tensor *push_owned(lua_State *L, lt_tensor *t) {
+  ltl_ud *ud = ltl_newud(L);
+  ud->t = t;
+  ltl_account_tensor(L, t);
+  return t;
+}
+
+/* Mask entry #entry (bool tensor m) on dims dim.. of v, into k: the positions of its true
+   elements, one 1-d index tensor per dim it covers (pushed). A 0-d mask adds a dim of size 1
+   at dim, indexed once (true) or not at all (false), as torch. Returns the dims it covers. */
+static int mask_entry(lua_State *L, lt_tensor *v, const lt_tensor *m, int dim, int shown, int entry,
+                      lt_adv_key *k) {
+  lt_error err;
+  if (m->ndim == 0) {
+    if (v->ndim >= LT_MAX_NDIM) key_error(L, "too many dims");
+    ltl_check_readable(L, m);
+    for (int d = v->ndim; d > dim; d--)
+      v->shape[d] = v->shape[d - 1], v->strides[d] = v->strides[d - 1];
+    v->ndim++;
+    v->shape[dim] = 1;
+    v->strides[dim] = 0;
+    int64_t n = *lt_data(m) != 0, one = 1;
+    lt_tensor *ix;
+    LTL_CHECK(L, lt_tensor_new(LT_INT64, 1, &n, 0, &ix, &err), err);
+    if (n) memcpy(lt_data(ix), &one, sizeof one);
+    push_owned(L, ix);
+    k->dims[k->n] = dim, k->udims[k->n] = shown, k->idx[k->n++] = ix;
+    return 1;
+  }
+  if (dim + m->ndim > v->ndim) key_error(L, "too many indices for a tensor of %d dims", v->ndim);
+  for (int i = 0; i < m->ndim; i++)
+    if (m->shape[i] != v->shape[dim + i]) {
+      char a[96], b[96];
+      lt_shape_str(m->ndim, m->shape, a, sizeof a);
+      lt_shape_str(m->ndim, v->shape + dim, b, sizeof b);
+      key_error(L, "key entry #%d: mask of shape %s does not match the shape %s it indexes", entry,
+                a, b);
+    }
+  lt_tensor *pos;
+  if (lt_nonzero(m, 1, &pos, &err)) key_error(L, "%s", err.msg);
+  push_owned(L, pos);
+  for (int i = 0; i < m->ndim; i++) {
+    lt_tensor *col;
+    LTL_CHECK(L, lt_select(pos, 1, i, &col, &err), err);
+    push_owned(L, col);
+    k->dims[k->n] = dim + i, k->udims[k->n] = shown + i, k->idx[k->n++] = col;
+  }
+  return m->ndim;
+}
+
+/*
+ * A key that is or holds tensors (kidx), over the frame v of the tensor: integers select and
+ * ranges slice v as apply_key does, integer tensors and bool masks are collected into k, in
+ * order (what they make is pushed). The dims after the key's entries are kept whole.
+ */
+static void index_key(lua_State *L, lt_tensor *v, int kidx, lt_adv_key *k) {
+  int single = lua_type(L, kidx) != LUA_TTABLE;
+  lua_Unsigned len = single ? 1 : lua_rawlen(L, kidx);
+  int dim = 0, selected = 0;
+  lt_error err;
+  k->n = 0;
+  for (lua_Unsigned e = 1; e <= len; e++) {
+    luaL_checkstack(L, 2 * LT_MAX_NDIM + 8, NULL);
+    if (single)
+      lua_pushvalue(L, kidx);
+    else
+      lua_rawgeti(L, kidx, (lua_Integer)e);
+    int at = lua_gettop(L);
+    ltl_ud *ud = ltl_testud(L, at);
+    if (!(ud && ud->t && ud->t->dtype == LT_BOOL && ud->t->ndim == 0) && dim >= v->ndim)
+      key_error(L, "too many indices for a tensor of %d dims", v->ndim + selected);
+    if (ud) {
+      const lt_tensor *x = ud->t;
+      if (!x) ltl_released(L);
+      if (x->dtype == LT_BOOL) {
+        dim += mask_entry(L, v, x, dim, dim + selected, (int)e, k);
+      } else if (x->dtype == LT_INT64 || x->dtype == LT_INT32) {
+        k->dims[k->n] = dim, k->udims[k->n] = dim + selected, k->idx[k->n++] = x;
+        dim++;
+      } else {
+        key_error(L, "key entry #%d: an index tensor must be bool, int64 or int32 (got %s)", (int)e,
+                  x->dtype < LT_NDTYPES ? lt_dtypes[x->dtype].name : "an opaque dtype");
+      }
+    } else if (lua_type(L, at) == LUA_TNUMBER) {
+      int64_t i = ltl_norm_index(L, key_int(L, at, (int)e, "index"), v->shape[dim], dim + selected);
+      LTL_CHECK(L, lt_select_(v, dim, i, &err), err);
+      selected++; /* torch's rule: an integer selects first, as if it were not there */
+    } else if (lua_type(L, at) == LUA_TTABLE) {
+      lua_pushvalue(L, at);
+      apply_range(L, v, dim, (int)e);
+      lua_pop(L, 1);
+      dim++;
+    } else {
+      key_error(L, "invalid index entry #%d: integer, table or tensor expected, got %s", (int)e,
+                luaL_typename(L, at));
+    }
+    lua_remove(L, at);
+  }
+}
+
+/* t[key] for a key with tensors: a new tensor (torch's advanced indexing copies). */
+static int index_tensor_key(lua_State *L, const lt_tensor *t, int kidx) {
+  lt_frame f;
+  lt_adv_key k;
+  lt_error err;
+  lt_tensor *v = lt_frame_of(&f, t);
+  ltl_ud *mask = ltl_testud(L, kidx);
+  if (mask && mask->t && mask->t->dtype == LT_BOOL && mask->t->ndim > 0) { /* t[mask] */
+    ltl_ud *ud = ltl_newud(L);
+    if (lt_mask_read(v, mask->t, &ud->t, &err)) key_error(L, "%s", err.msg);
+    ltl_account_tensor(L, ud->t);
+    return 1;
+  }
+  index_key(L, v, kidx, &k);
+  ltl_check_readable(L, v);
+  ltl_ud *ud = ltl_newud(L);
+  if (lt_adv_read(v, &k, 1, &ud->t, &err)) key_error(L, "%s", err.msg);
+  ltl_account_tensor(L, ud->t);
+  return 1;
+}
+
+/* t[key] = value for a key with tensors: a fill (number, boolean) or a tensor (or nested table)
+   broadcast to the selected shape; every check before the first write. */
+static void assign_tensor_key(lua_State *L, lt_tensor *t, int kidx, int vidx) {
+  lt_frame f;
+  lt_adv_key k;
+  lt_error err;
+  lt_scalar s;
+  lt_tensor *v = lt_frame_of(&f, t);
+  ltl_prepare_write(L, v);
+  index_key(L, v, kidx, &k);
+  const lt_tensor *src = NULL;
+  ltl_ud *ud = ltl_testud(L, vidx);
+  if (ud) {
+    if (!ud->t) ltl_released(L);
+    src = ud->t;
+  } else if (lua_type(L, vidx) == LUA_TTABLE) {
+    src = ltl_from_table(L, vidx, v->dtype);
+  } else if (!ltl_to_scalar(L, vidx, v->dtype, &s)) {
+    ltl_error(L, "cannot assign a %s to a tensor (number, boolean, table or tensor expected)",
+              luaL_typename(L, vidx));
+  }
+  if (lt_adv_write(v, &k, src, &s, LT_PUT_COPY, 0, 1, &err)) key_error(L, "%s", err.msg);
+}
+
+/* }------ */
 
 /* }====== */
 
@@ -304,7 +463,9 @@ static int t_index(lua_State *L) {
   if (!t || lt_storage_revoked(t->storage)) return ltl_released(L);
   lt_frame f;
   lt_tensor *v = lt_frame_of(&f, t);
-  if (apply_key(L, v, 2)) {
+  int r = apply_key(L, v, 2);
+  if (r == KEY_TENSOR) return index_tensor_key(L, t, 2);
+  if (r) {
     ltl_check_readable(L, v);
     ltl_push_element(L, v->dtype, lt_data(v));
   } else {
@@ -332,8 +493,10 @@ static int t_newindex(lua_State *L) {
     return ltl_error(L, "cannot set field '%s' of a tensor", lua_tostring(L, 2));
   lt_frame f;
   lt_tensor *v = lt_frame_of(&f, t);
-  apply_key(L, v, 2);
-  assign(L, v, 3);
+  if (apply_key(L, v, 2) == KEY_TENSOR)
+    assign_tensor_key(L, t, 2, 3);
+  else
+    assign(L, v, 3);
   return 0;
 }
 

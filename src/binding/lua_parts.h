@@ -42,5 +42,8 @@ extern const ltl_part ltl_part_einsum;
 extern const ltl_part ltl_part_dlpack;
 /* The wrapper metatable and ReadOnlyTensorWrapper (lua_wrapper.c). */
 extern const ltl_part ltl_part_wrapper;
+/* index_select, gather, scatter, take, masked_select, nonzero, ..., lt.where(cond)
+   (lua_gather.c; after ltl_part_math, whose lt.where it extends). */
+extern const ltl_part ltl_part_gather;
 
 #endif
