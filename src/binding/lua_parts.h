@@ -34,6 +34,8 @@ extern const ltl_part ltl_part_funcs;
 extern const ltl_part ltl_part_reduce;
 /* softmax, logsumexp, isclose, allclose, equal, dist, outer, cross (lua_softmax.c). */
 extern const ltl_part ltl_part_softmax;
+/* sort, topk, unique, cumsum, searchsorted, bincount, histc, ... (lua_sort.c). */
+extern const ltl_part ltl_part_sort;
 /* lt.einsum (lua_einsum.c). */
 extern const ltl_part ltl_part_einsum;
 /* The capsule metatables (in the registry), __dlpack, from_dlpack, to_dlpack (lua_dlpack.c). */
