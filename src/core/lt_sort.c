@@ -63,146 +63,199 @@ static inline void put_elem(size_t es, char *y, int64_t to, const char *x, int64
   }
 }
 
-/* Reads a sorted row (keys sk, positions si) off into row r of the results. */
-#define EMIT_FN(NAME, KT)                                                                     \
-  static void NAME(const rows_ctx *c, int64_t r, const char *x, const KT *sk,                 \
-                   const uint32_t *si) {                                                      \
-    const int64_t n = c->n, m = c->m;                                                         \
-    char *v = c->vals ? c->vals + r * m * (int64_t)c->es : NULL;                              \
-    int64_t *ix = c->idx + r * m, at = 0;                                                     \
-    switch (c->kind) {                                                                        \
-      case K_SORT:                                                                            \
-      case K_TOPK:                                                                            \
-        for (int64_t j = 0; j < m; j++) ix[j] = (int64_t)si[j] + c->base;                     \
-        if (v)                                                                                \
-          for (int64_t j = 0; j < m; j++) put_elem(c->es, v, j, x, si[j]);                    \
-        return;                                                                               \
-      case K_KTH: at = c->k; break;                                                           \
-      case K_MEDIAN:                                                                          \
-        at = (n - 1) / 2;                                                                     \
-        if (lt_key_is_nan(c->dt, sk[n - 1])) { /* the first NaN: torch's median propagates */ \
-          at = n - 1;                                                                         \
-          while (at > 0 && sk[at - 1] == sk[n - 1]) at--;                                     \
-        }                                                                                     \
-        break;                                                                                \
-      default: { /* K_MODE: the longest run of equal keys, the first (smallest) of those */   \
-        int64_t best = 0, len = 0;                                                            \
-        for (int64_t j = 0, s = 0; j < n; j++)                                                \
-          if (j + 1 == n || sk[j + 1] != sk[j]) {                                             \
-            if (j + 1 - s > len) len = j + 1 - s, best = j; /* its last occurrence */         \
-            s = j + 1;                                                                        \
-          }                                                                                   \
-        at = best;                                                                            \
-      }                                                                                       \
-    }                                                                                         \
-    ix[0] = (int64_t)si[at] + c->base;                                                        \
-    if (v) put_elem(c->es, v, 0, x, si[at]);                                                  \
+/* Reads a sorted row off into row r of the results: KEY(j) and POS(j) are the key and the
+   position at sorted place j (sk and si are what they read). */
+#define EMIT_FN(NAME, KT, KEY, POS)                                                            \
+  static void NAME(const rows_ctx *c, int64_t r, const char *x, const KT *sk,                  \
+                   const uint32_t *si) {                                                       \
+    const int64_t n = c->n, m = c->m;                                                          \
+    char *v = c->vals ? c->vals + r * m * (int64_t)c->es : NULL;                               \
+    int64_t *ix = c->idx + r * m, at = 0;                                                      \
+    (void)si;                                                                                  \
+    switch (c->kind) {                                                                         \
+      case K_SORT:                                                                             \
+      case K_TOPK:                                                                             \
+        for (int64_t j = 0; j < m; j++) ix[j] = (int64_t)POS(j) + c->base;                     \
+        if (v)                                                                                 \
+          for (int64_t j = 0; j < m; j++) put_elem(c->es, v, j, x, POS(j));                    \
+        return;                                                                                \
+      case K_KTH: at = c->k; break;                                                            \
+      case K_MEDIAN:                                                                           \
+        at = (n - 1) / 2;                                                                      \
+        if (lt_key_is_nan(c->dt, KEY(n - 1))) { /* the first NaN: torch's median propagates */ \
+          at = n - 1;                                                                          \
+          while (at > 0 && KEY(at - 1) == KEY(n - 1)) at--;                                    \
+        }                                                                                      \
+        break;                                                                                 \
+      default: { /* K_MODE: the longest run of equal keys, the first (smallest) of those */    \
+        int64_t best = 0, len = 0;                                                             \
+        for (int64_t j = 0, s = 0; j < n; j++)                                                 \
+          if (j + 1 == n || KEY(j + 1) != KEY(j)) {                                            \
+            if (j + 1 - s > len) len = j + 1 - s, best = j; /* its last occurrence */          \
+            s = j + 1;                                                                         \
+          }                                                                                    \
+        at = best;                                                                             \
+      }                                                                                        \
+    }                                                                                          \
+    ix[0] = (int64_t)POS(at) + c->base;                                                        \
+    if (v) put_elem(c->es, v, 0, x, POS(at));                                                  \
   }
 
-/* Sorts one row: keys into k (flipped when descending), positions 0..n-1 into ix, tk and tix
-   scratch of n, hist MAX_PASSES x RADIX counters; reads the result off. */
-#define ROW_FN(NAME, EMIT, KT, CASES)                                                             \
-  EMIT_FN(EMIT, KT)                                                                               \
-  static void NAME(const rows_ctx *c, int64_t r, KT *k, uint32_t *ix, KT *tk, uint32_t *tix,      \
-                   uint32_t *hist) {                                                              \
-    const int64_t n = c->n;                                                                       \
-    const char *x = c->x + r * n * (int64_t)c->es;                                                \
-    const KT flip =                                                                               \
-        c->desc                                                                                   \
-            ? (KT)(c->bits >= (int)(8 * sizeof(KT)) ? (KT) ~(KT)0 : (KT)(((KT)1 << c->bits) - 1)) \
-            : 0;                                                                                  \
-    switch (c->dt) {                                                                              \
-      CASES(KT)                                                                                   \
-      default: break;                                                                             \
-    }                                                                                             \
-    for (int64_t i = 0; i < n; i++) ix[i] = (uint32_t)i;                                          \
-    if (n < INSERTION_MAX) {                                                                      \
-      for (int64_t i = 1; i < n; i++) {                                                           \
-        KT kv = k[i];                                                                             \
-        uint32_t iv = ix[i];                                                                      \
-        int64_t j = i;                                                                            \
-        for (; j > 0 && k[j - 1] > kv; j--) {                                                     \
-          k[j] = k[j - 1];                                                                        \
-          ix[j] = ix[j - 1];                                                                      \
-        }                                                                                         \
-        k[j] = kv;                                                                                \
-        ix[j] = iv;                                                                               \
-      }                                                                                           \
-      EMIT(c, r, x, k, ix);                                                                       \
-      return;                                                                                     \
-    }                                                                                             \
-    const int passes = (c->bits + DIGIT - 1) / DIGIT;                                             \
-    memset(hist, 0, sizeof(uint32_t) * RADIX * (size_t)passes);                                   \
-    for (int64_t i = 0; i < n; i++) {                                                             \
-      KT v = k[i];                                                                                \
-      for (int p = 0; p < passes; p++) hist[p * RADIX + ((v >> (p * DIGIT)) & (RADIX - 1))]++;    \
-    }                                                                                             \
-    KT *sk = k, *dk = tk;                                                                         \
-    uint32_t *si = ix, *di = tix;                                                                 \
-    for (int p = 0; p < passes; p++) {                                                            \
-      uint32_t *h = hist + p * RADIX, sum = 0;                                                    \
-      const int shift = p * DIGIT;                                                                \
-      if (h[(sk[0] >> shift) & (RADIX - 1)] == (uint32_t)n) continue; /* one digit: skip */       \
-      for (int d = 0; d < RADIX; d++) {                                                           \
-        uint32_t cnt = h[d];                                                                      \
-        h[d] = sum;                                                                               \
-        sum += cnt;                                                                               \
-      }                                                                                           \
-      for (int64_t i = 0; i < n; i++) {                                                           \
-        KT v = sk[i];                                                                             \
-        uint32_t o = h[(v >> shift) & (RADIX - 1)]++;                                             \
-        dk[o] = v;                                                                                \
-        di[o] = si[i];                                                                            \
-      }                                                                                           \
-      KT *t1 = sk;                                                                                \
-      sk = dk;                                                                                    \
-      dk = t1;                                                                                    \
-      uint32_t *t2 = si;                                                                          \
-      si = di;                                                                                    \
-      di = t2;                                                                                    \
-    }                                                                                             \
-    EMIT(c, r, x, sk, si);                                                                        \
-  }
+/* Keys of at most 32 bits travel with their positions in one uint64 (key << 32 | position):
+   one array to scatter per pass instead of two, and an insertion sort that compares whole
+   items is stable by itself. */
+#define PK_KEY(j) (sk[j] >> 32)
+#define PK_POS(j) ((uint32_t)sk[j])
+EMIT_FN(emit_packed, uint64_t, PK_KEY, PK_POS)
+/* 64-bit keys: keys and positions in two arrays. */
+#define W_KEY(j) (sk[j])
+#define W_POS(j) (si[j])
+EMIT_FN(emit_wide, uint64_t, W_KEY, W_POS)
 
-/* The keys of row x (n elements) of each dtype whose key fits KT: the dtype a constant in each
+/* The keys of row x (n elements) of each dtype of a key width: the dtype a constant in each
    loop, so that lt_order_key's switch folds away. */
-#define KEY_CASE(KT, DT, T)                                                                 \
-  case DT:                                                                                  \
-    for (int64_t i = 0; i < n; i++) k[i] = (KT)(lt_order_key(DT, (const T *)x + i) ^ flip); \
+#define KEY_CASE(STORE, DT, T)                                                           \
+  case DT:                                                                               \
+    for (int64_t i = 0; i < n; i++) STORE(i, lt_order_key(DT, (const T *)x + i) ^ flip); \
     break;
-#define KEY_CASES_16(KT)                                                                        \
-  KEY_CASE(KT, LT_BOOL, uint8_t)                                                                \
-  KEY_CASE(KT, LT_UINT8, uint8_t) KEY_CASE(KT, LT_INT8, int8_t) KEY_CASE(KT, LT_INT16, int16_t) \
-      KEY_CASE(KT, LT_UINT16, uint16_t) KEY_CASE(KT, LT_FLOAT16, uint16_t)                      \
-          KEY_CASE(KT, LT_BFLOAT16, uint16_t)
-#define KEY_CASES_32(KT) \
-  KEY_CASE(KT, LT_INT32, int32_t) KEY_CASE(KT, LT_UINT32, uint32_t) KEY_CASE(KT, LT_FLOAT32, float)
-#define KEY_CASES_64(KT) \
-  KEY_CASE(KT, LT_INT64, int64_t) KEY_CASE(KT, LT_UINT64, uint64_t) KEY_CASE(KT, LT_FLOAT64, double)
+#define PK_STORE(i, key) (a[i] = (uint64_t)(key) << 32 | (uint64_t)(i))
+#define W_STORE(i, key) (k[i] = (key), ix[i] = (uint32_t)(i))
 
-ROW_FN(row16, emit16, uint16_t, KEY_CASES_16)
-ROW_FN(row32, emit32, uint32_t, KEY_CASES_32)
-ROW_FN(row64, emit64, uint64_t, KEY_CASES_64)
+/* One pass of the radix sort: digit at shift of n items from src (and their positions, when
+   si is not NULL) to dst, counts h (made offsets here). */
+#define SCATTER(src, dst, si, di, shift, h)               \
+  do {                                                    \
+    uint32_t sum_ = 0;                                    \
+    for (int d_ = 0; d_ < RADIX; d_++) {                  \
+      uint32_t cnt_ = (h)[d_];                            \
+      (h)[d_] = sum_;                                     \
+      sum_ += cnt_;                                       \
+    }                                                     \
+    for (int64_t i_ = 0; i_ < n; i_++) {                  \
+      uint64_t v_ = (src)[i_];                            \
+      uint32_t o_ = (h)[(v_ >> (shift)) & (RADIX - 1)]++; \
+      (dst)[o_] = v_;                                     \
+      if (si) (di)[o_] = (si)[i_];                        \
+    }                                                     \
+  } while (0)
+
+/* Sorts row r of keys up to 32 bits in a (n items), b scratch of n, hist MAX_PASSES x RADIX
+   counters; reads the result off. */
+static void row_packed(const rows_ctx *c, int64_t r, uint64_t *a, uint64_t *b, uint32_t *hist) {
+  const int64_t n = c->n;
+  const char *x = c->x + r * n * (int64_t)c->es;
+  const uint64_t flip = c->desc ? ((uint64_t)1 << c->bits) - 1 : 0;
+  switch (c->dt) {
+    KEY_CASE(PK_STORE, LT_BOOL, uint8_t)
+    KEY_CASE(PK_STORE, LT_UINT8, uint8_t)
+    KEY_CASE(PK_STORE, LT_INT8, int8_t)
+    KEY_CASE(PK_STORE, LT_INT16, int16_t)
+    KEY_CASE(PK_STORE, LT_UINT16, uint16_t)
+    KEY_CASE(PK_STORE, LT_FLOAT16, uint16_t)
+    KEY_CASE(PK_STORE, LT_BFLOAT16, uint16_t)
+    KEY_CASE(PK_STORE, LT_INT32, int32_t)
+    KEY_CASE(PK_STORE, LT_UINT32, uint32_t)
+    KEY_CASE(PK_STORE, LT_FLOAT32, float)
+    default: break;
+  }
+  if (n < INSERTION_MAX) {
+    for (int64_t i = 1; i < n; i++) {
+      uint64_t v = a[i];
+      int64_t j = i;
+      for (; j > 0 && a[j - 1] > v; j--) a[j] = a[j - 1];
+      a[j] = v;
+    }
+    emit_packed(c, r, x, a, NULL);
+    return;
+  }
+  const int passes = (c->bits + DIGIT - 1) / DIGIT;
+  memset(hist, 0, sizeof(uint32_t) * RADIX * (size_t)passes);
+  for (int64_t i = 0; i < n; i++) {
+    uint32_t v = (uint32_t)(a[i] >> 32);
+    for (int p = 0; p < passes; p++) hist[p * RADIX + ((v >> (p * DIGIT)) & (RADIX - 1))]++;
+  }
+  uint64_t *sk = a, *dk = b;
+  const uint32_t *none = NULL;
+  uint32_t *dnone = NULL;
+  for (int p = 0; p < passes; p++) {
+    uint32_t *h = hist + p * RADIX;
+    const int shift = 32 + p * DIGIT;
+    if (h[(sk[0] >> shift) & (RADIX - 1)] == (uint32_t)n) continue; /* one digit: skip */
+    SCATTER(sk, dk, none, dnone, shift, h);
+    uint64_t *t = sk;
+    sk = dk;
+    dk = t;
+  }
+  emit_packed(c, r, x, sk, NULL);
+}
+
+/* Sorts row r of 64-bit keys: keys in k, positions in ix, tk and tix scratch of n. */
+static void row_wide(const rows_ctx *c, int64_t r, uint64_t *k, uint32_t *ix, uint64_t *tk,
+                     uint32_t *tix, uint32_t *hist) {
+  const int64_t n = c->n;
+  const char *x = c->x + r * n * (int64_t)c->es;
+  const uint64_t flip = c->desc ? UINT64_MAX : 0;
+  switch (c->dt) {
+    KEY_CASE(W_STORE, LT_INT64, int64_t)
+    KEY_CASE(W_STORE, LT_UINT64, uint64_t)
+    KEY_CASE(W_STORE, LT_FLOAT64, double)
+    default: break;
+  }
+  if (n < INSERTION_MAX) {
+    for (int64_t i = 1; i < n; i++) {
+      uint64_t kv = k[i];
+      uint32_t iv = ix[i];
+      int64_t j = i;
+      for (; j > 0 && k[j - 1] > kv; j--) {
+        k[j] = k[j - 1];
+        ix[j] = ix[j - 1];
+      }
+      k[j] = kv;
+      ix[j] = iv;
+    }
+    emit_wide(c, r, x, k, ix);
+    return;
+  }
+  const int passes = (64 + DIGIT - 1) / DIGIT;
+  memset(hist, 0, sizeof(uint32_t) * RADIX * (size_t)passes);
+  for (int64_t i = 0; i < n; i++) {
+    uint64_t v = k[i];
+    for (int p = 0; p < passes; p++) hist[p * RADIX + ((v >> (p * DIGIT)) & (RADIX - 1))]++;
+  }
+  uint64_t *sk = k, *dk = tk;
+  uint32_t *si = ix, *di = tix;
+  for (int p = 0; p < passes; p++) {
+    uint32_t *h = hist + p * RADIX;
+    const int shift = p * DIGIT;
+    if (h[(sk[0] >> shift) & (RADIX - 1)] == (uint32_t)n) continue;
+    SCATTER(sk, dk, si, di, shift, h);
+    uint64_t *t1 = sk;
+    sk = dk;
+    dk = t1;
+    uint32_t *t2 = si;
+    si = di;
+    di = t2;
+  }
+  emit_wide(c, r, x, sk, si);
+}
 
 /* One piece of rows [lo, hi), with scratch of its own. */
 static int rows_piece(void *vc, int64_t lo, int64_t hi) {
   const rows_ctx *c = vc;
   const int64_t n = c->n;
-  const size_t kb = c->bits <= 16 ? 2 : c->bits <= 32 ? 4 : 8;
-  size_t nb = (size_t)n * (2 * kb + 2 * sizeof(uint32_t));
+  const int wide = c->bits > 32;
+  size_t nb = (size_t)n * (wide ? 2 * (8 + sizeof(uint32_t)) : 2 * 8);
   size_t hb = n >= INSERTION_MAX ? sizeof(uint32_t) * RADIX * MAX_PASSES : 0;
   char *mem = malloc(nb + hb + 8);
   if (!mem) return 1;
-  uint32_t *hist = (uint32_t *)mem; /* first: aligned for every key width */
-  char *k = mem + hb, *tk = k + (size_t)n * kb;
-  uint32_t *ix = (uint32_t *)(tk + (size_t)n * kb), *tix = ix + n;
+  uint32_t *hist = (uint32_t *)mem; /* first: the arrays after it stay 8-byte aligned */
+  uint64_t *k = (uint64_t *)(mem + hb), *tk = k + n;
+  uint32_t *ix = (uint32_t *)(tk + n), *tix = ix + n;
   for (int64_t r = lo; r < hi; r++) {
-    if (kb == 2)
-      row16(c, r, (uint16_t *)k, ix, (uint16_t *)tk, tix, hist);
-    else if (kb == 4)
-      row32(c, r, (uint32_t *)k, ix, (uint32_t *)tk, tix, hist);
+    if (wide)
+      row_wide(c, r, k, ix, tk, tix, hist);
     else
-      row64(c, r, (uint64_t *)k, ix, (uint64_t *)tk, tix, hist);
+      row_packed(c, r, k, tk, hist);
   }
   free(mem);
   return 0;
