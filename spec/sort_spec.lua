@@ -377,3 +377,24 @@ describe("bincount and histc", function()
     raises("histc: not implemented for int64", function() lt.tensor{1}:histc() end)
   end)
 end)
+
+describe("threads", function()
+  it("give the same sorts and scans at every thread count", function()
+    local before = lt.get_num_threads()
+    local n = 1 << 19
+    local x = ((lt.arange(n, "float64") * 12.9898):sin() * 43758.5453 % 1):to("float32")
+    local m = x:view(512, 1024)
+    local results = {}
+    for _, k in ipairs{1, 2, 3} do
+      lt.set_num_threads(k)
+      local v, i = m:sort(2)
+      results[k] = {x:cumsum(1), m:cumsum(1), v, i, m:cumprod(2)}
+    end
+    lt.set_num_threads(before)
+    for k = 2, 3 do
+      for j = 1, #results[1] do
+        assert.is_true(results[1][j]:equal(results[k][j]), "result " .. j .. " at " .. k)
+      end
+    end
+  end)
+end)
