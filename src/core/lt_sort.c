@@ -6,7 +6,8 @@
  * (lt_order_key, flipped for a descending order) sorted stably: an insertion sort for short
  * rows, else an LSD radix sort on 11-bit digits of keys of the dtype's width (2 passes for 16
  * bits, 3 for 32, 6 for 64; a pass whose digit is the same for every key is skipped), all
- * digit histograms counted in one sweep. Radix sorting is stable by construction, so equal
+ * digit histograms counted in one sweep. Keys of up to 32 bits share one uint64 with their
+ * position (one array scattered per pass); 64-bit keys keep a second array. Radix sorting is stable by construction, so equal
  * elements keep their order whatever the direction. The kinds read the sorted pairs off: all
  * of them (sort), the first k (topk), one (kthvalue, median), the longest run (mode). Rows run
  * in parallel over the pool (lt_pool_run), each piece with its own scratch. Results are made
