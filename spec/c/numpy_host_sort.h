@@ -9,13 +9,15 @@
  * float32 row for the chunked cumsum. NumPy's side: np.sort / np.argsort with kind='stable'
  * (NaN last, equal elements in order: torch's stable sort), positions + 1 for ltensor's
  * 1-based ones; topk, kthvalue and the lower median read off np.sort (a row with NaN: NaN, as
- * torch's median); mode from np.unique's counts (the smallest most frequent value, its last
- * position, as torch); unique with return_inverse / return_counts (NumPy 1.24 counts every NaN
- * as one value, as ltensor does); cumsum / cumprod in int64 for integers (torch's rule) and in
- * float64 for float32 (torch accumulates in double on the CPU), rounded to float32; cummax /
- * cummin values from np.maximum / np.minimum.accumulate (NaN stays), their positions from
- * torch's documented rule written in Python; searchsorted + 1; bincount (float32 weights give
- * float32 in ltensor, as torch); histc against np.histogram on NaN-free data.
+ * torch's median); mode from np.unique's counts of the row's non-NaN values (the smallest most
+ * frequent value, its last position; each NaN is a value of its own, as in torch); unique with
+ * return_inverse / return_counts (NumPy 1.24 counts every NaN as one value, as ltensor does);
+ * cumsum / cumprod in int64 for integers (torch's rule) and in float64 for float32 (torch
+ * accumulates in double on the CPU), rounded to float32; cummax / cummin values from np.maximum /
+ * np.minimum.accumulate (NaN stays), their positions from torch's documented rule written in
+ * Python; searchsorted + 1 (a NaN value: after every element, as torch; NumPy puts it before the
+ * first NaN); bincount (float32 weights give float32 in ltensor, as torch); histc against
+ * np.histogram on NaN-free data.
  */
 
 static const char py_sort[] =
@@ -36,11 +38,14 @@ static const char py_sort[] =
     "def same(x, v): return np.isnan(x) if v != v else x == v\n"
     "def mode_rows(a):  # values, 1-based last positions, row by row\n"
     "    vs, ps = [], []\n"
-    "    for row in a:\n"
-    "        u, c = np.unique(row, return_counts=True)\n"
+    "    for row in a:  # each NaN a value of its own (torch): never the mode beside others\n"
+    "        u, c = np.unique(row[row == row], return_counts=True)\n"
     "        v = u[np.argmax(c)]\n"
     "        vs.append(v); ps.append(np.nonzero(same(row, v))[0][-1] + 1)\n"
     "    return np.array(vs, a.dtype), np.array(ps, np.int64)\n"
+    "def ssearch(s, v, side='left'):  # a NaN value goes after every element (torch)\n"
+    "    r = np.searchsorted(s, v, side)\n"
+    "    return np.where(v != v, s.shape[-1], r) if v.dtype.kind == 'f' else r\n"
     "def cumarg(a, is_max):  # torch's cummax/cummin positions along axis 1, 1-based\n"
     "    out = np.zeros(a.shape, np.int64)\n"
     "    for i, row in enumerate(a):\n"
@@ -89,10 +94,10 @@ static const char *const sort_cases[][2] = {
     {"select(2, A:cummax(2))", "cumarg(a, True)"},
     {"A:cummin(2)", "np.minimum.accumulate(a, 1)"},
     {"select(2, A:cummin(2))", "cumarg(a, False)"},
-    {"lt.searchsorted(S, V)", "np.searchsorted(s, v) + 1"},
+    {"lt.searchsorted(S, V)", "ssearch(s, v) + 1"},
     {"lt.searchsorted(S, V, {right = true})", "np.searchsorted(s, v, 'right') + 1"},
     {"lt.searchsorted(A:sort(2), A[{{}, {1, 50}}])",
-     "np.stack([np.searchsorted(r, q) for r, q in zip(ssort(a, 1), a[:, :50])]) + 1"},
+     "np.stack([ssearch(r, q) for r, q in zip(ssort(a, 1), a[:, :50])]) + 1"},
 };
 
 static const char *const sort_dtypes[] = {"float32", "float64", "float16",

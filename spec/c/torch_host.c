@@ -23,7 +23,8 @@
  * reductions of the same data (var/std with unbiased and correction, sums, means and amax over
  * several dims, argmax, norms) give torch's results, and so do softmax, log_softmax,
  * logsumexp, isclose, allclose, equal, dist, outer, cross (10), einsum (11) and the
- * elementwise functions (12); the bitwise operations (9) give torch's bits.
+ * elementwise functions (12), sorting and scans (13, torch_host_sort.h); the bitwise operations
+ * (9) give torch's bits.
  *
  * Built twice from this file: torch_host links ltensor statically (luaopen_ltensor_core, as
  * numpy_host does); torch_host_require (TORCH_HOST_REQUIRE defined) links no ltensor at all
@@ -1066,6 +1067,8 @@ static void test_funcs(void) {
 
 /* }====== */
 
+#include "torch_host_sort.h" /* 13: issue 15's sorting and scans (test_sorting) */
+
 int main(int argc, char **argv) {
   const char *v = getenv("TORCH_HOST_VERBOSE");
   verbose = v && *v && strcmp(v, "0") != 0;
@@ -1105,6 +1108,7 @@ int main(int argc, char **argv) {
   test_softmax();
   test_einsum();
   test_funcs();
+  test_sorting();
   test_outlives_state(); /* closes the Lua state */
 
   section("7: Py_FinalizeEx frees the last export");

@@ -393,6 +393,7 @@ static int ss_piece(void *vc, int64_t lo, int64_t hi) {
     const char *s = c->s + (c->rows ? i / c->nv * c->n * (int64_t)c->es : 0);
     uint64_t k = lt_order_key(c->dt, c->v + i * (int64_t)c->es);
     int64_t a = 0, b = c->n; /* the first position in [a, b) whose key is >= k (> k: right) */
+    if (lt_key_is_nan(c->dt, k)) a = b; /* after every element, either side (torch) */
     while (a < b) {
       int64_t mid = a + (b - a) / 2;
       uint64_t m = lt_order_key(c->dt, s + mid * (int64_t)c->es);

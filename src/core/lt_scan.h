@@ -31,7 +31,8 @@ int lt_cumextreme(const lt_tensor *t, int dim, int is_max, int64_t base, lt_tens
 /* For each element of v, the position in the sorted last dim of seq where it would be
    inserted, counted from base: the first position whose element is >= v (> v when right). A
    1-d seq serves every element of v; else seq's leading dims must equal v's. Both are compared
-   in their promoted dtype (NaN sorts last). int64 results, int32 when out_int32. */
+   in their promoted dtype (NaN sorts last in seq; a NaN value goes after every element, as in
+   torch). int64 results, int32 when out_int32. */
 int lt_searchsorted(const lt_tensor *seq, const lt_tensor *v, int right, int out_int32,
                     int64_t base, lt_tensor **out, lt_error *err);
 

@@ -7,15 +7,16 @@
  * rows, else an LSD radix sort on 11-bit digits of keys of the dtype's width (2 passes for 16
  * bits, 3 for 32, 6 for 64; a pass whose digit is the same for every key is skipped), all
  * digit histograms counted in one sweep. Keys of up to 32 bits share one uint64 with their
- * position (one array scattered per pass); 64-bit keys keep a second array. Radix sorting is stable by construction, so equal
- * elements keep their order whatever the direction. The kinds read the sorted pairs off: all
- * of them (sort), the first k (topk), one (kthvalue, median), the longest run (mode). Rows run
- * in parallel over the pool (lt_pool_run), each piece with its own scratch. Results are made
- * in the rows' layout and, when the dim was not the last, copied into tensors of the input's
- * dim order. unique sorts the flattened tensor and reads runs of equal keys.
+ * position (one array scattered per pass); 64-bit keys keep a second array. Radix sorting is stable
+ * by construction, so equal elements keep their order whatever the direction. The kinds read the
+ * sorted pairs off: all of them (sort), the first k (topk), one (kthvalue, median), the longest run
+ * (mode). Rows run in parallel over the pool (lt_pool_run), each piece with its own scratch.
+ * Results are made in the rows' layout and, when the dim was not the last, copied into tensors of
+ * the input's dim order. unique sorts the flattened tensor and reads runs of equal keys.
  *
  * Calls lt_copy.c, lt_tensor.c, lt_pool.c. Called by the binding.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -66,40 +67,40 @@ static inline void put_elem(size_t es, char *y, int64_t to, const char *x, int64
 
 /* Reads a sorted row off into row r of the results: KEY(j) and POS(j) are the key and the
    position at sorted place j (sk and si are what they read). */
-#define EMIT_FN(NAME, KT, KEY, POS)                                                            \
-  static void NAME(const rows_ctx *c, int64_t r, const char *x, const KT *sk,                  \
-                   const uint32_t *si) {                                                       \
-    const int64_t n = c->n, m = c->m;                                                          \
-    char *v = c->vals ? c->vals + r * m * (int64_t)c->es : NULL;                               \
-    int64_t *ix = c->idx + r * m, at = 0;                                                      \
-    (void)si;                                                                                  \
-    switch (c->kind) {                                                                         \
-      case K_SORT:                                                                             \
-      case K_TOPK:                                                                             \
-        for (int64_t j = 0; j < m; j++) ix[j] = (int64_t)POS(j) + c->base;                     \
-        if (v)                                                                                 \
-          for (int64_t j = 0; j < m; j++) put_elem(c->es, v, j, x, POS(j));                    \
-        return;                                                                                \
-      case K_KTH: at = c->k; break;                                                            \
-      case K_MEDIAN:                                                                           \
-        at = (n - 1) / 2;                                                                      \
-        if (lt_key_is_nan(c->dt, KEY(n - 1))) { /* the first NaN: torch's median propagates */ \
-          at = n - 1;                                                                          \
-          while (at > 0 && KEY(at - 1) == KEY(n - 1)) at--;                                    \
-        }                                                                                      \
-        break;                                                                                 \
-      default: { /* K_MODE: the longest run of equal keys, the first (smallest) of those */    \
-        int64_t best = 0, len = 0;                                                             \
-        for (int64_t j = 0, s = 0; j < n; j++)                                                 \
-          if (j + 1 == n || KEY(j + 1) != KEY(j)) {                                            \
-            if (j + 1 - s > len) len = j + 1 - s, best = j; /* its last occurrence */          \
-            s = j + 1;                                                                         \
-          }                                                                                    \
-        at = best;                                                                             \
-      }                                                                                        \
-    }                                                                                          \
-    ix[0] = (int64_t)POS(at) + c->base;                                                        \
-    if (v) put_elem(c->es, v, 0, x, POS(at));                                                  \
+#define EMIT_FN(NAME, KT, KEY, POS)                                                                \
+  static void NAME(const rows_ctx *c, int64_t r, const char *x, const KT *sk,                      \
+                   const uint32_t *si) {                                                           \
+    const int64_t n = c->n, m = c->m;                                                              \
+    char *v = c->vals ? c->vals + r * m * (int64_t)c->es : NULL;                                   \
+    int64_t *ix = c->idx + r * m, at = 0;                                                          \
+    (void)si;                                                                                      \
+    switch (c->kind) {                                                                             \
+      case K_SORT:                                                                                 \
+      case K_TOPK:                                                                                 \
+        for (int64_t j = 0; j < m; j++) ix[j] = (int64_t)POS(j) + c->base;                         \
+        if (v)                                                                                     \
+          for (int64_t j = 0; j < m; j++) put_elem(c->es, v, j, x, POS(j));                        \
+        return;                                                                                    \
+      case K_KTH: at = c->k; break;                                                                \
+      case K_MEDIAN:                                                                               \
+        at = (n - 1) / 2;                                                                          \
+        if (lt_key_is_nan(c->dt, KEY(n - 1))) { /* the first NaN: torch's median propagates */     \
+          at = n - 1;                                                                              \
+          while (at > 0 && KEY(at - 1) == KEY(n - 1)) at--;                                        \
+        }                                                                                          \
+        break;                                                                                     \
+      default: { /* K_MODE: the longest run of equal keys, the smallest; each NaN a run (torch) */ \
+        int64_t best = 0, len = 0;                                                                 \
+        for (int64_t j = 0, s = 0; j < n; j++)                                                     \
+          if (j + 1 == n || KEY(j + 1) != KEY(j) || lt_key_is_nan(c->dt, KEY(j))) {                \
+            if (j + 1 - s > len) len = j + 1 - s, best = j; /* its last occurrence */              \
+            s = j + 1;                                                                             \
+          }                                                                                        \
+        at = best;                                                                                 \
+      }                                                                                            \
+    }                                                                                              \
+    ix[0] = (int64_t)POS(at) + c->base;                                                            \
+    if (v) put_elem(c->es, v, 0, x, POS(at));                                                      \
   }
 
 /* Keys of at most 32 bits travel with their positions in one uint64 (key << 32 | position):
@@ -430,7 +431,18 @@ int lt_median(const lt_tensor *t, int dim, int keepdim, int64_t base, lt_tensor 
   if (dim >= 0) return run_kind(t, dim, K_MEDIAN, 0, 0, keepdim, base, values, indices, err);
   int rc = lt_check_ordered(t, err);
   if (rc) return rc;
-  if (lt_numel(t) == 0) return lt_fail(err, LT_EARG, "median of an empty tensor");
+  if (lt_numel(t) == 0) { /* torch: NaN for floating dtypes */
+    if (!lt_dtypes[t->dtype].is_float) return lt_fail(err, LT_EARG, "median of an empty tensor");
+    lt_scalar nan = {LT_SK_FLOAT, {.f = NAN}, 0};
+    lt_tensor *r = NULL;
+    if ((rc = lt_tensor_new(t->dtype, 0, NULL, 0, &r, err)) || (rc = lt_fill(r, &nan, err))) {
+      lt_tensor_free(r);
+      return rc;
+    }
+    *values = r;
+    if (indices) *indices = NULL;
+    return LT_OK;
+  }
   lt_tensor *flat = NULL;
   int64_t n = lt_numel(t);
   if ((rc = lt_reshape(t, 1, &n, &flat, NULL, err))) return rc;

@@ -97,11 +97,12 @@ int lt_kthvalue(const lt_tensor *t, int64_t k, int dim, int keepdim, int64_t bas
                 lt_tensor **values, lt_tensor **indices, lt_error *err);
 /* The lower median along dim (a NaN, the first one, when the row has one), the dim removed
    unless keepdim; dim < 0: over every element, *values 0-d and indices not made (NULL). An
-   empty dim raises. */
+   empty dim raises; so does an empty tensor without a dim, unless floating (NaN, as torch). */
 int lt_median(const lt_tensor *t, int dim, int keepdim, int64_t base, lt_tensor **values,
               lt_tensor **indices, lt_error *err);
-/* The most frequent value along dim (the smallest of those equally frequent; NaNs count as one
-   value) and the position of its last occurrence, as torch. */
+/* The most frequent value along dim (the smallest of those equally frequent; each NaN counts
+   as a value of its own, as in torch, so a NaN is the mode only of a row of NaNs and distinct
+   values) and the position of its last occurrence. */
 int lt_mode(const lt_tensor *t, int dim, int keepdim, int64_t base, lt_tensor **values,
             lt_tensor **indices, lt_error *err);
 /* The distinct elements of t, ascending, as a 1-d tensor (NaNs count as one value); *inverse
