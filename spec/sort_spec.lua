@@ -248,9 +248,21 @@ describe("unique", function()
     assert.is_true(isnan(u[3]))
   end)
 
-  it("takes empty tensors and raises for dim=", function()
+  it("gives the distinct slices along a dim, in lexicographic order", function()
+    local a = lt.tensor{{1, 3}, {2, 3}, {1, 3}, {0, 9}}
+    local u, inv, c = a:unique({dim = 1, return_inverse = true, return_counts = true})
+    same({{0, 9}, {1, 3}, {2, 3}}, u:tolist())
+    same({2, 3, 2, 1}, inv:tolist())
+    same({1, 2, 1}, c:tolist())
+    u = lt.tensor{{1, 1, 0}, {2, 2, 5}}:unique({dim = -1})
+    same({{0, 1}, {5, 2}}, u:tolist())
+  end)
+
+  it("takes empty tensors and raises for a bad dim", function()
     same({0}, lt.zeros({0}):unique().shape)
-    raises("unique: dim is not supported", function() lt.zeros({2}):unique({dim = 1}) end)
+    same({0, 2}, lt.zeros({0, 2}):unique({dim = 1}).shape)
+    raises("unique: dim 3 out of range", function() lt.zeros({2, 2}):unique({dim = 3}) end)
+    raises("unique: dim must be an integer", function() lt.zeros({2}):unique({dim = "x"}) end)
   end)
 end)
 

@@ -81,6 +81,12 @@ static const char *const tsort_int_cases[][2] = {
     {"A:unique()", "A.unique()"},
     {"select(2, A:unique({return_inverse = true}))", "A.unique(return_inverse=True)[1] + 1"},
     {"select(2, A:unique({return_counts = true}))", "A.unique(return_counts=True)[1]"},
+    {"A[{{}, {1, 2}}]:remainder(3):unique({dim = 1})", "A[:, :2].remainder(3).unique(dim=0)"},
+    {"select(2, A[{{}, {1, 2}}]:remainder(3):unique({dim = 1, return_inverse = true}))",
+     "A[:, :2].remainder(3).unique(dim=0, return_inverse=True)[1] + 1"},
+    {"select(2, AT[{{1, 3}}]:remainder(2):unique({dim = -1, return_counts = true}))",
+     "AT[:3].remainder(2).unique(dim=1, return_counts=True)[1]"},
+    {"AT[{{1, 3}}]:remainder(2):unique({dim = 2})", "AT[:3].remainder(2).unique(dim=1)"},
 };
 
 /* Lua: the elements of a 2-d tensor at the positions mode(2) gives, row by row. */

@@ -142,13 +142,24 @@ static int m_unique(lua_State *L) {
   opt_flag(L, o, 1, "unique", "sorted"); /* the result is always sorted */
   int inv = opt_flag(L, o + 1, 0, "unique", "return_inverse");
   int cnt = opt_flag(L, o + 2, 0, "unique", "return_counts");
-  if (!lua_isnil(L, o + 3))
-    ltl_error(L, "unique: dim is not supported (unique of the flattened tensor only)");
   lt_tensor *t = ltl_check(L, 1);
+  int dim = -1;
+  if (!lua_isnil(L, o + 3)) {
+    if (!lua_isinteger(L, o + 3))
+      ltl_error(L, "unique: dim must be an integer, got %s", luaL_typename(L, o + 3));
+    lua_Integer d = lua_tointeger(L, o + 3), d0 = d;
+    int nd = t->ndim;
+    if (d < 0) d += nd + 1;
+    if (d < 1 || d > nd)
+      ltl_error(L, "unique: dim %I out of range for a tensor of %d dims", d0, nd);
+    dim = (int)d - 1;
+  }
   lua_settop(L, last);
   lt_tensor **u = new_slot(L), **iv = inv ? new_slot(L) : NULL, **ct = cnt ? new_slot(L) : NULL;
   lt_error err;
-  CHECK_CORE(L, lt_unique(t, 1, u, iv, ct, &err), "unique", err);
+  CHECK_CORE(L,
+             dim < 0 ? lt_unique(t, 1, u, iv, ct, &err) : lt_unique_dim(t, dim, 1, u, iv, ct, &err),
+             "unique", err);
   return results(L, 1 + inv + cnt);
 }
 

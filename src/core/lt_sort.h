@@ -111,6 +111,12 @@ int lt_mode(const lt_tensor *t, int dim, int keepdim, int64_t base, lt_tensor **
 int lt_unique(const lt_tensor *t, int64_t base, lt_tensor **out, lt_tensor **inverse,
               lt_tensor **counts, lt_error *err);
 
+/* unique along dim (0-based): the distinct slices t.select(dim, i), in lexicographic order of
+   their elements (row-major; each compared by its order key, so NaNs are equal), stacked along
+   dim; *inverse (1-d, the dim's size): for each slice its position in *out; *counts: int64. */
+int lt_unique_dim(const lt_tensor *t, int dim, int64_t base, lt_tensor **out,
+                  lt_tensor **inverse, lt_tensor **counts, lt_error *err);
+
 /* }====== */
 
 #endif
