@@ -12,7 +12,9 @@
  * sorted pairs off: all of them (sort), the first k (topk), one (kthvalue, median), the longest run
  * (mode). Rows run in parallel over the pool (lt_pool_run), each piece with its own scratch.
  * Results are made in the rows' layout and, when the dim was not the last, copied into tensors of
- * the input's dim order. unique sorts the flattened tensor and reads runs of equal keys.
+ * the input's dim order. unique sorts the flattened tensor and reads runs of equal keys;
+ * unique along a dim merge-sorts the slices (rows of keys) lexicographically and reads runs of
+ * equal rows.
  *
  * Calls lt_copy.c, lt_tensor.c, lt_pool.c. Called by the binding.
  */
