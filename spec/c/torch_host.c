@@ -23,10 +23,10 @@
  * reductions of the same data (var/std with unbiased and correction, sums, means and amax over
  * several dims, argmax, norms) give torch's results, and so do softmax, log_softmax,
  * logsumexp, isclose, allclose, equal, dist, outer, cross (10), einsum (11) and the
- * elementwise functions (12), shapes and construction (13, torch_host_shapes.h) and indexing
- * with tensors (14, torch_host_index.h: keys, index_select, gather, scatter, scatter_reduce with
- * every reduce, take, masked_select/scatter, nonzero); the bitwise operations (9) give torch's
- * bits.
+ * elementwise functions (12), shapes and construction (13, torch_host_shapes.h), indexing with
+ * tensors (14, torch_host_index.h: keys, index_select, gather, scatter, scatter_reduce with
+ * every reduce, take, masked_select/scatter, nonzero) and sorting and scans (15,
+ * torch_host_sort.h); the bitwise operations (9) give torch's bits.
  *
  * Built twice from this file: torch_host links ltensor statically (luaopen_ltensor_core, as
  * numpy_host does); torch_host_require (TORCH_HOST_REQUIRE defined) links no ltensor at all
@@ -1071,6 +1071,7 @@ static void test_funcs(void) {
 
 #include "torch_host_shapes.h" /* 13: shapes and construction (test_shapes) */
 #include "torch_host_index.h"  /* 14: indexing with tensors (test_indexing) */
+#include "torch_host_sort.h"   /* 15: issue 15's sorting and scans (test_sorting) */
 
 int main(int argc, char **argv) {
   const char *v = getenv("TORCH_HOST_VERBOSE");
@@ -1113,6 +1114,7 @@ int main(int argc, char **argv) {
   test_funcs();
   test_shapes();
   test_indexing();
+  test_sorting();
   test_outlives_state(); /* closes the Lua state */
 
   section("7: Py_FinalizeEx frees the last export");

@@ -36,6 +36,8 @@ extern const ltl_part ltl_part_reduce;
 extern const ltl_part ltl_part_softmax;
 /* flip, roll, repeat, split, chunk, tril, diagonal, eye, linspace, meshgrid, ... (lua_shape.c). */
 extern const ltl_part ltl_part_shape;
+/* sort, topk, unique, cumsum, searchsorted, bincount, histc, ... (lua_sort.c). */
+extern const ltl_part ltl_part_sort;
 /* lt.einsum (lua_einsum.c). */
 extern const ltl_part ltl_part_einsum;
 /* The capsule metatables (in the registry), __dlpack, from_dlpack, to_dlpack (lua_dlpack.c). */
