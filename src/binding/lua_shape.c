@@ -12,6 +12,7 @@
  */
 #include <string.h>
 
+#include "lt_checked.h"
 #include "lt_copy.h"
 #include "lt_reduce.h"
 #include "lt_shape.h"
@@ -232,7 +233,7 @@ static int m_split(lua_State *L) {
       return luaL_argerror(L, 2, lua_pushfstring(L, "size #%d is negative (%I)", (int)i + 1, v));
     lua_pop(L, 1);
     sizes[i] = v;
-    if (__builtin_add_overflow(sum, v, &sum)) sum = -1;
+    if (lt_add_overflow(sum, v, &sum)) sum = -1;
   }
   if (sum != total)
     return luaL_argerror(L, 2,

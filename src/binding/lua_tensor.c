@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "lt_checked.h"
 #include "lt_copy.h"
 #include "lt_shape.h"
 #include "lua_dlpack.h"
@@ -177,7 +178,7 @@ static int lt_from_bytes(lua_State *L) {
     for (int i = 0; i < ndim; i++) {
       if (shape[i] == -1)
         infer++;
-      else if (known != 0 && __builtin_mul_overflow(known, shape[i], &known))
+      else if (known != 0 && lt_mul_overflow(known, shape[i], &known))
         known = -1; /* more than any string holds */
     }
     if (known < 0) return luaL_argerror(L, 3, "shape has too many elements (overflow)");

@@ -2,6 +2,7 @@
  * lt_dlpack.c -- producing and consuming DLPack managed tensors (see lt_dlpack.h).
  */
 #include "lt_dlpack.h"
+#include "lt_checked.h"
 
 #include <stddef.h>
 #include <stdlib.h>
@@ -207,15 +208,15 @@ static int validate(const DLTensor *dl, uint64_t flags, int64_t *numel, lt_dtype
     int64_t span = 0, back = 0, part; /* back: how far negative strides walk below the start */
     for (int i = 0; i < dl->ndim; i++) {
       int64_t st = dl->strides ? dl->strides[i] : 0;
-      if (st == INT64_MIN || __builtin_mul_overflow(dl->shape[i] - 1, st < 0 ? -st : st, &part) ||
-          __builtin_add_overflow(span, part, &span))
+      if (st == INT64_MIN || lt_mul_overflow(dl->shape[i] - 1, st < 0 ? -st : st, &part) ||
+          lt_add_overflow(span, part, &span))
         return lt_fail(err, LT_ERANGE, "DLPack tensor strides overflow its address space");
       if (st < 0) back += part; /* <= span: no overflow */
     }
     if (!dl->strides) span = *numel - 1;
-    if (__builtin_add_overflow(span, (int64_t)1, &part) || /* span may be INT64_MAX */
-        __builtin_mul_overflow(part, (int64_t)esize, &part) ||
-        __builtin_add_overflow(part, (int64_t)dl->byte_offset, &part))
+    if (lt_add_overflow(span, (int64_t)1, &part) || /* span may be INT64_MAX */
+        lt_mul_overflow(part, (int64_t)esize, &part) ||
+        lt_add_overflow(part, (int64_t)dl->byte_offset, &part))
       return lt_fail(err, LT_ERANGE, "DLPack tensor is too large for the address space");
     /* and every element's address must exist: no wrap above the data pointer, none below it
        (negative strides walk backwards by at most span elements) */

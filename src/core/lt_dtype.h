@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "dlpack.h"
+#include "lt_checked.h"
 
 /*
  * X(ENUM, name, ctype, dlpack code, bits, category): the one list of dtypes. Every per-dtype
@@ -145,7 +146,7 @@ static inline float lt_bf16_to_f32(uint16_t h) {
    0x7EBFFFFFFFFFFEC3 came out one unit too large). Exact below 2^53. */
 static inline double lt_u64_to_f64_odd(uint64_t m) {
   if (m < ((uint64_t)1 << 53)) return (double)m;
-  int drop = 11 - __builtin_clzll(m);
+  int drop = 11 - lt_clz64(m);
   uint64_t kept = (m >> drop) | ((m & (((uint64_t)1 << drop) - 1)) != 0);
   return (double)kept * (double)((uint64_t)1 << drop); /* both exact */
 }

@@ -14,6 +14,7 @@
  * cache. Integers wrap (unsigned arithmetic, no undefined behaviour).
  */
 #include "lt_linalg.h"
+#include "lt_checked.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -540,7 +541,7 @@ int lt_cat(const lt_tensor *const *ts, int n, int dim, lt_tensor **out, lt_error
                        "sizes of tensors must match except in dim %d; expected size "
                        "%lld but got size %lld for tensor number %d in the list",
                        dim + 1, (long long)r->shape[d], (long long)t->shape[d], i + 1);
-    if (__builtin_add_overflow(total, t->shape[dim], &total))
+    if (lt_add_overflow(total, t->shape[dim], &total))
       return lt_fail(err, LT_ERANGE, "the result is too large");
   }
   memcpy(shape, r->shape, (size_t)r->ndim * sizeof(int64_t));

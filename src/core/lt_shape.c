@@ -8,6 +8,7 @@
  * element moves through lt_copy's kernels (and its worker pool), none through a loop here.
  */
 #include "lt_shape.h"
+#include "lt_checked.h"
 
 #include <math.h>
 #include <string.h>
@@ -37,7 +38,7 @@ static int diagonal_(lt_tensor *v, int64_t offset, int d1, int d2, lt_error *err
                    "a diagonal of a packed sub-byte tensor must start at its first "
                    "element");
   int64_t st = 1;
-  if (len > 1 && __builtin_add_overflow(v->strides[d1], v->strides[d2], &st))
+  if (len > 1 && lt_add_overflow(v->strides[d1], v->strides[d2], &st))
     return lt_fail(err, LT_ERANGE, "diagonal stride overflows");
   v->offset += start;
   int hi = d1 > d2 ? d1 : d2, lo = d1 > d2 ? d2 : d1;
@@ -80,10 +81,10 @@ int lt_view_dtype(const lt_tensor *t, lt_dtype dt, lt_tensor **out, lt_error *er
     if (old > nw) {
       int64_t r = old / nw;
       for (int i = 0; i < last; i++)
-        if (__builtin_mul_overflow(v->strides[i], r, &v->strides[i]))
+        if (lt_mul_overflow(v->strides[i], r, &v->strides[i]))
           return lt_fail(err, LT_ERANGE, "stride of dim %d overflows as %s", i + 1, to);
-      if (__builtin_mul_overflow(v->shape[last], r, &v->shape[last]) ||
-          __builtin_mul_overflow(v->offset, r, &v->offset))
+      if (lt_mul_overflow(v->shape[last], r, &v->shape[last]) ||
+          lt_mul_overflow(v->offset, r, &v->offset))
         return lt_fail(err, LT_ERANGE, "tensor is too large to view as %s", to);
     } else {
       int64_t r = nw / old;
@@ -235,7 +236,7 @@ int lt_repeat(const lt_tensor *t, int n, const int64_t *reps, lt_tensor **out, l
     int64_t s = i < lead ? 1 : t->shape[i - lead], st = i < lead ? 0 : t->strides[i - lead];
     if (reps[i] < 0)
       return lt_fail(err, LT_EARG, "repeat %lld for dim %d is negative", (long long)reps[i], i + 1);
-    if (__builtin_mul_overflow(s, reps[i], &shape[i]))
+    if (lt_mul_overflow(s, reps[i], &shape[i]))
       return lt_fail(err, LT_ERANGE, "shape has too many elements (overflow)");
     if (reps[i] != 1 && s != 1) { /* r copies of the whole dim */
       esh[en] = reps[i];
@@ -316,8 +317,8 @@ int lt_diag(const lt_tensor *t, int64_t k, lt_tensor **out, lt_error *err) {
   if (t->ndim != 1)
     return lt_fail(err, LT_EARG, "expected a 1-d or 2-d tensor, got %d dims", t->ndim);
   int64_t n, ak = k < 0 ? -(k + 1) : k; /* |k| - 1 when k < 0: no overflow at INT64_MIN */
-  if (k < 0 && __builtin_add_overflow(ak, 1, &ak)) ak = INT64_MAX;
-  if (__builtin_add_overflow(t->shape[0], ak, &n))
+  if (k < 0 && lt_add_overflow(ak, 1, &ak)) ak = INT64_MAX;
+  if (lt_add_overflow(t->shape[0], ak, &n))
     return lt_fail(err, LT_ERANGE, "shape has too many elements (overflow)");
   int64_t shape[2] = {n, n};
   lt_tensor *res;

@@ -3,6 +3,7 @@
  * Nothing here allocates element data except lt_tensor_new; copies are lt_copy.c's.
  */
 #include "lt_tensor.h"
+#include "lt_checked.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -30,7 +31,7 @@ int lt_shape_numel(int ndim, const int64_t *shape, int64_t *out, lt_error *err) 
       return lt_fail(err, LT_ERANGE, "size %lld of dim %d is negative", (long long)shape[i], i + 1);
     if (shape[i] == 0)
       zero = 1;
-    else if (__builtin_mul_overflow(n, shape[i], &n))
+    else if (lt_mul_overflow(n, shape[i], &n))
       return lt_fail(err, LT_ERANGE, "shape has too many elements (overflow)");
   }
   *out = zero ? 0 : n;
@@ -309,7 +310,7 @@ int lt_infer_shape(int64_t numel, int ndim, const int64_t *shape, int64_t *res, 
     }
   }
   for (int i = 0; i < ndim && !zero; i++)
-    if (i != infer && __builtin_mul_overflow(known, shape[i], &known))
+    if (i != infer && lt_mul_overflow(known, shape[i], &known))
       return lt_fail(err, LT_ERANGE, "shape has too many elements (overflow)");
   if (zero) known = 0;
   if (infer >= 0) {
@@ -421,8 +422,8 @@ int lt_slice_(lt_tensor *v, int dim, int64_t start, int64_t count, int64_t step,
   if (count < 0) return lt_fail(err, LT_ERANGE, "slice length %lld is negative", (long long)count);
   if (count > 0) {
     int64_t last;
-    if (start < 0 || start >= n || __builtin_mul_overflow(count - 1, step, &last) ||
-        __builtin_add_overflow(start, last, &last) || last < 0 || last >= n)
+    if (start < 0 || start >= n || lt_mul_overflow(count - 1, step, &last) ||
+        lt_add_overflow(start, last, &last) || last < 0 || last >= n)
       return lt_fail(err, LT_ERANGE, "slice out of range for dim %d of size %lld", dim + 1,
                      (long long)n);
     if (v->packed && start * v->strides[dim] != 0) return packed_offset_error(err);
@@ -481,8 +482,7 @@ static int unsqueeze_(lt_tensor *v, int dim, lt_error *err) {
   /* the stride of a size-1 dim is never used to address: when size * stride overflows (a
      DLPack tensor's huge stride), any value does */
   int64_t st = 1;
-  if (dim < v->ndim && __builtin_mul_overflow(v->shape[dim], v->strides[dim], &st))
-    st = v->strides[dim];
+  if (dim < v->ndim && lt_mul_overflow(v->shape[dim], v->strides[dim], &st)) st = v->strides[dim];
   memmove(v->shape + dim + 1, v->shape + dim, (size_t)(v->ndim - dim) * sizeof(int64_t));
   memmove(v->strides + dim + 1, v->strides + dim, (size_t)(v->ndim - dim) * sizeof(int64_t));
   v->shape[dim] = 1;
