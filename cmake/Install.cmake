@@ -34,6 +34,16 @@ configure_file(cmake/ltensorConfig.cmake.in ${PROJECT_BINARY_DIR}/ltensorConfig.
 install(FILES ${PROJECT_BINARY_DIR}/ltensorConfig.cmake
               ${PROJECT_BINARY_DIR}/ltensorConfigVersion.cmake DESTINATION ${_cmakedir})
 
+# ltensor::python (only when Python's embedding library was found): libltensor_python.a,
+# ltensor_python.h beside ltensor.h, and its own export file, which ltensorConfig.cmake includes
+# when it finds python3-embed where the host is built.
+if(TARGET ltensor_python)
+  install(TARGETS ltensor_python EXPORT ltensorPythonTargets
+          ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+  install(FILES src/python/ltensor_python.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/ltensor)
+  install(EXPORT ltensorPythonTargets NAMESPACE ltensor:: DESTINATION ${_cmakedir})
+endif()
+
 # ltensor.pc finds the prefix from where it lies (${pcfiledir}), so `cmake --install --prefix`
 # moves it too; directories given as absolute paths stay as they are.
 if(IS_ABSOLUTE "${CMAKE_INSTALL_LIBDIR}")

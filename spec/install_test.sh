@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The installed host library: `cmake --install` into a temporary prefix, then out-of-tree hosts
-# (spec/install/) built against it with CMake (find_package) and with pkg-config, and run.
+# (spec/install/) built against it with CMake (find_package) and with pkg-config, and run; and,
+# when the build has ltensor_python (Python's embedding library was found), a host of
+# ltensor::python (spec/install_python/).
 # usage: install_test.sh BUILD_DIR SOURCE_DIR [SANITIZE]
 set -euo pipefail
 build=$1 src=$2 sanitize=${3:-}
@@ -61,3 +63,28 @@ echo "pkg-config host_pc: OK"
 out=$("$tmp/host_pc_static") || { echo "pkg-config host_pc_static failed: $out"; exit 1; }
 [ "$out" = OK ] || { echo "pkg-config host_pc_static: $out"; exit 1; }
 echo "pkg-config host_pc_static: OK"
+
+# CMake: ltensor::python, when the build made it
+if [ -n "$(find "$build" -maxdepth 2 -name libltensor_python.a)" ]; then
+  for f in include/ltensor/ltensor_python.h; do
+    [ -f "$prefix/$f" ] || { echo "not installed: $f"; exit 1; }
+  done
+  for f in libltensor_python.a ltensorPythonTargets.cmake; do
+    [ -n "$(find "$prefix" -name "$f")" ] || { echo "not installed: $f"; exit 1; }
+  done
+  run cmake -S "$src/spec/install_python" -B "$tmp/host_python" -DCMAKE_PREFIX_PATH="$prefix" \
+    -DCMAKE_C_FLAGS="${flags[*]}" -DCMAKE_EXE_LINKER_FLAGS="${flags[*]}"
+  run cmake --build "$tmp/host_python"
+  out=$("$tmp/host_python/host_python") || { echo "cmake host_python failed: $out"; exit 1; }
+  [ "$out" = OK ] || { echo "cmake host_python: $out"; exit 1; }
+  echo "cmake host_python (ltensor::python): OK"
+  # where pkg-config finds no python3-embed, find_package(ltensor) still works, without the target
+  PKG_CONFIG_LIBDIR=/nonexistent run cmake -S "$src/spec/install" -B "$tmp/host_nopy" \
+    -DCMAKE_PREFIX_PATH="$prefix"
+  if PKG_CONFIG_LIBDIR=/nonexistent cmake -S "$src/spec/install_python" -B "$tmp/host_nopy2" \
+    -DCMAKE_PREFIX_PATH="$prefix" >"$tmp/log" 2>&1; then
+    echo "ltensor::python defined without python3-embed"; exit 1
+  fi
+  grep -q "ltensor::python not found" "$tmp/log" || { cat "$tmp/log"; exit 1; }
+  echo "cmake without python3-embed: ltensor found, no ltensor::python: OK"
+fi

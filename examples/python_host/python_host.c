@@ -4,27 +4,24 @@
  *
  * Python sees a built-in module `lua`:
  *   lua.call(name, *args)  calls the global Lua function `name` (from process.lua). An argument
- *                          with __dlpack__ (a NumPy array) crosses as a DLPack capsule and
- *                          arrives as a tensor sharing its memory; others as plain values.
+ *                          with __dlpack__ (a NumPy array) arrives as a tensor sharing its
+ *                          memory; None, bools, ints, floats and strs as Lua values.
  *                          A tensor result comes back as np.from_dlpack(...) of its export;
- *                          other results as Python values.
+ *                          other results (nil, booleans, numbers, strings) as Python values.
  *   lua.collect()          a full Lua garbage collection.
- * The capsules cross with the bridge of pylua.c (beside this file):
- *   NumPy -> Lua   arr.__dlpack__() -> pylua_push_pycapsule -> dlpack.from_dlpack(cap)
- *   Lua -> NumPy   dlpack.to_dlpack(t) -> pylua_take_capsule -> pylua_exporter_new
- *                  -> np.from_dlpack(exporter)
+ * The tensors cross with ltensor's Python library (ltensor_python.h, CMake ltensor::python):
+ *   NumPy -> Lua   ltensor_py_push(L, arr)
+ *   Lua -> NumPy   np.from_dlpack(ltensor_py_export(L, -1))
  * main.py (the Python program the host runs) checks the values; the exit status is nonzero
  * when it raised.
  *
  * Usage: python_host [main.py [process.lua]]   (default: the files next to this source)
  */
-#include "pylua.h" /* Python.h first: it sets feature macros for the system headers */
+#include "ltensor_python.h" /* Python.h first: it sets feature macros for the system headers */
 
 #include <lauxlib.h>
 #include <lualib.h>
 #include <stdio.h>
-
-#include "ltensor.h"
 
 #ifndef LTENSOR_PY_MAIN
 #define LTENSOR_PY_MAIN "main.py"
@@ -35,23 +32,6 @@
 
 /* The host's one Lua state, used by the `lua` module (on the thread holding the GIL). */
 static lua_State *L;
-static int invoke_ref = LUA_NOREF; /* the glue below, in the registry */
-
-/* Runs in Lua for lua.call: capsules become tensors, a tensor result becomes a capsule. A
-   legacy capsule, as NumPy 1.x reads only those. */
-static const char glue[] =
-    "local lt, dlpack = require 'ltensor', require 'ltensor.dlpack'\n"
-    "return function(name, ...)\n"
-    "  local f = _G[name]\n"
-    "  if type(f) ~= 'function' then error(('no Lua function %s'):format(name), 0) end\n"
-    "  local args = table.pack(...)\n"
-    "  for i = 1, args.n do\n"
-    "    if type(args[i]) == 'userdata' then args[i] = dlpack.from_dlpack(args[i]) end\n"
-    "  end\n"
-    "  local r = f(table.unpack(args, 1, args.n))\n"
-    "  if lt.is_tensor(r) then return dlpack.to_dlpack(r) end\n"
-    "  return r\n"
-    "end\n";
 
 static int msgh(lua_State *S) {
   const char *msg = lua_tostring(S, 1);
@@ -61,28 +41,58 @@ static int msgh(lua_State *S) {
 
 /* {====== the `lua` module ====== */
 
-/* Pushes a Python argument for Lua: a DLPack capsule for an object with __dlpack__, else the
-   plain value. 0, or -1 with an exception (nothing pushed). */
-static int push_arg(PyObject *arg) {
-  if (!PyObject_HasAttrString(arg, "__dlpack__")) return pylua_push_py(L, arg);
-  PyObject *capsule = PyObject_CallMethod(arg, "__dlpack__", NULL);
-  if (!capsule) return -1;
-  int rc = pylua_push_pycapsule(L, capsule); /* Lua owns the tensor now */
-  Py_DECREF(capsule);
-  return rc;
+/* Protected: pushes the Python scalar given as a light userdata (GIL held); raises for others. */
+static int push_scalar(lua_State *S) {
+  PyObject *v = lua_touserdata(S, 1);
+  if (v == Py_None) {
+    lua_pushnil(S);
+  } else if (PyBool_Check(v)) {
+    lua_pushboolean(S, v == Py_True);
+  } else if (PyLong_Check(v)) {
+    int overflow;
+    long long i = PyLong_AsLongLongAndOverflow(v, &overflow);
+    if (overflow) return luaL_error(S, "int does not fit a Lua integer");
+    lua_pushinteger(S, (lua_Integer)i);
+  } else if (PyFloat_Check(v)) {
+    lua_pushnumber(S, PyFloat_AS_DOUBLE(v));
+  } else {
+    Py_ssize_t n;
+    const char *s = PyUnicode_Check(v) ? PyUnicode_AsUTF8AndSize(v, &n) : NULL;
+    if (!s) return luaL_error(S, "cannot pass a Python %s to Lua", Py_TYPE(v)->tp_name);
+    lua_pushlstring(S, s, (size_t)n);
+  }
+  return 1;
 }
 
-/* The Lua result at the top as a Python object: a capsule through np.from_dlpack. */
+/* Pushes a Python argument for Lua: a tensor sharing the memory of an object with __dlpack__,
+   else the scalar. 0, or -1 with an exception (nothing pushed). */
+static int push_arg(PyObject *arg) {
+  int tensor = PyObject_HasAttrString(arg, "__dlpack__");
+  if (!tensor) lua_pushcfunction(L, push_scalar), lua_pushlightuserdata(L, arg);
+  if (tensor ? ltensor_py_push(L, arg) == LTENSOR_OK : lua_pcall(L, 1, 1, 0) == LUA_OK) return 0;
+  PyErr_Clear(); /* PyUnicode_AsUTF8AndSize may have set one */
+  PyErr_Format(PyExc_TypeError, "lua.call: %s", lua_tostring(L, -1));
+  lua_pop(L, 1);
+  return -1;
+}
+
+/* The Lua result at the top as a Python object: a tensor through np.from_dlpack. */
 static PyObject *take_result(void) {
-  if (lua_type(L, -1) != LUA_TUSERDATA) return pylua_to_py(L, -1);
-  PyObject *capsule = pylua_take_capsule(L, -1);
-  PyObject *exporter = capsule ? pylua_exporter_new(capsule) : NULL;
-  Py_XDECREF(capsule); /* the exporter holds it (and its destructor, if NumPy never takes it) */
-  if (!exporter) return NULL;
+  switch (lua_type(L, -1)) {
+    case LUA_TNIL: Py_RETURN_NONE;
+    case LUA_TBOOLEAN: return PyBool_FromLong(lua_toboolean(L, -1));
+    case LUA_TNUMBER:
+      return lua_isinteger(L, -1) ? PyLong_FromLongLong(lua_tointeger(L, -1))
+                                  : PyFloat_FromDouble(lua_tonumber(L, -1));
+    case LUA_TSTRING: return PyUnicode_FromString(lua_tostring(L, -1));
+    default: break;
+  }
+  PyObject *exported = ltensor_py_export(L, -1); /* TypeError when it is no tensor */
+  if (!exported) return NULL;
   PyObject *np = PyImport_ImportModule("numpy");
-  PyObject *arr = np ? PyObject_CallMethod(np, "from_dlpack", "O", exporter) : NULL;
+  PyObject *arr = np ? PyObject_CallMethod(np, "from_dlpack", "O", exported) : NULL;
   Py_XDECREF(np);
-  Py_DECREF(exporter);
+  Py_DECREF(exported); /* the array holds what it took; the export itself goes */
   return arr;
 }
 
@@ -100,19 +110,20 @@ static PyObject *py_call(PyObject *self, PyObject *args) {
   }
   int top = lua_gettop(L);
   lua_pushcfunction(L, msgh);
-  lua_rawgeti(L, LUA_REGISTRYINDEX, invoke_ref);
   PyObject *result = NULL;
   Py_ssize_t i = 0;
-  while (i < n && (i == 0 ? pylua_push_py(L, PyTuple_GET_ITEM(args, 0))
-                          : push_arg(PyTuple_GET_ITEM(args, i))) == 0)
-    i++;
-  if (i == n) { /* every argument pushed */
-    if (lua_pcall(L, (int)n, 1, top + 1) == LUA_OK)
+  if (lua_getglobal(L, PyUnicode_AsUTF8(PyTuple_GET_ITEM(args, 0))) != LUA_TFUNCTION) {
+    PyErr_Format(PyExc_NameError, "lua.call: no Lua function %S", PyTuple_GET_ITEM(args, 0));
+    i = -1;
+  }
+  while (i >= 0 && i + 1 < n && push_arg(PyTuple_GET_ITEM(args, i + 1)) == 0) i++;
+  if (i + 1 == n) { /* every argument pushed */
+    if (lua_pcall(L, (int)n - 1, 1, top + 1) == LUA_OK)
       result = take_result();
     else
       PyErr_Format(PyExc_RuntimeError, "lua: %s", lua_tostring(L, -1));
   }
-  lua_settop(L, top); /* capsules pushed before a failure are Lua garbage: their __gc deletes */
+  lua_settop(L, top); /* tensors pushed before a failure are Lua garbage: their __gc deletes */
   return result;
 }
 
@@ -144,19 +155,31 @@ static PyObject *init_lua_module(void) { return PyModule_Create(&lua_module); }
 /* }====== */
 
 /* The Lua state: standard libraries, ltensor (preloaded: no .lua files of ltensor needed), the
-   script, the glue. 1 on success. */
+   script. 1 on success. */
 static int open_lua(const char *script) {
   L = luaL_newstate();
   if (!L) return 0;
   luaL_openlibs(L);
-  if (ltensor_open(L) != LTENSOR_OK || luaL_dofile(L, script) != LUA_OK ||
-      luaL_loadstring(L, glue) != LUA_OK || lua_pcall(L, 0, 1, 0) != LUA_OK) {
+  if (ltensor_open(L) != LTENSOR_OK || luaL_dofile(L, script) != LUA_OK) {
     fprintf(stderr, "python_host: %s\n", lua_tostring(L, -1));
     return 0;
   }
-  invoke_ref = luaL_ref(L, LUA_REGISTRYINDEX);
   lua_settop(L, 0);
   return 1;
+}
+
+/* Starts Python named after this program (so sys.prefix is the libpython's, not that of a
+   python3 found on PATH), without its signal handlers. 1 on success. */
+static int start_python(const char *program) {
+  PyConfig config;
+  PyConfig_InitPythonConfig(&config);
+  config.install_signal_handlers = 0;
+  PyStatus st = PyConfig_SetBytesString(&config, &config.program_name, program);
+  if (!PyStatus_Exception(st)) st = Py_InitializeFromConfig(&config);
+  PyConfig_Clear(&config);
+  if (PyStatus_Exception(st))
+    fprintf(stderr, "python_host: cannot start Python: %s\n", st.err_msg ? st.err_msg : "?");
+  return !PyStatus_Exception(st);
 }
 
 int main(int argc, char **argv) {
@@ -165,7 +188,7 @@ int main(int argc, char **argv) {
 
   /* `lua` is built in: registered before Python starts */
   if (PyImport_AppendInittab("lua", init_lua_module) < 0) return 1;
-  if (!pylua_start(argc, argv, "python_host")) return 1; /* prints why */
+  if (!start_python(argv[0])) return 1;
   int ok = open_lua(script);
   if (ok) {
     FILE *f = fopen(main_py, "r");

@@ -1,11 +1,13 @@
 /*
  * numpy_host.c -- NumPy on the other side of DLPack: a host that embeds CPython (with NumPy)
  * and Lua 5.4 (with ltensor linked statically) in one process and passes tensors both ways
- * through the bridge in examples/python_host/pylua.c.
+ * through ltensor's Python library (src/python/ltensor_python.h), and raw capsules through the
+ * test support of spec/c/pylua.c.
  *
- *   NumPy -> Lua  arr.__dlpack__() -> pylua_push_pycapsule -> dlpack.from_dlpack(cap)
- *   Lua -> NumPy  dlpack.to_dlpack(t) -> pylua_take_capsule -> pylua_exporter_new
- *                 -> np.from_dlpack(exporter)
+ *   NumPy -> Lua  ltensor_py_push(L, arr)
+ *   Lua -> NumPy  np.from_dlpack(ltensor_py_export(L, idx))
+ *   capsules      arr.__dlpack__() -> pylua_push_pycapsule -> dlpack.from_dlpack(cap), and
+ *                 dlpack.to_dlpack(t) -> pylua_take_capsule -> pylua_exporter_new
  *
  * What is checked: every dtype both sides support, both ways (values, dtype names, shapes,
  * bytes); zero copy (writes seen across, equal data pointers, copy-on-write clones); strided,
@@ -23,27 +25,21 @@
  * any check failed. Set NUMPY_HOST_VERBOSE=1 to print each section. The fixtures (running code
  * on both sides, host tensors) are test_py.h's.
  */
-#include "test_py.h" /* first: it includes Python.h, which sets feature macros */
-
-#include "ltensor.h"
+#include "ltensor_python.h" /* first: it includes Python.h, which sets feature macros */
+#include "test_py.h"
 
 /* {====== NumPy on the other side ====== */
 
-/* NumPy -> Lua: Lua global luavar = dlpack.from_dlpack(bridged (expr).__dlpack__()). */
+/* NumPy -> Lua: Lua global luavar = ltensor_py_push(the array expr). */
 PRINTF_LIKE(2, 3) static int np_to_lua(const char *luavar, const char *fmt, ...) {
   FORMAT_OR_FAIL(fmt);
-  char src[sizeof code + 32];
-  snprintf(src, sizeof src, "(%s).__dlpack__()", code);
-  if (!pycapsule_to_lua_("_cap", src)) return 0;
-  return lua_ok("%s = dlpack.from_dlpack(_cap); _cap = nil", luavar);
+  return py_tensor_to_lua_(luavar, code);
 }
 
-/* Lua -> NumPy: Python global pyvar = np.from_dlpack(exporter of dlpack.to_dlpack(expr)). */
+/* Lua -> NumPy: Python global pyvar = np.from_dlpack(ltensor_py_export(the tensor expr)). */
 PRINTF_LIKE(2, 3) static int lua_to_np(const char *pyvar, const char *fmt, ...) {
   FORMAT_OR_FAIL(fmt);
-  char src[sizeof code + 32];
-  snprintf(src, sizeof src, "dlpack.to_dlpack(%s)", code);
-  if (!lua_capsule_to_py_("_ex", src)) return 0;
+  if (!lua_tensor_to_py_("_ex", code)) return 0;
   return py_ok("%s = np.from_dlpack(_ex); del _ex", pyvar);
 }
 

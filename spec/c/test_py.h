@@ -1,17 +1,19 @@
 /*
  * test_py.h -- the fixtures of the interop hosts (numpy_host.c, torch_host.c): one process that
  * embeds CPython and Lua 5.4 and passes tensors between them through the DLPack bridge of
- * examples/python_host/pylua.c.
+ * spec/c/pylua.c, and of ltensor's Python library (src/python/ltensor_python.h) where the host
+ * links it.
  *
  * Both sides run code given as printf formats: py_ok / lua_ok (statements ran), py_true /
  * lua_true (an expression is true), py_eq (two Python expressions are equal, both printed when
  * not), lua_raises (an error about a phrase). Values cross as plain values (lua_to_py,
  * py_to_lua: pylua.h says which) and tensors as capsules (pycapsule_to_lua: a Python DLPack
  * capsule becomes a Lua one; lua_capsule_to_py: a Lua capsule becomes a pylua Exporter, an
- * object with __dlpack__ and __dlpack_device__). Every helper reports what went wrong on stderr
- * and returns 0, so CHECK (test_util.h) counts it. Host tensors (host_new, host_to_lua) are
- * made here with a deleter that counts in host_deleted. tp_open_lua opens the Lua side with
- * ltensor linked in or loaded with require.
+ * object with __dlpack__ and __dlpack_device__); with ltensor_python.h included first,
+ * py_tensor_to_lua_ (ltensor_py_push) and lua_tensor_to_py_ (ltensor_py_export). Every helper
+ * reports what went wrong on stderr and returns 0, so CHECK (test_util.h) counts it. Host tensors
+ * (host_new, host_to_lua) are made here with a deleter that counts in host_deleted. tp_open_lua
+ * opens the Lua side with ltensor linked in or loaded with require.
  *
  * The caller starts Python (pylua_start) into G before anything else, and includes this header
  * first (Python.h sets feature macros for the system headers).
@@ -19,7 +21,7 @@
 #ifndef TEST_PY_H
 #define TEST_PY_H
 
-#include "pylua.h" /* Python.h first */
+#include "pylua.h" /* Python.h first (or ltensor_python.h, included before this) */
 
 #include <lauxlib.h>
 #include <lualib.h>
@@ -259,10 +261,6 @@ static inline int lua_capsule_take_(const char *pyvar, const char *expr, int exp
   return ok;
 }
 
-static inline int lua_capsule_to_py_(const char *pyvar, const char *expr) {
-  return lua_capsule_take_(pyvar, expr, 1);
-}
-
 /* Python global pyvar = an Exporter of the Lua capsule the Lua expression gives. */
 PRINTF_LIKE(2, 3) static inline int lua_capsule_to_py(const char *pyvar, const char *fmt, ...) {
   FORMAT_OR_FAIL(fmt);
@@ -275,6 +273,38 @@ static inline int lua_capsule_to_pycapsule(const char *pyvar, const char *fmt, .
   FORMAT_OR_FAIL(fmt);
   return lua_capsule_take_(pyvar, code, 0);
 }
+
+#ifdef LTENSOR_PYTHON_H
+/* Through ltensor's Python library (hosts that link ltensor_python include ltensor_python.h
+   first): Lua global luavar = ltensor_py_push of the value of the Python expression. */
+static inline int py_tensor_to_lua_(const char *luavar, const char *expr) {
+  PyObject *v = py_run(Py_eval_input, expr);
+  if (!v) return 0;
+  int rc = ltensor_py_push(L, v);
+  Py_DECREF(v);
+  if (rc != LTENSOR_OK || PyErr_Occurred()) {
+    fprintf(stderr, "  ltensor_py_push(%s): status %d: %s%s\n", expr, rc, lua_tostring(L, -1),
+            PyErr_Occurred() ? " (and a Python exception left set)" : "");
+    lua_pop(L, 1);
+    PyErr_Clear();
+    return 0;
+  }
+  lua_setglobal(L, luavar);
+  return 1;
+}
+
+/* Python global pyvar = ltensor_py_export of the tensor the Lua expression gives. */
+static inline int lua_tensor_to_py_(const char *pyvar, const char *expr) {
+  if (!lua_eval(expr)) return 0;
+  int top = lua_gettop(L);
+  PyObject *ex = ltensor_py_export(L, -1);
+  int ok = ex && lua_gettop(L) == top && PyDict_SetItemString(G, pyvar, ex) == 0;
+  lua_settop(L, top - 1);
+  Py_XDECREF(ex);
+  if (!ok) py_report("cannot export the tensor of", expr);
+  return ok;
+}
+#endif
 
 /* }====== */
 

@@ -1,12 +1,14 @@
 /*
  * torch_host.c -- PyTorch on the other side of DLPack: a host that embeds CPython (with
  * Debian's python3-torch, torch 1.13) and Lua 5.4 in one process and passes tensors both ways
- * through the bridge in examples/python_host/pylua.c, with the fixtures of test_py.h.
+ * through ltensor's Python library (src/python/ltensor_python.h) where it links ltensor, and
+ * raw capsules through the test support of spec/c/pylua.c, with the fixtures of test_py.h.
  *
- *   torch -> Lua  torch.utils.dlpack.to_dlpack(t) (or t.__dlpack__()) -> pylua_push_pycapsule
- *                 -> dlpack.from_dlpack(cap)
- *   Lua -> torch  dlpack.to_dlpack(t) -> pylua_take_capsule -> pylua_exporter_new
- *                 -> torch.utils.dlpack.from_dlpack(exporter), or the PyCapsule itself
+ *   torch -> Lua  ltensor_py_push(L, torch.utils.dlpack.to_dlpack(t)) (torch_host_require:
+ *                 pylua_push_pycapsule -> dlpack.from_dlpack(cap))
+ *   Lua -> torch  torch.utils.dlpack.from_dlpack(ltensor_py_export(L, idx)) (torch_host_require:
+ *                 dlpack.to_dlpack(t) -> pylua_take_capsule -> pylua_exporter_new), or the
+ *                 PyCapsule itself: dlpack.to_dlpack(t) -> pylua_take_capsule
  *                 -> torch.utils.dlpack.from_dlpack(capsule)
  *
  * torch 1.13 speaks legacy capsules ("dltensor") only. What is checked: every dtype both sides
@@ -37,7 +39,10 @@
  * the test fails. Exit status: nonzero when any check failed. TORCH_HOST_VERBOSE=1 prints each
  * section.
  */
-#include "test_py.h" /* first: it includes Python.h, which sets feature macros */
+#ifndef TORCH_HOST_REQUIRE
+#include "ltensor_python.h" /* first: it includes Python.h, which sets feature macros */
+#endif
+#include "test_py.h" /* (else) first */
 
 #ifdef TORCH_HOST_REQUIRE
 #define HOST_NAME "torch_host_require"
@@ -52,21 +57,32 @@
 
 /* {====== torch on the other side ====== */
 
-/* torch -> Lua: Lua global luavar = dlpack.from_dlpack(bridged to_dlpack(expr)). */
+/* torch -> Lua: Lua global luavar = a tensor of tdl.to_dlpack(expr) (ltensor_py_push, or
+   dlpack.from_dlpack of the bridged capsule). */
 PRINTF_LIKE(2, 3) static int torch_to_lua(const char *luavar, const char *fmt, ...) {
   FORMAT_OR_FAIL(fmt);
   char src[sizeof code + 32];
   snprintf(src, sizeof src, "tdl.to_dlpack(%s)", code);
+#ifdef LTENSOR_PYTHON_H
+  return py_tensor_to_lua_(luavar, src);
+#else
   if (!pycapsule_to_lua_("_cap", src)) return 0;
   return lua_ok("%s = dlpack.from_dlpack(_cap); _cap = nil", luavar);
+#endif
 }
 
-/* Lua -> torch: Python global pyvar = tdl.from_dlpack(x), x an Exporter of (or, when capsule,
-   the PyCapsule itself of) dlpack.to_dlpack(expr). */
+/* Lua -> torch: Python global pyvar = tdl.from_dlpack(x), x ltensor_py_export(expr) (without
+   ltensor_python: an Exporter of dlpack.to_dlpack(expr)) or, when capsule, the PyCapsule itself
+   of dlpack.to_dlpack(expr). */
 static int lua_to_torch_(const char *pyvar, const char *expr, int capsule) {
   char src[sizeof code + 32];
   snprintf(src, sizeof src, "dlpack.to_dlpack(%s)", expr);
+#ifdef LTENSOR_PYTHON_H
+  if (!capsule && !lua_tensor_to_py_("_ex", expr)) return 0;
+  if (capsule && !lua_capsule_take_("_ex", src, 0)) return 0;
+#else
   if (!lua_capsule_take_("_ex", src, !capsule)) return 0;
+#endif
   return py_ok("%s = tdl.from_dlpack(_ex); del _ex", pyvar);
 }
 

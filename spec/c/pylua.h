@@ -1,6 +1,10 @@
 /*
- * pylua.h -- a DLPack bridge between CPython and Lua 5.4 in one process: used by
- * examples/python_host, the NumPy interop test (spec/c/numpy_host.c) and the NumPy benches.
+ * pylua.h -- test support between CPython and Lua 5.4 in one process, for the interop tests
+ * (numpy_host.c, torch_host.c, test_require.c) and the NumPy benches: starting the embedded
+ * Python, plain values, and raw DLPack capsules on both sides (what hosts use is ltensor's
+ * Python library, src/python/ltensor_python.h; the capsule functions here check ltensor's Lua
+ * capsule convention itself, and serve torch_host_require and test_require, which link no
+ * ltensor library).
  *
  * Python's side of DLPack is a PyCapsule named "dltensor" (DLManagedTensor*) or
  * "dltensor_versioned" (DLManagedTensorVersioned*), renamed "used_dltensor" /
