@@ -175,6 +175,114 @@ static inline PyObject *bench_py_time(PyObject *f, double *dt, const char *fmt, 
   Py_DECREF(args);
   return r;
 }
+
+/* {====== rows of ours against NumPy ======
+ *
+ * What bench_index, bench_sort and the other Lua-against-NumPy benches share: a row is one case,
+ * a function of the Lua chunk's table (its registry reference) and one of Python's __main__,
+ * each taking the number of calls. bench_rows_run times every row interleaved with the others,
+ * one loop per round, at ltensor's default thread count and at 1 thread, and keeps each best
+ * round by the wall clock; bench_rows_report prints the table and says whether every goal was
+ * met (the ratio is NumPy's time over ours, at 1 thread and at the default count). */
+
+typedef struct {
+  const char *label, *lua, *py;
+  double goal; /* at 1 thread and at the default count (0: for information) */
+  long calls;
+  double ours, ours1, numpy; /* best loop times, ns */
+} bench_row;
+
+/* The Lua chunk's B[fn](n) (fn(n) when n > 0, fn() otherwise) once: its time in ns, or -1
+   (reported as "<who>: lua <fn>: ..."). */
+static inline double bench_lua_case(lua_State *L, int ref, const char *who, const char *fn,
+                                    long n) {
+  lua_pushcfunction(L, bench_msgh);
+  int h = lua_gettop(L);
+  lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
+  lua_getfield(L, -1, fn);
+  int nargs = n > 0;
+  if (nargs) lua_pushinteger(L, n);
+  lua_gc(L, LUA_GCCOLLECT);
+  double t0 = bench_now_ns();
+  int rc = lua_pcall(L, nargs, 0, h);
+  double dt = bench_now_ns() - t0;
+  if (rc != LUA_OK) fprintf(stderr, "%s: lua %s: %s\n", who, fn, lua_tostring(L, -1));
+  lua_settop(L, h - 1);
+  return rc == LUA_OK ? dt : -1;
+}
+
+/* Python's G[fn](n) once: its time in ns, or -1 (reported). */
+static inline double bench_py_case(const char *who, const char *fn, long n) {
+  PyObject *f = PyDict_GetItemString(G, fn); /* borrowed */
+  if (!f) return bench_py_done(NULL, -1, who, fn);
+  double t0 = bench_now_ns();
+  PyObject *r = PyObject_CallFunction(f, "(n)", (Py_ssize_t)n);
+  return bench_py_done(r, bench_now_ns() - t0, who, fn);
+}
+
+/* Times rows[0..n) for `rounds` rounds (see above); 0, or -1 when a case failed. */
+static inline int bench_rows_run(lua_State *L, int ref, const char *who, bench_row *rows, int n,
+                                 int rounds) {
+  int def_threads = ltensor_get_num_threads();
+  for (int round = 1; round <= rounds; round++)
+    for (int r = 0; r < n; r++) {
+      bench_row *w = &rows[r];
+      double o = bench_lua_case(L, ref, who, w->lua, w->calls);
+      double p = bench_py_case(who, w->py, w->calls);
+      ltensor_set_num_threads(1);
+      double o1 = bench_lua_case(L, ref, who, w->lua, w->calls);
+      ltensor_set_num_threads(def_threads);
+      if (o < 0 || p < 0 || o1 < 0) return -1;
+      if (round == 1 || o < w->ours) w->ours = o;
+      if (round == 1 || o1 < w->ours1) w->ours1 = o1;
+      if (round == 1 || p < w->numpy) w->numpy = p;
+    }
+  return 0;
+}
+
+/* Prints the table of rows[0..n) under `title` (then Lua's and NumPy's versions, and `note`
+   after the standard explanation, if not NULL), and a last line "goals (<goals>): PASS|MISS
+   (...)". Returns whether every goal was met. */
+static inline int bench_rows_report(const char *title, const char *note, const char *goals,
+                                    const bench_row *rows, int n, int rounds, int quick) {
+  char pyver[128];
+  bench_py_str("sys.version.split()[0] + ', NumPy ' + np.__version__", pyver, sizeof pyver);
+  printf("%s, %s mode, best of %d rounds; %s, Python %s\n", title, quick ? "quick" : "full", rounds,
+         LUA_RELEASE, pyver);
+  printf(
+      "(wall-clock times per call; ltensor at 1 thread and at its default count %d, NumPy "
+      "single-threaded; ratio = NumPy's time / ours%s%s)\n",
+      ltensor_get_num_threads(), note ? "; " : "", note ? note : "");
+  int width = 4;
+  for (int r = 0; r < n; r++)
+    if ((int)strlen(rows[r].label) > width) width = (int)strlen(rows[r].label);
+  printf("%-*s %10s %10s %10s %8s %9s %6s %s\n", width, "case", "ours@1 ms", "ours@def", "NumPy ms",
+         "ratio@1", "ratio@def", "goal", "");
+  int pass = 1;
+  char summary[512] = "";
+  for (int r = 0; r < n; r++) {
+    const bench_row *w = &rows[r];
+    double c = (double)w->calls, ratio = w->numpy / w->ours, ratio1 = w->numpy / w->ours1;
+    int ok = !w->goal || (ratio >= w->goal && ratio1 >= w->goal);
+    pass = pass && ok;
+    char goal[16];
+    snprintf(goal, sizeof goal, w->goal ? "%.1fx" : "-", w->goal);
+    printf("%-*s %10.2f %10.2f %10.2f %7.2fx %8.2fx %6s %s\n", width, w->label, w->ours1 / 1e6 / c,
+           w->ours / 1e6 / c, w->numpy / 1e6 / c, ratio1, ratio, goal,
+           !w->goal ? "(information)"
+           : ok     ? "PASS"
+                    : "MISS");
+    if (w->goal) {
+      size_t len = strlen(summary);
+      snprintf(summary + len, sizeof summary - len, "%s%s %.2fx@1 %.2fx@def", len ? ", " : "",
+               w->lua, ratio1, ratio);
+    }
+  }
+  printf("goals (%s): %s (%s)\n", goals, pass ? "PASS" : "MISS", summary);
+  return pass;
+}
+
+/* }====== */
 #endif
 
 #endif

@@ -67,43 +67,12 @@ static const char py_code[] = /* after import sys, numpy as np; N, M, NMASK are 
     "def np_mask(n):\n"
     "    for _ in range(n): r = xm[xm > 0]\n";
 
-typedef struct {
-  const char *label, *lua, *py;
-  double goal; /* at 1 thread and at the default count (0: information only) */
-  long calls;
-  double ours, ours1, numpy;
-} row;
-
-static row rows[] = {
+static bench_row rows[] = {
     {"index_select 1M of 16M f32", "select", "np_select", 1.0, 0, 0, 0, 0},
     {"gather 1M of 16M f32", "gather", "np_gather", 0, 0, 0, 0, 0},
     {"t[mask] 4M f32 (mask made)", "mask", "np_mask", 0, 0, 0, 0, 0},
 };
 #define NROWS ((int)(sizeof rows / sizeof rows[0]))
-
-static double lua_case(const char *fn, long n) {
-  lua_pushcfunction(L, bench_msgh);
-  int h = lua_gettop(L);
-  lua_rawgeti(L, LUA_REGISTRYINDEX, lua_ref);
-  lua_getfield(L, -1, fn);
-  int nargs = n > 0;
-  if (nargs) lua_pushinteger(L, n);
-  lua_gc(L, LUA_GCCOLLECT);
-  double t0 = bench_now_ns();
-  int rc = lua_pcall(L, nargs, 0, h);
-  double dt = bench_now_ns() - t0;
-  if (rc != LUA_OK) fprintf(stderr, "bench_index: lua %s: %s\n", fn, lua_tostring(L, -1));
-  lua_settop(L, h - 1);
-  return rc == LUA_OK ? dt : -1;
-}
-
-static double py_case(const char *fn, long n) {
-  PyObject *f = PyDict_GetItemString(G, fn); /* borrowed */
-  if (!f) return bench_py_done(NULL, -1, "bench_index", fn);
-  double t0 = bench_now_ns();
-  PyObject *r = PyObject_CallFunction(f, "(n)", (Py_ssize_t)n);
-  return bench_py_done(r, bench_now_ns() - t0, "bench_index", fn);
-}
 
 int main(int argc, char **argv) {
   int quick = bench_flag("LTENSOR_BENCH_QUICK");
@@ -117,52 +86,13 @@ int main(int argc, char **argv) {
   L = bench_lua_open("bench_index");
   const lua_Integer args[] = {NX, NI, NM};
   if (L) lua_ref = bench_lua_chunk(L, "bench_index", lua_chunk, args, 3);
-  if (lua_ref == LUA_NOREF || lua_case("check", 0) < 0) return 2;
+  if (lua_ref == LUA_NOREF || bench_lua_case(L, lua_ref, "bench_index", "check", 0) < 0) return 2;
 
-  int def_threads = ltensor_get_num_threads();
-  for (int round = 1; round <= rounds; round++)
-    for (int r = 0; r < NROWS; r++) {
-      row *w = &rows[r];
-      w->calls = calls;
-      double o = lua_case(w->lua, calls), p = py_case(w->py, calls);
-      ltensor_set_num_threads(1);
-      double o1 = lua_case(w->lua, calls);
-      ltensor_set_num_threads(def_threads);
-      if (o < 0 || p < 0 || o1 < 0) return 2;
-      if (round == 1 || o < w->ours) w->ours = o;
-      if (round == 1 || o1 < w->ours1) w->ours1 = o1;
-      if (round == 1 || p < w->numpy) w->numpy = p;
-    }
-
-  char pyver[128];
-  bench_py_str("sys.version.split()[0] + ', NumPy ' + np.__version__", pyver, sizeof pyver);
-  printf("ltensor indexing with tensors against NumPy, %s mode, best of %d rounds; %s, Python %s\n",
-         quick ? "quick" : "full", rounds, LUA_RELEASE, pyver);
-  printf(
-      "(wall-clock times; ours at 1 thread and at the default count %d; NumPy single-threaded; "
-      "ratio = NumPy's time / ours)\n",
-      def_threads);
-  printf("%-30s %10s %10s %10s %8s %9s %6s %s\n", "case", "ours@1 ms", "ours@def", "NumPy ms",
-         "ratio@1", "ratio@def", "goal", "");
-  int pass = 1;
-  char summary[512] = "";
-  for (int r = 0; r < NROWS; r++) {
-    const row *w = &rows[r];
-    double c = (double)w->calls, ratio = w->numpy / w->ours, ratio1 = w->numpy / w->ours1;
-    int ok = !w->goal || (ratio >= w->goal && ratio1 >= w->goal);
-    pass = pass && ok;
-    printf("%-30s %10.2f %10.2f %10.2f %7.2fx %8.2fx ", w->label, w->ours1 / 1e6 / c,
-           w->ours / 1e6 / c, w->numpy / 1e6 / c, ratio1, ratio);
-    if (w->goal)
-      printf("%5.1fx %s\n", w->goal, ok ? "PASS" : "MISS");
-    else
-      printf("%6s (information)\n", "-");
-    size_t len = strlen(summary);
-    snprintf(summary + len, sizeof summary - len, "%s%s %.2fx@1 %.2fx@def", r ? ", " : "", w->lua,
-             ratio1, ratio);
-  }
-  printf("goal (index_select >= 1.0x np.take at 1 thread and at the default): %s (%s)\n",
-         pass ? "PASS" : "MISS", summary);
+  for (int r = 0; r < NROWS; r++) rows[r].calls = calls;
+  if (bench_rows_run(L, lua_ref, "bench_index", rows, NROWS, rounds) != 0) return 2;
+  int pass = bench_rows_report("ltensor indexing with tensors against NumPy", NULL,
+                               "index_select >= 1.0x np.take at 1 thread and at the default", rows,
+                               NROWS, rounds, quick);
   printf("(%.1f s)\n", (bench_now_ns() - t_start) / 1e9);
   fflush(stdout);
   lua_close(L);

@@ -72,43 +72,12 @@ static const char py_code[] = /* after import sys, numpy as np; NS and NC are se
     "def np_cumsum(n):\n"
     "    for _ in range(n): r = np.cumsum(xc)\n";
 
-typedef struct {
-  const char *label, *lua, *py;
-  double goal; /* at 1 thread and at the default count (0: for information) */
-  long calls;
-  double ours, ours1, numpy; /* best loop times, ns */
-} row;
-
-static row rows[] = {
+static bench_row rows[] = {
     {"sort float32 1M (+ indices) vs np.sort", "sort", "np_sort", 1.0, 0, 0, 0, 0},
     {"sort float32 1M vs np.argsort + take", "sort", "np_argsort", 0, 0, 0, 0, 0},
     {"cumsum float32 16M vs np.cumsum", "cumsum", "np_cumsum", 1.0, 0, 0, 0, 0},
 };
 #define NROWS ((int)(sizeof rows / sizeof rows[0]))
-
-static double lua_case(const char *fn, long n) {
-  lua_pushcfunction(L, bench_msgh);
-  int h = lua_gettop(L);
-  lua_rawgeti(L, LUA_REGISTRYINDEX, lua_ref);
-  lua_getfield(L, -1, fn);
-  int nargs = n > 0;
-  if (nargs) lua_pushinteger(L, n);
-  lua_gc(L, LUA_GCCOLLECT);
-  double t0 = bench_now_ns();
-  int rc = lua_pcall(L, nargs, 0, h);
-  double dt = bench_now_ns() - t0;
-  if (rc != LUA_OK) fprintf(stderr, "bench_sort: lua %s: %s\n", fn, lua_tostring(L, -1));
-  lua_settop(L, h - 1);
-  return rc == LUA_OK ? dt : -1;
-}
-
-static double py_case(const char *fn, long n) {
-  PyObject *f = PyDict_GetItemString(G, fn); /* borrowed */
-  if (!f) return bench_py_done(NULL, -1, "bench_sort", fn);
-  double t0 = bench_now_ns();
-  PyObject *r = PyObject_CallFunction(f, "(n)", (Py_ssize_t)n);
-  return bench_py_done(r, bench_now_ns() - t0, "bench_sort", fn);
-}
 
 int main(int argc, char **argv) {
   int quick = bench_flag("LTENSOR_BENCH_QUICK");
@@ -121,56 +90,14 @@ int main(int argc, char **argv) {
   L = bench_lua_open("bench_sort");
   const lua_Integer args[] = {NSORT, NSCAN};
   if (L) lua_ref = bench_lua_chunk(L, "bench_sort", lua_chunk, args, 2);
-  if (lua_ref == LUA_NOREF || lua_case("check", 0) < 0) return 2;
+  if (lua_ref == LUA_NOREF || bench_lua_case(L, lua_ref, "bench_sort", "check", 0) < 0) return 2;
 
-  int def_threads = ltensor_get_num_threads();
   for (int r = 0; r < NROWS; r++) rows[r].calls = quick ? 2 : 5;
-  for (int round = 1; round <= rounds; round++)
-    for (int r = 0; r < NROWS; r++) {
-      row *w = &rows[r];
-      double o = lua_case(w->lua, w->calls), p = py_case(w->py, w->calls);
-      ltensor_set_num_threads(1);
-      double o1 = lua_case(w->lua, w->calls);
-      ltensor_set_num_threads(def_threads);
-      if (o < 0 || p < 0 || o1 < 0) return 2;
-      if (round == 1 || o < w->ours) w->ours = o;
-      if (round == 1 || o1 < w->ours1) w->ours1 = o1;
-      if (round == 1 || p < w->numpy) w->numpy = p;
-    }
-
-  char pyver[128];
-  bench_py_str("sys.version.split()[0] + ', NumPy ' + np.__version__", pyver, sizeof pyver);
-  printf("ltensor sorting and scans against NumPy, %s mode, best of %d rounds; %s, Python %s\n",
-         quick ? "quick" : "full", rounds, LUA_RELEASE, pyver);
-  printf(
-      "(wall-clock times per call; ltensor at 1 thread and at its default count %d, NumPy "
-      "single-threaded; ratio = NumPy's time / ours; our sort returns values and int64 "
-      "indices, np.sort the values only)\n",
-      def_threads);
-  printf("%-40s %10s %10s %10s %8s %9s %6s %s\n", "case", "ours@1 ms", "ours@def", "NumPy ms",
-         "ratio@1", "ratio@def", "goal", "");
-  int pass = 1;
-  char summary[512] = "";
-  for (int r = 0; r < NROWS; r++) {
-    const row *w = &rows[r];
-    double c = (double)w->calls, ratio = w->numpy / w->ours, ratio1 = w->numpy / w->ours1;
-    int ok = !w->goal || (ratio >= w->goal && ratio1 >= w->goal);
-    pass = pass && ok;
-    char goal[16];
-    snprintf(goal, sizeof goal, w->goal ? "%.1fx" : "-", w->goal);
-    printf("%-40s %10.2f %10.2f %10.2f %7.2fx %8.2fx %6s %s\n", w->label, w->ours1 / 1e6 / c,
-           w->ours / 1e6 / c, w->numpy / 1e6 / c, ratio1, ratio, goal,
-           !w->goal ? "(information)"
-           : ok     ? "PASS"
-                    : "MISS");
-    if (w->goal) {
-      size_t len = strlen(summary);
-      snprintf(summary + len, sizeof summary - len, "%s%s %.2fx@1 %.2fx@def", len ? ", " : "",
-               w->lua, ratio1, ratio);
-    }
-  }
-  printf("goals (sort and cumsum >= 1.0x NumPy at 1 thread and at the default): %s (%s)\n",
-         pass ? "PASS" : "MISS", summary);
+  if (bench_rows_run(L, lua_ref, "bench_sort", rows, NROWS, rounds) != 0) return 2;
+  int pass = bench_rows_report("ltensor sorting and scans against NumPy",
+                               "our sort returns values and int64 indices, np.sort the values only",
+                               "sort and cumsum >= 1.0x NumPy at 1 thread and at the default", rows,
+                               NROWS, rounds, quick);
   printf("(%.1f s)\n", (bench_now_ns() - t_start) / 1e9);
   fflush(stdout);
   lua_close(L);
