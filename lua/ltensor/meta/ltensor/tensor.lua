@@ -28,21 +28,21 @@
 ---@field mT ltensor.Tensor a view with the last two dims swapped
 ---@field __dlpack_c_exchange_api lightuserdata the DLPack C exchange table
 ---@field [integer] ltensor.Tensor|number|boolean|number[]
----@operator len:integer
----@operator unm:ltensor.Tensor
----@operator bnot:ltensor.Tensor
----@operator add(ltensor.Operand):ltensor.Tensor
----@operator sub(ltensor.Operand):ltensor.Tensor
----@operator mul(ltensor.Operand):ltensor.Tensor
----@operator div(ltensor.Operand):ltensor.Tensor
----@operator idiv(ltensor.Operand):ltensor.Tensor
----@operator mod(ltensor.Operand):ltensor.Tensor
----@operator pow(ltensor.Operand):ltensor.Tensor
----@operator band(ltensor.Operand):ltensor.Tensor
----@operator bor(ltensor.Operand):ltensor.Tensor
----@operator bxor(ltensor.Operand):ltensor.Tensor
----@operator shl(ltensor.Operand):ltensor.Tensor
----@operator shr(ltensor.Operand):ltensor.Tensor
+---@operator len: integer
+---@operator unm: ltensor.Tensor
+---@operator bnot: ltensor.Tensor
+---@operator add(ltensor.Operand): ltensor.Tensor
+---@operator sub(ltensor.Operand): ltensor.Tensor
+---@operator mul(ltensor.Operand): ltensor.Tensor
+---@operator div(ltensor.Operand): ltensor.Tensor
+---@operator idiv(ltensor.Operand): ltensor.Tensor
+---@operator mod(ltensor.Operand): ltensor.Tensor
+---@operator pow(ltensor.Operand): ltensor.Tensor
+---@operator band(ltensor.Operand): ltensor.Tensor
+---@operator bor(ltensor.Operand): ltensor.Tensor
+---@operator bxor(ltensor.Operand): ltensor.Tensor
+---@operator shl(ltensor.Operand): ltensor.Tensor
+---@operator shr(ltensor.Operand): ltensor.Tensor
 local Tensor = {}
 
 -- {====== describing ======
