@@ -27,7 +27,7 @@
 ---@field T ltensor.Tensor a view with the dims reversed
 ---@field mT ltensor.Tensor a view with the last two dims swapped
 ---@field __dlpack_c_exchange_api lightuserdata the DLPack C exchange table
----@field [integer] ltensor.Tensor|number|boolean|number[]
+---@field [integer] ltensor.Tensor|number|boolean|number[] t[i]: an element of a 1-d tensor, else a row view
 ---@operator len: integer
 ---@operator unm: ltensor.Tensor
 ---@operator bnot: ltensor.Tensor
