@@ -3,7 +3,7 @@
 #   make test   the same set-up, then the whole suite (C tests, busted specs, examples)
 # and: make bench, make asan (the suite under AddressSanitizer + UBSan alone), make tsan (the
 # threaded example, the pool's test and the math specs under ThreadSanitizer), make valgrind,
-# make fuzz, make install, make clean.
+# make fuzz, make install, make docs (docs/API.md), make clean.
 
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
@@ -20,7 +20,7 @@ LUA_ENV     = LUA_PATH="$(CURDIR)/lua/?.lua;$(CURDIR)/lua/?/init.lua;;" \
               LUA_CPATH="$(CURDIR)/$(BUILD)/lua/?.so;;"
 
 
-.PHONY: all deps build run test test-noblas bench asan tsan valgrind fuzz install clean
+.PHONY: all deps build run test test-noblas bench asan tsan valgrind fuzz install docs clean
 
 all: build
 
@@ -117,6 +117,10 @@ bench: build
 
 install: build
 	$(CMAKE) --install $(BUILD)
+
+# docs/API.md from the LuaLS definitions in lua/ltensor/meta (ctest's api_docs checks it).
+docs:
+	lua5.4 tools/gen_api.lua
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) $(TSAN_BUILD) $(FUZZ_BUILD) $(NOBLAS_BUILD)

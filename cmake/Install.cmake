@@ -2,6 +2,10 @@
 # The Lua module, for `require "ltensor"` from lua5.4: core.so and the Lua files (LT_LUA_FILES).
 install(TARGETS ltensor_module LIBRARY DESTINATION ${LTENSOR_LIBDIR}/ltensor)
 install(FILES ${LT_LUA_FILES} DESTINATION ${LTENSOR_LUADIR}/ltensor)
+# The LuaLS definitions (never required; not compiled in): the folder a .luarc.json's
+# workspace.library names, share/lua/5.4/ltensor/meta (README, "Editor support").
+install(DIRECTORY lua/ltensor/meta/ DESTINATION ${LTENSOR_LUADIR}/ltensor/meta
+        FILES_MATCHING PATTERN "*.lua")
 # The host library: libltensor.a and libltensor.so in lib/, ltensor.h and dlpack.h side by side
 # in include/ltensor/, the CMake package (ltensor::ltensor, the static library, and
 # ltensor::ltensor_shared) in lib/cmake/ltensor/, and lib/pkgconfig/ltensor.pc. The rock leaves it

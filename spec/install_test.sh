@@ -26,6 +26,10 @@ for f in libltensor.a libltensor.so ltensor.pc ltensorConfig.cmake ltensorConfig
          core.so init.lua dlpack.lua; do
   [ -n "$(find "$prefix" -name "$f")" ] || { echo "not installed: $f"; exit 1; }
 done
+# the LuaLS definitions, where the README's .luarc.json example points
+for f in ltensor.lua ltensor/tensor.lua ltensor/math.lua ltensor/dlpack.lua; do
+  [ -f "$prefix/share/lua/5.4/ltensor/meta/$f" ] || { echo "not installed: share/lua/5.4/ltensor/meta/$f"; exit 1; }
+done
 echo "installed into $prefix"
 
 # CMake: ltensor::ltensor (static) and ltensor::ltensor_shared

@@ -172,6 +172,8 @@ LUAMOD_API int luaopen_ltensor_core(lua_State *L) {
   if (!complete) ltl_register_state(L, at.mt);
   lua_pushvalue(L, at.methods);
   lua_setfield(L, at.module, "_methods");
+  lua_pushvalue(L, at.props);
+  lua_setfield(L, at.module, "_properties"); /* for spec/definitions_spec.lua */
   lua_pushvalue(L, at.mt);
   lua_setfield(L, at.module, "_metatable"); /* for the Lua layer (__tostring) */
   for (int i = 0; i < LT_NDTYPES; i++) {

@@ -1,0 +1,347 @@
+---@meta ltensor
+-- LuaLS (lua-language-server) definitions of the module `ltensor`: its functions, dtype
+-- constants and the types the other definition files share. Editors read this folder through
+-- `.luarc.json`'s `workspace.library` (README, "Editor support and API reference"); nothing
+-- requires it. docs/API.md is generated from these files (tools/gen_api.lua) and
+-- spec/definitions_spec.lua checks them against the live module.
+--
+-- Conventions, kept so that tools/apidefs.lua can read the files line by line:
+-- one `---` block per entry, its first plain line the one-line description; `---@param name
+-- type description` and `---@return type [name] [# description]`, with no spaces inside a type;
+-- a function block ends in `function ltensor.name(args) end` (methods: `function
+-- Tensor:name(args) end`, in ltensor/tensor.lua and ltensor/math.lua); properties and
+-- constants are `---@field` lines of their class. Dims and positions are 1-based, negative
+-- counting from the end.
+
+---@alias ltensor.dtype
+---| "bool"
+---| "uint8"
+---| "int8"
+---| "int16"
+---| "int32"
+---| "int64"
+---| "uint16"
+---| "uint32"
+---| "uint64"
+---| "float16"
+---| "bfloat16"
+---| "float32"
+---| "float64"
+---| "complex64"
+---| "complex128"
+---| "float" # alias of float32
+---| "double" # alias of float64
+---| "half" # alias of float16
+---| "long" # alias of int64
+---| "int" # alias of int32
+---| "short" # alias of int16
+---| "cfloat" # alias of complex64
+---| "cdouble" # alias of complex128
+
+--- A shape or a list of dims: a sequence of integers, e.g. `{2, 3}`.
+---@alias ltensor.Shape integer[]
+
+--- A Lua value written into or read from an element: a number, a boolean, or `{re, im}` for
+--- complex dtypes.
+---@alias ltensor.Scalar number|boolean|number[]
+
+--- An operand of an elementwise operation: a tensor or a scalar (broadcast as NumPy does).
+---@alias ltensor.Operand ltensor.Tensor|ltensor.Scalar
+
+--- Nested sequences of scalars, as `lt.tensor` takes them and `t:tolist()` gives them.
+---@alias ltensor.NestedTable table
+
+--- The options table of a constructor or of a cast: `{dtype = "int32"}`.
+---@class ltensor.DtypeOptions
+---@field dtype? ltensor.dtype the element type of the result
+
+--- What `lt.config` reports and sets.
+---@class ltensor.Config
+---@field blas? string|boolean the BLAS matrix products use ("openblas", "cblas" or nil); set false to use ltensor's own kernel, true to go back
+
+--- The module table, `local lt = require "ltensor"`: constructors, functions taking tensors
+--- first, and every dtype name as a constant (`lt.float32 == "float32"`).
+---@class ltensor
+---@field _VERSION string the version, "ltensor X.Y.Z"
+---@field bool "bool" dtype constant
+---@field uint8 "uint8" dtype constant
+---@field int8 "int8" dtype constant
+---@field int16 "int16" dtype constant
+---@field int32 "int32" dtype constant
+---@field int64 "int64" dtype constant
+---@field uint16 "uint16" dtype constant
+---@field uint32 "uint32" dtype constant
+---@field uint64 "uint64" dtype constant
+---@field float16 "float16" dtype constant
+---@field bfloat16 "bfloat16" dtype constant
+---@field float32 "float32" dtype constant
+---@field float64 "float64" dtype constant
+---@field complex64 "complex64" dtype constant
+---@field complex128 "complex128" dtype constant
+---@field float "float32" alias: the name it stands for
+---@field double "float64" alias: the name it stands for
+---@field half "float16" alias: the name it stands for
+---@field long "int64" alias: the name it stands for
+---@field int "int32" alias: the name it stands for (as in torch)
+---@field short "int16" alias: the name it stands for
+---@field cfloat "complex64" alias: the name it stands for
+---@field cdouble "complex128" alias: the name it stands for
+local ltensor = {}
+
+-- {====== constructors ======
+
+--- A new tensor copied from a number, a boolean, nested tables, a tensor or a DLPack object.
+--- Integers give int64, floats float32, booleans bool, unless dtype is given.
+---@param data ltensor.Scalar|ltensor.NestedTable|ltensor.Tensor|table
+---@param dtype? ltensor.dtype
+---@return ltensor.Tensor
+function ltensor.tensor(data, dtype) end
+
+--- An uninitialized float32 tensor (or of dtype) of the given shape.
+---@param ... integer|ltensor.dtype the sizes, then the dtype
+---@return ltensor.Tensor
+---@overload fun(shape:ltensor.Shape,dtype?:ltensor.dtype):ltensor.Tensor
+function ltensor.empty(...) end
+
+--- A tensor of zeros (float32 unless dtype is given).
+---@param ... integer|ltensor.dtype the sizes, then the dtype
+---@return ltensor.Tensor
+---@overload fun(shape:ltensor.Shape,dtype?:ltensor.dtype):ltensor.Tensor
+function ltensor.zeros(...) end
+
+--- A tensor of ones (float32 unless dtype is given).
+---@param ... integer|ltensor.dtype the sizes, then the dtype
+---@return ltensor.Tensor
+---@overload fun(shape:ltensor.Shape,dtype?:ltensor.dtype):ltensor.Tensor
+function ltensor.ones(...) end
+
+--- A tensor filled with value; the dtype follows the value (int64, float32, bool, complex64).
+---@param shape ltensor.Shape|integer a shape table, or the size of a 1-d tensor
+---@param value ltensor.Scalar
+---@param dtype? ltensor.dtype
+---@return ltensor.Tensor
+function ltensor.full(shape, value, dtype) end
+
+--- Values from start (default 0) up to stop, excluded, by step (default 1), as torch.arange:
+--- int64 when every number is an integer, else float32.
+---@param start number
+---@param stop? number
+---@param step? number
+---@param dtype? ltensor.dtype
+---@return ltensor.Tensor
+---@overload fun(stop:number,dtype?:ltensor.dtype):ltensor.Tensor
+function ltensor.arange(start, stop, step, dtype) end
+
+--- A tensor holding a copy of the string's raw bytes (native byte order): 1-d, or of the shape
+--- given (one size may be -1).
+---@param bytes string
+---@param dtype ltensor.dtype
+---@param ... integer the sizes (or one shape table)
+---@return ltensor.Tensor
+---@overload fun(bytes:string,dtype:ltensor.dtype,shape:ltensor.Shape):ltensor.Tensor
+function ltensor.from_bytes(bytes, dtype, ...) end
+
+--- An n x m matrix (n x n without m) with ones on the diagonal, float32 unless dtype is given.
+---@param n integer
+---@param m? integer
+---@param dtype? ltensor.dtype|ltensor.DtypeOptions
+---@return ltensor.Tensor
+function ltensor.eye(n, m, dtype) end
+
+--- steps values from start to stop, both included (the ends exact), float32 unless dtype is
+--- given (complex64 when an end is `{re, im}`).
+---@param start number|number[]
+---@param stop number|number[]
+---@param steps integer
+---@param dtype? ltensor.dtype|ltensor.DtypeOptions
+---@return ltensor.Tensor
+function ltensor.linspace(start, stop, steps, dtype) end
+
+--- base (default 10) to the powers linspace(start, stop, steps) gives.
+---@param start number|number[]
+---@param stop number|number[]
+---@param steps integer
+---@param base? number
+---@param dtype? ltensor.dtype|ltensor.DtypeOptions
+---@return ltensor.Tensor
+function ltensor.logspace(start, stop, steps, base, dtype) end
+
+--- A tensor of zeros of t's shape, in t's dtype unless dtype says otherwise.
+---@param t ltensor.Tensor
+---@param opts? ltensor.dtype|ltensor.DtypeOptions
+---@return ltensor.Tensor
+function ltensor.zeros_like(t, opts) end
+
+--- A tensor of ones of t's shape, in t's dtype unless dtype says otherwise.
+---@param t ltensor.Tensor
+---@param opts? ltensor.dtype|ltensor.DtypeOptions
+---@return ltensor.Tensor
+function ltensor.ones_like(t, opts) end
+
+--- An uninitialized tensor of t's shape, in t's dtype unless dtype says otherwise.
+---@param t ltensor.Tensor
+---@param opts? ltensor.dtype|ltensor.DtypeOptions
+---@return ltensor.Tensor
+function ltensor.empty_like(t, opts) end
+
+--- A tensor of t's shape filled with value, in t's dtype unless dtype says otherwise.
+---@param t ltensor.Tensor
+---@param value ltensor.Scalar
+---@param opts? ltensor.dtype|ltensor.DtypeOptions
+---@return ltensor.Tensor
+function ltensor.full_like(t, value, opts) end
+
+-- }======
+
+-- {====== functions on tensors ======
+
+--- Whether x is an ltensor tensor.
+---@param x any
+---@return boolean
+function ltensor.is_tensor(x) end
+
+--- Elementwise choice: a where cond is true, else b (tensors or scalars, broadcast).
+---@param cond ltensor.Tensor a bool tensor
+---@param a ltensor.Operand
+---@param b ltensor.Operand
+---@return ltensor.Tensor
+function ltensor.where(cond, a, b) end
+
+--- The tensors joined along an existing dim (default 1), as torch.cat.
+---@param tensors ltensor.Tensor[]
+---@param dim? integer
+---@return ltensor.Tensor
+function ltensor.cat(tensors, dim) end
+
+--- The tensors (of one shape) stacked along a new dim (default 1), as torch.stack.
+---@param tensors ltensor.Tensor[]
+---@param dim? integer
+---@return ltensor.Tensor
+function ltensor.stack(tensors, dim) end
+
+--- torch.einsum: the operands contracted as the equation says ("ij,jk->ik"); the operands as
+--- arguments or one table. Always a new tensor.
+---@param equation string
+---@param ... ltensor.Tensor|ltensor.Tensor[] the operands
+---@return ltensor.Tensor
+function ltensor.einsum(equation, ...) end
+
+--- A table of expanded views, one dim per 0-d or 1-d tensor, as torch.meshgrid; the tensors as
+--- arguments or one table, then `{indexing = "ij"|"xy"}`.
+---@param ... ltensor.Tensor|ltensor.Tensor[]|{indexing:string}
+---@return ltensor.Tensor[]
+function ltensor.meshgrid(...) end
+
+--- t:flip(dims): a copy with the order of the elements along the dims reversed.
+---@param t ltensor.Tensor
+---@param ... integer|ltensor.Shape the dims
+---@return ltensor.Tensor
+function ltensor.flip(t, ...) end
+
+--- t:roll(shifts, dims): a copy with the elements shifted along the dims (wrapping around).
+---@param t ltensor.Tensor
+---@param shifts integer|ltensor.Shape
+---@param dims? integer|ltensor.Shape
+---@return ltensor.Tensor
+function ltensor.roll(t, shifts, dims) end
+
+--- t:tile(sizes): a copy of t repeated sizes times along each dim (sizes padded with 1s).
+---@param t ltensor.Tensor
+---@param ... integer|ltensor.Shape the repetitions
+---@return ltensor.Tensor
+function ltensor.tile(t, ...) end
+
+--- t:split(size, dim): a table of views along dim, each size long, or of the given sizes.
+---@param t ltensor.Tensor
+---@param split_size integer|ltensor.Shape
+---@param dim? integer
+---@return ltensor.Tensor[]
+function ltensor.split(t, split_size, dim) end
+
+--- t:chunk(chunks, dim): a table of at most chunks views along dim, as torch.chunk.
+---@param t ltensor.Tensor
+---@param chunks integer
+---@param dim? integer
+---@return ltensor.Tensor[]
+function ltensor.chunk(t, chunks, dim) end
+
+--- t:unbind(dim): a table of the views t:select(dim, i).
+---@param t ltensor.Tensor
+---@param dim? integer
+---@return ltensor.Tensor[]
+function ltensor.unbind(t, dim) end
+
+--- t:tril(diagonal): a copy with the elements above the diagonal set to 0.
+---@param t ltensor.Tensor
+---@param diagonal? integer
+---@return ltensor.Tensor
+function ltensor.tril(t, diagonal) end
+
+--- t:triu(diagonal): a copy with the elements below the diagonal set to 0.
+---@param t ltensor.Tensor
+---@param diagonal? integer
+---@return ltensor.Tensor
+function ltensor.triu(t, diagonal) end
+
+--- t:diag(diagonal): a 1-d tensor becomes a diagonal matrix, a matrix gives its diagonal.
+---@param t ltensor.Tensor
+---@param diagonal? integer
+---@return ltensor.Tensor
+function ltensor.diag(t, diagonal) end
+
+--- t:diagonal(offset, dim1, dim2): a view of a diagonal, appended as the last dim.
+---@param t ltensor.Tensor
+---@param offset? integer
+---@param dim1? integer
+---@param dim2? integer
+---@return ltensor.Tensor
+function ltensor.diagonal(t, offset, dim1, dim2) end
+
+--- t:trace(): the sum of a matrix's main diagonal, a Lua value as t:sum() gives.
+---@param t ltensor.Tensor
+---@return ltensor.Scalar
+function ltensor.trace(t) end
+
+--- t:broadcast_to(shape): a view of t expanded to the shape (-1 keeps a size).
+---@param t ltensor.Tensor
+---@param ... integer|ltensor.Shape the sizes
+---@return ltensor.Tensor
+function ltensor.broadcast_to(t, ...) end
+
+-- }======
+
+-- {====== DLPack and configuration ======
+
+--- The same as `require "ltensor.dlpack".from_dlpack`: a tensor sharing x's memory.
+---@param x ltensor.Capsule|ltensor.Tensor|table any DLPack-exportable object, or a capsule
+---@param opts? ltensor.FromDlpackOptions
+---@return ltensor.Tensor
+function ltensor.from_dlpack(x, opts) end
+
+--- The same as `require "ltensor.dlpack".to_dlpack`: a legacy "dltensor" capsule of t.
+---@param t ltensor.Tensor
+---@return ltensor.Capsule
+function ltensor.to_dlpack(t) end
+
+--- The same as `require "ltensor.dlpack".ReadOnlyTensorWrapper`: an export-only view of t.
+---@param t ltensor.Tensor|ltensor.ReadOnlyTensorWrapper
+---@return ltensor.ReadOnlyTensorWrapper
+function ltensor.ReadOnlyTensorWrapper(t) end
+
+--- The build's configuration ({blas = "openblas"|"cblas"|nil}); `{blas = false}` switches the
+--- BLAS off for the whole process, `{blas = true}` back on.
+---@param opts? ltensor.Config
+---@return ltensor.Config
+function ltensor.config(opts) end
+
+--- Sets the process-wide number of threads bulk operations use (1: the caller's thread only).
+---@param n integer
+function ltensor.set_num_threads(n) end
+
+--- The process-wide number of threads bulk operations use.
+---@return integer
+function ltensor.get_num_threads() end
+
+-- }======
+
+return ltensor

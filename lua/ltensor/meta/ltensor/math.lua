@@ -1,0 +1,869 @@
+---@meta _
+-- LuaLS definitions of ltensor.Tensor, part 2: the math methods (src/binding/lua_math.c,
+-- lua_funcs.c, lua_reduce.c, lua_softmax.c) and the shape copies and views of lua_shape.c.
+-- In-place forms (`add_`) write t, refusing a result type t cannot hold, and return t.
+-- Conventions: see ../ltensor.lua. Nothing requires this file.
+
+---@class ltensor.Tensor
+local Tensor = {}
+
+-- {====== elementwise: binary ======
+
+--- t + other (with {alpha = k}: t + k * other), broadcast and promoted as torch.
+---@param other ltensor.Operand
+---@param opts? {alpha:number}
+---@return ltensor.Tensor
+function Tensor:add(other, opts) end
+
+--- In place: add written into t.
+---@param other ltensor.Operand
+---@param opts? {alpha:number}
+---@return ltensor.Tensor self
+function Tensor:add_(other, opts) end
+
+--- t - other (with {alpha = k}: t - k * other), broadcast and promoted as torch.
+---@param other ltensor.Operand
+---@param opts? {alpha:number}
+---@return ltensor.Tensor
+function Tensor:sub(other, opts) end
+
+--- In place: sub written into t.
+---@param other ltensor.Operand
+---@param opts? {alpha:number}
+---@return ltensor.Tensor self
+function Tensor:sub_(other, opts) end
+
+--- t * other, broadcast and promoted as torch.
+---@param other ltensor.Operand
+---@return ltensor.Tensor
+function Tensor:mul(other) end
+
+--- In place: mul written into t.
+---@param other ltensor.Operand
+---@return ltensor.Tensor self
+function Tensor:mul_(other) end
+
+--- t / other (integers give float32); {rounding_mode = "floor"} floors.
+---@param other ltensor.Operand
+---@param opts? {rounding_mode:string}
+---@return ltensor.Tensor
+function Tensor:div(other, opts) end
+
+--- In place: div written into t.
+---@param other ltensor.Operand
+---@param opts? {rounding_mode:string}
+---@return ltensor.Tensor self
+function Tensor:div_(other, opts) end
+
+--- t // other, flooring as Python (Lua's `//`).
+---@param other ltensor.Operand
+---@return ltensor.Tensor
+function Tensor:floor_divide(other) end
+
+--- In place: floor_divide written into t.
+---@param other ltensor.Operand
+---@return ltensor.Tensor self
+function Tensor:floor_divide_(other) end
+
+--- t % other with the sign of the divisor, as Python (Lua's `%`).
+---@param other ltensor.Operand
+---@return ltensor.Tensor
+function Tensor:remainder(other) end
+
+--- In place: remainder written into t.
+---@param other ltensor.Operand
+---@return ltensor.Tensor self
+function Tensor:remainder_(other) end
+
+--- t ^ other; negative integer powers of integers raise.
+---@param other ltensor.Operand
+---@return ltensor.Tensor
+function Tensor:pow(other) end
+
+--- In place: pow written into t.
+---@param other ltensor.Operand
+---@return ltensor.Tensor self
+function Tensor:pow_(other) end
+
+--- The elementwise larger of t and other (NaN propagates).
+---@param other ltensor.Operand
+---@return ltensor.Tensor
+function Tensor:maximum(other) end
+
+--- In place: maximum written into t.
+---@param other ltensor.Operand
+---@return ltensor.Tensor self
+function Tensor:maximum_(other) end
+
+--- The elementwise smaller of t and other (NaN propagates).
+---@param other ltensor.Operand
+---@return ltensor.Tensor
+function Tensor:minimum(other) end
+
+--- In place: minimum written into t.
+---@param other ltensor.Operand
+---@return ltensor.Tensor self
+function Tensor:minimum_(other) end
+
+--- t & other for integer and bool tensors (logical on bools).
+---@param other ltensor.Operand
+---@return ltensor.Tensor
+function Tensor:bitwise_and(other) end
+
+--- In place: bitwise_and written into t.
+---@param other ltensor.Operand
+---@return ltensor.Tensor self
+function Tensor:bitwise_and_(other) end
+
+--- t | other for integer and bool tensors (logical on bools).
+---@param other ltensor.Operand
+---@return ltensor.Tensor
+function Tensor:bitwise_or(other) end
+
+--- In place: bitwise_or written into t.
+---@param other ltensor.Operand
+---@return ltensor.Tensor self
+function Tensor:bitwise_or_(other) end
+
+--- t ~ other for integer and bool tensors (logical on bools).
+---@param other ltensor.Operand
+---@return ltensor.Tensor
+function Tensor:bitwise_xor(other) end
+
+--- In place: bitwise_xor written into t.
+---@param other ltensor.Operand
+---@return ltensor.Tensor self
+function Tensor:bitwise_xor_(other) end
+
+--- t << other for integer tensors: 0 for a negative amount or the bit width or more.
+---@param other ltensor.Operand
+---@return ltensor.Tensor
+function Tensor:bitwise_left_shift(other) end
+
+--- In place: bitwise_left_shift written into t.
+---@param other ltensor.Operand
+---@return ltensor.Tensor self
+function Tensor:bitwise_left_shift_(other) end
+
+--- t >> other for integer tensors (arithmetic for signed ones): the sign for a negative amount or the bit width or more.
+---@param other ltensor.Operand
+---@return ltensor.Tensor
+function Tensor:bitwise_right_shift(other) end
+
+--- In place: bitwise_right_shift written into t.
+---@param other ltensor.Operand
+---@return ltensor.Tensor self
+function Tensor:bitwise_right_shift_(other) end
+
+--- atan2(t, other) elementwise, the quadrant from both signs (floating result).
+---@param other ltensor.Operand
+---@return ltensor.Tensor
+function Tensor:atan2(other) end
+
+--- In place: atan2 written into t.
+---@param other ltensor.Operand
+---@return ltensor.Tensor self
+function Tensor:atan2_(other) end
+
+--- C's fmod: the remainder with the sign of the dividend (truncating for integers).
+---@param other ltensor.Operand
+---@return ltensor.Tensor
+function Tensor:fmod(other) end
+
+--- In place: fmod written into t.
+---@param other ltensor.Operand
+---@return ltensor.Tensor self
+function Tensor:fmod_(other) end
+
+--- sqrt(t^2 + other^2) without overflow; refuses integers.
+---@param other ltensor.Operand
+---@return ltensor.Tensor
+function Tensor:hypot(other) end
+
+--- In place: hypot written into t.
+---@param other ltensor.Operand
+---@return ltensor.Tensor self
+function Tensor:hypot_(other) end
+
+-- }======
+
+-- {====== elementwise: unary ======
+
+--- -t (Lua's unary minus).
+---@return ltensor.Tensor
+function Tensor:neg() end
+
+--- In place: neg written into t.
+---@return ltensor.Tensor self
+function Tensor:neg_() end
+
+--- |t|.
+---@return ltensor.Tensor
+function Tensor:abs() end
+
+--- In place: abs written into t.
+---@return ltensor.Tensor self
+function Tensor:abs_() end
+
+--- The square root (integers give float32).
+---@return ltensor.Tensor
+function Tensor:sqrt() end
+
+--- In place: sqrt written into t.
+---@return ltensor.Tensor self
+function Tensor:sqrt_() end
+
+--- e to the power t.
+---@return ltensor.Tensor
+function Tensor:exp() end
+
+--- In place: exp written into t.
+---@return ltensor.Tensor self
+function Tensor:exp_() end
+
+--- The natural logarithm.
+---@return ltensor.Tensor
+function Tensor:log() end
+
+--- In place: log written into t.
+---@return ltensor.Tensor self
+function Tensor:log_() end
+
+--- The sine.
+---@return ltensor.Tensor
+function Tensor:sin() end
+
+--- In place: sin written into t.
+---@return ltensor.Tensor self
+function Tensor:sin_() end
+
+--- The cosine.
+---@return ltensor.Tensor
+function Tensor:cos() end
+
+--- In place: cos written into t.
+---@return ltensor.Tensor self
+function Tensor:cos_() end
+
+--- The hyperbolic tangent.
+---@return ltensor.Tensor
+function Tensor:tanh() end
+
+--- In place: tanh written into t.
+---@return ltensor.Tensor self
+function Tensor:tanh_() end
+
+--- Rounded down.
+---@return ltensor.Tensor
+function Tensor:floor() end
+
+--- In place: floor written into t.
+---@return ltensor.Tensor self
+function Tensor:floor_() end
+
+--- Rounded up.
+---@return ltensor.Tensor
+function Tensor:ceil() end
+
+--- In place: ceil written into t.
+---@return ltensor.Tensor self
+function Tensor:ceil_() end
+
+--- Rounded to the nearest integer, halves to even, as torch.
+---@return ltensor.Tensor
+function Tensor:round() end
+
+--- In place: round written into t.
+---@return ltensor.Tensor self
+function Tensor:round_() end
+
+--- -1, 0 or 1 by the sign of each element.
+---@return ltensor.Tensor
+function Tensor:sign() end
+
+--- In place: sign written into t.
+---@return ltensor.Tensor self
+function Tensor:sign_() end
+
+--- ~t for integer and bool tensors (logical not on bools).
+---@return ltensor.Tensor
+function Tensor:bitwise_not() end
+
+--- In place: bitwise_not written into t.
+---@return ltensor.Tensor self
+function Tensor:bitwise_not_() end
+
+--- 1 / (1 + exp(-t)).
+---@return ltensor.Tensor
+function Tensor:sigmoid() end
+
+--- In place: sigmoid written into t.
+---@return ltensor.Tensor self
+function Tensor:sigmoid_() end
+
+--- max(t, 0); keeps integer dtypes.
+---@return ltensor.Tensor
+function Tensor:relu() end
+
+--- In place: relu written into t.
+---@return ltensor.Tensor self
+function Tensor:relu_() end
+
+--- The tangent.
+---@return ltensor.Tensor
+function Tensor:tan() end
+
+--- In place: tan written into t.
+---@return ltensor.Tensor self
+function Tensor:tan_() end
+
+--- The arcsine.
+---@return ltensor.Tensor
+function Tensor:asin() end
+
+--- In place: asin written into t.
+---@return ltensor.Tensor self
+function Tensor:asin_() end
+
+--- The arccosine.
+---@return ltensor.Tensor
+function Tensor:acos() end
+
+--- In place: acos written into t.
+---@return ltensor.Tensor self
+function Tensor:acos_() end
+
+--- The arctangent.
+---@return ltensor.Tensor
+function Tensor:atan() end
+
+--- In place: atan written into t.
+---@return ltensor.Tensor self
+function Tensor:atan_() end
+
+--- The hyperbolic sine.
+---@return ltensor.Tensor
+function Tensor:sinh() end
+
+--- In place: sinh written into t.
+---@return ltensor.Tensor self
+function Tensor:sinh_() end
+
+--- The hyperbolic cosine.
+---@return ltensor.Tensor
+function Tensor:cosh() end
+
+--- In place: cosh written into t.
+---@return ltensor.Tensor self
+function Tensor:cosh_() end
+
+--- The inverse hyperbolic sine.
+---@return ltensor.Tensor
+function Tensor:asinh() end
+
+--- In place: asinh written into t.
+---@return ltensor.Tensor self
+function Tensor:asinh_() end
+
+--- The inverse hyperbolic cosine.
+---@return ltensor.Tensor
+function Tensor:acosh() end
+
+--- In place: acosh written into t.
+---@return ltensor.Tensor self
+function Tensor:acosh_() end
+
+--- The inverse hyperbolic tangent.
+---@return ltensor.Tensor
+function Tensor:atanh() end
+
+--- In place: atanh written into t.
+---@return ltensor.Tensor self
+function Tensor:atanh_() end
+
+--- log(1 + t), exact for small t.
+---@return ltensor.Tensor
+function Tensor:log1p() end
+
+--- In place: log1p written into t.
+---@return ltensor.Tensor self
+function Tensor:log1p_() end
+
+--- exp(t) - 1, exact for small t.
+---@return ltensor.Tensor
+function Tensor:expm1() end
+
+--- In place: expm1 written into t.
+---@return ltensor.Tensor self
+function Tensor:expm1_() end
+
+--- The base-2 logarithm.
+---@return ltensor.Tensor
+function Tensor:log2() end
+
+--- In place: log2 written into t.
+---@return ltensor.Tensor self
+function Tensor:log2_() end
+
+--- The base-10 logarithm.
+---@return ltensor.Tensor
+function Tensor:log10() end
+
+--- In place: log10 written into t.
+---@return ltensor.Tensor self
+function Tensor:log10_() end
+
+--- 2 to the power t.
+---@return ltensor.Tensor
+function Tensor:exp2() end
+
+--- In place: exp2 written into t.
+---@return ltensor.Tensor self
+function Tensor:exp2_() end
+
+--- Rounded toward zero; keeps integer dtypes.
+---@return ltensor.Tensor
+function Tensor:trunc() end
+
+--- In place: trunc written into t.
+---@return ltensor.Tensor self
+function Tensor:trunc_() end
+
+--- t - trunc(t); refuses integers.
+---@return ltensor.Tensor
+function Tensor:frac() end
+
+--- In place: frac written into t.
+---@return ltensor.Tensor self
+function Tensor:frac_() end
+
+--- 1 / sqrt(t).
+---@return ltensor.Tensor
+function Tensor:rsqrt() end
+
+--- In place: rsqrt written into t.
+---@return ltensor.Tensor self
+function Tensor:rsqrt_() end
+
+--- The error function.
+---@return ltensor.Tensor
+function Tensor:erf() end
+
+--- In place: erf written into t.
+---@return ltensor.Tensor self
+function Tensor:erf_() end
+
+--- The complementary error function, 1 - erf(t).
+---@return ltensor.Tensor
+function Tensor:erfc() end
+
+--- In place: erfc written into t.
+---@return ltensor.Tensor self
+function Tensor:erfc_() end
+
+--- The Gaussian error linear unit; {approximate = "tanh"} uses torch's tanh form. Refuses integers.
+---@param opts? {approximate:string}
+---@return ltensor.Tensor
+function Tensor:gelu(opts) end
+
+--- t * sigmoid(t); refuses integers.
+---@return ltensor.Tensor
+function Tensor:silu() end
+
+--- A bool tensor: where t is NaN.
+---@return ltensor.Tensor
+function Tensor:isnan() end
+
+--- A bool tensor: where t is +inf or -inf.
+---@return ltensor.Tensor
+function Tensor:isinf() end
+
+--- A bool tensor: where t is neither NaN nor infinite.
+---@return ltensor.Tensor
+function Tensor:isfinite() end
+
+--- NaN replaced by nan (0), +inf by posinf and -inf by neginf (the dtype's largest and lowest finite values by default); or one table {nan =, posinf =, neginf =}.
+---@param nan? number|{nan:number,posinf:number,neginf:number}
+---@param posinf? number
+---@param neginf? number
+---@return ltensor.Tensor
+function Tensor:nan_to_num(nan, posinf, neginf) end
+
+--- In place: NaN replaced by nan (0), +inf by posinf and -inf by neginf (the dtype's largest and lowest finite values by default); or one table {nan =, posinf =, neginf =}.
+---@param nan? number|{nan:number,posinf:number,neginf:number}
+---@param posinf? number
+---@param neginf? number
+---@return ltensor.Tensor self
+function Tensor:nan_to_num_(nan, posinf, neginf) end
+
+--- Linear interpolation t + weight * (target - t); refuses integers.
+---@param target ltensor.Operand the end value
+---@param weight ltensor.Operand
+---@return ltensor.Tensor
+function Tensor:lerp(target, weight) end
+
+--- In place: Linear interpolation t + weight * (target - t); refuses integers.
+---@param target ltensor.Operand the end value
+---@param weight ltensor.Operand
+---@return ltensor.Tensor self
+function Tensor:lerp_(target, weight) end
+
+--- Each element limited to [min, max] (either may be nil).
+---@param min? ltensor.Operand
+---@param max? ltensor.Operand
+---@return ltensor.Tensor
+function Tensor:clamp(min, max) end
+
+--- In place: Each element limited to [min, max] (either may be nil).
+---@param min? ltensor.Operand
+---@param max? ltensor.Operand
+---@return ltensor.Tensor self
+function Tensor:clamp_(min, max) end
+
+--- value where mask is true, t elsewhere, in t's dtype.
+---@param mask ltensor.Tensor a bool tensor, broadcast
+---@param value ltensor.Operand
+---@return ltensor.Tensor
+function Tensor:masked_fill(mask, value) end
+
+--- In place: value where mask is true, t elsewhere, in t's dtype.
+---@param mask ltensor.Tensor a bool tensor, broadcast
+---@param value ltensor.Operand
+---@return ltensor.Tensor self
+function Tensor:masked_fill_(mask, value) end
+
+--- A new tensor of t's dtype holding fn(x) for each element x (Lua per element).
+---@param fn fun(x:any):any
+---@return ltensor.Tensor
+function Tensor:map(fn) end
+
+--- Replaces each element x of t by fn(x), in place.
+---@param fn fun(x:any):any
+---@return ltensor.Tensor self
+function Tensor:apply(fn) end
+
+-- }======
+
+-- {====== comparisons and logic ======
+
+--- A bool tensor: t == other, elementwise (broadcast).
+---@param other ltensor.Operand
+---@return ltensor.Tensor
+function Tensor:eq(other) end
+
+--- A bool tensor: t ~= other, elementwise (broadcast).
+---@param other ltensor.Operand
+---@return ltensor.Tensor
+function Tensor:ne(other) end
+
+--- A bool tensor: t < other, elementwise (broadcast).
+---@param other ltensor.Operand
+---@return ltensor.Tensor
+function Tensor:lt(other) end
+
+--- A bool tensor: t <= other, elementwise (broadcast).
+---@param other ltensor.Operand
+---@return ltensor.Tensor
+function Tensor:le(other) end
+
+--- A bool tensor: t > other, elementwise (broadcast).
+---@param other ltensor.Operand
+---@return ltensor.Tensor
+function Tensor:gt(other) end
+
+--- A bool tensor: t >= other, elementwise (broadcast).
+---@param other ltensor.Operand
+---@return ltensor.Tensor
+function Tensor:ge(other) end
+
+--- A bool tensor: both nonzero.
+---@param other ltensor.Operand
+---@return ltensor.Tensor
+function Tensor:logical_and(other) end
+
+--- A bool tensor: either nonzero.
+---@param other ltensor.Operand
+---@return ltensor.Tensor
+function Tensor:logical_or(other) end
+
+--- A bool tensor: where t is zero.
+---@return ltensor.Tensor
+function Tensor:logical_not() end
+
+--- A bool tensor: |t - other| <= atol + rtol * |other| (defaults 1e-05, 1e-08), NaNs equal with equal_nan.
+---@param other ltensor.Tensor
+---@param rtol? number
+---@param atol? number
+---@param equal_nan? boolean
+---@return ltensor.Tensor
+function Tensor:isclose(other, rtol, atol, equal_nan) end
+
+--- Whether every element is close, as isclose: a Lua boolean.
+---@param other ltensor.Tensor
+---@param rtol? number
+---@param atol? number
+---@param equal_nan? boolean
+---@return boolean
+function Tensor:allclose(other, rtol, atol, equal_nan) end
+
+--- Whether other has t's shape and equal values (dtypes promoted): a Lua boolean.
+---@param other ltensor.Tensor
+---@return boolean
+function Tensor:equal(other) end
+
+-- }======
+
+-- {====== reductions ======
+
+--- The sum (integers give int64): a Lua value over every element, a tensor with a dim.
+---@param dim? integer|ltensor.Shape a dim or a table of dims; none: every element
+---@param keepdim? boolean
+---@param opts? ltensor.DtypeOptions
+---@return ltensor.Scalar|ltensor.Tensor # a Lua value over every element, a tensor with a dim
+function Tensor:sum(dim, keepdim, opts) end
+
+--- The mean of a floating tensor (of nothing: NaN).
+---@param dim? integer|ltensor.Shape a dim or a table of dims; none: every element
+---@param keepdim? boolean
+---@param opts? ltensor.DtypeOptions
+---@return ltensor.Scalar|ltensor.Tensor # a Lua value over every element, a tensor with a dim
+function Tensor:mean(dim, keepdim, opts) end
+
+--- The product (of nothing: 1); one dim at most.
+---@param dim? integer
+---@param keepdim? boolean
+---@param opts? ltensor.DtypeOptions
+---@return ltensor.Scalar|ltensor.Tensor # a Lua value over every element, a tensor with a dim
+function Tensor:prod(dim, keepdim, opts) end
+
+--- The largest value (NaN propagates) over the dims.
+---@param dim? integer|ltensor.Shape a dim or a table of dims; none: every element
+---@param keepdim? boolean
+---@return ltensor.Scalar|ltensor.Tensor # a Lua value over every element, a tensor with a dim
+function Tensor:amax(dim, keepdim) end
+
+--- The smallest value (NaN propagates) over the dims.
+---@param dim? integer|ltensor.Shape a dim or a table of dims; none: every element
+---@param keepdim? boolean
+---@return ltensor.Scalar|ltensor.Tensor # a Lua value over every element, a tensor with a dim
+function Tensor:amin(dim, keepdim) end
+
+--- The largest value; with a dim, the values and their 1-based positions; with a tensor, torch.maximum.
+---@param dim? integer|ltensor.Tensor a dim, or a tensor to compare with
+---@param keepdim? boolean
+---@return ltensor.Scalar|ltensor.Tensor values
+---@return ltensor.Tensor? positions # 1-based, with a dim
+function Tensor:max(dim, keepdim) end
+
+--- The smallest value; with a dim, the values and their 1-based positions; with a tensor, torch.minimum.
+---@param dim? integer|ltensor.Tensor a dim, or a tensor to compare with
+---@param keepdim? boolean
+---@return ltensor.Scalar|ltensor.Tensor values
+---@return ltensor.Tensor? positions # 1-based, with a dim
+function Tensor:min(dim, keepdim) end
+
+--- The 1-based position of the largest value: in row-major order over every element (a Lua integer), along dim with one.
+---@param dim? integer
+---@param keepdim? boolean
+---@return integer|ltensor.Tensor
+function Tensor:argmax(dim, keepdim) end
+
+--- The 1-based position of the smallest value: in row-major order over every element (a Lua integer), along dim with one.
+---@param dim? integer
+---@param keepdim? boolean
+---@return integer|ltensor.Tensor
+function Tensor:argmin(dim, keepdim) end
+
+--- Whether every element is nonzero: a Lua boolean over every element, a bool tensor with a dim.
+---@param dim? integer|ltensor.Shape a dim or a table of dims; none: every element
+---@param keepdim? boolean
+---@return boolean|ltensor.Tensor
+function Tensor:all(dim, keepdim) end
+
+--- Whether any element is nonzero: a Lua boolean over every element, a bool tensor with a dim.
+---@param dim? integer|ltensor.Shape a dim or a table of dims; none: every element
+---@param keepdim? boolean
+---@return boolean|ltensor.Tensor
+function Tensor:any(dim, keepdim) end
+
+--- The variance, torch's (dim, unbiased, keepdim) order; {correction = 0} for the population variance.
+---@param dim? integer|ltensor.Shape a dim or a table of dims; none: every element
+---@param unbiased? boolean
+---@param keepdim? boolean
+---@param opts? {correction:integer}
+---@return ltensor.Scalar|ltensor.Tensor # a Lua value over every element, a tensor with a dim
+function Tensor:var(dim, unbiased, keepdim, opts) end
+
+--- The standard deviation, torch's (dim, unbiased, keepdim) order; {correction = 0} for the population one.
+---@param dim? integer|ltensor.Shape a dim or a table of dims; none: every element
+---@param unbiased? boolean
+---@param keepdim? boolean
+---@param opts? {correction:integer}
+---@return ltensor.Scalar|ltensor.Tensor # a Lua value over every element, a tensor with a dim
+function Tensor:std(dim, unbiased, keepdim, opts) end
+
+--- The number of nonzero elements: a Lua integer over every element, an int64 tensor with dims.
+---@param dim? integer|ltensor.Shape a dim or a table of dims; none: every element
+---@return integer|ltensor.Tensor
+function Tensor:count_nonzero(dim) end
+
+--- The p-norm (default 2, "fro"), over every element or the dims.
+---@param p? number|string
+---@param dim? integer|ltensor.Shape a dim or a table of dims; none: every element
+---@param keepdim? boolean
+---@param opts? ltensor.DtypeOptions
+---@return ltensor.Scalar|ltensor.Tensor # a Lua value over every element, a tensor with a dim
+function Tensor:norm(p, dim, keepdim, opts) end
+
+--- log(sum(exp(t))) over the dims, max-shifted (stable); integers compute in float32.
+---@param dim integer|ltensor.Shape
+---@param keepdim? boolean
+---@return ltensor.Tensor
+function Tensor:logsumexp(dim, keepdim) end
+
+--- exp(t) / sum(exp(t)) along dim, max-shifted; integers need {dtype = }.
+---@param dim integer
+---@param opts? ltensor.DtypeOptions
+---@return ltensor.Tensor
+function Tensor:softmax(dim, opts) end
+
+--- log(softmax(t)) along dim, computed stably; integers need {dtype = }.
+---@param dim integer
+---@param opts? ltensor.DtypeOptions
+---@return ltensor.Tensor
+function Tensor:log_softmax(dim, opts) end
+
+--- The p-norm (default 2) of t - other: a Lua number.
+---@param other ltensor.Tensor
+---@param p? number
+---@return number
+function Tensor:dist(other, p) end
+
+--- The sum of the main diagonal of a matrix: a Lua value, as t:sum() gives.
+---@return ltensor.Scalar
+function Tensor:trace() end
+
+-- }======
+
+-- {====== products ======
+
+--- The matrix product as torch.matmul (1-d operands, broadcast batches); a BLAS for float and complex dtypes.
+---@param other ltensor.Tensor
+---@return ltensor.Tensor
+function Tensor:matmul(other) end
+
+--- The product of two matrices.
+---@param mat2 ltensor.Tensor
+---@return ltensor.Tensor
+function Tensor:mm(mat2) end
+
+--- Batched matrix products of two 3-d tensors (no broadcasting).
+---@param mat2 ltensor.Tensor
+---@return ltensor.Tensor
+function Tensor:bmm(mat2) end
+
+--- The product of a matrix and a vector.
+---@param vec ltensor.Tensor
+---@return ltensor.Tensor
+function Tensor:mv(vec) end
+
+--- The dot product of two 1-d tensors: a 0-d tensor.
+---@param other ltensor.Tensor
+---@return ltensor.Tensor
+function Tensor:dot(other) end
+
+--- beta * t + alpha * (mat1 @ mat2), both 1 by default.
+---@param mat1 ltensor.Tensor
+---@param mat2 ltensor.Tensor
+---@param opts? {beta:number,alpha:number}
+---@return ltensor.Tensor
+function Tensor:addmm(mat1, mat2, opts) end
+
+--- In place: addmm written into t.
+---@param mat1 ltensor.Tensor
+---@param mat2 ltensor.Tensor
+---@param opts? {beta:number,alpha:number}
+---@return ltensor.Tensor self
+function Tensor:addmm_(mat1, mat2, opts) end
+
+--- The outer product of two 1-d tensors: a matrix.
+---@param other ltensor.Tensor
+---@return ltensor.Tensor
+function Tensor:outer(other) end
+
+--- The cross product along dim (default: the first dim of size 3, as torch.cross).
+---@param other ltensor.Tensor
+---@param dim? integer
+---@return ltensor.Tensor
+function Tensor:cross(other, dim) end
+
+-- }======
+
+-- {====== shapes: copies and views ======
+
+--- A copy with the order of the elements along the dims reversed.
+---@param ... integer|ltensor.Shape the dims, or one table of them
+---@return ltensor.Tensor
+function Tensor:flip(...) end
+
+--- A copy with the elements shifted along the dims, wrapping around (without dims: the flattened tensor).
+---@param shifts integer|ltensor.Shape
+---@param dims? integer|ltensor.Shape
+---@return ltensor.Tensor
+function Tensor:roll(shifts, dims) end
+
+--- A copy of t repeated sizes times along each dim, as torch's repeat (a Lua keyword: call `t["repeat"](t, 2, 1)`, or use tile).
+---@param ... integer|ltensor.Shape the repetitions, or one table of them
+---@return ltensor.Tensor
+Tensor["repeat"] = function(self, ...) end
+
+--- A copy of t repeated sizes times along each dim (sizes padded with 1s in front).
+---@param ... integer|ltensor.Shape the repetitions, or one table of them
+---@return ltensor.Tensor
+function Tensor:tile(...) end
+
+--- A table of views along dim (default 1), each split_size long (the last shorter), or of the sizes in a table.
+---@param split_size integer|ltensor.Shape
+---@param dim? integer
+---@return ltensor.Tensor[]
+function Tensor:split(split_size, dim) end
+
+--- A table of at most chunks views along dim (default 1), each ceil(size / chunks) long.
+---@param chunks integer
+---@param dim? integer
+---@return ltensor.Tensor[]
+function Tensor:chunk(chunks, dim) end
+
+--- A table of the views t:select(dim, i) for every i (dim default 1).
+---@param dim? integer
+---@return ltensor.Tensor[]
+function Tensor:unbind(dim) end
+
+--- A copy with the elements above the diagonal (0: the main one, positive above) set to 0.
+---@param diagonal? integer
+---@return ltensor.Tensor
+function Tensor:tril(diagonal) end
+
+--- A copy with the elements below the diagonal (0: the main one, positive above) set to 0.
+---@param diagonal? integer
+---@return ltensor.Tensor
+function Tensor:triu(diagonal) end
+
+--- A 1-d tensor becomes a diagonal matrix; a matrix gives its diagonal (copies).
+---@param diagonal? integer
+---@return ltensor.Tensor
+function Tensor:diag(diagonal) end
+
+--- A view of the diagonal of dims dim1 and dim2 (default 1, 2), appended as the last dim.
+---@param offset? integer
+---@param dim1? integer
+---@param dim2? integer
+---@return ltensor.Tensor
+function Tensor:diagonal(offset, dim1, dim2) end
+
+--- A view of t expanded to the shape, as t:expand (-1 keeps a size).
+---@param ... integer|ltensor.Shape the integers, or one table of them
+---@return ltensor.Tensor
+function Tensor:broadcast_to(...) end
+
+-- }======
