@@ -67,6 +67,13 @@ echo "pkg-config host_pc: OK"
 out=$("$tmp/host_pc_static") || { echo "pkg-config host_pc_static failed: $out"; exit 1; }
 [ "$out" = OK ] || { echo "pkg-config host_pc_static: $out"; exit 1; }
 echo "pkg-config host_pc_static: OK"
+# README "Embedding": linked against libltensor.so with an rpath, the host finds the library
+# with no LD_LIBRARY_PATH
+run cc "${cflags[@]}" -o "$tmp/host_pc_rpath" "$src/spec/install/host.c" \
+  $(pkg-config --cflags --libs ltensor) -Wl,-rpath,"$libdir"
+out=$(env -u LD_LIBRARY_PATH "$tmp/host_pc_rpath") || { echo "rpath host_pc failed: $out"; exit 1; }
+[ "$out" = OK ] || { echo "rpath host_pc: $out"; exit 1; }
+echo "pkg-config host with -Wl,-rpath: OK"
 
 # CMake: ltensor::python, when the build made it
 if [ -n "$(find "$build" -maxdepth 2 -name libltensor_python.a)" ]; then
