@@ -461,6 +461,22 @@ int lt_mode(const lt_tensor *t, int dim, int keepdim, int64_t base, lt_tensor **
 
 /* }====== */
 
+/* The end of both uniques: on success hands out the values and the inverse and counts asked
+   for; on failure (rc != 0) frees all three. Returns rc. */
+static int unique_finish(int rc, lt_tensor *u, lt_tensor *inv, lt_tensor *cnt, lt_tensor **out,
+                         lt_tensor **inverse, lt_tensor **counts) {
+  if (rc) {
+    lt_tensor_free(u);
+    lt_tensor_free(inv);
+    lt_tensor_free(cnt);
+    return rc;
+  }
+  *out = u;
+  if (inverse) *inverse = inv;
+  if (counts) *counts = cnt;
+  return LT_OK;
+}
+
 /* {====== unique ====== */
 
 int lt_unique(const lt_tensor *t, int64_t base, lt_tensor **out, lt_tensor **inverse,
@@ -495,16 +511,7 @@ done:
   lt_tensor_free(flat);
   lt_tensor_free(sv);
   lt_tensor_free(si);
-  if (rc) {
-    lt_tensor_free(u);
-    lt_tensor_free(inv);
-    lt_tensor_free(cnt);
-    return rc;
-  }
-  *out = u;
-  if (inverse) *inverse = inv;
-  if (counts) *counts = cnt;
-  return LT_OK;
+  return unique_finish(rc, u, inv, cnt, out, inverse, counts);
 }
 
 /* }====== */
@@ -602,16 +609,7 @@ done:
   lt_tensor_free(owned);
   lt_tensor_free(r);
   lt_tensor_free(fv);
-  if (rc) {
-    lt_tensor_free(f);
-    lt_tensor_free(inv);
-    lt_tensor_free(cnt);
-    return rc;
-  }
-  *out = f;
-  if (inverse) *inverse = inv;
-  if (counts) *counts = cnt;
-  return LT_OK;
+  return unique_finish(rc, f, inv, cnt, out, inverse, counts);
 }
 
 /* }====== */
