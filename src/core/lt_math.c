@@ -209,7 +209,6 @@ static double fl_rem(double a, double b) {
   BIN_RUN(mul_##E, T, T, x *y)                      \
   BIN_RUN(div_##E, T, T, x / y)                     \
   BIN_RUN(floordiv_##E, T, T, (T)fl_floordiv(x, y)) \
-  BIN_RUN(rem_##E, T, T, (T)fl_rem(x, y))           \
   BIN_RUN(pow_##E, T, T, (T)pow(x, y))              \
   CMP_BINOPS(E, T)                                  \
   BIN_RUN(max_##E, T, T, (x != x || x > y) ? x : y) \
@@ -259,6 +258,9 @@ static double fl_rem(double a, double b) {
 #define BINOPS_BF16(E, T, b)
 #define BINOPS_CPX(E, T, b) CPX_BINOPS(E, T, PART_##b)
 LT_DTYPES_BY_CATEGORY(BINOPS)
+/* remainder: float32's through lt_vmath.h (exact fmod, the same result), float64's fl_rem */
+LT_VRUN2(rem_FLOAT32, lt_vmath_remainder_f32)
+BIN_RUN(rem_FLOAT64, double, double, fl_rem(x, y))
 
 typedef int (*kernel)(void *ctx, char *const *p, const int64_t *st, int64_t n);
 
