@@ -234,12 +234,13 @@ static void sweep2(void) {
     vfn2 f;
   } f2[] = {{"hypot", lt_vmath_hypot_f32},
             {"fmod", lt_vmath_fmod_f32},
-            {"remainder", lt_vmath_remainder_f32}};
+            {"remainder", lt_vmath_remainder_f32},
+            {"atan2", lt_vmath_atan2_f32}};
   for (int mode = 0; mode < 2; mode++) {
-    double worst = 0;
+    double worst = 0, worst_atan2 = 0;
     uint64_t bits = 0;
     uint32_t st = 2463534242u;
-    long mismatches[3] = {0, 0, 0};
+    long mismatches[4] = {0, 0, 0, 0};
     while (bits <= UINT32_MAX) {
       int n = 0;
       for (; n < BLOCK && bits <= UINT32_MAX; n++, bits += STEP) {
@@ -256,15 +257,17 @@ static void sweep2(void) {
           if (!(fabsf(a[n]) < 0x1p23f * fabsf(b[n]))) b[n] = a[n] != 0 ? a[n] : 1.0f;
         }
       }
-      for (int k = 0; k < 3; k++) {
+      for (int k = 0; k < 4; k++) {
         f2[k].f(y, a, b, n);
         for (int i = 0; i < n; i++) {
-          if (k == 0) {
-            double e = ulp_error(y[i], hypot((double)a[i], (double)b[i]));
-            worst = e > worst ? e : worst;
+          if (k == 0 || k == 3) {
+            double ref = k ? atan2((double)a[i], (double)b[i]) : hypot((double)a[i], (double)b[i]);
+            double e = ulp_error(y[i], ref);
+            double *w = k ? &worst_atan2 : &worst;
+            *w = e > *w ? e : *w;
             if (!(e <= LT_VMATH_MAX_ULP) && mismatches[k]++ < 5)
-              CHECKF(0, "hypot(%a, %a) = %a: %.3f ulp", (double)a[i], (double)b[i], (double)y[i],
-                     e);
+              CHECKF(0, "%s(%a, %a) = %a: %.3f ulp", f2[k].name, (double)a[i], (double)b[i],
+                     (double)y[i], e);
           } else {
             float want = k == 1 ? fmodf(a[i], b[i]) : rem_ref(a[i], b[i]);
             if (!same_float(y[i], want) && mismatches[k]++ < 5)
@@ -274,11 +277,11 @@ static void sweep2(void) {
         }
       }
     }
-    for (int k = 0; k < 3; k++)
+    for (int k = 0; k < 4; k++)
       CHECKF(mismatches[k] == 0, "%s: %ld wrong (%s pairs)", f2[k].name, mismatches[k],
              mode ? "exact-path" : "random");
-    printf("hypot   max error %.4f ulp (%s pairs); fmod and remainder exact\n", worst,
-           mode ? "exact-path" : "random");
+    printf("hypot   max error %.4f ulp, atan2 %.4f (%s pairs); fmod and remainder exact\n", worst,
+           worst_atan2, mode ? "exact-path" : "random");
   }
 }
 
@@ -296,6 +299,11 @@ static void specials2(void) {
   CHECK(at2(lt_vmath_hypot_f32, 3, 4) == 5 && at2(lt_vmath_hypot_f32, 3e38f, 3e38f) == INFINITY);
   float hz = at2(lt_vmath_hypot_f32, -0.0f, -0.0f);
   CHECK(hz == 0 && !signbit(hz));
+  const float zi[] = {0.0f, -0.0f, INFINITY, -INFINITY, 1.0f, -1.0f, 0x1p-149f, NAN};
+  for (int i = 0; i < 8; i++) /* atan2 at the signed zeros and infinities: C's */
+    for (int j = 0; j < 8; j++)
+      CHECKF(same_float(at2(lt_vmath_atan2_f32, zi[i], zi[j]), atan2f(zi[i], zi[j])),
+             "atan2(%a, %a)", (double)zi[i], (double)zi[j]);
   const float sp[] = {0.0f,     -0.0f,     1.0f, -1.0f, 2.5f,    -7.25f,  0x1p-149f,     3e38f,
                       INFINITY, -INFINITY, NAN,  1e30f, -1e-30f, 0x1p23f, 0x1.fffffep22f};
   int n = (int)(sizeof sp / sizeof sp[0]);

@@ -5,7 +5,7 @@
  * Computation dtypes: float32 and float64 (float16 and bfloat16 inputs are cast to float32 and
  * the result rounded once), integers for relu, trunc and fmod, complex for isnan, isinf and
  * isfinite. float32 uses libm's float functions, except the sixteen unary ones of lt_vmath.h
- * (contiguous runs straight, strided ones through a buffer) and its hypot and fmod; float64
+ * (contiguous runs straight, strided ones through a buffer) and its atan2, hypot and fmod; float64
  * uses libm's double functions. The
  * formulas are torch's: sigmoid 1 / (1 + exp(-x)), silu x / (1 + exp(-x)), gelu x/2 (1 +
  * erf(x / sqrt2)) (computed as x/2 erfc(-x / sqrt2)), the tanh gelu x/2 (1 + tanh(sqrt(2/pi) (x
@@ -209,7 +209,7 @@ static const lt_kernel funcs1[LT_NDTYPES][LT_NFUNCS] = {
     return bad;                                                                         \
   }
 
-RUN2(atan2_FLOAT32, float, atan2f(x, y))
+LT_VRUN2(atan2_FLOAT32, lt_vmath_atan2_f32)
 RUN2(atan2_FLOAT64, double, atan2(x, y))
 LT_VRUN2(fmod_FLOAT32, lt_vmath_fmod_f32)
 RUN2(fmod_FLOAT64, double, fmod(x, y))

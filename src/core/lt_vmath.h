@@ -58,6 +58,8 @@ void lt_vmath_atan_f32(float *y, const float *x, int64_t n);
    a float) and torch's remainder (fmod, plus b where the signs differ: that sum rounded once),
    for lt_funcs.c and lt_math.c. */
 void lt_vmath_hypot_f32(float *y, const float *a, const float *b, int64_t n);
+/* atan2(a, b) within 1 ulp, C's values at the signed zeros and infinities */
+void lt_vmath_atan2_f32(float *y, const float *a, const float *b, int64_t n);
 void lt_vmath_fmod_f32(float *y, const float *a, const float *b, int64_t n);
 void lt_vmath_remainder_f32(float *y, const float *a, const float *b, int64_t n);
 
