@@ -637,13 +637,14 @@ static inline double atan_pos(double a) {
   double den = hi ? a : mid ? a + 1 : 1.0;
   double c = hi ? PIO2 : mid ? PIO4 : 0.0;
   double t = num / den, z = t * t;
-  return c + (t + t * z *
-                      (-0x1.5555554e7b9b9p-2 +
-                       z * (0x1.999991adff0d1p-3 +
-                            z * (-0x1.2490b85384ff4p-3 +
-                                 z * (0x1.c6d08a7c4c240p-4 +
-                                      z * (-0x1.70770aaced431p-4 +
-                                           z * (0x1.1e2b3ea839f60p-4 + z * -0x1.360b3978e95bbp-5)))))));
+  return c +
+         (t + t * z *
+                  (-0x1.5555554e7b9b9p-2 +
+                   z * (0x1.999991adff0d1p-3 +
+                        z * (-0x1.2490b85384ff4p-3 +
+                             z * (0x1.c6d08a7c4c240p-4 +
+                                  z * (-0x1.70770aaced431p-4 +
+                                       z * (0x1.1e2b3ea839f60p-4 + z * -0x1.360b3978e95bbp-5)))))));
 }
 
 LT_VCLONES void lt_vmath_atan_f32(float *y, const float *x, int64_t n) {
