@@ -5,11 +5,11 @@
  * Computation dtypes: float32 and float64 (float16 and bfloat16 inputs are cast to float32 and
  * the result rounded once), integers for relu, trunc and fmod, complex for isnan, isinf and
  * isfinite. float32 uses libm's float functions, except the sixteen unary ones of lt_vmath.h
- * (contiguous runs straight, strided ones through a buffer) and its atan2, hypot and fmod; float64
- * uses libm's double functions. The
- * formulas are torch's: sigmoid 1 / (1 + exp(-x)), silu x / (1 + exp(-x)), gelu x/2 (1 +
- * erf(x / sqrt2)) (computed as x/2 erfc(-x / sqrt2)), the tanh gelu x/2 (1 + tanh(sqrt(2/pi) (x
- * + 0.044715 x^3))), frac x - trunc(x), rsqrt 1 / sqrt(x), relu keeps NaN and gives +0 for -0.
+ * (contiguous runs straight, strided ones through a buffer) and its atan2, hypot and fmod
+ * (LT_VRUN2); float64 uses libm's double functions. The formulas are torch's: sigmoid 1 / (1 +
+ * exp(-x)), silu x / (1 + exp(-x)), gelu x/2 (1 + erf(x / sqrt2)) (computed as x/2 erfc(-x /
+ * sqrt2)), the tanh gelu x/2 (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))), frac x - trunc(x),
+ * rsqrt 1 / sqrt(x), relu keeps NaN and gives +0 for -0.
  */
 #include "lt_funcs.h"
 
