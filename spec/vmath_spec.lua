@@ -82,9 +82,9 @@ end)
 
 -- lt_funcs.c's float32 functions with kernels of lt_vmath.c: contiguous runs straight, strided
 -- ones and broadcast operands through a buffer (the same values); float16 computes in float32.
-describe("float32 exp2, log2, log10, sinh, cosh, acosh, asin, acos, atan, atan2, hypot, fmod, remainder", function()
+describe("float32 exp2, log2, log10, sinh, cosh, asinh, acosh, atanh, asin, acos, atan, atan2, hypot, fmod, remainder", function()
   local x = arguments()
-  local unary = { "exp2", "log2", "log10", "sinh", "cosh", "acosh", "asin", "acos", "atan" }
+  local unary = { "exp2", "log2", "log10", "sinh", "cosh", "asinh", "acosh", "atanh", "asin", "acos", "atan" }
   local function strided_copy(t)
     local wide = lt.zeros(t:numel(), 2, "float32")
     wide[{ {}, 1 }] = t

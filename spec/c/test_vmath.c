@@ -4,8 +4,9 @@
  * signs, subnormals, the whole range), then libm's special values, in-place calls, and the
  * unary operations of lt_math.c (lt_unary) that run them on contiguous float32 tensors. The
  * kernels of lt_funcs.c (sigmoid, silu, expm1, log1p, erf, erfc, gelu, exp2, log2, log10, sinh,
- * cosh, acosh, asin, acos, atan) are swept the same way, against double formulas (torch's) or
- * double libm; the binary hypot, fmod and remainder on pairs (fmod and remainder exactly).
+ * cosh, asinh, acosh, atanh, asin, acos, atan) are swept the same way, against double formulas
+ * (torch's) or double libm; the binary hypot, atan2, fmod and remainder on pairs (fmod and
+ * remainder exactly).
  *
  * Fails where an error exceeds LT_VMATH_MAX_ULP (1 ulp; the project's bound is 2) and prints the
  * largest error of each function (lt_vmath.c's header and the README quote these numbers). The
@@ -58,7 +59,9 @@ static const struct {
     {"log10", lt_vmath_log10_f32, log10},
     {"sinh", lt_vmath_sinh_f32, sinh},
     {"cosh", lt_vmath_cosh_f32, cosh},
+    {"asinh", lt_vmath_asinh_f32, asinh},
     {"acosh", lt_vmath_acosh_f32, acosh},
+    {"atanh", lt_vmath_atanh_f32, atanh},
     {"asin", lt_vmath_asin_f32, asin},
     {"acos", lt_vmath_acos_f32, acos},
     {"atan", lt_vmath_atan_f32, atan},
@@ -201,8 +204,14 @@ static void specials(void) {
     CHECK(isnan(at(f, NAN)));
     if (i < 2) CHECK(isnan(at(f, 1.0000001f)) && isnan(at(f, -2)) && isnan(at(f, INFINITY)));
   }
-  const vfn odd[] = {lt_vmath_sinh_f32, lt_vmath_asin_f32, lt_vmath_atan_f32};
-  for (int i = 0; i < 3; i++) {
+  CHECK(at(lt_vmath_asinh_f32, INFINITY) == INFINITY &&
+        at(lt_vmath_asinh_f32, -INFINITY) == -INFINITY);
+  CHECK(isnan(at(lt_vmath_asinh_f32, NAN)) && isnan(at(lt_vmath_atanh_f32, NAN)));
+  CHECK(at(lt_vmath_atanh_f32, 1) == INFINITY && at(lt_vmath_atanh_f32, -1) == -INFINITY);
+  CHECK(isnan(at(lt_vmath_atanh_f32, 1.0000001f)) && isnan(at(lt_vmath_atanh_f32, -INFINITY)));
+  const vfn odd[] = {lt_vmath_sinh_f32, lt_vmath_asin_f32, lt_vmath_atan_f32, lt_vmath_asinh_f32,
+                     lt_vmath_atanh_f32};
+  for (int i = 0; i < 5; i++) {
     float z = at(odd[i], -0.0f), p = at(odd[i], 0.0f);
     CHECKF(z == 0 && signbit(z) && p == 0 && !signbit(p), "odd function %d at -0 and 0", i);
   }

@@ -4,7 +4,7 @@
  *
  * Computation dtypes: float32 and float64 (float16 and bfloat16 inputs are cast to float32 and
  * the result rounded once), integers for relu, trunc and fmod, complex for isnan, isinf and
- * isfinite. float32 uses libm's float functions, except the sixteen unary ones of lt_vmath.h
+ * isfinite. float32 uses libm's float functions, except the eighteen unary ones of lt_vmath.h
  * (contiguous runs straight, strided ones through a buffer) and its atan2, hypot and fmod
  * (LT_VRUN2); float64 uses libm's double functions. The formulas are torch's: sigmoid 1 / (1 +
  * exp(-x)), silu x / (1 + exp(-x)), gelu x/2 (1 + erf(x / sqrt2)) (computed as x/2 erfc(-x /
@@ -101,8 +101,6 @@ static double gelu_tanh_d(double x) {
   RUN1(relu_##E, T, T, x > 0 || x != x ? x : (T)0)                              \
   RUN1(gelu_tanh_##E, T, T, (T)gelu_tanh_d((double)x))                          \
   RUN1(tan_##E, T, T, tan##F(x))                                                \
-  RUN1(asinh_##E, T, T, asinh##F(x))                                            \
-  RUN1(atanh_##E, T, T, atanh##F(x))                                            \
   RUN1(trunc_##E, T, T, trunc##F(x))                                            \
   RUN1(frac_##E, T, T, x - trunc##F(x))                                         \
   RUN1(rsqrt_##E, T, T, (T)1 / sqrt##F(x))                                      \
@@ -119,7 +117,9 @@ FLOAT_FUNCS(FLOAT64, double, )
   RUN1(atan_##E, T, T, atan(x))   \
   RUN1(sinh_##E, T, T, sinh(x))   \
   RUN1(cosh_##E, T, T, cosh(x))   \
+  RUN1(asinh_##E, T, T, asinh(x)) \
   RUN1(acosh_##E, T, T, acosh(x)) \
+  RUN1(atanh_##E, T, T, atanh(x)) \
   RUN1(log2_##E, T, T, log2(x))   \
   RUN1(log10_##E, T, T, log10(x)) \
   RUN1(exp2_##E, T, T, exp2(x))
@@ -129,7 +129,9 @@ VRUN1(acos_FLOAT32, lt_vmath_acos_f32)
 VRUN1(atan_FLOAT32, lt_vmath_atan_f32)
 VRUN1(sinh_FLOAT32, lt_vmath_sinh_f32)
 VRUN1(cosh_FLOAT32, lt_vmath_cosh_f32)
+VRUN1(asinh_FLOAT32, lt_vmath_asinh_f32)
 VRUN1(acosh_FLOAT32, lt_vmath_acosh_f32)
+VRUN1(atanh_FLOAT32, lt_vmath_atanh_f32)
 VRUN1(log2_FLOAT32, lt_vmath_log2_f32)
 VRUN1(log10_FLOAT32, lt_vmath_log10_f32)
 VRUN1(exp2_FLOAT32, lt_vmath_exp2_f32)

@@ -1,8 +1,8 @@
 /*
  * lt_vmath.c -- vectorized float32 exp, log, tanh, sin, cos and sqrt, and float64 exp, log and
  * sqrt (see lt_vmath.h); float32 sigmoid, silu, expm1, log1p, erf, erfc, gelu, exp2, log2,
- * log10, sinh, cosh, acosh, asin, acos, atan, hypot and fmod for lt_funcs.c, and remainder for
- * lt_math.c.
+ * log10, sinh, cosh, asinh, acosh, atanh, asin, acos, atan, atan2, hypot and fmod for
+ * lt_funcs.c, and remainder for lt_math.c.
  *
  * Each function is one plain C loop that GCC vectorizes (this file is compiled with -O3,
  * -fno-math-errno, -fno-trapping-math, which lets GCC turn the selects into blends, and
@@ -46,7 +46,8 @@
  *
  * The last group: exp2 as exp with x = k + f (exact), 2^f = exp(f ln2); log2 and log10 as
  * log's exponent and series, scaled; sinh (E' + E'/(E' + 1))/2 with E' = expm1|x| (relative
- * for small x) and cosh (E + 1/E)/2; acosh log(x + sqrt(x^2 - 1)) (x^2 exact); asin by a
+ * for small x) and cosh (E + 1/E)/2; acosh log(x + sqrt(x^2 - 1)) (x^2 exact); asinh and
+ * atanh by their series below 2^-5 and logarithms above; asin by a
  * polynomial fit on |x| <= 1/2 and pi/2 - 2 asin(sqrt((1 - |x|)/2)) above (acos likewise);
  * atan reduced by one division to |t| <= sqrt2 - 1 plus 0, pi/4 or pi/2; hypot sqrt(a^2 + b^2)
  * (squares exact). fmod is exact: for |a| < 2^23 |b| (b finite, nonzero) the quotient, rounded
@@ -578,6 +579,43 @@ LT_VCLONES void lt_vmath_acosh_f32(float *y, const float *x, int64_t n) {
     r = xf == INFINITY ? xf : r;
     r = xf < 1 ? NAN : r;
     y[i] = xf == xf ? r : xf;
+  }
+}
+
+/* asinh and atanh: odd Taylor series to a^9 and a^11 below |x| = 2^-5 (a^2 <= 2^-10: the
+   truncation is below 1e-16 relative), above it the logarithm of log_split, whose argument's
+   rounding (1e-16) then costs at most 4e-15 relative: asinh |x| = log(|x| + sqrt(x^2 + 1)),
+   atanh |x| = log((1 + |x|) / (1 - |x|)) / 2 (1 + |x| and 1 - |x| exact). */
+LT_VCLONES void lt_vmath_asinh_f32(float *y, const float *x, int64_t n) {
+  LT_VIVDEP for (int64_t i = 0; i < n; i++) {
+    float xf = x[i];
+    double v = xf, a = fabs(v);
+    a = a <= 0x1.fffffep127 ? a : 1.0; /* inf and NaN are fixed up below */
+    double z = a * a;
+    double small = a + a * z * (-1.0 / 6 + z * (3.0 / 40 + z * (-15.0 / 336 + z * (105.0 / 3456))));
+    double e, lm = log_split(a + sqrt(z + 1), &e);
+    double r = a < 0x1p-5 ? small : e * LN2 + lm;
+    float rf = (float)copysign(r, v);
+    rf = xf == INFINITY || xf == -INFINITY ? xf : rf;
+    y[i] = xf == xf ? rf : xf;
+  }
+}
+
+LT_VCLONES void lt_vmath_atanh_f32(float *y, const float *x, int64_t n) {
+  LT_VIVDEP for (int64_t i = 0; i < n; i++) {
+    float xf = x[i];
+    double v = xf, a = fabs(v);
+    a = a < 1 ? a : 0.5; /* 1, beyond and NaN are fixed up below */
+    double z = a * a;
+    double small =
+        a + a * z * (1.0 / 3 + z * (1.0 / 5 + z * (1.0 / 7 + z * (1.0 / 9 + z * (1.0 / 11)))));
+    double e, lm = log_split((1 + a) / (1 - a), &e);
+    double r = a < 0x1p-5 ? small : 0.5 * (e * LN2 + lm);
+    float rf = (float)copysign(r, v);
+    rf = xf == 1 ? INFINITY : rf;
+    rf = xf == -1 ? -INFINITY : rf;
+    rf = xf > 1 || xf < -1 ? NAN : rf;
+    y[i] = xf == xf ? rf : xf;
   }
 }
 

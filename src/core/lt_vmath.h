@@ -39,16 +39,18 @@ void lt_vmath_erf_f32(float *y, const float *x, int64_t n);
 void lt_vmath_erfc_f32(float *y, const float *x, int64_t n);
 void lt_vmath_gelu_f32(float *y, const float *x, int64_t n);
 
-/* float32 exp2, log2, log10, sinh, cosh, acosh, asin, acos and atan for lt_funcs.c, computed in
-   double the same way (within 1 ulp, spec/c/test_vmath.c), libm's special values (log2(0) =
-   -inf, acosh(x < 1) and asin(|x| > 1) NaN, sinh and cosh overflow to inf, atan(+-inf) = +-pi/2,
-   signed zeros kept). */
+/* float32 exp2, log2, log10, sinh, cosh, asinh, acosh, atanh, asin, acos and atan for lt_funcs.c,
+   computed in double the same way (within 1 ulp, spec/c/test_vmath.c), libm's special values
+   (log2(0) = -inf, acosh(x < 1) and asin(|x| > 1) NaN, sinh and cosh overflow to inf, atan(+-inf) =
+   +-pi/2, signed zeros kept). */
 void lt_vmath_exp2_f32(float *y, const float *x, int64_t n);
 void lt_vmath_log2_f32(float *y, const float *x, int64_t n);
 void lt_vmath_log10_f32(float *y, const float *x, int64_t n);
 void lt_vmath_sinh_f32(float *y, const float *x, int64_t n);
 void lt_vmath_cosh_f32(float *y, const float *x, int64_t n);
+void lt_vmath_asinh_f32(float *y, const float *x, int64_t n);
 void lt_vmath_acosh_f32(float *y, const float *x, int64_t n);
+void lt_vmath_atanh_f32(float *y, const float *x, int64_t n);
 void lt_vmath_asin_f32(float *y, const float *x, int64_t n);
 void lt_vmath_acos_f32(float *y, const float *x, int64_t n);
 void lt_vmath_atan_f32(float *y, const float *x, int64_t n);
