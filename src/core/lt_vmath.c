@@ -54,8 +54,9 @@
  * to an integer, times |b| and the difference are exact in double and one correction fixes a
  * quotient one too large; blocks of 256 holding another pair call fmodf. remainder adds b to
  * fmod where the signs differ (torch's formula), rounded once. Measured like the others: exp2
- * 0.5001, log2 0.5002, log10 0.5004, sinh 0.5003, cosh 0.5001, acosh 0.5003, asin, acos, atan
- * 0.5000, hypot 0.5000 ulp; fmod and remainder equal libm's fmodf (and the formula) bit for bit.
+ * 0.5001, log2 0.5002, log10 0.5004, sinh 0.5003, cosh 0.5001, asinh 0.5004, acosh 0.5003,
+ * atanh 0.5004, asin, acos, atan, atan2 and hypot 0.5000 ulp; fmod and remainder equal libm's
+ * fmodf (and the formula) bit for bit.
  *
  * float64 exp, log and sqrt work the same way one precision up, without a wider type: exp
  * reduces with a two-part ln2 (k * LN2_HI exact) and sums expm1(r) to r^13, scaling by 2^k in
