@@ -47,9 +47,8 @@
  * The last group: exp2 as exp with x = k + f (exact), 2^f = exp(f ln2); log2 and log10 as
  * log's exponent and series, scaled; sinh (E' + E'/(E' + 1))/2 with E' = expm1|x| (relative
  * for small x) and cosh (E + 1/E)/2; acosh log(x + sqrt(x^2 - 1)) (x^2 exact); asinh and
- * atanh by their series below 2^-5 and logarithms above; asin by a
- * polynomial fit on |x| <= 1/2 and pi/2 - 2 asin(sqrt((1 - |x|)/2)) above (acos likewise);
- * atan reduced by one division to |t| <= sqrt2 - 1 plus 0, pi/4 or pi/2; hypot sqrt(a^2 + b^2)
+ * atanh by their series below 2^-5 and logarithms above; asin by a polynomial fit on |x| <= 1/2
+ * and pi/2 - 2 asin(sqrt((1 - |x|)/2)) above (acos likewise); atan reduced by one division to |t| <= sqrt2 - 1 plus 0, pi/4 or pi/2; hypot sqrt(a^2 + b^2)
  * (squares exact). fmod is exact: for |a| < 2^23 |b| (b finite, nonzero) the quotient, rounded
  * to an integer, times |b| and the difference are exact in double and one correction fixes a
  * quotient one too large; blocks of 256 holding another pair call fmodf. remainder adds b to
