@@ -34,6 +34,8 @@
  *
  * Usage: bench_compute
  * Env:   LTENSOR_BENCH_QUICK=1   fewer calls and rounds (a few seconds)
+ *        LTENSOR_BENCH_ONLY=a,b  only the rows of those cases (their Lua names: mm32, exp,
+ *                                floor, ...), for iterating on a few kernels
  *        LTENSOR_BENCH_STRICT=1  exit status 1 when a goal is missed
  * Exit status 2 when something fails (Python, NumPy, Lua, a check).
  */
@@ -295,6 +297,22 @@ static row rows[] = {
 };
 #define NROWS ((int)(sizeof rows / sizeof rows[0]))
 
+/* Whether the row named name is selected by LTENSOR_BENCH_ONLY (a comma-separated list of
+   case names; unset or empty: every row). */
+static int selected(const char *name) {
+  const char *only = getenv("LTENSOR_BENCH_ONLY");
+  if (!only || !*only) return 1;
+  size_t len = strlen(name);
+  for (const char *p = only; *p;) {
+    const char *end = strchr(p, ',');
+    size_t n = end ? (size_t)(end - p) : strlen(p);
+    if (n == len && strncmp(p, name, n) == 0) return 1;
+    p += n;
+    if (*p == ',') p++;
+  }
+  return 0;
+}
+
 /* B[fn](n) once: its time in ns, or -1 (reported). */
 static double lua_case(const char *fn, long n) {
   lua_pushcfunction(L, bench_msgh);
@@ -356,6 +374,7 @@ int main(int argc, char **argv) {
   for (int round = 1; round <= rounds; round++)
     for (int r = 0; r < NROWS; r++) {
       row *w = &rows[r];
+      if (!selected(w->lua)) continue;
       double o = lua_case(w->lua, w->calls), p = py_case(w->py, w->calls), o1 = 0;
       if (w->goal1) {
         ltensor_set_num_threads(1);
@@ -390,6 +409,7 @@ int main(int argc, char **argv) {
   char summary[4096] = "";
   for (int r = 0; r < NROWS; r++) {
     const row *w = &rows[r];
+    if (!selected(w->lua)) continue;
     double c = (double)w->calls, ratio = w->numpy / w->ours,
            ratio1 = w->goal1 ? w->numpy / w->ours1 : 0;
     int ok = ratio >= w->goal && (!w->goal1 || ratio1 >= w->goal1);
@@ -410,10 +430,10 @@ int main(int argc, char **argv) {
     printf("\n");
     size_t len = strlen(summary);
     if (w->goal1)
-      snprintf(summary + len, sizeof summary - len, "%s%s %.2fx@1 %.2fx@def", r ? ", " : "", w->lua,
-               ratio1, ratio);
+      snprintf(summary + len, sizeof summary - len, "%s%s %.2fx@1 %.2fx@def", len ? ", " : "",
+               w->lua, ratio1, ratio);
     else
-      snprintf(summary + len, sizeof summary - len, "%s%s %.2fx", r ? ", " : "", w->lua, ratio);
+      snprintf(summary + len, sizeof summary - len, "%s%s %.2fx", len ? ", " : "", w->lua, ratio);
   }
   printf(
       "goals (matmul >= 0.9x; functions >= 1.0x NumPy at 1 thread, 1.3x at the default): %s (%s)\n",

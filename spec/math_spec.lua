@@ -1069,6 +1069,48 @@ describe("clamp", function()
     same("int64", { 3, 4, 4 }, u)
   end)
 
+  -- float tensors with number bounds take one pass; it must give what maximum then minimum give
+  it("of float32 and float64 by numbers: NaN propagates, min > max gives max, as maximum then minimum", function()
+    for _, dt in ipairs({ "float32", "float64" }) do
+      local x = lt.tensor({ -INF, -3, -0.5, 0, 0.25, 2, 7, INF, NAN }, dt)
+      local function composed(lo, hi)
+        local r = x
+        if lo then r = r:maximum(lo) end
+        if hi then r = r:minimum(hi) end
+        return r:tolist()
+      end
+      for _, b in ipairs({ { -1, 1 }, { 0.5, nil }, { nil, -2 }, { 3, -3 }, { NAN, 1 }, { -1, NAN },
+        { -INF, INF }, { 1e300, nil }, { nil, -1e300 } }) do
+        local r = x:clamp(b[1], b[2])
+        assert.equal(dt, r.dtype)
+        near(composed(b[1], b[2]), r:tolist(), 0)
+      end
+      same(dt, { -1, -1, -0.5, 0, 0.25, 1, 1, 1 }, lt.tensor({ -INF, -3, -0.5, 0, 0.25, 2, 7, INF }, dt):clamp(-1, 1))
+      -- a bound beyond float32's range is +-inf there, as in maximum
+      local big = lt.tensor({ 1, -1 }, dt):clamp(nil, 1e300)
+      same(dt, { 1, -1 }, big)
+      local u = x:clone()
+      assert.equal(u, u:clamp_(-1, 1))
+      near(composed(-1, 1), u:tolist(), 0)
+    end
+  end)
+
+  it("of float32 by numbers: strided views, 0-d, empty and large (pooled) tensors", function()
+    local m = lt.arange(24, "float32"):view(4, 6) - 10
+    local v = m:t()
+    same("float32", (v:maximum(lt.tensor(-3, "float32")):minimum(lt.tensor(5, "float32"))):tolist(), v:clamp(-3, 5))
+    same("float32", 2, lt.tensor(7, "float32"):clamp(nil, 2))
+    same("float32", {}, lt.tensor({}, "float32"):clamp(0, 1))
+    local n = 1 << 20
+    local big = lt.arange(n, "float32") * (8 / n) - 4
+    local r = big:clamp(-1, 2.5)
+    local want = big:maximum(lt.tensor(-1, "float32")):minimum(lt.tensor(2.5, "float32"))
+    assert.is_true(r:equal(want))
+    for _, i in ipairs({ 1, n // 4, n // 2, n }) do
+      assert.equal(math.min(math.max(big[i], -1), 2.5), r[i])
+    end
+  end)
+
   it("needs at least one bound", function()
     raises("at least one of min and max", t.clamp, t)
     raises("expected a tensor, number or boolean", t.clamp, t, "1")

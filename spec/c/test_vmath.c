@@ -3,8 +3,10 @@
  * double libm rounded to float: every 97th float32 bit pattern (44 million arguments, both
  * signs, subnormals, the whole range), then libm's special values, in-place calls, and the
  * unary operations of lt_math.c (lt_unary) that run them on contiguous float32 tensors. The
- * kernels of lt_funcs.c (sigmoid, silu, expm1, log1p, erf, erfc, gelu) are swept the same way,
- * against double formulas (torch's) or double libm.
+ * kernels of lt_funcs.c (sigmoid, silu, expm1, log1p, erf, erfc, gelu, exp2, log2, log10, sinh,
+ * cosh, asinh, acosh, atanh, asin, acos, atan) are swept the same way, against double formulas
+ * (torch's) or double libm; the binary hypot, atan2, fmod and remainder on pairs (fmod and
+ * remainder exactly).
  *
  * Fails where an error exceeds LT_VMATH_MAX_ULP (1 ulp; the project's bound is 2) and prints the
  * largest error of each function (lt_vmath.c's header and the README quote these numbers). The
@@ -20,6 +22,8 @@
 #include "test_util.h"
 
 #define LT_VMATH_MAX_ULP 1.0
+#define PI_1 0x1.921fb54442d18p1 /* pi */
+#define PI_2 0x1.921fb54442d18p0 /* pi/2 */
 #define STEP 97u
 #define BLOCK 4096
 
@@ -50,6 +54,17 @@ static const struct {
     {"erf", lt_vmath_erf_f32, erf},
     {"erfc", lt_vmath_erfc_f32, erfc},
     {"gelu", lt_vmath_gelu_f32, gelu_ref},
+    {"exp2", lt_vmath_exp2_f32, exp2},
+    {"log2", lt_vmath_log2_f32, log2},
+    {"log10", lt_vmath_log10_f32, log10},
+    {"sinh", lt_vmath_sinh_f32, sinh},
+    {"cosh", lt_vmath_cosh_f32, cosh},
+    {"asinh", lt_vmath_asinh_f32, asinh},
+    {"acosh", lt_vmath_acosh_f32, acosh},
+    {"atanh", lt_vmath_atanh_f32, atanh},
+    {"asin", lt_vmath_asin_f32, asin},
+    {"acos", lt_vmath_acos_f32, acos},
+    {"atan", lt_vmath_atan_f32, atan},
 };
 
 static float from_bits(uint32_t b) {
@@ -156,7 +171,172 @@ static void specials(void) {
   CHECK(at(lt_vmath_erfc_f32, INFINITY) == 0 && at(lt_vmath_erfc_f32, -INFINITY) == 2);
   CHECK(isnan(at(lt_vmath_erf_f32, NAN)) && isnan(at(lt_vmath_erfc_f32, NAN)));
   CHECK(at(lt_vmath_erfc_f32, 10.5f) == 0 && at(lt_vmath_erfc_f32, 9.0f) == (float)erfc(9.0));
+  /* exp2 .. atan */
+  CHECK(at(lt_vmath_exp2_f32, INFINITY) == INFINITY && at(lt_vmath_exp2_f32, -INFINITY) == 0);
+  CHECK(at(lt_vmath_exp2_f32, 128) == INFINITY && at(lt_vmath_exp2_f32, -150) == 0);
+  CHECK(at(lt_vmath_exp2_f32, -149) == 0x1p-149f && at(lt_vmath_exp2_f32, 127) == 0x1p127f);
+  CHECK(at(lt_vmath_exp2_f32, -0.0f) == 1 && isnan(at(lt_vmath_exp2_f32, NAN)));
+  for (int i = 0; i < 2; i++) {
+    vfn f = i ? lt_vmath_log10_f32 : lt_vmath_log2_f32;
+    CHECK(at(f, 0) == -INFINITY && at(f, -0.0f) == -INFINITY && at(f, INFINITY) == INFINITY);
+    CHECK(isnan(at(f, -1)) && isnan(at(f, -INFINITY)) && isnan(at(f, NAN)) && at(f, 1) == 0);
+  }
+  CHECK(at(lt_vmath_log2_f32, 0x1p-149f) == -149 && at(lt_vmath_log2_f32, 0x1p100f) == 100);
+  for (int k = 0; k <= 10; k++) /* powers of ten exactly */
+    CHECKF(at(lt_vmath_log10_f32, (float)pow(10, k)) == (float)k, "log10(1e%d)", k);
+  CHECK(at(lt_vmath_sinh_f32, INFINITY) == INFINITY &&
+        at(lt_vmath_sinh_f32, -INFINITY) == -INFINITY);
+  CHECK(at(lt_vmath_sinh_f32, 90) == INFINITY && at(lt_vmath_sinh_f32, -90) == -INFINITY);
+  CHECK(at(lt_vmath_cosh_f32, INFINITY) == INFINITY &&
+        at(lt_vmath_cosh_f32, -INFINITY) == INFINITY);
+  CHECK(at(lt_vmath_cosh_f32, -90) == INFINITY && at(lt_vmath_cosh_f32, -0.0f) == 1);
+  CHECK(isnan(at(lt_vmath_sinh_f32, NAN)) && isnan(at(lt_vmath_cosh_f32, NAN)));
+  CHECK(at(lt_vmath_acosh_f32, 1) == 0 && at(lt_vmath_acosh_f32, INFINITY) == INFINITY);
+  CHECK(isnan(at(lt_vmath_acosh_f32, 0.999f)) && isnan(at(lt_vmath_acosh_f32, -INFINITY)));
+  CHECK(isnan(at(lt_vmath_acosh_f32, NAN)) && isnan(at(lt_vmath_acosh_f32, 0)));
+  CHECK(at(lt_vmath_asin_f32, 1) == (float)PI_2 && at(lt_vmath_asin_f32, -1) == -(float)PI_2);
+  CHECK(at(lt_vmath_acos_f32, 1) == 0 && at(lt_vmath_acos_f32, -1) == (float)PI_1);
+  CHECK(at(lt_vmath_acos_f32, 0) == (float)PI_2 && at(lt_vmath_acos_f32, -0.0f) == (float)PI_2);
+  CHECK(at(lt_vmath_atan_f32, INFINITY) == (float)PI_2);
+  CHECK(at(lt_vmath_atan_f32, -INFINITY) == -(float)PI_2);
+  for (int i = 0; i < 3; i++) {
+    vfn f = i == 0 ? lt_vmath_asin_f32 : i == 1 ? lt_vmath_acos_f32 : lt_vmath_atan_f32;
+    CHECK(isnan(at(f, NAN)));
+    if (i < 2) CHECK(isnan(at(f, 1.0000001f)) && isnan(at(f, -2)) && isnan(at(f, INFINITY)));
+  }
+  CHECK(at(lt_vmath_asinh_f32, INFINITY) == INFINITY &&
+        at(lt_vmath_asinh_f32, -INFINITY) == -INFINITY);
+  CHECK(isnan(at(lt_vmath_asinh_f32, NAN)) && isnan(at(lt_vmath_atanh_f32, NAN)));
+  CHECK(at(lt_vmath_atanh_f32, 1) == INFINITY && at(lt_vmath_atanh_f32, -1) == -INFINITY);
+  CHECK(isnan(at(lt_vmath_atanh_f32, 1.0000001f)) && isnan(at(lt_vmath_atanh_f32, -INFINITY)));
+  const vfn odd[] = {lt_vmath_sinh_f32, lt_vmath_asin_f32, lt_vmath_atan_f32, lt_vmath_asinh_f32,
+                     lt_vmath_atanh_f32};
+  for (int i = 0; i < 5; i++) {
+    float z = at(odd[i], -0.0f), p = at(odd[i], 0.0f);
+    CHECKF(z == 0 && signbit(z) && p == 0 && !signbit(p), "odd function %d at -0 and 0", i);
+  }
 }
+
+/* {====== binary: hypot, fmod, remainder ====== */
+
+typedef void (*vfn2)(float *, const float *, const float *, int64_t);
+
+/* torch's remainder of floats, as lt_math.c computed it before: fmod, plus b where the signs
+   differ, in double, rounded once. */
+static float rem_ref(float a, float b) {
+  double r = fmod((double)a, (double)b);
+  if (r != 0 && ((r < 0) != (b < 0))) r += b;
+  return (float)r;
+}
+
+static int same_float(float y, float want) {
+  return (isnan(y) && isnan(want)) || (y == want && !signbit(y) == !signbit(want));
+}
+
+/* Pairs: a every 97th bit pattern; b either a pseudo-random bit pattern (the blocks then go to
+   libm) or a times a factor in [2^-24, 2^22] (the exact path, blocks without libm); fmod and
+   remainder must give libm's result exactly, hypot within LT_VMATH_MAX_ULP of double hypot. */
+static void sweep2(void) {
+  static float a[BLOCK], b[BLOCK], y[BLOCK];
+  static const struct {
+    const char *name;
+    vfn2 f;
+  } f2[] = {{"hypot", lt_vmath_hypot_f32},
+            {"fmod", lt_vmath_fmod_f32},
+            {"remainder", lt_vmath_remainder_f32},
+            {"atan2", lt_vmath_atan2_f32}};
+  for (int mode = 0; mode < 2; mode++) {
+    double worst = 0, worst_atan2 = 0;
+    uint64_t bits = 0;
+    uint32_t st = 2463534242u;
+    long mismatches[4] = {0, 0, 0, 0};
+    while (bits <= UINT32_MAX) {
+      int n = 0;
+      for (; n < BLOCK && bits <= UINT32_MAX; n++, bits += STEP) {
+        st ^= st << 13;
+        st ^= st >> 17;
+        st ^= st << 5;
+        a[n] = from_bits((uint32_t)bits);
+        if (mode == 0) {
+          b[n] = from_bits(st);
+        } else {
+          float fa = isfinite(a[n]) && a[n] != 0 ? a[n] : 1.5f;
+          float fb = fa * ldexpf(1.0f + (float)(st >> 8) * 0x1p-24f, (int)(st % 47) - 24);
+          b[n] = fb != 0 && isfinite(fb) ? fb : 1.0f;
+          if (!(fabsf(a[n]) < 0x1p23f * fabsf(b[n]))) b[n] = a[n] != 0 ? a[n] : 1.0f;
+        }
+      }
+      for (int k = 0; k < 4; k++) {
+        f2[k].f(y, a, b, n);
+        for (int i = 0; i < n; i++) {
+          if (k == 0 || k == 3) {
+            double ref = k ? atan2((double)a[i], (double)b[i]) : hypot((double)a[i], (double)b[i]);
+            double e = ulp_error(y[i], ref);
+            double *w = k ? &worst_atan2 : &worst;
+            *w = e > *w ? e : *w;
+            if (!(e <= LT_VMATH_MAX_ULP) && mismatches[k]++ < 5)
+              CHECKF(0, "%s(%a, %a) = %a: %.3f ulp", f2[k].name, (double)a[i], (double)b[i],
+                     (double)y[i], e);
+          } else {
+            float want = k == 1 ? fmodf(a[i], b[i]) : rem_ref(a[i], b[i]);
+            if (!same_float(y[i], want) && mismatches[k]++ < 5)
+              CHECKF(0, "%s(%a, %a) = %a, want %a", f2[k].name, (double)a[i], (double)b[i],
+                     (double)y[i], (double)want);
+          }
+        }
+      }
+    }
+    for (int k = 0; k < 4; k++)
+      CHECKF(mismatches[k] == 0, "%s: %ld wrong (%s pairs)", f2[k].name, mismatches[k],
+             mode ? "exact-path" : "random");
+    printf("hypot   max error %.4f ulp, atan2 %.4f (%s pairs); fmod and remainder exact\n", worst,
+           worst_atan2, mode ? "exact-path" : "random");
+  }
+}
+
+static float at2(vfn2 f, float u, float v) {
+  float a[19], b[19], y[19];
+  for (int i = 0; i < 19; i++) a[i] = u, b[i] = v;
+  f(y, a, b, 19);
+  return y[18];
+}
+
+static void specials2(void) {
+  CHECK(at2(lt_vmath_hypot_f32, INFINITY, NAN) == INFINITY);
+  CHECK(at2(lt_vmath_hypot_f32, NAN, -INFINITY) == INFINITY);
+  CHECK(isnan(at2(lt_vmath_hypot_f32, NAN, 1)));
+  CHECK(at2(lt_vmath_hypot_f32, 3, 4) == 5 && at2(lt_vmath_hypot_f32, 3e38f, 3e38f) == INFINITY);
+  float hz = at2(lt_vmath_hypot_f32, -0.0f, -0.0f);
+  CHECK(hz == 0 && !signbit(hz));
+  const float zi[] = {0.0f, -0.0f, INFINITY, -INFINITY, 1.0f, -1.0f, 0x1p-149f, NAN};
+  for (int i = 0; i < 8; i++) /* atan2 at the signed zeros and infinities: C's */
+    for (int j = 0; j < 8; j++)
+      CHECKF(same_float(at2(lt_vmath_atan2_f32, zi[i], zi[j]), atan2f(zi[i], zi[j])),
+             "atan2(%a, %a)", (double)zi[i], (double)zi[j]);
+  const float sp[] = {0.0f,     -0.0f,     1.0f, -1.0f, 2.5f,    -7.25f,  0x1p-149f,     3e38f,
+                      INFINITY, -INFINITY, NAN,  1e30f, -1e-30f, 0x1p23f, 0x1.fffffep22f};
+  int n = (int)(sizeof sp / sizeof sp[0]);
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++) {
+      float u = sp[i], v = sp[j];
+      CHECKF(same_float(at2(lt_vmath_fmod_f32, u, v), fmodf(u, v)), "fmod(%a, %a)", (double)u,
+             (double)v);
+      CHECKF(same_float(at2(lt_vmath_remainder_f32, u, v), rem_ref(u, v)), "remainder(%a, %a)",
+             (double)u, (double)v);
+    }
+  /* the quotient's rounding at an integer: a just below and above multiples of b */
+  for (int q = 1; q < 1000; q += 7)
+    for (int d = -2; d <= 2; d++) {
+      float v = 0.1f, u = nextafterf((float)q * v, d < 0 ? 0.0f : INFINITY);
+      for (int s = 0; s < (d < 0 ? -d : d); s++) u = nextafterf(u, d < 0 ? 0.0f : INFINITY);
+      CHECKF(same_float(at2(lt_vmath_fmod_f32, u, v), fmodf(u, v)), "fmod(%a, 0.1)", (double)u);
+      CHECKF(same_float(at2(lt_vmath_fmod_f32, -u, v), fmodf(-u, v)), "fmod(%a, 0.1)", (double)-u);
+      CHECKF(same_float(at2(lt_vmath_remainder_f32, -u, v), rem_ref(-u, v)), "remainder(%a, 0.1)",
+             (double)-u);
+    }
+}
+
+/* }====== */
 
 /* In place (y == x) and at every length and misalignment of the run. */
 static void in_place_and_tails(void) {
@@ -297,6 +477,8 @@ int main(void) {
   specials();
   in_place_and_tails();
   through_lt_unary();
+  sweep2();
+  specials2();
   for (size_t k = 0; k < sizeof fns64 / sizeof fns64[0]; k++) sweep64((int)k);
   specials64();
   return tu_finish("test_vmath");

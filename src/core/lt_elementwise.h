@@ -2,7 +2,8 @@
  * lt_elementwise.h -- lt_math.c's elementwise driver for the other kernel files of the core
  * (not installed, internal): operands converted to a computation dtype, and one kernel run over
  * broadcast inputs with the in-place checks, the final cast and the pool's threads; and
- * BLOCKED, the contiguous loop every kernel runs.
+ * BLOCKED, the contiguous loop every kernel runs; LT_VRUN2, a float32 binary kernel of
+ * lt_vmath.h as a kernel of the driver.
  *
  * Defined in lt_math.c; called by lt_math.c and lt_funcs.c. Lua-free.
  */
@@ -45,5 +46,30 @@ int lt_run_elementwise(lt_kernel k, void *ctx, int nin, const lt_tensor *const *
       __VA_ARGS__;                                     \
     }                                                  \
   } while (0)
+
+/* A float32 binary run through a kernel of lt_vmath.h, VFN(out, a, b, n); other layouts
+   (strided, a broadcast operand) go through buffers of LT_VBUF, so the layout never changes a
+   result. */
+#define LT_VBUF 256
+#define LT_VRUN2(NAME, VFN)                                                                  \
+  static int NAME(void *ctx, char *const *p, const int64_t *st, int64_t n) {                 \
+    (void)ctx;                                                                               \
+    if (st[0] == 4 && st[1] == 4 && st[2] == 4) {                                            \
+      VFN((float *)(void *)p[0], (const float *)(const void *)p[1],                          \
+          (const float *)(const void *)p[2], n);                                             \
+      return 0;                                                                              \
+    }                                                                                        \
+    float ba[LT_VBUF], bb[LT_VBUF];                                                          \
+    for (int64_t i0 = 0; i0 < n; i0 += LT_VBUF) {                                            \
+      int64_t len = n - i0 < LT_VBUF ? n - i0 : LT_VBUF;                                     \
+      for (int64_t j = 0; j < len; j++) {                                                    \
+        ba[j] = *(const float *)(const void *)(p[1] + (i0 + j) * st[1]);                     \
+        bb[j] = *(const float *)(const void *)(p[2] + (i0 + j) * st[2]);                     \
+      }                                                                                      \
+      VFN(ba, ba, bb, len);                                                                  \
+      for (int64_t j = 0; j < len; j++) *(float *)(void *)(p[0] + (i0 + j) * st[0]) = ba[j]; \
+    }                                                                                        \
+    return 0;                                                                                \
+  }
 
 #endif

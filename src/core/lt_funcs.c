@@ -4,11 +4,12 @@
  *
  * Computation dtypes: float32 and float64 (float16 and bfloat16 inputs are cast to float32 and
  * the result rounded once), integers for relu, trunc and fmod, complex for isnan, isinf and
- * isfinite. float32 uses libm's float functions, except the seven of lt_vmath.h (contiguous
- * runs straight, strided ones through a buffer); float64 uses libm's double functions. The
- * formulas are torch's: sigmoid 1 / (1 + exp(-x)), silu x / (1 + exp(-x)), gelu x/2 (1 +
- * erf(x / sqrt2)) (computed as x/2 erfc(-x / sqrt2)), the tanh gelu x/2 (1 + tanh(sqrt(2/pi) (x
- * + 0.044715 x^3))), frac x - trunc(x), rsqrt 1 / sqrt(x), relu keeps NaN and gives +0 for -0.
+ * isfinite. float32 uses libm's float functions, except the eighteen unary ones of lt_vmath.h
+ * (contiguous runs straight, strided ones through a buffer) and its atan2, hypot and fmod
+ * (LT_VRUN2); float64 uses libm's double functions. The formulas are torch's: sigmoid 1 / (1 +
+ * exp(-x)), silu x / (1 + exp(-x)), gelu x/2 (1 + erf(x / sqrt2)) (computed as x/2 erfc(-x /
+ * sqrt2)), the tanh gelu x/2 (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))), frac x - trunc(x),
+ * rsqrt 1 / sqrt(x), relu keeps NaN and gives +0 for -0.
  */
 #include "lt_funcs.h"
 
@@ -100,17 +101,6 @@ static double gelu_tanh_d(double x) {
   RUN1(relu_##E, T, T, x > 0 || x != x ? x : (T)0)                              \
   RUN1(gelu_tanh_##E, T, T, (T)gelu_tanh_d((double)x))                          \
   RUN1(tan_##E, T, T, tan##F(x))                                                \
-  RUN1(asin_##E, T, T, asin##F(x))                                              \
-  RUN1(acos_##E, T, T, acos##F(x))                                              \
-  RUN1(atan_##E, T, T, atan##F(x))                                              \
-  RUN1(sinh_##E, T, T, sinh##F(x))                                              \
-  RUN1(cosh_##E, T, T, cosh##F(x))                                              \
-  RUN1(asinh_##E, T, T, asinh##F(x))                                            \
-  RUN1(acosh_##E, T, T, acosh##F(x))                                            \
-  RUN1(atanh_##E, T, T, atanh##F(x))                                            \
-  RUN1(log2_##E, T, T, log2##F(x))                                              \
-  RUN1(log10_##E, T, T, log10##F(x))                                            \
-  RUN1(exp2_##E, T, T, exp2##F(x))                                              \
   RUN1(trunc_##E, T, T, trunc##F(x))                                            \
   RUN1(frac_##E, T, T, x - trunc##F(x))                                         \
   RUN1(rsqrt_##E, T, T, (T)1 / sqrt##F(x))                                      \
@@ -120,6 +110,31 @@ static double gelu_tanh_d(double x) {
 FLOAT_FUNCS(FLOAT32, float, f)
 FLOAT_FUNCS(FLOAT64, double, )
 
+/* libm's double functions for float64; float32 has kernels of lt_vmath.h for these */
+#define VMATH_FUNCS(E, T, F)      \
+  RUN1(asin_##E, T, T, asin(x))   \
+  RUN1(acos_##E, T, T, acos(x))   \
+  RUN1(atan_##E, T, T, atan(x))   \
+  RUN1(sinh_##E, T, T, sinh(x))   \
+  RUN1(cosh_##E, T, T, cosh(x))   \
+  RUN1(asinh_##E, T, T, asinh(x)) \
+  RUN1(acosh_##E, T, T, acosh(x)) \
+  RUN1(atanh_##E, T, T, atanh(x)) \
+  RUN1(log2_##E, T, T, log2(x))   \
+  RUN1(log10_##E, T, T, log10(x)) \
+  RUN1(exp2_##E, T, T, exp2(x))
+VMATH_FUNCS(FLOAT64, double, )
+VRUN1(asin_FLOAT32, lt_vmath_asin_f32)
+VRUN1(acos_FLOAT32, lt_vmath_acos_f32)
+VRUN1(atan_FLOAT32, lt_vmath_atan_f32)
+VRUN1(sinh_FLOAT32, lt_vmath_sinh_f32)
+VRUN1(cosh_FLOAT32, lt_vmath_cosh_f32)
+VRUN1(asinh_FLOAT32, lt_vmath_asinh_f32)
+VRUN1(acosh_FLOAT32, lt_vmath_acosh_f32)
+VRUN1(atanh_FLOAT32, lt_vmath_atanh_f32)
+VRUN1(log2_FLOAT32, lt_vmath_log2_f32)
+VRUN1(log10_FLOAT32, lt_vmath_log10_f32)
+VRUN1(exp2_FLOAT32, lt_vmath_exp2_f32)
 VRUN1(sigmoid_FLOAT32, lt_vmath_sigmoid_f32)
 VRUN1(silu_FLOAT32, lt_vmath_silu_f32)
 VRUN1(gelu_FLOAT32, lt_vmath_gelu_f32)
@@ -196,11 +211,11 @@ static const lt_kernel funcs1[LT_NDTYPES][LT_NFUNCS] = {
     return bad;                                                                         \
   }
 
-RUN2(atan2_FLOAT32, float, atan2f(x, y))
+LT_VRUN2(atan2_FLOAT32, lt_vmath_atan2_f32)
 RUN2(atan2_FLOAT64, double, atan2(x, y))
-RUN2(fmod_FLOAT32, float, fmodf(x, y))
+LT_VRUN2(fmod_FLOAT32, lt_vmath_fmod_f32)
 RUN2(fmod_FLOAT64, double, fmod(x, y))
-RUN2(hypot_FLOAT32, float, hypotf(x, y))
+LT_VRUN2(hypot_FLOAT32, lt_vmath_hypot_f32)
 RUN2(hypot_FLOAT64, double, hypot(x, y))
 /* Integer fmod: C's %, the sign of the dividend; x % -1 is 0 (INT_MIN % -1 overflows). */
 #define IFMOD_SINT(E, T, b) \

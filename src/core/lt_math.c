@@ -209,7 +209,6 @@ static double fl_rem(double a, double b) {
   BIN_RUN(mul_##E, T, T, x *y)                      \
   BIN_RUN(div_##E, T, T, x / y)                     \
   BIN_RUN(floordiv_##E, T, T, (T)fl_floordiv(x, y)) \
-  BIN_RUN(rem_##E, T, T, (T)fl_rem(x, y))           \
   BIN_RUN(pow_##E, T, T, (T)pow(x, y))              \
   CMP_BINOPS(E, T)                                  \
   BIN_RUN(max_##E, T, T, (x != x || x > y) ? x : y) \
@@ -259,6 +258,9 @@ static double fl_rem(double a, double b) {
 #define BINOPS_BF16(E, T, b)
 #define BINOPS_CPX(E, T, b) CPX_BINOPS(E, T, PART_##b)
 LT_DTYPES_BY_CATEGORY(BINOPS)
+/* remainder: float32's through lt_vmath.h (exact fmod, the same result), float64's fl_rem */
+LT_VRUN2(rem_FLOAT32, lt_vmath_remainder_f32)
+BIN_RUN(rem_FLOAT64, double, double, fl_rem(x, y))
 
 typedef int (*kernel)(void *ctx, char *const *p, const int64_t *st, int64_t n);
 
@@ -574,9 +576,87 @@ int lt_unary(lt_unop op, const lt_tensor *a, lt_tensor *inplace, lt_tensor **out
   return rc;
 }
 
+/* clamp of a float tensor by number bounds in one pass: maximum(x, lo), then minimum(., hi),
+   each as the binary kernels' (NaN in x or in a bound propagates); an absent bound is -inf or
+   +inf, which leaves every x as it is. Written as four selects (GCC vectorizes those, not the
+   conditions joined by ||). */
+static inline float clamp1_f(float x, float lo, float hi) {
+  float m = x > lo ? x : lo;
+  m = x != x ? x : m;
+  float r = m < hi ? m : hi;
+  return m != m ? m : r;
+}
+static inline double clamp1_d(double x, double lo, double hi) {
+  double m = x > lo ? x : lo;
+  m = x != x ? x : m;
+  double r = m < hi ? m : hi;
+  return m != m ? m : r;
+}
+#define CLAMP1(x, lo, hi) _Generic((x), float : clamp1_f, double : clamp1_d)(x, lo, hi)
+#define CLAMP_RUN(E, T)                                                                      \
+  typedef struct {                                                                           \
+    T lo, hi;                                                                                \
+  } clamp_##E##_ctx;                                                                         \
+  LT_UCLONES static int clamp_##E(void *ctx, char *const *p, const int64_t *st, int64_t n) { \
+    const clamp_##E##_ctx *c = ctx;                                                          \
+    const T lo = c->lo, hi = c->hi;                                                          \
+    if (st[0] == (int64_t)sizeof(T) && st[1] == (int64_t)sizeof(T)) {                        \
+      T *oo = (T *)(void *)p[0];                                                             \
+      const T *aa = (const T *)(const void *)p[1];                                           \
+      BLOCKED(n, T x = aa[k]; oo[k] = CLAMP1(x, lo, hi));                                    \
+    } else {                                                                                 \
+      for (int64_t i = 0; i < n; i++) {                                                      \
+        T x = *(const T *)(const void *)(p[1] + i * st[1]);                                  \
+        *(T *)(void *)(p[0] + i * st[0]) = CLAMP1(x, lo, hi);                                \
+      }                                                                                      \
+    }                                                                                        \
+    return 0;                                                                                \
+  }
+CLAMP_RUN(FLOAT32, float)
+CLAMP_RUN(FLOAT64, double)
+
+/* A bound as the float dtype dt computes it in lt_binary (lt_operand_as: beyond the range,
+   +-inf); absent: `none`. */
+static int clamp_bound(const lt_operand *o, lt_dtype dt, double none, double *v, lt_error *err) {
+  if (!o) {
+    *v = none;
+    return LT_OK;
+  }
+  const lt_tensor *t;
+  lt_tensor *owned;
+  int rc = lt_operand_as(o, dt, &t, &owned, err);
+  if (rc) return rc;
+  *v = dt == LT_FLOAT32 ? (double)*(const float *)(const void *)lt_data(t)
+                        : *(const double *)(const void *)lt_data(t);
+  lt_tensor_free(owned);
+  return LT_OK;
+}
+
+/* clamp of a float32 or float64 tensor by number bounds (not booleans): one pass (CLAMP_RUN),
+   with the result lt_binary's maximum and minimum give (the dtype stays a's). */
+static int clamp_fused(const lt_tensor *a, const lt_operand *lo, const lt_operand *hi,
+                       lt_tensor *inplace, lt_tensor **out, lt_error *err) {
+  int rc = lt_check_readable(a, err);
+  if (rc) return rc;
+  double l, h;
+  if ((rc = clamp_bound(lo, a->dtype, -INFINITY, &l, err)) ||
+      (rc = clamp_bound(hi, a->dtype, INFINITY, &h, err)))
+    return rc;
+  clamp_FLOAT32_ctx c32 = {(float)l, (float)h};
+  clamp_FLOAT64_ctx c64 = {l, h};
+  int f32 = a->dtype == LT_FLOAT32;
+  return lt_run_elementwise(f32 ? clamp_FLOAT32 : clamp_FLOAT64, f32 ? (void *)&c32 : (void *)&c64,
+                            1, &a, a->ndim, a->shape, a->dtype, a->dtype, inplace, out, "failed",
+                            err);
+}
+
+static int number_bound(const lt_operand *o) { return !o || (!o->t && !o->is_bool); }
+
 int lt_clamp(const lt_tensor *a, const lt_operand *lo, const lt_operand *hi, lt_tensor *inplace,
              lt_tensor **out, lt_error *err) {
   if (!lo && !hi) return lt_fail(err, LT_EARG, "at least one of min and max is needed");
+  if ((a->dtype == LT_FLOAT32 || a->dtype == LT_FLOAT64) && number_bound(lo) && number_bound(hi))
+    return clamp_fused(a, lo, hi, inplace, out, err);
   lt_operand oa = {a, {LT_SK_INT, {0}, 0}, 0};
   lt_tensor *step = NULL;
   int rc = LT_OK;

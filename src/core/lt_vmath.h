@@ -6,7 +6,8 @@
  * are within 1 ulp of the exact value (spec/c/test_vmath.c measures every 97th float32 bit
  * pattern against double libm: see lt_vmath.c for the bounds found), with libm's special values.
  *
- * Called by lt_math.c's unary kernels, one call per contiguous run, and lt_funcs.c's.
+ * Called by lt_math.c's unary kernels and its float32 remainder, one call per contiguous run,
+ * and lt_funcs.c's.
  */
 #ifndef LT_VMATH_H
 #define LT_VMATH_H
@@ -37,5 +38,31 @@ void lt_vmath_log1p_f32(float *y, const float *x, int64_t n);
 void lt_vmath_erf_f32(float *y, const float *x, int64_t n);
 void lt_vmath_erfc_f32(float *y, const float *x, int64_t n);
 void lt_vmath_gelu_f32(float *y, const float *x, int64_t n);
+
+/* float32 exp2, log2, log10, sinh, cosh, asinh, acosh, atanh, asin, acos and atan for lt_funcs.c,
+   computed in double the same way (within 1 ulp, spec/c/test_vmath.c), libm's special values
+   (log2(0) = -inf, acosh(x < 1) and asin(|x| > 1) NaN, sinh and cosh overflow to inf, atan(+-inf) =
+   +-pi/2, signed zeros kept). */
+void lt_vmath_exp2_f32(float *y, const float *x, int64_t n);
+void lt_vmath_log2_f32(float *y, const float *x, int64_t n);
+void lt_vmath_log10_f32(float *y, const float *x, int64_t n);
+void lt_vmath_sinh_f32(float *y, const float *x, int64_t n);
+void lt_vmath_cosh_f32(float *y, const float *x, int64_t n);
+void lt_vmath_asinh_f32(float *y, const float *x, int64_t n);
+void lt_vmath_acosh_f32(float *y, const float *x, int64_t n);
+void lt_vmath_atanh_f32(float *y, const float *x, int64_t n);
+void lt_vmath_asin_f32(float *y, const float *x, int64_t n);
+void lt_vmath_acos_f32(float *y, const float *x, int64_t n);
+void lt_vmath_atan_f32(float *y, const float *x, int64_t n);
+
+/* float32 binary functions, y[i] = f(a[i], b[i]) (y may be a or b): hypot (within 1 ulp, an
+   inf operand gives inf even beside NaN), fmod (exact, as libm's fmodf, whose result is always
+   a float) and torch's remainder (fmod, plus b where the signs differ: that sum rounded once),
+   for lt_funcs.c and lt_math.c. */
+void lt_vmath_hypot_f32(float *y, const float *a, const float *b, int64_t n);
+/* atan2(a, b) within 1 ulp, C's values at the signed zeros and infinities */
+void lt_vmath_atan2_f32(float *y, const float *a, const float *b, int64_t n);
+void lt_vmath_fmod_f32(float *y, const float *a, const float *b, int64_t n);
+void lt_vmath_remainder_f32(float *y, const float *a, const float *b, int64_t n);
 
 #endif
