@@ -27,7 +27,8 @@ for f in libltensor.a libltensor.so ltensor.pc ltensorConfig.cmake ltensorConfig
   [ -n "$(find "$prefix" -name "$f")" ] || { echo "not installed: $f"; exit 1; }
 done
 # the LuaLS definitions, where the README's .luarc.json example points
-for f in ltensor.lua ltensor/tensor.lua ltensor/math.lua ltensor/dlpack.lua; do
+for f in ltensor.lua ltensor/tensor.lua ltensor/math.lua ltensor/index.lua ltensor/sort.lua \
+         ltensor/dlpack.lua; do
   [ -f "$prefix/share/lua/5.4/ltensor/meta/$f" ] || { echo "not installed: share/lua/5.4/ltensor/meta/$f"; exit 1; }
 done
 echo "installed into $prefix"

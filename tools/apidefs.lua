@@ -11,6 +11,8 @@ M.FILES = {
   "lua/ltensor/meta/ltensor.lua",
   "lua/ltensor/meta/ltensor/tensor.lua",
   "lua/ltensor/meta/ltensor/math.lua",
+  "lua/ltensor/meta/ltensor/index.lua",
+  "lua/ltensor/meta/ltensor/sort.lua",
   "lua/ltensor/meta/ltensor/dlpack.lua",
 }
 

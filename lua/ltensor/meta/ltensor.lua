@@ -9,8 +9,9 @@
 -- one `---` block per entry, its first plain line the one-line description; `---@param name
 -- type description` and `---@return type [name] [# description]`, with no spaces inside a type;
 -- a function block ends in `function ltensor.name(args) end` (methods: `function
--- Tensor:name(args) end`, in ltensor/tensor.lua and ltensor/math.lua); properties and
--- constants are `---@field` lines of their class. Dims and positions are 1-based, negative
+-- Tensor:name(args) end`, in ltensor/tensor.lua, ltensor/math.lua, ltensor/index.lua and
+-- ltensor/sort.lua; the last two keep their group's module functions too, after its
+-- methods); properties and constants are `---@field` lines of their class. Dims and positions are 1-based, negative
 -- counting from the end.
 
 ---@alias ltensor.dtype
@@ -200,11 +201,14 @@ function ltensor.full_like(t, value, opts) end
 ---@return boolean
 function ltensor.is_tensor(x) end
 
---- Elementwise choice: a where cond is true, else b (tensors or scalars, broadcast).
+--- Elementwise choice: a where cond is true, else b (tensors or scalars, broadcast). With cond
+--- alone, cond's 1-based positions where it is true: a table of 1-d int64 tensors, one per dim,
+--- as `cond:nonzero({as_tuple = true})`.
 ---@param cond ltensor.Tensor a bool tensor
 ---@param a ltensor.Operand
 ---@param b ltensor.Operand
 ---@return ltensor.Tensor
+---@overload fun(cond:ltensor.Tensor):ltensor.Tensor[]
 function ltensor.where(cond, a, b) end
 
 --- The tensors joined along an existing dim (default 1), as torch.cat.

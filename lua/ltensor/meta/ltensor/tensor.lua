@@ -8,8 +8,13 @@
 --- with DLPack peers. Indexing is 1-based and inclusive, negative from the end: `t[i]` is an
 --- element of a 1-d tensor or a row view, `t[{2, {1, 3}}]` a view by a table key; `#t` is the
 --- size of dim 1; Lua's `==` is identity; `<close>` releases the reference at once.
---- metamethod __index: integer keys read elements or rows, table keys select views, other keys find methods and properties
---- metamethod __newindex: `t[i] = v` and `t[key] = v` write an element, fill, or copy with broadcasting
+--- Tensor keys copy, as torch's advanced indexing: `t[mask]` (a bool tensor of t's leading
+--- shape) gives the selected elements or slices, `t[idx]` (int64/int32, 1-based, negative from
+--- the end) the rows at idx in idx's shape, and index tensors inside a table key
+--- (`t[{{}, idx}]`) broadcast together, their dims placed as torch places them;
+--- `t[mask] = v` fills, and a tensor value broadcasts and scatters (duplicates: the last wins).
+--- metamethod __index: integer keys read elements or rows, table keys select views, tensor keys (masks, index tensors) copy, other keys find methods and properties
+--- metamethod __newindex: `t[i] = v` and `t[key] = v` write an element, fill, or copy with broadcasting; tensor keys fill or scatter
 --- metamethod __pairs: iterates `(i, t[i])` for i = 1, #t, as ipairs does
 --- metamethod __tostring: prints as torch prints, e.g. `tensor([1, 2, 3])`
 --- metamethod __close: releases the reference at the end of a `<close>` scope; later use raises "tensor has been released"
@@ -28,6 +33,7 @@
 ---@field mT ltensor.Tensor a view with the last two dims swapped
 ---@field __dlpack_c_exchange_api lightuserdata the DLPack C exchange table
 ---@field [integer] ltensor.Tensor|number|boolean|number[] t[i]: an element of a 1-d tensor, else a row view
+---@field [ltensor.Tensor] ltensor.Tensor t[mask], t[idx]: a copy of the elements or slices a bool mask or an index tensor selects
 ---@operator len: integer
 ---@operator unm: ltensor.Tensor
 ---@operator bnot: ltensor.Tensor

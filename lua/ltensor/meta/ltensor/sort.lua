@@ -1,0 +1,163 @@
+---@meta _
+-- LuaLS definitions of ltensor.Tensor, part 4: sorting and scans (src/binding/lua_sort.c) and
+-- the module's lt.searchsorted, lt.bincount and lt.histc.
+-- torch's positional order (`sort(dim, descending)`, `topk(k, dim, largest, sorted)`), its
+-- keyword-only arguments in one trailing options table. dim defaults to the last one where
+-- torch's does; every position returned is a 1-based int64 tensor; several results are several
+-- Lua values. Every sort is stable. Conventions: see ../ltensor.lua. Nothing requires this file.
+
+---@class ltensor.Tensor
+local Tensor = {}
+
+---@class ltensor
+local ltensor = {}
+
+-- {====== sorting ======
+
+--- The elements sorted along dim (default the last), ascending unless descending, and their
+--- 1-based positions in t; NaN sorts last ascending, first descending.
+---@param dim? integer
+---@param descending? boolean
+---@param opts? {stable:boolean} accepted for torch's sake: every sort is stable
+---@return ltensor.Tensor values
+---@return ltensor.Tensor positions # int64, 1-based along dim
+function Tensor:sort(dim, descending, opts) end
+
+--- The 1-based positions (int64) that sort the elements along dim (default the last): the
+--- second result of sort.
+---@param dim? integer
+---@param descending? boolean
+---@param opts? {stable:boolean}
+---@return ltensor.Tensor positions
+function Tensor:argsort(dim, descending, opts) end
+
+--- The k largest elements along dim (default the last), or the k smallest when largest is
+--- false, sorted, and their 1-based positions; NaN counts as the largest.
+---@param k integer
+---@param dim? integer
+---@param largest? boolean default true
+---@param sorted? boolean accepted for torch's sake: the result is always sorted
+---@return ltensor.Tensor values
+---@return ltensor.Tensor positions # int64, 1-based along dim
+function Tensor:topk(k, dim, largest, sorted) end
+
+--- The k-th smallest element along dim (default the last; k is 1-based) and its 1-based
+--- position; keepdim keeps dim with size 1.
+---@param k integer
+---@param dim? integer
+---@param keepdim? boolean
+---@return ltensor.Tensor values
+---@return ltensor.Tensor positions # int64, 1-based along dim
+function Tensor:kthvalue(k, dim, keepdim) end
+
+--- The lower median: over every element a Lua value; with a dim, the medians along it and
+--- their 1-based positions. NaN propagates.
+---@param dim? integer
+---@param keepdim? boolean only with a dim
+---@return ltensor.Scalar|ltensor.Tensor values # a Lua value without a dim
+---@return ltensor.Tensor? positions # int64, 1-based, with a dim
+function Tensor:median(dim, keepdim) end
+
+--- The most frequent value along dim (default the last; the smallest of a tie) and its last
+--- 1-based position.
+---@param dim? integer
+---@param keepdim? boolean
+---@return ltensor.Tensor values
+---@return ltensor.Tensor positions # int64, 1-based along dim
+function Tensor:mode(dim, keepdim) end
+
+--- The distinct elements, sorted, as a 1-d tensor (every NaN one value); {dim = d}: the
+--- distinct slices along d in lexicographic order. return_inverse adds each element's
+--- 1-based position in the result (t's shape; with dim, one per slice), return_counts how
+--- often each value occurs, in that order.
+---@param opts? {sorted:boolean,return_inverse:boolean,return_counts:boolean,dim:integer}
+---@return ltensor.Tensor values
+---@return ltensor.Tensor? inverse # int64, 1-based, with return_inverse
+---@return ltensor.Tensor? counts # int64, with return_counts
+function Tensor:unique(opts) end
+
+-- }======
+
+-- {====== scans ======
+
+--- The running sums along dim (required); bool and integers give int64, {dtype = } another
+--- result dtype.
+---@param dim integer
+---@param opts? ltensor.DtypeOptions
+---@return ltensor.Tensor
+function Tensor:cumsum(dim, opts) end
+
+--- The running products along dim (required); bool and integers give int64, {dtype = } another
+--- result dtype.
+---@param dim integer
+---@param opts? ltensor.DtypeOptions
+---@return ltensor.Tensor
+function Tensor:cumprod(dim, opts) end
+
+--- The running maximum along dim (required) and the 1-based position it came from (a tie takes
+--- the later one; a NaN takes over and stays).
+---@param dim integer
+---@return ltensor.Tensor values
+---@return ltensor.Tensor positions # int64, 1-based along dim
+function Tensor:cummax(dim) end
+
+--- The running minimum along dim (required) and the 1-based position it came from (a tie takes
+--- the later one; a NaN takes over and stays).
+---@param dim integer
+---@return ltensor.Tensor values
+---@return ltensor.Tensor positions # int64, 1-based along dim
+function Tensor:cummin(dim) end
+
+-- }======
+
+-- {====== counting ======
+
+--- Counts of the non-negative integers of a 1-d t: value v in slot v + 1, at least minlength
+--- slots; with weights (t's shape) their sums instead (float32 weights give float32, others
+--- float64). Also `t:bincount({weights = w, minlength = n})`.
+---@param weights? ltensor.Tensor|{weights:ltensor.Tensor,minlength:integer} the weights, or an options table
+---@param minlength? integer
+---@return ltensor.Tensor
+function Tensor:bincount(weights, minlength) end
+
+--- A histogram of a floating tensor's elements in bins (default 100) equal bins from min to
+--- max (both 0 by default; min == max takes the data's range), in t's dtype; elements outside
+--- are left out.
+---@param bins? integer
+---@param min? number
+---@param max? number
+---@return ltensor.Tensor
+function Tensor:histc(bins, min, max) end
+
+-- }======
+
+-- {====== module forms ======
+
+--- torch.searchsorted: for each of values, the 1-based position where it would be inserted
+--- into sorted_sequence (torch's 0-based insertion point + 1), before equal elements, or after
+--- them with {right = true} or {side = "right"}; sorted_sequence is 1-d or has values' leading
+--- dims, sorted along its last. int64, int32 with {out_int32 = true}. A NaN goes after
+--- everything.
+---@param sorted_sequence ltensor.Tensor
+---@param values ltensor.Tensor
+---@param opts? {right:boolean,side:"left"|"right",out_int32:boolean}
+---@return ltensor.Tensor
+function ltensor.searchsorted(sorted_sequence, values, opts) end
+
+--- t:bincount(weights, minlength) with the tensor first (also `lt.bincount(t, {weights = w,
+--- minlength = n})`).
+---@param t ltensor.Tensor
+---@param weights? ltensor.Tensor|{weights:ltensor.Tensor,minlength:integer} the weights, or an options table
+---@param minlength? integer
+---@return ltensor.Tensor
+function ltensor.bincount(t, weights, minlength) end
+
+--- t:histc(bins, min, max) with the tensor first.
+---@param t ltensor.Tensor
+---@param bins? integer
+---@param min? number
+---@param max? number
+---@return ltensor.Tensor
+function ltensor.histc(t, bins, min, max) end
+
+-- }======
