@@ -33,7 +33,7 @@ foreach(_f dlpack_import index bytes)
   target_compile_options(fuzz_${_f} PRIVATE ${LT_FUZZ_WARNINGS} -fsanitize=fuzzer
                          ${LT_FUZZ_SAN})
   target_link_options(fuzz_${_f} PRIVATE -fsanitize=fuzzer ${LT_FUZZ_SAN})
-  target_link_libraries(fuzz_${_f} PRIVATE ${LUA_LIBRARY} m ${CMAKE_DL_LIBS})
+  target_link_libraries(fuzz_${_f} PRIVATE ${LUA_LIBRARY} m ${CMAKE_DL_LIBS} ${LT_ZLIB})
   set_target_properties(fuzz_${_f} PROPERTIES RUNTIME_OUTPUT_DIRECTORY
                         ${CMAKE_BINARY_DIR}/fuzz)
 endforeach()
