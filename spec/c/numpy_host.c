@@ -14,7 +14,8 @@
  * state; errors (consumed capsules, read-only tensors, dtypes NumPy refuses); and tensor math
  * (operators, elementwise methods, reductions, matmul, cat/stack) against NumPy's on shared
  * arrays, where torch's rules (which ltensor follows) and NumPy's agree; and (8,
- * numpy_host_funcs.h) issue 16's functions, softmax, comparisons, einsum and the bitwise ops.
+ * numpy_host_funcs.h) issue 16's functions, softmax, comparisons, einsum and the bitwise ops;
+ * and (9, numpy_host_files.h) .npy, .npz and .safetensors files against NumPy's.
  *
  * The embedded Python is the one python3-embed names (Debian's, with python3-numpy), whatever
  * `python3` is on PATH. If NumPy cannot be imported the test fails. Exit status: nonzero when
@@ -822,6 +823,7 @@ static void test_math(void) {
 /* }====== */
 
 #include "numpy_host_funcs.h" /* 8: issue 16's functions (test_funcs_np) */
+#include "numpy_host_files.h" /* 9: lt.save / lt.load against NumPy (test_files_np) */
 
 int main(int argc, char **argv) {
   const char *v = getenv("NUMPY_HOST_VERBOSE");
@@ -858,6 +860,7 @@ int main(int argc, char **argv) {
   test_errors();
   test_math();
   test_funcs_np();
+  test_files_np();
 
   close_lua(); /* before Python: Lua may hold NumPy's managed tensors */
   tu_context[0] = '\0';

@@ -249,16 +249,13 @@ int lt_npy_parse(const void *buf, size_t len, uint64_t size, lt_npy_info *h, lt_
   if (lt_shape_numel(h->ndim, h->shape, &h->numel, &why))
     return lt_fail(err, LT_ERANGE, "header shape has too many elements (overflow)");
   uint64_t es = lt_dtypes[h->dtype].size;
-  if ((uint64_t)h->numel > UINT64_MAX / es)
-    return lt_fail(err, LT_ERANGE, "header shape has too many elements (overflow)");
-  h->nbytes = (uint64_t)h->numel * es;
   h->data_off = off;
-  if (h->nbytes > size - off)
+  if ((uint64_t)h->numel > (size - off) / es) /* the bytes, without overflow */
     return lt_fail(err, LT_EARG,
-                   "header claims %lld elements (%llu bytes) but the file holds %llu bytes after "
+                   "header claims %lld elements of %d bytes but the file holds %llu bytes after "
                    "the header",
-                   (long long)h->numel, (unsigned long long)h->nbytes,
-                   (unsigned long long)(size - off));
+                   (long long)h->numel, (int)es, (unsigned long long)(size - off));
+  h->nbytes = (uint64_t)h->numel * es;
   return LT_OK;
 }
 

@@ -374,7 +374,7 @@ static int tile(lt_file_set *set, lt_st_entry **entries, uint64_t data_len, lt_e
     names[i] = set->names[order[i] - e];
   }
   free(order);
-  memcpy(set->names, names, (size_t)n * sizeof *names);
+  if (n > 0) memcpy(set->names, names, (size_t)n * sizeof *names); /* none: set->names NULL */
   free(names);
   free(e);
   *entries = sorted;
