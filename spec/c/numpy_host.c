@@ -823,6 +823,7 @@ static void test_math(void) {
 /* }====== */
 
 #include "numpy_host_funcs.h" /* 8: issue 16's functions (test_funcs_np) */
+
 #include "numpy_host_files.h" /* 9: lt.save / lt.load against NumPy (test_files_np) */
 
 int main(int argc, char **argv) {
