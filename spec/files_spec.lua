@@ -259,6 +259,22 @@ describe("bad paths", function()
     raises("unknown option 'map'", lt.load, tmp(".npy"), { map = true })
   end)
 
+  it("refuses names the formats cannot hold", function()
+    raises("cannot hold a NUL byte", lt.save, tmp(".npz"), { ["a\0b"] = lt.ones(1) })
+    raises("cannot hold a NUL byte", lt.save, tmp(".safetensors"), {}, { metadata = { k = "a\0" } })
+    raises("'__metadata__' is the format's key", lt.save, tmp(".safetensors"),
+      { __metadata__ = lt.ones(1) })
+  end)
+
+  it("writes through a symbolic link, as an overwrite would", function()
+    local target, link = tmp(".npy"), tmp(".npy")
+    lt.save(target, lt.arange(2))
+    assert.is_true(os.execute(("ln -s %s %s"):format(target, link)))
+    lt.save(link, lt.arange(3))
+    assert.same({ 0, 1, 2 }, lt.load(target):tolist())
+    assert.is_true(os.execute(("test -L %s"):format(link)))
+  end)
+
   it("accepts the extension in any case", function()
     local p = tmp(".NPY")
     lt.save(p, lt.arange(3))

@@ -123,8 +123,11 @@ static int collect(lua_State *L, int idx, const char *path, const char ***names,
   int n = 0;
   lua_pushnil(L);
   while (lua_next(L, idx)) {
+    size_t len;
     if (lua_type(L, -2) != LUA_TSTRING)
       return ltl_error(L, "%s: tensor names must be strings", path);
+    if (strlen(lua_tolstring(L, -2, &len)) != len)
+      return ltl_error(L, "%s: tensor names cannot hold a NUL byte", path);
     if (!ltl_testud(L, -1))
       return ltl_error(L, "%s: '%s' is not a tensor", path, lua_tostring(L, -2));
     lua_pop(L, 1);
@@ -187,8 +190,11 @@ static int f_save(lua_State *L) {
       return ltl_error(L, "%s: metadata must be a table of strings", path);
     lua_pushnil(L);
     while (lua_next(L, meta)) {
+      size_t kl, vl;
       if (lua_type(L, -2) != LUA_TSTRING || lua_type(L, -1) != LUA_TSTRING)
         return ltl_error(L, "%s: metadata keys and values must be strings", path);
+      if (strlen(lua_tolstring(L, -2, &kl)) != kl || strlen(lua_tolstring(L, -1, &vl)) != vl)
+        return ltl_error(L, "%s: metadata strings cannot hold a NUL byte", path);
       lua_pop(L, 1);
       nmeta++;
     }

@@ -3,7 +3,7 @@
  * operating system (POSIX: open, pread, write, mmap, rename). A Windows version replaces the
  * first three sections (CreateFile, ReadFile, MapViewOfFile, MoveFileEx) and keeps the last.
  */
-#define _DEFAULT_SOURCE /* mkstemp, pread, pwrite */
+#define _DEFAULT_SOURCE /* mkstemp, pread, pwrite, lstat, realpath */
 #include "lt_file.h"
 
 #include <errno.h>
@@ -24,14 +24,14 @@ int lt_file_open(lt_file *f, const char *path, lt_error *err) {
   f->fd = open(path, O_RDONLY | O_CLOEXEC);
   if (f->fd < 0) return lt_fail(err, LT_EARG, "%s: cannot open (%s)", path, strerror(errno));
   struct stat st;
-  if (fstat(f->fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    int e = errno;
+  int ok = fstat(f->fd, &st) == 0, e = errno;
+  if (!ok || !S_ISREG(st.st_mode)) {
     close(f->fd);
     f->fd = -1;
     return lt_fail(err, LT_EARG, "%s: %s", path,
-                   S_ISDIR(st.st_mode) ? "is a folder, not a file"
-                   : e                 ? strerror(e)
-                                       : "not a regular file");
+                   !ok                   ? strerror(e)
+                   : S_ISDIR(st.st_mode) ? "is a folder, not a file"
+                                         : "not a regular file");
   }
   f->size = (uint64_t)st.st_size;
   return LT_OK;
@@ -117,16 +117,29 @@ int lt_file_create(lt_file_out *w, const char *path, lt_error *err) {
   w->path = path;
   w->written = 0;
   w->failed = 0;
-  size_t n = strlen(path);
+  w->fd = -1;
+  w->target = NULL;
+  /* a symbolic link is written through, as an overwrite would: the temporary goes next to
+     the file it names, and replaces that file */
+  struct stat st;
+  if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && !(w->target = realpath(path, NULL)))
+    return lt_fail(err, LT_EARG, "%s: cannot follow the link (%s)", path, strerror(errno));
+  const char *to = w->target ? w->target : path;
+  size_t n = strlen(to);
   w->tmp = malloc(n + 16);
-  if (!w->tmp) return lt_fail(err, LT_ENOMEM, "not enough memory");
-  memcpy(w->tmp, path, n);
+  if (!w->tmp) {
+    free(w->target);
+    w->target = NULL;
+    return lt_fail(err, LT_ENOMEM, "not enough memory");
+  }
+  memcpy(w->tmp, to, n);
   memcpy(w->tmp + n, ".tmp-XXXXXX", 12);
   w->fd = mkstemp(w->tmp);
   if (w->fd < 0) {
     int e = errno;
     free(w->tmp);
-    w->tmp = NULL;
+    free(w->target);
+    w->tmp = w->target = NULL;
     return lt_fail(err, LT_EARG, "%s: cannot create (%s)", path, strerror(e));
   }
   fchmod(w->fd, 0644); /* mkstemp makes 0600, which would change the file's mode on a save */
@@ -169,24 +182,24 @@ int lt_file_commit(lt_file_out *w, lt_error *err) {
     lt_file_abort(w);
     return lt_fail(err, LT_EARG, "%s: write failed (%s)", w->path, strerror(e));
   }
-  if (rename(w->tmp, w->path) != 0) {
+  if (rename(w->tmp, w->target ? w->target : w->path) != 0) {
     int e = errno;
     lt_file_abort(w);
     return lt_fail(err, LT_EARG, "%s: cannot replace (%s)", w->path, strerror(e));
   }
   free(w->tmp);
-  w->tmp = NULL;
+  free(w->target);
+  w->tmp = w->target = NULL;
   return LT_OK;
 }
 
 void lt_file_abort(lt_file_out *w) {
   if (w->fd >= 0) close(w->fd);
   w->fd = -1;
-  if (w->tmp) {
-    unlink(w->tmp);
-    free(w->tmp);
-    w->tmp = NULL;
-  }
+  if (w->tmp) unlink(w->tmp);
+  free(w->tmp);
+  free(w->target);
+  w->tmp = w->target = NULL;
 }
 
 /* }====== */

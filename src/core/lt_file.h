@@ -45,6 +45,7 @@ typedef struct {
   int fd;
   const char *path; /* the target; not owned */
   char *tmp;        /* the temporary name */
+  char *target;     /* what a symbolic link at path names, or NULL */
   uint64_t written;
   int failed;
 } lt_file_out;

@@ -618,7 +618,12 @@ int lt_safetensors_save(const char *path, int n, const char **names, const lt_te
     it[i].t = t;
     it[i].d = dtype_of(t);
     it[i].align = ((size_t)t->dl_dtype.bits * t->dl_dtype.lanes + 7) / 8;
-    if (!it[i].d && t->dtype != LT_OPAQUE && lt_dtypes[t->dtype].is_complex)
+    if (strcmp(names[i], "__metadata__") == 0)
+      rc = lt_fail(err, LT_EARG,
+                   "%s: '__metadata__' is the format's key for metadata, not a "
+                   "tensor name (pass opts.metadata)",
+                   path);
+    else if (!it[i].d && t->dtype != LT_OPAQUE && lt_dtypes[t->dtype].is_complex)
       rc = lt_fail(err, LT_EARG,
                    "%s: '%s' is %s, which safetensors has no dtype for (save the "
                    "real and imaginary parts as two tensors)",
