@@ -3,7 +3,7 @@
  * operating system (POSIX: open, pread, write, mmap, rename). A Windows version replaces the
  * first three sections (CreateFile, ReadFile, MapViewOfFile, MoveFileEx) and keeps the last.
  */
-#define _DEFAULT_SOURCE /* mkstemp, pread, pwrite, lstat, realpath */
+#define _GNU_SOURCE /* mkstemp, pread, pwrite, lstat, realpath; renameat2 on Linux */
 #include "lt_file.h"
 
 #include <errno.h>
@@ -166,12 +166,40 @@ static int write_at(lt_file_out *w, int append, uint64_t off, const void *buf, s
   return LT_OK;
 }
 
+void lt_file_reserve(lt_file_out *w, uint64_t n) {
+#if defined(__linux__)
+  /* as NumPy's tofile does: the blocks reserved at once, the size left to the writes; advice
+     only, a failure changes nothing */
+  if (n > 0) (void)fallocate(w->fd, FALLOC_FL_KEEP_SIZE, 0, (off_t)n);
+#else
+  (void)w;
+  (void)n;
+#endif
+}
+
 int lt_file_write(lt_file_out *w, const void *buf, size_t n, lt_error *err) {
   return write_at(w, 1, 0, buf, n, err);
 }
 
 int lt_file_pwrite(lt_file_out *w, uint64_t off, const void *buf, size_t n, lt_error *err) {
   return write_at(w, 0, off, buf, n, err);
+}
+
+/*
+ * Puts the complete file tmp at path, atomically. Where the file system can, the two names are
+ * exchanged and the old file (now at tmp) removed: a plain rename over an existing file makes
+ * ext4 (auto_da_alloc) push the new file's data to the disk at once, which made saving 256 MiB
+ * three times slower than np.save's overwrite in place (bench_files); an exchange does not.
+ */
+static int replace(const char *tmp, const char *path) {
+#if defined(__linux__) && defined(RENAME_EXCHANGE)
+  if (renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_EXCHANGE) == 0) {
+    unlink(tmp); /* the old file: mapped tensors keep it until they go */
+    return 0;
+  }
+  if (errno != ENOENT && errno != EINVAL && errno != ENOSYS && errno != EPERM) return -1;
+#endif
+  return rename(tmp, path); /* no old file, or no exchange here */
 }
 
 int lt_file_commit(lt_file_out *w, lt_error *err) {
@@ -182,7 +210,7 @@ int lt_file_commit(lt_file_out *w, lt_error *err) {
     lt_file_abort(w);
     return lt_fail(err, LT_EARG, "%s: write failed (%s)", w->path, strerror(e));
   }
-  if (rename(w->tmp, w->target ? w->target : w->path) != 0) {
+  if (replace(w->tmp, w->target ? w->target : w->path) != 0) {
     int e = errno;
     lt_file_abort(w);
     return lt_fail(err, LT_EARG, "%s: cannot replace (%s)", w->path, strerror(e));

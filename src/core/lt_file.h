@@ -51,6 +51,8 @@ typedef struct {
 } lt_file_out;
 
 int lt_file_create(lt_file_out *w, const char *path, lt_error *err);
+/* Tells the file system that n bytes will be written (allocates them where it can). */
+void lt_file_reserve(lt_file_out *w, uint64_t n);
 /* Appends n bytes. */
 int lt_file_write(lt_file_out *w, const void *buf, size_t n, lt_error *err);
 /* Writes n bytes at off (before the current end: a header filled in afterwards). */

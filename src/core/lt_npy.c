@@ -438,6 +438,7 @@ int lt_npy_save(const char *path, const lt_tensor *t, lt_error *err) {
   if (rc) return rc;
   lt_file_out w;
   if (!(rc = lt_file_create(&w, path, err))) {
+    lt_file_reserve(&w, o.header_len + o.nbytes);
     if ((rc = lt_file_write(&w, o.header, o.header_len, err)) ||
         (rc = lt_file_write(&w, o.data, (size_t)o.nbytes, err)))
       lt_file_abort(&w);

@@ -684,6 +684,7 @@ int lt_safetensors_save(const char *path, int n, const char **names, const lt_te
   if (!rc && !(rc = lt_file_create(&w, path, err))) {
     unsigned char pre[8];
     for (int i = 0; i < 8; i++) pre[i] = (unsigned char)((uint64_t)h.len >> (8 * i));
+    lt_file_reserve(&w, 8 + h.len + at);
     if (!(rc = lt_file_write(&w, pre, 8, err))) rc = lt_file_write(&w, h.p, h.len, err);
     for (int i = 0; i < n && !rc; i++) {
       const void *data;
