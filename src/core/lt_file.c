@@ -125,6 +125,12 @@ int lt_file_create(lt_file_out *w, const char *path, lt_error *err) {
   if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && !(w->target = realpath(path, NULL)))
     return lt_fail(err, LT_EARG, "%s: cannot follow the link (%s)", path, strerror(errno));
   const char *to = w->target ? w->target : path;
+  if (stat(to, &st) == 0 && !S_ISREG(st.st_mode)) { /* never exchanged with a folder */
+    free(w->target);
+    w->target = NULL;
+    return lt_fail(err, LT_EARG, "%s: %s", path,
+                   S_ISDIR(st.st_mode) ? "is a folder, not a file" : "not a regular file");
+  }
   size_t n = strlen(to);
   w->tmp = malloc(n + 16);
   if (!w->tmp) {
