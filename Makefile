@@ -11,7 +11,8 @@ TSAN_BUILD ?= build-tsan
 NOBLAS_BUILD ?= build-noblas
 FUZZ_BUILD ?= build-fuzz
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS = fuzz_dlpack_import fuzz_index fuzz_bytes
+FUZZ_TARGETS = fuzz_dlpack_import fuzz_index fuzz_bytes fuzz_npy_header fuzz_zip_dir \
+               fuzz_safetensors_header
 CMAKE      ?= cmake
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_ARGS ?=
@@ -28,6 +29,7 @@ deps:
 	@missing=""; \
 	command -v lua5.4 >/dev/null 2>&1     || missing="$$missing lua5.4"; \
 	test -f /usr/include/lua5.4/lua.h     || missing="$$missing liblua5.4-dev"; \
+	test -f /usr/include/zlib.h           || missing="$$missing zlib1g-dev"; \
 	command -v busted >/dev/null 2>&1     || missing="$$missing lua-busted"; \
 	command -v luarocks >/dev/null 2>&1   || missing="$$missing luarocks"; \
 	command -v cmake >/dev/null 2>&1      || missing="$$missing cmake"; \
@@ -113,6 +115,7 @@ bench: build
 	./$(BUILD)/bench/bench_dlpack
 	./$(BUILD)/bench/bench_math
 	./$(BUILD)/bench/bench_compute
+	./$(BUILD)/bench/bench_files
 	$(LUA_ENV) lua5.4 bench/gc_memory.lua
 
 install: build

@@ -1,6 +1,6 @@
 # libFuzzer targets (spec/fuzz), included by CMakeLists.txt when LTENSOR_FUZZ=ON (needs clang).
 # The core and the binding are compiled a second time, instrumented for coverage
-# (-fsanitize=fuzzer-no-link) and checked by AddressSanitizer and UBSan; only the three fuzz
+# (-fsanitize=fuzzer-no-link) and checked by AddressSanitizer and UBSan; only the fuzz
 # programs link libFuzzer's main. `make fuzz` builds and runs them (see spec/fuzz/README.md).
 if(NOT CMAKE_C_COMPILER_ID MATCHES "Clang")
   message(FATAL_ERROR "LTENSOR_FUZZ needs clang for libFuzzer (configure with CC=clang); "
@@ -26,14 +26,14 @@ foreach(_t ltensor_fuzz_core ltensor_fuzz_lua)
   target_compile_options(${_t} PRIVATE ${LT_FUZZ_WARNINGS} -fsanitize=fuzzer-no-link
                          ${LT_FUZZ_SAN})
 endforeach()
-foreach(_f dlpack_import index bytes)
+foreach(_f dlpack_import index bytes npy_header zip_dir safetensors_header)
   add_executable(fuzz_${_f} spec/fuzz/fuzz_${_f}.c $<TARGET_OBJECTS:ltensor_fuzz_core>
                  $<TARGET_OBJECTS:ltensor_fuzz_lua>)
   target_include_directories(fuzz_${_f} PRIVATE ${LT_BINDING_INCLUDES})
   target_compile_options(fuzz_${_f} PRIVATE ${LT_FUZZ_WARNINGS} -fsanitize=fuzzer
                          ${LT_FUZZ_SAN})
   target_link_options(fuzz_${_f} PRIVATE -fsanitize=fuzzer ${LT_FUZZ_SAN})
-  target_link_libraries(fuzz_${_f} PRIVATE ${LUA_LIBRARY} m ${CMAKE_DL_LIBS})
+  target_link_libraries(fuzz_${_f} PRIVATE ${LUA_LIBRARY} m ${CMAKE_DL_LIBS} ${LT_ZLIB})
   set_target_properties(fuzz_${_f} PROPERTIES RUNTIME_OUTPUT_DIRECTORY
                         ${CMAKE_BINARY_DIR}/fuzz)
 endforeach()

@@ -18,7 +18,7 @@
  * arrays, where torch's rules (which ltensor follows) and NumPy's agree; and (8,
  * numpy_host_funcs.h) issue 16's functions, softmax, comparisons, einsum and the bitwise ops;
  * (9, numpy_host_index.h) indexing with tensors, (10, numpy_host_sort.h) issue 15's sorting and
- * scans.
+ * scans, and (11, numpy_host_files.h) .npy, .npz and .safetensors files against NumPy's.
  *
  * The embedded Python is the one python3-embed names (Debian's, with python3-numpy), whatever
  * `python3` is on PATH. If NumPy cannot be imported the test fails. Exit status: nonzero when
@@ -822,6 +822,7 @@ static void test_math(void) {
 #include "numpy_host_funcs.h" /* 8: issue 16's functions (test_funcs_np) */
 #include "numpy_host_index.h" /* 9: indexing with tensors (test_index_np) */
 #include "numpy_host_sort.h"  /* 10: issue 15's sorting and scans (test_sort_np) */
+#include "numpy_host_files.h" /* 11: lt.save / lt.load against NumPy (test_files_np) */
 
 int main(int argc, char **argv) {
   const char *v = getenv("NUMPY_HOST_VERBOSE");
@@ -860,6 +861,7 @@ int main(int argc, char **argv) {
   test_funcs_np();
   test_index_np();
   test_sort_np();
+  test_files_np();
 
   close_lua(); /* before Python: Lua may hold NumPy's managed tensors */
   tu_context[0] = '\0';

@@ -240,7 +240,72 @@ def bytes_seeds():
 # }======
 
 
+# {====== the file parsers: fuzz_npy_header, fuzz_zip_dir, fuzz_safetensors_header ======
+# Their inputs are whole files, written here with the standard library as NumPy, Python's
+# zipfile and the safetensors writers lay them out.
+def npy(descr, shape, data, fortran=False, version=1):
+    d = "{'descr': '%s', 'fortran_order': %s, 'shape': %s, }" % (
+        descr, fortran, "(%s)" % "".join("%d, " % s for s in shape).rstrip(" ") if len(shape) != 1
+        else "(%d,)" % shape[0])
+    pre = 10 if version == 1 else 12
+    hlen = len(d) + 1
+    hlen += (64 - (pre + hlen) % 64) % 64
+    head = (d + " " * (hlen - len(d) - 1) + "\n").encode()
+    size = struct.pack("<H", hlen) if version == 1 else struct.pack("<I", hlen)
+    return b"\x93NUMPY" + bytes([version, 0]) + size + head + data
+
+
+def file_seeds():
+    import io
+    import zipfile
+    w = lambda name, data: write_file("fuzz_npy_header", name, data)
+    w("f4-2x3", npy("<f4", (2, 3), struct.pack("<6f", *range(6))))
+    w("i8-v2", npy("<i8", (2,), struct.pack("<2q", -1, 2**62), version=2))
+    w("u2-v3-fortran", npy("<u2", (2, 2), struct.pack("<4H", 1, 2, 3, 4), True, version=3))
+    w("big-f8", npy(">f8", (1,), struct.pack(">d", 2.5)))
+    w("b1-0d", npy("|b1", (), b"\x02"))
+    w("c16-empty", npy("<c16", (0, 4), b""))
+    w("lying-shape", npy("<f8", (2**62,), b"\0" * 16))
+    w("bad-descr", npy("|O", (1,), b"\0" * 8))
+    member = npy("<i4", (3,), struct.pack("<3i", 5, 6, 7))
+    for name, method, force64 in (("stored", zipfile.ZIP_STORED, False),
+                                  ("deflated", zipfile.ZIP_DEFLATED, False),
+                                  ("zip64-local", zipfile.ZIP_STORED, True)):
+        buf = io.BytesIO()
+        with zipfile.ZipFile(buf, "w", method) as z:
+            info = zipfile.ZipInfo("a.npy", (1980, 1, 1, 0, 0, 0))
+            info.compress_type = method
+            with z.open(info, "w", force_zip64=force64) as f:
+                f.write(member)
+            z.writestr(zipfile.ZipInfo("b.txt", (1980, 1, 1, 0, 0, 0)), b"hi")
+        write_file("fuzz_zip_dir", name, buf.getvalue())
+    write_file("fuzz_zip_dir", "empty", b"PK\5\6" + b"\0" * 18)
+
+    def st(header, data):
+        h = header.encode()
+        h += b" " * ((8 - len(h) % 8) % 8)
+        return struct.pack("<Q", len(h)) + h + data
+    w = lambda name, data: write_file("fuzz_safetensors_header", name, data)
+    w("two", st('{"__metadata__":{"format":"pt"},"a":{"dtype":"F32","shape":[2],'
+                '"data_offsets":[0,8]},"b":{"dtype":"U8","shape":[1,2],"data_offsets":[8,10]}}',
+                b"\0" * 10))
+    w("f8-escapes", st('{"\\u00e9\\ud83d\\ude00":{"dtype":"F8_E4M3","shape":[],'
+                       '"data_offsets":[0,1]}}', b"\x7f"))
+    w("hole", st('{"a":{"dtype":"I16","shape":[1],"data_offsets":[2,4]}}', b"\0" * 4))
+    w("empty", st("{}", b""))
+
+
+def write_file(target, name, data):
+    d = os.path.join(HERE, "corpus", target)
+    os.makedirs(d, exist_ok=True)
+    assert len(data) < 1024, (target, name, len(data))
+    with open(os.path.join(d, name), "wb") as f:
+        f.write(bytes(data))
+# }======
+
+
 if __name__ == "__main__":
     dlpack_seeds()
     index_seeds()
     bytes_seeds()
+    file_seeds()

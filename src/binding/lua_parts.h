@@ -42,6 +42,8 @@ extern const ltl_part ltl_part_sort;
 extern const ltl_part ltl_part_einsum;
 /* The capsule metatables (in the registry), __dlpack, from_dlpack, to_dlpack (lua_dlpack.c). */
 extern const ltl_part ltl_part_dlpack;
+/* lt.save and lt.load: .npy, .npz, .safetensors (lua_file.c). */
+extern const ltl_part ltl_part_file;
 /* The wrapper metatable and ReadOnlyTensorWrapper (lua_wrapper.c). */
 extern const ltl_part ltl_part_wrapper;
 /* index_select, gather, scatter, take, masked_select, nonzero, ..., lt.where(cond)

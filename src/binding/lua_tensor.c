@@ -546,7 +546,9 @@ static int p_shape(lua_State *L) {
 
 static int p_dtype(lua_State *L) {
   lt_tensor *t = ltl_check(L, 1);
-  if (t->dtype == LT_OPAQUE)
+  if (t->dtype == LT_OPAQUE && lt_dl_name(t->dl_dtype))
+    lua_pushstring(L, lt_dl_name(t->dl_dtype));
+  else if (t->dtype == LT_OPAQUE)
     lua_pushfstring(L, "dlpack(code=%d,bits=%d,lanes=%d)", t->dl_dtype.code, t->dl_dtype.bits,
                     t->dl_dtype.lanes);
   else

@@ -48,6 +48,18 @@ lt_dtype lt_dtype_from_dl(DLDataType dl) {
   }
 }
 
+const char *lt_dl_name(DLDataType dl) {
+  if (dl.lanes != 1 || dl.bits != 8) return NULL;
+  switch (dl.code) { /* as torch names them */
+    case kDLFloat8_e4m3fn: return "float8_e4m3fn";
+    case kDLFloat8_e4m3fnuz: return "float8_e4m3fnuz";
+    case kDLFloat8_e5m2: return "float8_e5m2";
+    case kDLFloat8_e5m2fnuz: return "float8_e5m2fnuz";
+    case kDLFloat8_e8m0fnu: return "float8_e8m0fnu";
+    default: return NULL;
+  }
+}
+
 /* {====== narrowing doubles to 16-bit floats ====== */
 
 /*

@@ -29,6 +29,12 @@ typedef struct lt_block lt_block;
 /* Called once when the last reference to wrapped memory goes. */
 typedef void (*lt_release_fn)(void *ctx, void *data);
 
+/* How the release context of a block that describes itself in messages begins (a file mapping's,
+   lt_file.c): note is the phrase a read-only message gives ("mapped read-only from x.npy"). */
+typedef struct {
+  const char *note;
+} lt_block_note;
+
 struct lt_block {
   atomic_long refs;
   void *data;    /* first byte */

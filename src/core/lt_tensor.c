@@ -73,6 +73,10 @@ const char *lt_readonly_reason(const lt_tensor *t) {
     case LT_RO_DLPACK: return "tensor is read-only (imported from DLPack with the READ_ONLY flag)";
     case LT_RO_HOST: return "tensor is read-only (the host program shared it read-only)";
     case LT_RO_WRAPPER: return "tensor is read-only (it came from a ReadOnlyTensorWrapper)";
+    case LT_RO_MAPPED:
+      if (t->storage->block && t->storage->block->release_ctx)
+        return ((const lt_block_note *)t->storage->block->release_ctx)->note;
+      return "tensor is read-only (mapped read-only from a file; clone() gives a writable copy)";
     default: return NULL;
   }
 }

@@ -45,6 +45,7 @@ typedef enum {
   LT_RO_DLPACK,  /* imported with DLPACK_FLAG_BITMASK_READ_ONLY */
   LT_RO_HOST,    /* pushed read-only by the host program */
   LT_RO_WRAPPER, /* came through a ReadOnlyTensorWrapper */
+  LT_RO_MAPPED,  /* a file mapped read-only: its block's release context is an lt_block_note */
 } lt_readonly;
 
 typedef struct lt_tensor {

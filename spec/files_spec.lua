@@ -1,0 +1,670 @@
+-- lt.save / lt.load: .npy, .npz and .safetensors, read and mapped (SPEC.md "Files").
+local lt = require "ltensor"
+local dlpack = require "ltensor.dlpack"
+local helpers = require "helpers"
+
+local raises = helpers.raises
+
+-- A fresh path in the temporary folder with the given extension (removed at the end).
+local made = {}
+local function tmp(ext)
+  local p = os.tmpname()
+  os.remove(p)
+  p = p .. ext
+  made[#made + 1] = p
+  return p
+end
+teardown(function()
+  for _, p in ipairs(made) do os.remove(p) end
+end)
+
+local function write(path, bytes)
+  local f = assert(io.open(path, "wb"))
+  f:write(bytes)
+  f:close()
+end
+local function read(path)
+  local f = assert(io.open(path, "rb"))
+  local s = f:read("a")
+  f:close()
+  return s
+end
+-- Lua patterns need their magic characters escaped to match a path literally.
+local function lit(s) return (s:gsub("%p", "%%%0")) end
+
+-- A .npy of the given version with a header dict text and raw data.
+local function npy(version, dict, data)
+  local pre = version == 1 and 10 or 12
+  local len = #dict + 1
+  len = len + (64 - (pre + len) % 64) % 64
+  local header = dict .. (" "):rep(len - #dict - 1) .. "\n"
+  local size = version == 1 and string.pack("<I2", #header) or string.pack("<I4", #header)
+  return "\x93NUMPY" .. string.char(version, 0) .. size .. header .. (data or "")
+end
+
+local samples = {
+  bool = { true, false, true, true, false, false },
+  uint8 = { 0, 1, 2, 127, 200, 255 },
+  int8 = { -128, -1, 0, 1, 2, 127 },
+  int16 = { -32768, -1, 0, 1, 300, 32767 },
+  int32 = { -2147483648, -1, 0, 1, 70000, 2147483647 },
+  int64 = { math.mininteger, -1, 0, 1, 1 << 40, math.maxinteger },
+  uint16 = { 0, 1, 2, 300, 40000, 65535 },
+  uint32 = { 0, 1, 2, 70000, 3000000000, 4294967295 },
+  uint64 = { 0, 1, 2, 1 << 40, math.maxinteger, -1 },
+  float16 = { -2.5, -1, 0, 0.5, 1024, 65504 },
+  bfloat16 = { -2.5, -1, 0, 0.5, 1024, 3.0e38 },
+  float32 = { -2.5, -1, 0, 0.1, 1e30, 3.25 },
+  float64 = { -2.5, -1, 0, 0.1, 1e300, 3.25 },
+  complex64 = { 1, -2, 0, 0.5, 3, 4 },
+  complex128 = { 1, -2, 0, 0.5, 3, 4 },
+}
+local npy_dtypes = { "bool", "uint8", "int8", "int16", "int32", "int64", "uint16", "uint32",
+  "uint64", "float16", "float32", "float64", "complex64", "complex128" }
+local st_dtypes = { "bool", "uint8", "int8", "int16", "int32", "int64", "uint16", "uint32",
+  "uint64", "float16", "bfloat16", "float32", "float64" }
+
+local function sample(dt) return lt.tensor(samples[dt], dt):reshape(2, 3) end
+
+describe(".npy", function()
+  it("round-trips every dtype NumPy and ltensor share, values and bytes", function()
+    for _, dt in ipairs(npy_dtypes) do
+      local p = tmp(".npy")
+      local t = sample(dt)
+      lt.save(p, t)
+      local u = lt.load(p)
+      assert.equal(dt, u.dtype)
+      assert.same({ 2, 3 }, u.shape)
+      assert.equal(t:bytes(), u:bytes())
+      assert.is_false(u:is_read_only())
+    end
+  end)
+
+  it("round-trips 0-d, empty and 1-d tensors", function()
+    for _, t in ipairs({ lt.tensor(7.5), lt.zeros(0, 3), lt.arange(5), lt.zeros(2, 0, 4) }) do
+      local p = tmp(".npy")
+      lt.save(p, t)
+      local u = lt.load(p)
+      assert.same(t.shape, u.shape)
+      assert.equal(t:bytes(), u:bytes())
+    end
+  end)
+
+  it("writes NumPy's header: version 1.0, the literal dict, data aligned to 64 bytes", function()
+    local p = tmp(".npy")
+    lt.save(p, lt.arange(6, lt.int16):reshape(3, 2))
+    local s = read(p)
+    assert.equal("\x93NUMPY\1\0", s:sub(1, 8))
+    local hlen = string.unpack("<I2", s, 9)
+    assert.equal(0, (10 + hlen) % 64)
+    assert.truthy(s:find("{'descr': '<i2', 'fortran_order': False, 'shape': (3, 2), }", 11, true))
+    assert.equal(10 + hlen + 12, #s)
+    lt.save(p, lt.arange(3, lt.uint8))
+    assert.truthy(read(p):find("'descr': '|u1', 'fortran_order': False, 'shape': (3,), }", 11, true))
+  end)
+
+  it("reads format versions 1.0, 2.0 and 3.0", function()
+    local data = string.pack("<i4<i4<i4", 1, -2, 3)
+    for v = 1, 3 do
+      local p = tmp(".npy")
+      write(p, npy(v, "{'descr': '<i4', 'fortran_order': False, 'shape': (3,), }", data))
+      assert.same({ 1, -2, 3 }, lt.load(p):tolist())
+    end
+  end)
+
+  it("loads Fortran order as the column-major view it is, without a copy", function()
+    local p = tmp(".npy")
+    write(p, npy(1, "{'descr': '<f8', 'fortran_order': True, 'shape': (2, 3), }",
+      string.pack("<dddddd", 1, 4, 2, 5, 3, 6)))
+    local t = lt.load(p)
+    assert.same({ { 1, 2, 3 }, { 4, 5, 6 } }, t:tolist())
+    assert.same({ 1, 2 }, t:stride())
+    assert.is_false(t:is_contiguous())
+    local m = lt.load(p, { mmap = true })
+    assert.same({ { 1, 2, 3 }, { 4, 5, 6 } }, m:tolist())
+    assert.same({ 1, 2 }, m:stride())
+  end)
+
+  it("saves a column-major tensor in Fortran order, and any other layout in C order", function()
+    local base = lt.arange(12, lt.int32):reshape(3, 4)
+    local p = tmp(".npy")
+    lt.save(p, base:t())
+    assert.truthy(read(p):find("'fortran_order': True, 'shape': (4, 3)", 1, true))
+    assert.same(base:t():tolist(), lt.load(p):tolist())
+    local strided = base:narrow(2, 2, 2)
+    lt.save(p, strided)
+    assert.truthy(read(p):find("'fortran_order': False, 'shape': (3, 2)", 1, true))
+    assert.same(strided:tolist(), lt.load(p):tolist())
+  end)
+
+  it("swaps the other byte order on load, every multi-byte dtype", function()
+    local cases = {
+      { "int16", ">i2", ">i2", { -2, 3 } }, { "uint32", ">u4", ">I4", { 7, 4000000000 } },
+      { "int64", ">i8", ">i8", { -5, 1 << 50 } }, { "float32", ">f4", ">f", { 1.5, -2 } },
+      { "float64", ">f8", ">d", { 0.1, -3 } },
+    }
+    for _, c in ipairs(cases) do
+      local p = tmp(".npy")
+      write(p, npy(1, ("{'descr': '%s', 'fortran_order': False, 'shape': (2,), }"):format(c[2]),
+        string.pack(c[3] .. c[3]:sub(2), c[4][1], c[4][2])))
+      local t = lt.load(p)
+      assert.equal(c[1], t.dtype)
+      assert.same(c[4], t:tolist())
+      raises("other byte order.*load it without mmap", lt.load, p, { mmap = true })
+    end
+    local p = tmp(".npy")
+    write(p, npy(1, "{'descr': '>c8', 'fortran_order': False, 'shape': (1,), }",
+      string.pack(">ff", 1.5, -2)))
+    assert.same({ { 1.5, -2 } }, lt.load(p):tolist())
+    write(p, npy(1, "{'descr': '>f2', 'fortran_order': False, 'shape': (1,), }", "\x3c\x00"))
+    assert.same({ 1 }, lt.load(p):tolist())
+  end)
+
+  it("refuses bfloat16 and opaque tensors on save, naming the file", function()
+    local p = tmp(".npy")
+    raises(lit(p) .. ": bfloat16 has no NumPy dtype", lt.save, p, lt.ones(2, lt.bfloat16))
+    assert.is_nil(io.open(p, "rb")) -- nothing written
+  end)
+
+  it("refuses object, structured, void, string and datetime dtypes, naming the file", function()
+    local p = tmp(".npy")
+    for descr, why in pairs({ ["'|O'"] = "object arrays", ["'<V2'"] = "void dtype",
+      ["[('a', '<i4')]"] = "structured dtypes", ["'<U3'"] = "string dtype",
+      ["'<M8[s]'"] = "datetime", ["'<f16'"] = "no ltensor dtype" }) do
+      write(p, npy(1, ("{'descr': %s, 'fortran_order': False, 'shape': (1,), }"):format(descr),
+        ("\0"):rep(16)))
+      raises(lit(p) .. ": .*" .. why, lt.load, p)
+    end
+  end)
+
+  it("parses the header strictly, as the literal dict NumPy writes", function()
+    local p = tmp(".npy")
+    local bad = {
+      ["{'descr': '<i4', 'shape': (1,), }"] = "lacks key 'fortran_order'",
+      ["{'descr': '<i4', 'fortran_order': False, 'shape': (1,), 'x': 1}"] = "unknown key 'x'",
+      ["{'descr': '<i4', 'descr': '<i4', 'fortran_order': False, 'shape': (1,)}"] = "twice",
+      ["{'descr': '<i4', 'fortran_order': 0, 'shape': (1,)}"] = "neither True nor False",
+      ["{'descr': '<i4', 'fortran_order': False, 'shape': (1)}"] = "not a tuple",
+      ["{'descr': '<i4', 'fortran_order': False, 'shape': (-1,)}"] = "not a tuple",
+      ["{'descr': '<i4', 'fortran_order': False, 'shape': (1,)} x"] = "bytes after",
+      ["{'descr': '<i4', 'fortran_order': False, 'shape': __import__('os')}"] = "expected '%('",
+      ["{'descr': 'i4', 'fortran_order': False, 'shape': (1,)}"] = "no byte order",
+    }
+    for dict, why in pairs(bad) do
+      write(p, npy(1, dict, ("\0"):rep(8)))
+      raises({ lit(p) .. ": header.*" .. why, lit(p) .. ": dtype.*" .. why }, lt.load, p)
+    end
+  end)
+
+  it("checks sizes against the file before allocating anything", function()
+    local p = tmp(".npy")
+    write(p, npy(1, "{'descr': '<f8', 'fortran_order': False, 'shape': (4611686018427387904,), }",
+      ("\0"):rep(80)))
+    raises(lit(p) .. ": header claims 4611686018427387904 elements of 8 bytes but the file holds "
+      .. "80 bytes after the header", lt.load, p)
+    write(p, npy(1, "{'descr': '<f8', 'fortran_order': False, 'shape': (4611686018427387904, 4),"
+      .. " }", ("\0"):rep(80)))
+    raises(lit(p) .. ": header shape has too many elements %(overflow%)", lt.load, p)
+    write(p, npy(1, "{'descr': '<f8', 'fortran_order': False, 'shape': (1073741824, 4), }",
+      ("\0"):rep(80)))
+    raises(lit(p) .. ": header claims 4294967296 elements of 8 bytes but the file holds 80 "
+      .. "bytes after the header", lt.load, p)
+    write(p, npy(1, "{'descr': '<i4', 'fortran_order': False, 'shape': (3,), }", "\1\0\0\0"))
+    raises("claims 3 elements", lt.load, p)
+    raises("claims 3 elements", lt.load, p, { mmap = true })
+    -- a header length beyond the file, a bad magic, an unknown version, a short file
+    local s = npy(2, "{'descr': '<i4', 'fortran_order': False, 'shape': (1,), }", "\0\0\0\0")
+    write(p, s:sub(1, 8) .. string.pack("<I4", 1 << 31) .. s:sub(13))
+    raises(lit(p) .. ": header claims %d+ bytes but the file holds", lt.load, p)
+    write(p, "\x93NUMPX" .. s:sub(7))
+    raises(lit(p) .. ": not a .npy file", lt.load, p)
+    write(p, "\x93NUMPY\4\0" .. s:sub(9))
+    raises("unsupported .npy format version 4.0", lt.load, p)
+    write(p, "\x93NUM")
+    raises(lit(p) .. ": not a .npy file", lt.load, p)
+    write(p, s:sub(1, 40))
+    raises(lit(p) .. ": header claims", lt.load, p)
+  end)
+
+  it("normalizes bool bytes to 0 and 1 on a read", function()
+    local p = tmp(".npy")
+    write(p, npy(1, "{'descr': '|b1', 'fortran_order': False, 'shape': (3,), }", "\0\2\1"))
+    local t = lt.load(p)
+    assert.same({ false, true, true }, t:tolist())
+    assert.equal("\0\1\1", t:bytes())
+  end)
+end)
+
+describe("bad paths", function()
+  it("raises naming the file for a missing file, a folder, an unknown extension", function()
+    raises("/nonexistent/x%.npy: cannot open", lt.load, "/nonexistent/x.npy")
+    raises("/nonexistent/x%.safetensors: cannot open", lt.load, "/nonexistent/x.safetensors")
+    raises("/nonexistent/x%.npz: cannot open", lt.load, "/nonexistent/x.npz")
+    local dir = tmp(".npy")
+    os.execute("mkdir " .. dir)
+    raises(lit(dir) .. ": is a folder", lt.load, dir)
+    raises(lit(dir) .. ": is a folder", lt.save, dir, lt.ones(1))
+    assert.is_true(os.execute("test -d " .. dir))
+    os.execute("rmdir " .. dir)
+    raises("x%.txt: unknown file type %(expected %.npy, %.npz or %.safetensors%)", lt.load, "x.txt")
+    raises("x%.txt: unknown file type", lt.save, "x.txt", lt.ones(1))
+    raises("/nonexistent/y%.npy: cannot create", lt.save, "/nonexistent/y.npy", lt.ones(1))
+  end)
+
+  it("checks what is saved: a tensor for .npy, a table of tensors for the others", function()
+    raises("expected a tensor", lt.save, tmp(".npy"), { a = lt.ones(1) })
+    raises("expected a table", lt.save, tmp(".npz"), lt.ones(1))
+    raises("'a' is not a tensor", lt.save, tmp(".safetensors"), { a = 1 })
+    raises("names must be strings", lt.save, tmp(".npz"), { lt.ones(1) })
+    raises("compress is for %.npz", lt.save, tmp(".npy"), lt.ones(1), { compress = true })
+    raises("metadata is for %.safetensors", lt.save, tmp(".npz"), {}, { metadata = {} })
+    raises("unknown option 'map'", lt.load, tmp(".npy"), { map = true })
+  end)
+
+  it("refuses names the formats cannot hold", function()
+    raises("cannot hold a NUL byte", lt.save, tmp(".npz"), { ["a\0b"] = lt.ones(1) })
+    raises("cannot hold a NUL byte", lt.save, tmp(".safetensors"), {}, { metadata = { k = "a\0" } })
+    raises("'__metadata__' is the format's key", lt.save, tmp(".safetensors"),
+      { __metadata__ = lt.ones(1) })
+  end)
+
+  it("writes through a symbolic link, as an overwrite would", function()
+    local target, link = tmp(".npy"), tmp(".npy")
+    lt.save(target, lt.arange(2))
+    assert.is_true(os.execute(("ln -s %s %s"):format(target, link)))
+    lt.save(link, lt.arange(3))
+    assert.same({ 0, 1, 2 }, lt.load(target):tolist())
+    assert.is_true(os.execute(("test -L %s"):format(link)))
+  end)
+
+  it("accepts the extension in any case", function()
+    local p = tmp(".NPY")
+    lt.save(p, lt.arange(3))
+    assert.same({ 0, 1, 2 }, lt.load(p):tolist())
+  end)
+end)
+
+describe("mmap = true", function()
+  it("maps read-only tensors that say so, and clone() gives a writable copy", function()
+    local p = tmp(".npy")
+    lt.save(p, lt.arange(6, lt.float32):reshape(2, 3))
+    local m = lt.load(p, { mmap = true })
+    assert.is_true(m:is_read_only())
+    assert.same({ { 0, 1, 2 }, { 3, 4, 5 } }, m:tolist())
+    raises("mapped read%-only from " .. lit(p), function() m[1][1] = 9 end)
+    raises("mapped read%-only from " .. lit(p), function() m:fill_(1) end)
+    raises("mapped read%-only from " .. lit(p), function() m:add_(1) end)
+    local c = m:clone()
+    assert.is_false(c:is_read_only())
+    c[1][1] = 9
+    assert.equal(9, c[1][1])
+    assert.equal(0, m[1][1])
+  end)
+
+  it("shares the mapping with zero copy: views read it, exports are versioned READ_ONLY", function()
+    local p = tmp(".npy")
+    lt.save(p, lt.arange(1000, lt.int64))
+    local m = lt.load(p, { mmap = true })
+    local v = m:narrow(1, 11, 5)
+    assert.equal(m:data_ptr() + 10 * 8, v:data_ptr())
+    assert.is_true(v:is_read_only())
+    raises("read%-only", function() m:__dlpack() end)
+    local back = dlpack.from_dlpack(m:__dlpack({ max_version = { 1, 3 } }))
+    assert.is_true(back:is_read_only())
+    assert.equal(m:data_ptr(), back:data_ptr())
+  end)
+
+  it("keeps the mapping until the last view and export are gone", function()
+    local p = tmp(".npy")
+    lt.save(p, lt.arange(100, lt.float64))
+    local v, cap
+    do
+      local m = lt.load(p, { mmap = true })
+      v = m:narrow(1, 91, 10)
+      cap = m:__dlpack({ max_version = { 1, 3 } })
+    end
+    collectgarbage()
+    collectgarbage()
+    assert.same({ 90, 91, 92, 93, 94, 95, 96, 97, 98, 99 }, v:tolist())
+    local t = { lt.load(p, { mmap = true }) }
+    local only = t[1]:select(1, 50)
+    t = nil
+    collectgarbage()
+    assert.equal(49, only:item())
+    v = nil
+    collectgarbage()
+    assert.equal(42, dlpack.from_dlpack(cap)[43])
+  end)
+
+  it("saving over a mapped file writes a new file: mapped tensors keep their values", function()
+    local p = tmp(".npy")
+    lt.save(p, lt.full({ 4 }, 1.5))
+    local m = lt.load(p, { mmap = true })
+    lt.save(p, lt.full({ 4 }, -3))
+    assert.same({ 1.5, 1.5, 1.5, 1.5 }, m:tolist())
+    assert.same({ -3, -3, -3, -3 }, lt.load(p):tolist())
+    lt.save(p, m) -- a mapped tensor saved over its own file
+    assert.same({ 1.5, 1.5, 1.5, 1.5 }, lt.load(p):tolist())
+  end)
+
+  it("refuses an .npz and misaligned data, saying to load without mmap", function()
+    local p = tmp(".npz")
+    lt.save(p, { a = lt.ones(2) })
+    raises(lit(p) .. ": an %.npz cannot be mapped.*load it without mmap", lt.load, p, { mmap = true })
+    local q = tmp(".npy")
+    -- a header that ends at an odd byte: float64 data there
+    local dict = "{'descr': '<f8', 'fortran_order': False, 'shape': (1,), } \n"
+    assert.equal(1, (10 + #dict) % 2)
+    write(q, "\x93NUMPY\1\0" .. string.pack("<I2", #dict) .. dict .. string.pack("<d", 2.5))
+    assert.same({ 2.5 }, lt.load(q):tolist())
+    raises("not aligned for float64.*load it without mmap", lt.load, q, { mmap = true })
+  end)
+
+  it("stays bounded in address space when a loop maps and drops a file", function()
+    local p = tmp(".npy")
+    lt.save(p, lt.zeros(16 * 1024 * 1024, lt.uint8)) -- 16 MiB
+    local before = helpers.status_kb("VmSize")
+    local peak = before
+    for i = 1, 300 do -- 4.7 GiB mapped in all
+      local m = lt.load(p, { mmap = true })
+      assert.equal(0, m[i])
+      peak = math.max(peak, helpers.status_kb("VmSize"))
+    end
+    assert.is_true(peak - before < 2 * 1024 * 1024,
+      ("address space grew by %d MiB"):format((peak - before) // 1024))
+  end)
+end)
+
+-- {====== safetensors ======
+
+local function st_file(header, data)
+  return string.pack("<I8", #header) .. header .. (data or "")
+end
+
+describe(".safetensors", function()
+  it("round-trips every dtype, with metadata and the names in the file's order", function()
+    local p = tmp(".safetensors")
+    local tensors = {}
+    for _, dt in ipairs(st_dtypes) do tensors["t_" .. dt] = sample(dt) end
+    tensors.empty = lt.zeros(0, 2)
+    tensors.scalar = lt.tensor(3, lt.int32)
+    lt.save(p, tensors, { metadata = { format = "pt", note = "caf\u{e9} \"quoted\"\n" } })
+    local r, meta, names = lt.load(p)
+    assert.same({ format = "pt", note = "caf\u{e9} \"quoted\"\n" }, meta)
+    local n = 0
+    for name, t in pairs(tensors) do
+      n = n + 1
+      assert.equal(t.dtype, r[name].dtype)
+      assert.same(t.shape, r[name].shape)
+      assert.equal(t:bytes(), r[name]:bytes())
+    end
+    assert.equal(n, #names)
+    -- the file's order: by offset, which the writer sorts by alignment, then name
+    local s = read(p)
+    local hlen = string.unpack("<I8", s)
+    local last = -1
+    for _, name in ipairs(names) do
+      local b = tonumber(s:sub(9, 8 + hlen):match('"' .. name .. '":{[^}]*"data_offsets":%[(%d+)'))
+      assert.is_true(b >= last)
+      last = b
+    end
+    assert.equal("t_float64", names[1])
+  end)
+
+  it("writes as the format's writers do: header padded with spaces to 8, tensors aligned", function()
+    local p = tmp(".safetensors")
+    lt.save(p, { a = lt.ones(3, lt.uint8), b = lt.ones(1, lt.float64), c = lt.ones(2, lt.int16) })
+    local s = read(p)
+    local hlen = string.unpack("<I8", s)
+    assert.equal(0, hlen % 8)
+    assert.equal(
+      '{"b":{"dtype":"F64","shape":[1],"data_offsets":[0,8]},"c":{"dtype":"I16","shape":[2],'
+      .. '"data_offsets":[8,12]},"a":{"dtype":"U8","shape":[3],"data_offsets":[12,15]}}',
+      (s:sub(9, 8 + hlen):gsub(" +$", "")))
+    assert.equal(8 + hlen + 15, #s)
+    local r, meta, names = lt.load(p, { mmap = true })
+    assert.is_nil(meta)
+    assert.same({ "b", "c", "a" }, names)
+    assert.is_true(r.b:is_read_only())
+    raises("mapped read%-only from " .. lit(p), function() r.c[1] = 0 end)
+    assert.same({ 1, 1 }, r.c:tolist())
+  end)
+
+  it("keeps float8 tensors opaque and saves them back unchanged", function()
+    local p = tmp(".safetensors")
+    local header = '{"x":{"dtype":"F8_E4M3","shape":[2,2],"data_offsets":[0,4]},'
+      .. '"y":{"dtype":"F8_E5M2","shape":[3],"data_offsets":[4,7]},'
+      .. '"__metadata__":{"a":"b"}}'
+    write(p, st_file(header, "\1\2\3\4\5\6\7"))
+    local r, meta = lt.load(p)
+    assert.same({ a = "b" }, meta)
+    assert.equal("float8_e4m3fn", r.x.dtype)
+    assert.equal("float8_e5m2", r.y.dtype)
+    assert.same({ 2, 2 }, r.x.shape)
+    raises("cannot be read", function() return r.x[1][1] end)
+    local q = tmp(".safetensors")
+    lt.save(q, { x = r.x, y = r.y, xt = r.x:t() }) -- xt: a strided view, gathered bytewise
+    local s = read(q)
+    assert.equal("\1\2\3\4\1\3\2\4\5\6\7", s:sub(-11))
+    assert.truthy(s:find('"xt":{"dtype":"F8_E4M3","shape":[2,2],"data_offsets":[4,8]}', 1, true))
+    local back = lt.load(q)
+    assert.equal("float8_e4m3fn", back.xt.dtype)
+    assert.equal("float8_e5m2", back.y.dtype)
+    local m = lt.load(p, { mmap = true })
+    assert.equal("float8_e5m2", m.y.dtype)
+    assert.is_true(m.y:is_read_only())
+    lt.save(q, m) -- mapped opaque tensors saved back: the same data
+    assert.equal("\1\2\3\4\5\6\7", read(q):sub(-7))
+  end)
+
+  it("refuses complex tensors, naming the dtype", function()
+    raises("'z' is complex64, which safetensors has no dtype for", lt.save, tmp(".safetensors"),
+      { z = lt.zeros(2, lt.complex64) })
+    raises("complex128", lt.save, tmp(".safetensors"), { z = lt.zeros(2, lt.complex128) })
+  end)
+
+  it("refuses lying, truncated and malformed files, naming the file and the problem", function()
+    local p = tmp(".safetensors")
+    local good = '{"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]}}'
+    local cases = {
+      { "\1\2\3", "not a safetensors file %(3 bytes" },
+      { string.pack("<I8", 1 << 62) .. good, "header claims 4611686018427387904 bytes but the "
+        .. "file holds %d+ after its size" },
+      { st_file(good, ("\0"):rep(4)), "cover 8 bytes of data but the file holds 4" },
+      { st_file(good, ("\0"):rep(12)), "cover 8 bytes of data but the file holds 12" },
+      { st_file('{"a":{"dtype":"F32","shape":[2],"data_offsets":[4,12]}}', ("\0"):rep(12)),
+        "hole: bytes 0 to 4" },
+      { st_file('{"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},'
+        .. '"b":{"dtype":"F32","shape":[1],"data_offsets":[4,8]}}', ("\0"):rep(8)),
+        "overlaps" },
+      { st_file('{"a":{"dtype":"F32","shape":[3],"data_offsets":[0,8]}}', ("\0"):rep(8)),
+        "needs 12 bytes but its data_offsets %[0, 8%] hold 8" },
+      { st_file('{"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]}', ("\0"):rep(8)),
+        "not valid JSON" },
+      { st_file('{"a":{"dtype":"F32","shape":[2.0],"data_offsets":[0,8]}}', ("\0"):rep(8)),
+        "not an integer" },
+      { st_file('{"a":{"dtype":"F32","shape":[-2],"data_offsets":[0,8]}}', ("\0"):rep(8)),
+        "non%-negative integer" },
+      { st_file('{"a":{"dtype":"C64","shape":[1],"data_offsets":[0,8]}}', ("\0"):rep(8)),
+        "dtype 'C64'" },
+      { st_file('{"a\xff":{"dtype":"F32","shape":[2],"data_offsets":[0,8]}}', ("\0"):rep(8)),
+        "not UTF%-8" },
+      { st_file('{"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},'
+        .. '"a":{"dtype":"F32","shape":[0],"data_offsets":[8,8]}}', ("\0"):rep(8)),
+        "names tensor 'a' twice" },
+      { st_file('{"__metadata__":{"k":1},' .. good:sub(2), ("\0"):rep(8)),
+        "__metadata__ value of 'k' is not a string" },
+      { st_file('{"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8],"x":1}}', ("\0"):rep(8)),
+        "unknown key 'x'" },
+      { st_file('{"a":{"dtype":"F32","shape":[4611686018427387904,4],"data_offsets":[0,8]}}',
+        ("\0"):rep(8)), "too many elements" },
+      { st_file('{"a":{"dtype":"F32","shape":[2],"data_offsets":[0,18446744073709551615]}}',
+        ("\0"):rep(8)), "beyond 2%^63" },
+    }
+    for _, c in ipairs(cases) do
+      write(p, c[1])
+      raises(lit(p) .. ": .*" .. c[2], lt.load, p)
+      raises(lit(p) .. ": .*" .. c[2], lt.load, p, { mmap = true })
+    end
+  end)
+
+  it("reads JSON escapes and spaces as the format allows", function()
+    local p = tmp(".safetensors")
+    write(p, st_file(' { "\\u00e9\\ud83d\\ude00\\n" : { "shape" : [ ] , "dtype" : "I32" ,'
+      .. ' "data_offsets" : [ 0 , 4 ] } }   ', string.pack("<i4", -7)))
+    local r, _, names = lt.load(p)
+    assert.equal("\u{e9}\u{1F600}\n", names[1])
+    assert.equal(-7, r["\u{e9}\u{1F600}\n"]:item())
+    lt.save(p, r)
+    assert.equal(-7, lt.load(p)["\u{e9}\u{1F600}\n"]:item())
+  end)
+
+  it("saves and loads a file of no tensors", function()
+    local p = tmp(".safetensors")
+    lt.save(p, {})
+    assert.equal(string.pack("<I8", 8) .. "{}      ", read(p))
+    local r, meta, names = lt.load(p)
+    assert.same({}, r)
+    assert.is_nil(meta)
+    assert.same({}, names)
+    r, meta, names = lt.load(p, { mmap = true })
+    assert.same({}, names)
+  end)
+
+  it("refuses to map a tensor whose offset is misaligned for its dtype", function()
+    local p = tmp(".safetensors")
+    write(p, st_file('{"a":{"dtype":"U8","shape":[1],"data_offsets":[0,1]},'
+      .. '"b":{"dtype":"F32","shape":[1],"data_offsets":[1,5]}}      ', "\1" .. string.pack("<f", 2)))
+    assert.equal(2, lt.load(p).b:item())
+    raises("tensor 'b' at byte %d+ is not aligned.*load it without mmap", lt.load, p, { mmap = true })
+  end)
+end)
+
+-- }======
+
+-- {====== npz ======
+
+local crc_table = {}
+for i = 0, 255 do
+  local c = i
+  for _ = 1, 8 do c = (c & 1 == 1) and (0xEDB88320 ~ (c >> 1)) or (c >> 1) end
+  crc_table[i] = c
+end
+local function crc32(s)
+  local c = 0xFFFFFFFF
+  for i = 1, #s do c = crc_table[(c ~ s:byte(i)) & 0xff] ~ (c >> 8) end
+  return c ~ 0xFFFFFFFF
+end
+
+-- A zip of stored members {name, bytes}; zip64 = true writes zip64 records for every size and
+-- offset (as writers do for large archives).
+local function zip(members, zip64, bad_crc)
+  local out, cd, off = {}, {}, 0
+  for _, m in ipairs(members) do
+    local name, data = m[1], m[2]
+    local crc = crc32(data) ~ (bad_crc and 1 or 0)
+    local lx = zip64 and string.pack("<I2I2I8I8", 1, 16, #data, #data) or ""
+    local sz = zip64 and 0xFFFFFFFF or #data
+    local local_h = string.pack("<I4I2I2I2I2I2I4I4I4I2I2", 0x04034b50, zip64 and 45 or 20, 0, 0,
+      0, 0x21, crc, sz, sz, #name, #lx) .. name .. lx
+    local cx = zip64 and string.pack("<I2I2I8I8I8", 1, 24, #data, #data, off) or ""
+    cd[#cd + 1] = string.pack("<I4I2I2I2I2I2I2I4I4I4I2I2I2I2I2I4I4", 0x02014b50, 45, 20, 0, 0, 0,
+      0x21, crc, sz, sz, #name, #cx, 0, 0, 0, 0, zip64 and 0xFFFFFFFF or off) .. name .. cx
+    out[#out + 1] = local_h .. data
+    off = off + #local_h + #data
+  end
+  local cds = table.concat(cd)
+  local tail
+  if zip64 then
+    local e64 = string.pack("<I4I8I2I2I4I4I8I8I8I8", 0x06064b50, 44, 45, 45, 0, 0, #members,
+      #members, #cds, off)
+    local loc = string.pack("<I4I4I8I4", 0x07064b50, 0, off + #cds, 1)
+    tail = e64 .. loc .. string.pack("<I4I2I2I2I2I4I4I2", 0x06054b50, 0, 0, 0xFFFF, 0xFFFF,
+      0xFFFFFFFF, 0xFFFFFFFF, 0)
+  else
+    tail = string.pack("<I4I2I2I2I2I4I4I2", 0x06054b50, 0, 0, #members, #members, #cds, off, 0)
+  end
+  return table.concat(out) .. cds .. tail
+end
+
+local i4x3 = npy(1, "{'descr': '<i4', 'fortran_order': False, 'shape': (3,), }",
+  string.pack("<i4i4i4", 5, 6, 7))
+
+-- Whether this ltensor was built with zlib (deflate): without it compress raises, saying so.
+local function has_zlib()
+  local ok, err = pcall(lt.save, tmp(".npz"), {}, { compress = true })
+  if not ok then assert.truthy(tostring(err):find("compress needs zlib, which this ltensor was "
+    .. "built without %(install zlib1g%-dev and rebuild%)")) end
+  return ok
+end
+
+describe(".npz", function()
+  it("round-trips every dtype, stored and deflated, names without .npy as the keys", function()
+    for _, compress in ipairs(has_zlib() and { false, true } or { false }) do
+      local p = tmp(".npz")
+      local tensors = {}
+      for _, dt in ipairs(npy_dtypes) do tensors[dt] = sample(dt) end
+      tensors["with space/and slash"] = lt.arange(3)
+      tensors.fortran = lt.arange(6.0):reshape(2, 3):t()
+      lt.save(p, tensors, { compress = compress })
+      local r = lt.load(p)
+      for name, t in pairs(tensors) do
+        assert.equal(t.dtype, r[name].dtype)
+        assert.same(t.shape, r[name].shape)
+        assert.same(t:tolist(), r[name]:tolist())
+      end
+      assert.same({ 1, 3 }, r.fortran:stride()) -- (3, 2) column-major, as saved
+    end
+  end)
+
+  it("compresses with compress = true (where zlib was found)", function()
+    if not has_zlib() then return end
+    local p, q = tmp(".npz"), tmp(".npz")
+    lt.save(p, { z = lt.zeros(100000) })
+    lt.save(q, { z = lt.zeros(100000) }, { compress = true })
+    assert.is_true(#read(q) * 50 < #read(p))
+    assert.equal(0, lt.load(q).z:sum())
+  end)
+
+  it("reads archives with zip64 records", function()
+    local p = tmp(".npz")
+    write(p, zip({ { "a.npy", i4x3 }, { "b.npy", i4x3 } }, true))
+    local r = lt.load(p)
+    assert.same({ 5, 6, 7 }, r.a:tolist())
+    assert.same({ 5, 6, 7 }, r.b:tolist())
+  end)
+
+  it("raises for a member that is not a .npy, a CRC mismatch, damaged archives", function()
+    local p = tmp(".npz")
+    write(p, zip({ { "a.npy", i4x3 }, { "notes.txt", "hello" } }))
+    raises(lit(p) .. ": member 'notes.txt' is not a .npy", lt.load, p)
+    write(p, zip({ { "a.npy", i4x3 } }, false, true))
+    raises(lit(p) .. ": member 'a.npy' fails its CRC check", lt.load, p)
+    write(p, zip({ { "a.npy", i4x3:sub(1, -2) } }))
+    raises(lit(p) .. ": member 'a.npy': header claims 3 elements", lt.load, p)
+    write(p, zip({ { "a.npy", "not a npy at all" } }))
+    raises(lit(p) .. ": member 'a.npy': not a .npy file", lt.load, p)
+    write(p, zip({ { "a.npy", i4x3 }, { "a.npy", i4x3 } }))
+    raises("member 'a.npy' appears twice", lt.load, p)
+    local z = zip({ { "a.npy", i4x3 } })
+    write(p, z:sub(1, -30))
+    raises(lit(p) .. ": not a zip archive", lt.load, p)
+    -- a central directory pointing past the archive
+    write(p, z:sub(1, -7) .. string.pack("<I4I2", 0x7FFFFFFF, 0))
+    raises(lit(p) .. ": central directory .* lies outside the archive", lt.load, p)
+    -- a member claiming more bytes than the archive holds
+    local cd_at = z:find("PK\1\2", 1, true)
+    write(p, z:sub(1, cd_at + 19) .. string.pack("<I4I4", 1 << 30, 1 << 30) .. z:sub(cd_at + 28))
+    raises("member 'a.npy' %(%d+ bytes at 0%) lies outside the archive", lt.load, p)
+    write(p, "")
+    raises(lit(p) .. ": not a zip archive %(too short%)", lt.load, p)
+  end)
+
+  it("loads an empty archive as an empty table", function()
+    local p = tmp(".npz")
+    lt.save(p, {})
+    assert.same({}, lt.load(p))
+  end)
+end)
+
+-- }======

@@ -1,0 +1,578 @@
+/*
+ * lt_zip.c -- zip archives for .npz (see lt_zip.h): the central directory (classic and zip64),
+ * member extraction with CRC checks, inflate and deflate through zlib when the build has it,
+ * and the .npz loader and writer on top.
+ */
+#include "lt_zip.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lt_npy.h"
+
+#ifdef LTENSOR_HAVE_ZLIB
+#include <zlib.h>
+#endif
+
+enum {
+  SIG_LOCAL = 0x04034b50,
+  SIG_CENTRAL = 0x02014b50,
+  SIG_END = 0x06054b50,
+  SIG_END64 = 0x06064b50,
+  SIG_LOC64 = 0x07064b50,
+  LOCAL_LEN = 30,
+  CENTRAL_LEN = 46,
+  END_LEN = 22,
+  END64_LEN = 56,
+  LOC64_LEN = 20,
+};
+
+static uint64_t rd16(const unsigned char *p) { return (uint64_t)p[0] | (uint64_t)p[1] << 8; }
+static uint64_t rd32(const unsigned char *p) { return rd16(p) | rd16(p + 2) << 16; }
+static uint64_t rd64(const unsigned char *p) { return rd32(p) | rd32(p + 4) << 32; }
+static void wr16(unsigned char *p, uint64_t v) {
+  p[0] = (unsigned char)v;
+  p[1] = (unsigned char)(v >> 8);
+}
+static void wr32(unsigned char *p, uint64_t v) {
+  wr16(p, v);
+  wr16(p + 2, v >> 16);
+}
+static void wr64(unsigned char *p, uint64_t v) {
+  wr32(p, v);
+  wr32(p + 4, v >> 32);
+}
+
+/* {====== CRC-32 ====== */
+
+#ifdef LTENSOR_HAVE_ZLIB
+uint32_t lt_zip_crc32(uint32_t crc, const void *p, size_t n) {
+  const unsigned char *b = p;
+  while (n > 0) { /* zlib takes an unsigned int of bytes at a time */
+    unsigned chunk = n > (1u << 30) ? 1u << 30 : (unsigned)n;
+    crc = (uint32_t)crc32(crc, b, chunk);
+    b += chunk;
+    n -= chunk;
+  }
+  return crc;
+}
+int lt_zip_can_deflate(void) { return 1; }
+#else
+static uint32_t crc_table[256];
+static void crc_init(void) { /* idempotent: racing threads write the same values */
+  for (uint32_t i = 0; i < 256; i++) {
+    uint32_t c = i;
+    for (int k = 0; k < 8; k++) c = c & 1 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+    crc_table[i] = c;
+  }
+}
+uint32_t lt_zip_crc32(uint32_t crc, const void *p, size_t n) {
+  if (!crc_table[1]) crc_init();
+  const unsigned char *b = p;
+  crc = ~crc;
+  for (size_t i = 0; i < n; i++) crc = crc_table[(crc ^ b[i]) & 0xff] ^ (crc >> 8);
+  return ~crc;
+}
+int lt_zip_can_deflate(void) { return 0; }
+#endif
+
+/* }====== */
+
+/* {====== the central directory ====== */
+
+void lt_zip_dir_free(lt_zip_dir *dir) {
+  for (int i = 0; i < dir->n; i++) free(dir->e[i].name);
+  free(dir->e);
+  dir->e = NULL;
+  dir->n = 0;
+}
+
+/* The zip64 extended information of a central entry: the fields whose classic value is all
+   ones, in the order usize, csize, local offset. */
+static int zip64_fields(const unsigned char *x, size_t xlen, lt_zip_entry *e, int need_u,
+                        int need_c, int need_o, lt_error *err) {
+  size_t at = 0;
+  while (at + 4 <= xlen) {
+    uint64_t id = rd16(x + at), len = rd16(x + at + 2);
+    if (at + 4 + len > xlen) break;
+    if (id == 1) {
+      const unsigned char *f = x + at + 4;
+      uint64_t want = 8 * (uint64_t)(need_u + need_c + need_o);
+      if (len < want) break;
+      if (need_u) e->usize = rd64(f), f += 8;
+      if (need_c) e->csize = rd64(f), f += 8;
+      if (need_o) e->local = rd64(f);
+      return LT_OK;
+    }
+    at += 4 + len;
+  }
+  return lt_fail(err, LT_EARG, "member '%s' lacks the zip64 sizes its entry refers to", e->name);
+}
+
+int lt_zip_read_dir(lt_zip_read_fn rd, void *ctx, uint64_t size, lt_zip_dir *dir, lt_error *err) {
+  dir->n = 0;
+  dir->e = NULL;
+  if (size < END_LEN) return lt_fail(err, LT_EARG, "not a zip archive (too short)");
+  size_t tail_len = size < END_LEN + 65535 ? (size_t)size : END_LEN + 65535;
+  unsigned char *tail = malloc(tail_len), *cd = NULL;
+  if (!tail) return lt_fail(err, LT_ENOMEM, "not enough memory");
+  uint64_t tail_off = size - tail_len;
+  int rc = rd(ctx, tail_off, tail, tail_len, err);
+  if (rc) goto done;
+  /* the end record: the last signature whose comment reaches exactly to the end */
+  long at = -1;
+  for (long i = (long)tail_len - END_LEN; i >= 0; i--)
+    if (rd32(tail + i) == SIG_END && rd16(tail + i + 20) == tail_len - (size_t)i - END_LEN) {
+      at = i;
+      break;
+    }
+  if (at < 0) {
+    rc = lt_fail(err, LT_EARG, "not a zip archive (no end of central directory record)");
+    goto done;
+  }
+  const unsigned char *end = tail + at;
+  uint64_t end_off = tail_off + (uint64_t)at;
+  uint64_t count = rd16(end + 10), cd_size = rd32(end + 12), cd_off = rd32(end + 16);
+  uint64_t limit = end_off; /* the directory lies before the end records */
+  if (rd16(end + 4) != 0 || rd16(end + 6) != 0 || rd16(end + 8) != count) {
+    rc = lt_fail(err, LT_EARG, "archive spans several disks, which ltensor does not read");
+    goto done;
+  }
+  if (count == 0xFFFF || cd_size == 0xFFFFFFFF || cd_off == 0xFFFFFFFF) {
+    unsigned char loc[LOC64_LEN], e64[END64_LEN];
+    if (end_off < LOC64_LEN || (rc = rd(ctx, end_off - LOC64_LEN, loc, LOC64_LEN, err))) {
+      if (!rc) rc = lt_fail(err, LT_EARG, "archive lacks its zip64 end record locator");
+      goto done;
+    }
+    uint64_t e64_off = rd64(loc + 8);
+    if (rd32(loc) != SIG_LOC64 || e64_off > end_off - LOC64_LEN ||
+        end_off - LOC64_LEN - e64_off < END64_LEN) {
+      rc = lt_fail(err, LT_EARG, "archive lacks a valid zip64 end record");
+      goto done;
+    }
+    if ((rc = rd(ctx, e64_off, e64, END64_LEN, err))) goto done;
+    if (rd32(e64) != SIG_END64 || rd32(e64 + 16) != 0 || rd32(e64 + 20) != 0 ||
+        rd64(e64 + 24) != rd64(e64 + 32)) {
+      rc = lt_fail(err, LT_EARG, "archive has an invalid zip64 end record");
+      goto done;
+    }
+    count = rd64(e64 + 32);
+    cd_size = rd64(e64 + 40);
+    cd_off = rd64(e64 + 48);
+    limit = e64_off;
+  }
+  if (cd_off > limit || cd_size > limit - cd_off) {
+    rc = lt_fail(err, LT_EARG, "central directory (%llu bytes at %llu) lies outside the archive",
+                 (unsigned long long)cd_size, (unsigned long long)cd_off);
+    goto done;
+  }
+  if (count > cd_size / CENTRAL_LEN || count > (uint64_t)INT32_MAX) {
+    rc = lt_fail(err, LT_EARG, "central directory claims %llu members but holds %llu bytes",
+                 (unsigned long long)count, (unsigned long long)cd_size);
+    goto done;
+  }
+  if (!(cd = malloc(cd_size ? (size_t)cd_size : 1)) ||
+      !(dir->e = calloc(count ? (size_t)count : 1, sizeof *dir->e))) {
+    rc = lt_fail(err, LT_ENOMEM, "not enough memory");
+    goto done;
+  }
+  if ((rc = rd(ctx, cd_off, cd, (size_t)cd_size, err))) goto done;
+  size_t p = 0;
+  for (uint64_t i = 0; i < count; i++) {
+    if (cd_size - p < CENTRAL_LEN || rd32(cd + p) != SIG_CENTRAL) {
+      rc = lt_fail(err, LT_EARG, "central directory entry %llu is damaged",
+                   (unsigned long long)i + 1);
+      goto done;
+    }
+    const unsigned char *c = cd + p;
+    size_t nlen = (size_t)rd16(c + 28), xlen = (size_t)rd16(c + 30), clen = (size_t)rd16(c + 32);
+    if (cd_size - p - CENTRAL_LEN < nlen + xlen + clen) {
+      rc = lt_fail(err, LT_EARG, "central directory entry %llu runs past the directory",
+                   (unsigned long long)i + 1);
+      goto done;
+    }
+    lt_zip_entry *e = &dir->e[dir->n];
+    if (!(e->name = malloc(nlen + 1))) {
+      rc = lt_fail(err, LT_ENOMEM, "not enough memory");
+      goto done;
+    }
+    dir->n++;
+    memcpy(e->name, c + CENTRAL_LEN, nlen);
+    e->name[nlen] = 0;
+    if (memchr(e->name, 0, nlen)) {
+      rc = lt_fail(err, LT_EARG, "member %llu has a NUL in its name", (unsigned long long)i + 1);
+      goto done;
+    }
+    uint64_t flags = rd16(c + 8);
+    e->method = (int)rd16(c + 10);
+    e->crc = (uint32_t)rd32(c + 16);
+    e->csize = rd32(c + 20);
+    e->usize = rd32(c + 24);
+    e->local = rd32(c + 42);
+    if (flags & 1) {
+      rc = lt_fail(err, LT_EARG, "member '%s' is encrypted", e->name);
+      goto done;
+    }
+    if (e->method != 0 && e->method != 8) {
+      rc = lt_fail(err, LT_EARG,
+                   "member '%s' uses compression method %d (ltensor reads stored "
+                   "and deflated members)",
+                   e->name, e->method);
+      goto done;
+    }
+    int nu = e->usize == 0xFFFFFFFF, nc = e->csize == 0xFFFFFFFF, no = e->local == 0xFFFFFFFF;
+    if ((nu || nc || no) && (rc = zip64_fields(c + CENTRAL_LEN + nlen, xlen, e, nu, nc, no, err)))
+      goto done;
+    if (e->method == 0 && e->usize != e->csize) {
+      rc = lt_fail(err, LT_EARG, "stored member '%s' has sizes %llu and %llu", e->name,
+                   (unsigned long long)e->csize, (unsigned long long)e->usize);
+      goto done;
+    }
+    if (e->local > cd_off || e->csize > cd_off - e->local) {
+      rc = lt_fail(err, LT_EARG, "member '%s' (%llu bytes at %llu) lies outside the archive",
+                   e->name, (unsigned long long)e->csize, (unsigned long long)e->local);
+      goto done;
+    }
+    p += CENTRAL_LEN + nlen + xlen + clen;
+  }
+  dir->cd_off = cd_off;
+done:
+  free(tail);
+  free(cd);
+  if (rc) lt_zip_dir_free(dir);
+  return rc;
+}
+
+/* }====== */
+
+/* {====== members ====== */
+
+#ifdef LTENSOR_HAVE_ZLIB
+static int inflate_all(const lt_zip_entry *e, const unsigned char *in, unsigned char *out,
+                       lt_error *err) {
+  z_stream z;
+  memset(&z, 0, sizeof z);
+  if (inflateInit2(&z, -15) != Z_OK) return lt_fail(err, LT_ENOMEM, "not enough memory");
+  uint64_t in_left = e->csize, out_left = e->usize;
+  z.next_in = (unsigned char *)(uintptr_t)in;
+  z.next_out = out;
+  int zr = Z_OK;
+  while (zr == Z_OK) {
+    if (z.avail_in == 0) {
+      z.avail_in = in_left > (1u << 30) ? 1u << 30 : (unsigned)in_left;
+      in_left -= z.avail_in;
+    }
+    if (z.avail_out == 0) {
+      z.avail_out = out_left > (1u << 30) ? 1u << 30 : (unsigned)out_left;
+      out_left -= z.avail_out;
+    }
+    unsigned before_in = z.avail_in, before_out = z.avail_out;
+    zr = inflate(&z, Z_NO_FLUSH);
+    if (zr == Z_BUF_ERROR && z.avail_out == 0 && out_left == 0) break; /* more than usize */
+    if (zr == Z_OK && before_in == z.avail_in && before_out == z.avail_out) zr = Z_BUF_ERROR;
+  }
+  int ok = zr == Z_STREAM_END && out_left == 0 && z.avail_out == 0;
+  inflateEnd(&z);
+  if (!ok)
+    return lt_fail(err, LT_EARG, "member '%s' does not inflate to the %llu bytes it claims",
+                   e->name, (unsigned long long)e->usize);
+  return LT_OK;
+}
+#endif
+
+int lt_zip_extract(lt_zip_read_fn rd, void *ctx, const lt_zip_dir *dir, const lt_zip_entry *e,
+                   void **out, lt_error *err) {
+  unsigned char lh[LOCAL_LEN];
+  int rc;
+  if (dir->cd_off - e->local < LOCAL_LEN)
+    return lt_fail(err, LT_EARG, "member '%s' has no local header", e->name);
+  if ((rc = rd(ctx, e->local, lh, LOCAL_LEN, err))) return rc;
+  uint64_t data = e->local + LOCAL_LEN + rd16(lh + 26) + rd16(lh + 28);
+  if (rd32(lh) != SIG_LOCAL || data > dir->cd_off || e->csize > dir->cd_off - data)
+    return lt_fail(err, LT_EARG, "member '%s' has a damaged local header", e->name);
+  if (e->method == 8 && !lt_zip_can_deflate())
+    return lt_fail(err, LT_EARG,
+                   "member '%s' is compressed, and this ltensor was built without "
+                   "zlib (install zlib1g-dev and rebuild)",
+                   e->name);
+  /* deflate shrinks by at most 1032:1: a larger claim is a lie, refused before allocating */
+  if (e->method == 8 && e->usize / 1032 > e->csize + 64)
+    return lt_fail(err, LT_EARG, "member '%s' claims %llu bytes from %llu compressed", e->name,
+                   (unsigned long long)e->usize, (unsigned long long)e->csize);
+  if (e->csize > SIZE_MAX - 1 || e->usize > SIZE_MAX - 1)
+    return lt_fail(err, LT_ENOMEM, "member '%s' is too large", e->name);
+  unsigned char *raw = malloc(e->csize ? (size_t)e->csize : 1);
+  if (!raw) return lt_fail(err, LT_ENOMEM, "not enough memory for member '%s'", e->name);
+  if ((rc = rd(ctx, data, raw, (size_t)e->csize, err))) {
+    free(raw);
+    return rc;
+  }
+  unsigned char *res = raw;
+#ifdef LTENSOR_HAVE_ZLIB
+  if (e->method == 8) {
+    res = malloc(e->usize ? (size_t)e->usize : 1);
+    if (!res) rc = lt_fail(err, LT_ENOMEM, "not enough memory for member '%s'", e->name);
+    if (!rc) rc = inflate_all(e, raw, res, err);
+    free(raw);
+    if (rc) {
+      free(res);
+      return rc;
+    }
+  }
+#endif
+  uint32_t crc = lt_zip_crc32(0, res, (size_t)e->usize);
+  if (crc != e->crc) {
+    free(res);
+    return lt_fail(err, LT_EARG, "member '%s' fails its CRC check (0x%08x, expected 0x%08x)",
+                   e->name, (unsigned)crc, (unsigned)e->crc);
+  }
+  *out = res;
+  return LT_OK;
+}
+
+/* }====== */
+
+/* {====== .npz ====== */
+
+static int file_read(void *ctx, uint64_t off, void *buf, size_t n, lt_error *err) {
+  return lt_file_pread(ctx, off, buf, n, err);
+}
+
+static int named(const char *name, int rc, lt_error *err) {
+  if (rc && err) {
+    char msg[sizeof err->msg];
+    memcpy(msg, err->msg, sizeof msg);
+    lt_fail(err, rc, "%s: %s", name, msg);
+  }
+  return rc;
+}
+
+int lt_npz_load(const char *path, lt_file_set *set, lt_error *err) {
+  lt_file f;
+  int rc = lt_file_open(&f, path, err);
+  if (rc) return rc;
+  lt_zip_dir dir;
+  if ((rc = named(path, lt_zip_read_dir(file_read, &f, f.size, &dir, err), err))) {
+    lt_file_close(&f);
+    return rc;
+  }
+  for (int i = 0; i < dir.n && !rc; i++) {
+    const char *name = dir.e[i].name;
+    size_t len = strlen(name);
+    if (len < 4 || strcmp(name + len - 4, ".npy") != 0) {
+      rc = lt_fail(err, LT_EARG, "%s: member '%s' is not a .npy", path, name);
+      break;
+    }
+    for (int k = 0; k < set->n && !rc; k++)
+      if (strlen(set->names[k]) == len - 4 && memcmp(set->names[k], name, len - 4) == 0)
+        rc = lt_fail(err, LT_EARG, "%s: member '%s' appears twice", path, name);
+    if (rc || (rc = lt_file_set_add(set, name, len - 4, err))) break;
+    void *bytes;
+    if ((rc = named(path, lt_zip_extract(file_read, &f, &dir, &dir.e[i], &bytes, err), err))) break;
+    char label[512];
+    snprintf(label, sizeof label, "%s: member '%s'", path, name);
+    rc = lt_npy_from_memory(label, bytes, (size_t)dir.e[i].usize, &set->tensors[set->n - 1], err);
+    free(bytes);
+  }
+  lt_zip_dir_free(&dir);
+  lt_file_close(&f);
+  if (rc) lt_file_set_free(set);
+  return rc;
+}
+
+typedef struct {
+  uint64_t local, csize, usize;
+  uint32_t crc;
+  int method, utf8;
+} written;
+
+/* Writes one member's data (header then payload), deflated or stored; sizes and CRC into m. */
+static int write_member(lt_file_out *w, const lt_npy_out *o, int compress, written *m,
+                        lt_error *err) {
+  m->usize = o->header_len + o->nbytes;
+  m->crc = lt_zip_crc32(lt_zip_crc32(0, o->header, o->header_len), o->data, (size_t)o->nbytes);
+  m->method = compress ? 8 : 0;
+  uint64_t start = w->written;
+  if (!compress) {
+    int rc = lt_file_write(w, o->header, o->header_len, err);
+    if (!rc) rc = lt_file_write(w, o->data, (size_t)o->nbytes, err);
+    m->csize = w->written - start;
+    return rc;
+  }
+#ifdef LTENSOR_HAVE_ZLIB
+  z_stream z;
+  memset(&z, 0, sizeof z);
+  if (deflateInit2(&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+    return lt_fail(err, LT_ENOMEM, "not enough memory");
+  enum { CHUNK = 1 << 18 };
+  unsigned char *buf = malloc(CHUNK);
+  int rc = buf ? LT_OK : lt_fail(err, LT_ENOMEM, "not enough memory");
+  const unsigned char *parts[2] = {(const unsigned char *)o->header, o->data};
+  uint64_t lens[2] = {o->header_len, o->nbytes};
+  for (int k = 0; k < 2 && !rc; k++) {
+    const unsigned char *p = parts[k];
+    uint64_t left = lens[k];
+    int last = k == 1;
+    do {
+      unsigned take = left > (1u << 30) ? 1u << 30 : (unsigned)left;
+      z.next_in = (unsigned char *)(uintptr_t)p;
+      z.avail_in = take;
+      p += take;
+      left -= take;
+      int flush = last && left == 0 ? Z_FINISH : Z_NO_FLUSH, zr;
+      do {
+        z.next_out = buf;
+        z.avail_out = CHUNK;
+        zr = deflate(&z, flush);
+        if (zr == Z_STREAM_ERROR) rc = lt_fail(err, LT_EARG, "deflate failed");
+        if (!rc) rc = lt_file_write(w, buf, CHUNK - z.avail_out, err);
+      } while (!rc && (z.avail_out == 0 || (flush == Z_FINISH && zr != Z_STREAM_END)));
+    } while (!rc && left > 0);
+  }
+  deflateEnd(&z);
+  free(buf);
+  m->csize = w->written - start;
+  return rc;
+#else
+  (void)start;
+  return lt_fail(err, LT_EARG,
+                 "compress needs zlib, which this ltensor was built without "
+                 "(install zlib1g-dev and rebuild)");
+#endif
+}
+
+int lt_npz_save_ex(const char *path, int n, const char **names, const lt_tensor **tensors,
+                   int compress, uint64_t zip64_from, lt_error *err) {
+  if (compress && !lt_zip_can_deflate())
+    return lt_fail(err, LT_EARG,
+                   "%s: compress needs zlib, which this ltensor was built without "
+                   "(install zlib1g-dev and rebuild)",
+                   path);
+  uint64_t lim = zip64_from ? zip64_from : 0xFFFFFFFF;
+  written *m = calloc(n ? (size_t)n : 1, sizeof *m);
+  if (!m) return lt_fail(err, LT_ENOMEM, "not enough memory");
+  lt_file_out w;
+  int rc = lt_file_create(&w, path, err);
+  if (rc) {
+    free(m);
+    return rc;
+  }
+  int any64 = 0;
+  unsigned char hd[CENTRAL_LEN + 32];
+  for (int i = 0; i < n && !rc; i++) {
+    char label[512];
+    snprintf(label, sizeof label, "%s: '%s'", path, names[i]);
+    lt_npy_out o;
+    if ((rc = lt_npy_prepare(label, tensors[i], &o, err))) break;
+    size_t nlen = strlen(names[i]) + 4;
+    m[i].local = w.written;
+    m[i].utf8 = 0;
+    for (const char *c = names[i]; *c; c++)
+      if ((unsigned char)*c >= 0x80) m[i].utf8 = 1;
+    uint64_t usize = o.header_len + o.nbytes;
+    int z64 = usize >= lim || usize + usize / 256 + 64 >= lim; /* deflate may grow a little */
+    memset(hd, 0, sizeof hd);
+    wr32(hd, SIG_LOCAL);
+    wr16(hd + 4, z64 ? 45 : 20);
+    wr16(hd + 6, m[i].utf8 ? 0x800 : 0);
+    wr16(hd + 8, compress ? 8 : 0);
+    wr16(hd + 12, 0x21); /* 1980-01-01: archives come out the same every time */
+    wr16(hd + 26, nlen);
+    wr16(hd + 28, z64 ? 20 : 0);
+    if (!(rc = lt_file_write(&w, hd, LOCAL_LEN, err)) &&
+        !(rc = lt_file_write(&w, names[i], nlen - 4, err)) &&
+        !(rc = lt_file_write(&w, ".npy", 4, err)) && z64)
+      rc = lt_file_write(&w, hd + LOCAL_LEN, 20, err); /* room for the zip64 sizes */
+    if (!rc) rc = write_member(&w, &o, compress, &m[i], err);
+    lt_npy_out_free(&o);
+    if (rc) break;
+    /* the local header again, now that sizes and CRC are known */
+    wr32(hd + 14, m[i].crc);
+    wr32(hd + 18, z64 ? 0xFFFFFFFF : m[i].csize);
+    wr32(hd + 22, z64 ? 0xFFFFFFFF : m[i].usize);
+    unsigned char *x = hd + LOCAL_LEN;
+    wr16(x, 1);
+    wr16(x + 2, 16);
+    wr64(x + 4, m[i].usize);
+    wr64(x + 12, m[i].csize);
+    if (!z64 && m[i].csize >= lim)
+      rc = lt_fail(err, LT_EARG,
+                   "%s: member '%s' grew past 4 GiB when deflated; save it "
+                   "without compress",
+                   path, names[i]);
+    if (!rc) rc = lt_file_pwrite(&w, m[i].local, hd, LOCAL_LEN, err);
+    if (!rc && z64) rc = lt_file_pwrite(&w, m[i].local + LOCAL_LEN + nlen, x, 20, err);
+    any64 |= z64;
+  }
+  uint64_t cd_off = w.written;
+  for (int i = 0; i < n && !rc; i++) {
+    size_t nlen = strlen(names[i]) + 4;
+    int zu = m[i].usize >= lim, zc = m[i].csize >= lim, zo = m[i].local >= lim;
+    int xlen = (zu || zc || zo) ? 4 + 8 * (zu + zc + zo) : 0;
+    any64 |= xlen > 0;
+    memset(hd, 0, sizeof hd);
+    wr32(hd, SIG_CENTRAL);
+    wr16(hd + 4, 3 << 8 | 45); /* made by: unix, 4.5 */
+    wr16(hd + 6, xlen || m[i].usize + m[i].usize / 256 + 64 >= lim ? 45 : 20);
+    wr16(hd + 8, m[i].utf8 ? 0x800 : 0);
+    wr16(hd + 10, m[i].method);
+    wr16(hd + 14, 0x21);
+    wr32(hd + 16, m[i].crc);
+    wr32(hd + 20, zc ? 0xFFFFFFFF : m[i].csize);
+    wr32(hd + 24, zu ? 0xFFFFFFFF : m[i].usize);
+    wr16(hd + 28, nlen);
+    wr16(hd + 30, (uint64_t)xlen);
+    wr32(hd + 38, (uint64_t)0644 << 16); /* unix mode rw-r--r-- */
+    wr32(hd + 42, zo ? 0xFFFFFFFF : m[i].local);
+    unsigned char *x = hd + CENTRAL_LEN, *f = x + 4;
+    if (xlen) {
+      wr16(x, 1);
+      wr16(x + 2, (uint64_t)xlen - 4);
+      if (zu) wr64(f, m[i].usize), f += 8;
+      if (zc) wr64(f, m[i].csize), f += 8;
+      if (zo) wr64(f, m[i].local);
+    }
+    if (!(rc = lt_file_write(&w, hd, CENTRAL_LEN, err)) &&
+        !(rc = lt_file_write(&w, names[i], nlen - 4, err)) &&
+        !(rc = lt_file_write(&w, ".npy", 4, err)))
+      rc = lt_file_write(&w, x, (size_t)xlen, err);
+  }
+  uint64_t cd_size = w.written - cd_off;
+  int end64 =
+      any64 || (uint64_t)n >= (lim < 0xFFFF ? lim : 0xFFFF) || cd_off >= lim || cd_size >= lim;
+  unsigned char e[END64_LEN + LOC64_LEN + END_LEN];
+  memset(e, 0, sizeof e);
+  unsigned char *p = e;
+  if (end64) {
+    uint64_t e64_off = w.written;
+    wr32(p, SIG_END64);
+    wr64(p + 4, END64_LEN - 12);
+    wr16(p + 12, 3 << 8 | 45);
+    wr16(p + 14, 45);
+    wr64(p + 24, (uint64_t)n);
+    wr64(p + 32, (uint64_t)n);
+    wr64(p + 40, cd_size);
+    wr64(p + 48, cd_off);
+    p += END64_LEN;
+    wr32(p, SIG_LOC64);
+    wr64(p + 8, e64_off);
+    wr32(p + 16, 1);
+    p += LOC64_LEN;
+  }
+  wr32(p, SIG_END);
+  wr16(p + 8, end64 ? 0xFFFF : (uint64_t)n);
+  wr16(p + 10, end64 ? 0xFFFF : (uint64_t)n);
+  wr32(p + 12, end64 ? 0xFFFFFFFF : cd_size);
+  wr32(p + 16, end64 ? 0xFFFFFFFF : cd_off);
+  p += END_LEN;
+  if (!rc) rc = lt_file_write(&w, e, (size_t)(p - e), err);
+  free(m);
+  if (rc)
+    lt_file_abort(&w);
+  else
+    rc = lt_file_commit(&w, err);
+  return rc;
+}
+
+/* }====== */
