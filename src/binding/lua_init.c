@@ -22,7 +22,7 @@
    the bookkeeping holds). */
 static const ltl_part *const parts[] = {
     &ltl_part_tensor,  &ltl_part_index,  &ltl_part_math,   &ltl_part_funcs,   &ltl_part_reduce,
-    &ltl_part_softmax, &ltl_part_einsum, &ltl_part_dlpack, &ltl_part_wrapper,
+    &ltl_part_softmax, &ltl_part_einsum, &ltl_part_dlpack, &ltl_part_wrapper, &ltl_part_random,
 };
 
 static void open_part(lua_State *L, const ltl_part *p, const ltl_tables *at) {
