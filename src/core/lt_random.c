@@ -36,7 +36,7 @@
 #define PHILOX_W1 0xBB67AE85u
 #define PHILOX_ROUNDS 10
 /* Blocks computed at once by a piece. */
-#define CHUNK 64
+#define CHUNK LT_PHILOX_CHUNK
 
 /* {====== generator state ====== */
 
@@ -106,17 +106,20 @@ void lt_philox4x32(const uint32_t ctr[4], const uint32_t key[2], uint32_t out[4]
 }
 
 /* Blocks ctr .. ctr + CHUNK - 1 under (ka, kb), in stream order: w[4 i + j] is word j of block
-   ctr + i. The same rounds as lt_philox4x32, on arrays the compiler vectorizes. */
-LT_RCLONES static void philox_chunk(uint32_t ka, uint32_t kb, uint64_t ctr, uint32_t *w) {
+   ctr + i. The same rounds as lt_philox4x32, on arrays: the portable version, which the
+   compiler vectorizes (shuffling 32-bit lanes apart for the 64-bit products and back). */
+LT_RCLONES static void philox_chunk_c(uint32_t ka, uint32_t kb, uint64_t ctr, uint32_t *w) {
   uint32_t x0[CHUNK], x1[CHUNK], x2[CHUNK], x3[CHUNK];
-  for (int i = 0; i < CHUNK; i++) {
-    uint64_t c = ctr + (uint64_t)i;
-    x0[i] = (uint32_t)c;
-    x1[i] = (uint32_t)(c >> 32);
-    x2[i] = 0;
-    x3[i] = 0;
+  for (int i = 0; i < CHUNK; i++) { /* counter (c, 0, 0): the first round's x2 product is 0 */
+    uint64_t c = ctr + (uint64_t)i, p0 = (uint64_t)PHILOX_M0 * (uint32_t)c;
+    x0[i] = (uint32_t)(c >> 32) ^ ka;
+    x1[i] = 0;
+    x2[i] = (uint32_t)(p0 >> 32) ^ kb;
+    x3[i] = (uint32_t)p0;
   }
-  for (int r = 0; r < PHILOX_ROUNDS; r++) {
+  for (int r = 1; r < PHILOX_ROUNDS; r++) {
+    ka += PHILOX_W0;
+    kb += PHILOX_W1;
     for (int i = 0; i < CHUNK; i++) {
       uint64_t p0 = (uint64_t)PHILOX_M0 * x0[i], p1 = (uint64_t)PHILOX_M1 * x2[i];
       uint32_t y0 = (uint32_t)(p1 >> 32) ^ x1[i] ^ ka, y2 = (uint32_t)(p0 >> 32) ^ x3[i] ^ kb;
@@ -125,8 +128,6 @@ LT_RCLONES static void philox_chunk(uint32_t ka, uint32_t kb, uint64_t ctr, uint
       x0[i] = y0;
       x2[i] = y2;
     }
-    ka += PHILOX_W0;
-    kb += PHILOX_W1;
   }
   for (int i = 0; i < CHUNK; i++) {
     w[4 * i] = x0[i];
@@ -134,6 +135,72 @@ LT_RCLONES static void philox_chunk(uint32_t ka, uint32_t kb, uint64_t ctr, uint
     w[4 * i + 2] = x2[i];
     w[4 * i + 3] = x3[i];
   }
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define HAVE_AVX2_PATH 1
+
+/* hi and lo halves of the 32 x 32 -> 64-bit products x m, lane by lane: pmuludq multiplies the
+   even lanes; the odd ones are shifted down for a second one, and the halves blended back. */
+__attribute__((target("avx2"))) static inline void mulhilo8(__m256i x, __m256i m, __m256i *hi,
+                                                            __m256i *lo) {
+  __m256i pe = _mm256_mul_epu32(x, m), po = _mm256_mul_epu32(_mm256_srli_epi64(x, 32), m);
+  *lo = _mm256_blend_epi32(pe, _mm256_slli_epi64(po, 32), 0xAA);
+  *hi = _mm256_blend_epi32(_mm256_srli_epi64(pe, 32), po, 0xAA);
+}
+
+/* philox_chunk_c with AVX2 intrinsics: 8 blocks per vector, then a 4 x 8 transpose into stream
+   order. */
+__attribute__((target("avx2"))) static void philox_chunk_avx2(uint32_t ka, uint32_t kb,
+                                                              uint64_t ctr, uint32_t *w) {
+  const __m256i m0 = _mm256_set1_epi32((int)PHILOX_M0), m1 = _mm256_set1_epi32((int)PHILOX_M1);
+  for (int g = 0; g < CHUNK; g += 8) {
+    uint32_t c0[8], c1[8];
+    for (int i = 0; i < 8; i++) {
+      uint64_t c = ctr + (uint64_t)(g + i);
+      c0[i] = (uint32_t)c;
+      c1[i] = (uint32_t)(c >> 32);
+    }
+    __m256i x0 = _mm256_loadu_si256((const __m256i *)(const void *)c0);
+    __m256i x1 = _mm256_loadu_si256((const __m256i *)(const void *)c1);
+    __m256i x2 = _mm256_setzero_si256(), x3 = _mm256_setzero_si256();
+    uint32_t a = ka, b = kb;
+    for (int r = 0; r < PHILOX_ROUNDS; r++) {
+      __m256i h0, l0, h1, l1;
+      mulhilo8(x0, m0, &h0, &l0);
+      mulhilo8(x2, m1, &h1, &l1);
+      x0 = _mm256_xor_si256(_mm256_xor_si256(h1, x1), _mm256_set1_epi32((int)a));
+      x2 = _mm256_xor_si256(_mm256_xor_si256(h0, x3), _mm256_set1_epi32((int)b));
+      x1 = l1;
+      x3 = l0;
+      a += PHILOX_W0;
+      b += PHILOX_W1;
+    }
+    __m256i t0 = _mm256_unpacklo_epi32(x0, x1), t1 = _mm256_unpackhi_epi32(x0, x1);
+    __m256i t2 = _mm256_unpacklo_epi32(x2, x3), t3 = _mm256_unpackhi_epi32(x2, x3);
+    __m256i u0 = _mm256_unpacklo_epi64(t0, t2), u1 = _mm256_unpackhi_epi64(t0, t2);
+    __m256i u2 = _mm256_unpacklo_epi64(t1, t3), u3 = _mm256_unpackhi_epi64(t1, t3);
+    __m256i *o = (__m256i *)(void *)(w + 4 * g);
+    _mm256_storeu_si256(o, _mm256_permute2x128_si256(u0, u1, 0x20));     /* blocks 0, 1 */
+    _mm256_storeu_si256(o + 1, _mm256_permute2x128_si256(u2, u3, 0x20)); /* 2, 3 */
+    _mm256_storeu_si256(o + 2, _mm256_permute2x128_si256(u0, u1, 0x31)); /* 4, 5 */
+    _mm256_storeu_si256(o + 3, _mm256_permute2x128_si256(u2, u3, 0x31)); /* 6, 7 */
+  }
+}
+#endif
+
+void lt_philox_chunk(uint32_t ka, uint32_t kb, uint64_t ctr, uint32_t *w, int portable) {
+#ifdef HAVE_AVX2_PATH
+  if (!portable && __builtin_cpu_supports("avx2")) {
+    philox_chunk_avx2(ka, kb, ctr, w);
+    return;
+  }
+#endif
+  philox_chunk_c(ka, kb, ctr, w);
+}
+static void philox_chunk(uint32_t ka, uint32_t kb, uint64_t ctr, uint32_t *w) {
+  lt_philox_chunk(ka, kb, ctr, w, 0);
 }
 
 /* Reads single 64-bit draws (word pairs) of a stream at random positions, one block cached. */
@@ -166,10 +233,15 @@ static uint64_t stream_draw(stream *s, uint64_t d) {
 
 /* floor(a b / 2^64). */
 static uint64_t mulhi64(uint64_t a, uint64_t b) {
+#if defined(__SIZEOF_INT128__)
+  __extension__ typedef unsigned __int128 u128;
+  return (uint64_t)(((u128)a * b) >> 64);
+#else
   uint64_t alo = (uint32_t)a, ahi = a >> 32, blo = (uint32_t)b, bhi = b >> 32;
   uint64_t ll = alo * blo, lh = alo * bhi, hl = ahi * blo, hh = ahi * bhi;
   uint64_t mid = (ll >> 32) + (uint32_t)lh + (uint32_t)hl;
   return hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
+#endif
 }
 
 /* The int64 of the two's complement bits u (no implementation-defined conversion). */
