@@ -113,6 +113,7 @@ bench: build
 	./$(BUILD)/bench/bench_dlpack
 	./$(BUILD)/bench/bench_math
 	./$(BUILD)/bench/bench_compute
+	./$(BUILD)/bench/bench_random
 	$(LUA_ENV) lua5.4 bench/gc_memory.lua
 
 install: build

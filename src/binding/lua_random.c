@@ -261,7 +261,7 @@ static lt_rand_dist int_range(lua_State *L, lt_dtype dt, lua_Integer low, lua_In
   if (low < lo || high - 1 > hi)
     ltl_error(L, "%s: [%I, %I) does not fit %s (which holds %I to %I)", fname, low, high,
               lt_dtypes[dt].name, (lua_Integer)lo, (lua_Integer)hi);
-  lt_rand_dist d = {LT_RAND_INT, 0, 0, low, (uint64_t)high - (uint64_t)low, NULL};
+  lt_rand_dist d = {.kind = LT_RAND_INT, .low = low, .range = (uint64_t)high - (uint64_t)low};
   return d;
 }
 
@@ -269,12 +269,55 @@ static lt_rand_dist int_range(lua_State *L, lt_dtype dt, lua_Integer low, lua_In
 
 /* {====== constructors ====== */
 
+/* lt.normal(mean, std [, opts]) with a tensor mean or std (or both): the broadcast shape, the
+   dtype of the first tensor unless one is given. */
+static int normal_tensors(lua_State *L, const rnd_opts *o, int last) {
+  check_no_more(L, 2, last, "normal");
+  lt_tensor *ts[2] = {NULL, NULL};
+  for (int i = 0; i < 2; i++)
+    if (ltl_testud(L, i + 1)) {
+      ts[i] = ltl_check(L, i + 1);
+      ltl_check_readable(L, ts[i]);
+      if (ts[i]->dtype == LT_OPAQUE || lt_dtypes[ts[i]->dtype].is_complex)
+        luaL_argerror(L, i + 1, "expected a real tensor");
+    } else {
+      luaL_checknumber(L, i + 1);
+    }
+  int ndim;
+  int64_t shape[LT_MAX_NDIM];
+  lt_error err;
+  if (lt_broadcast_shape(2, (const lt_tensor *const *)ts, &ndim, shape, &err))
+    ltl_error(L, "normal: %s", err.msg);
+  lt_tensor *first = ts[0] ? ts[0] : ts[1];
+  lt_dtype def = lt_dtypes[first->dtype].is_float ? first->dtype : LT_FLOAT32;
+  lt_dtype dt = float_dtype(L, o, def, "normal");
+  const double *v[2];
+  for (int i = 0; i < 2; i++) {
+    ltl_ud *b = ltl_newud(L); /* the operand broadcast, or the number as a 0-d tensor */
+    if (ts[i]) {
+      LTL_CHECK(L, lt_broadcast_to(ts[i], ndim, shape, &b->t, &err), err);
+    } else {
+      LTL_CHECK(L, lt_tensor_new(LT_FLOAT64, 0, NULL, 0, &b->t, &err), err);
+      *(double *)(void *)lt_data(b->t) = lua_tonumber(L, i + 1);
+      lt_tensor *s;
+      LTL_CHECK(L, lt_broadcast_to(b->t, ndim, shape, &s, &err), err);
+      lt_tensor_free(b->t);
+      b->t = s;
+    }
+    v[i] = push_f64(L, b->t);
+  }
+  lt_rand_dist d = {.kind = LT_RAND_NORMAL, .b = 1, .mean = v[0], .std = v[1]};
+  fill(L, push_new(L, dt, ndim, shape), &d, o->g);
+  return 1;
+}
+
 /* lt.rand / randn (shape [, opts]), lt.normal(mean, std, shape [, opts]) */
 static int make_real(lua_State *L, lt_rand_kind kind, const char *fname, int nparams) {
   rnd_opts o;
   int64_t shape[LT_MAX_NDIM];
   int last = read_opts(L, 1, fname, 2, &o);
-  lt_rand_dist d = {kind, 0, 1, 0, 0, NULL};
+  lt_rand_dist d = {.kind = kind, .b = 1};
+  if (nparams && (ltl_testud(L, 1) || ltl_testud(L, 2))) return normal_tensors(L, &o, last);
   if (nparams) {
     d.a = luaL_checknumber(L, 1);
     d.b = luaL_checknumber(L, 2);
@@ -351,7 +394,7 @@ static int f_bernoulli(lua_State *L) {
   ltl_check_readable(L, p);
   if (p->dtype == LT_OPAQUE || !lt_dtypes[p->dtype].is_float)
     return luaL_argerror(L, 1, "probabilities must have a floating dtype");
-  lt_rand_dist d = {LT_RAND_BERNOULLI, 0, 0, 0, 0, push_f64(L, p)};
+  lt_rand_dist d = {.kind = LT_RAND_BERNOULLI, .p = push_f64(L, p)};
   fill(L, push_new(L, p->dtype, p->ndim, p->shape), &d, o.g);
   return 1;
 }
@@ -379,7 +422,7 @@ static int make_like(lua_State *L, lt_rand_kind kind, const char *fname) {
   lt_tensor *t = ltl_check(L, 1);
   check_no_more(L, 1, last, fname);
   lt_dtype dt = float_dtype(L, &o, t->dtype == LT_OPAQUE ? LT_FLOAT32 : t->dtype, fname);
-  lt_rand_dist d = {kind, 0, 1, 0, 0, NULL};
+  lt_rand_dist d = {.kind = kind, .b = 1};
   fill(L, push_new(L, dt, t->ndim, t->shape), &d, o.g);
   return 1;
 }
@@ -418,7 +461,7 @@ static int m_uniform_(lua_State *L) {
   int last = read_opts(L, 2, "uniform_", 1, &o);
   check_no_more(L, 3, last, "uniform_");
   lt_rand_dist d = {
-      LT_RAND_UNIFORM, opt_number(L, 2, last, 0), opt_number(L, 3, last, 1), 0, 0, NULL};
+      .kind = LT_RAND_UNIFORM, .a = opt_number(L, 2, last, 0), .b = opt_number(L, 3, last, 1)};
   if (!(d.a <= d.b))
     return luaL_argerror(L, 3,
                          lua_pushfstring(L, "b must be at least a (got a = %f, b = %f)", d.a, d.b));
@@ -434,7 +477,7 @@ static int m_normal_(lua_State *L) {
   int last = read_opts(L, 2, "normal_", 1, &o);
   check_no_more(L, 3, last, "normal_");
   lt_rand_dist d = {
-      LT_RAND_NORMAL, opt_number(L, 2, last, 0), opt_number(L, 3, last, 1), 0, 0, NULL};
+      .kind = LT_RAND_NORMAL, .a = opt_number(L, 2, last, 0), .b = opt_number(L, 3, last, 1)};
   if (!(d.b >= 0))
     return luaL_argerror(L, 3, lua_pushfstring(L, "std must be non-negative, got %f", d.b));
   lt_tensor *t = target(L);
@@ -456,7 +499,7 @@ static int m_random_(lua_State *L) {
     int64_t lo, hi;
     lt_error err;
     if (lt_random_int_bounds(t->dtype, &lo, &hi, &err)) return ltl_error(L, "random_: %s", err.msg);
-    d = (lt_rand_dist){LT_RAND_INT, 0, 0, 0, (uint64_t)hi + 1, NULL};
+    d = (lt_rand_dist){.kind = LT_RAND_INT, .range = (uint64_t)hi + 1};
   } else {
     lua_Integer from = last == 3 ? ltl_check_int(L, 2, "from") : 0;
     lua_Integer to = ltl_check_int(L, last, "to");
@@ -474,7 +517,7 @@ static int m_bernoulli_(lua_State *L) {
   int last = read_opts(L, 2, "bernoulli_", 1, &o);
   check_no_more(L, 2, last, "bernoulli_");
   lt_tensor *t = ltl_check(L, 1);
-  lt_rand_dist d = {LT_RAND_BERNOULLI, 0.5, 0, 0, 0, NULL};
+  lt_rand_dist d = {.kind = LT_RAND_BERNOULLI, .a = 0.5};
   if (last < 2) {
     /* the default p */
   } else if (ltl_testud(L, 2)) {

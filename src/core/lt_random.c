@@ -342,7 +342,17 @@ static int fill_piece(void *ctx, int64_t lo, int64_t hi) {
           uniform_f64(words, (double *)(void *)o, m, d->a, d->b - d->a);
         break;
       case LT_RAND_NORMAL:
-        if (j->gdt == LT_FLOAT32) {
+        if (d->mean) { /* per element: mean + std z, in double */
+          if (j->gdt == LT_FLOAT32) {
+            normal_f32(words, z, 0.0f, 1.0f);
+            for (int i = 0; i < m; i++)
+              ((float *)(void *)o)[i] = (float)(d->mean[k0 + i] + d->std[k0 + i] * z[i]);
+          } else {
+            double *oo = (double *)(void *)o;
+            normal_f64(words, oo, m, 0.0, 1.0);
+            for (int i = 0; i < m; i++) oo[i] = d->mean[k0 + i] + d->std[k0 + i] * oo[i];
+          }
+        } else if (j->gdt == LT_FLOAT32) {
           normal_f32(words, z, (float)d->a, (float)d->b);
           memcpy(o, z, (size_t)m * sizeof(float));
         } else {
@@ -400,6 +410,11 @@ int lt_random_fill(lt_tensor *t, const lt_rand_dist *d, lt_generator *g, lt_erro
         return lt_fail(err, LT_EARG, "probability must be in [0, 1], got %g",
                        isnan(p) ? fabs(p) : p); /* "nan", never "-nan" */
     }
+  if (d->kind == LT_RAND_NORMAL && d->mean)
+    for (int64_t k = 0; k < n; k++)
+      if (!(d->std[k] >= 0))
+        return lt_fail(err, LT_EARG, "std must be non-negative, got %g",
+                       isnan(d->std[k]) ? fabs(d->std[k]) : d->std[k]);
   if (n == 0) return LT_OK;
   fill_job j = {d, NULL, LT_FLOAT32, 1, n, 0, 0, 0};
   switch (d->kind) {

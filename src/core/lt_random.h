@@ -92,6 +92,9 @@ typedef struct {
   int64_t low;     /* integers: low + [0, range) */
   uint64_t range;  /* at least 1 */
   const double *p; /* bernoulli: per-element probabilities (row-major, numel of t) or NULL */
+  /* normal: per-element means and standard deviations (row-major, numel of t), or NULL for a
+     and b; the element is then mean[k] + std[k] z, z the standard normal of the stream */
+  const double *mean, *std;
 } lt_rand_dist;
 
 /* The integers a dtype holds exactly, as int64: [*lo, *hi] (uint64 capped at 2^63 - 1; floats
@@ -100,7 +103,8 @@ int lt_random_int_bounds(lt_dtype dt, int64_t *lo, int64_t *hi, lt_error *err);
 
 /* Fills t (writable, any layout without repeated elements) with draws of d from g. Uniform and
    normal need a floating t, integers and Bernoulli any real dtype (integers must fit it: the
-   caller checks with lt_random_int_bounds). LT_EARG for a probability outside [0, 1]. */
+   caller checks with lt_random_int_bounds). LT_EARG for a probability outside [0, 1] or a
+   negative standard deviation. */
 int lt_random_fill(lt_tensor *t, const lt_rand_dist *d, lt_generator *g, lt_error *err);
 
 /* A new int64 tensor holding a permutation of 1..n (n >= 0). */
