@@ -45,7 +45,8 @@
  * Generator state is guarded by a spin lock: a fill reserves its blocks (reads the seed and
  * moves the offset) in one step, so two threads never get the same blocks.
  *
- * Calls lt_tensor.c, lt_copy.c, lt_pool.c, lt_vmath.c. Called by the binding (lua_random.c).
+ * Calls lt_tensor.c, lt_copy.c, lt_iter.c, lt_pool.c, lt_vmath.c. Called by the binding
+ * (lua_random.c) and spec/c/test_random.c.
  */
 #ifndef LT_RANDOM_H
 #define LT_RANDOM_H
