@@ -533,20 +533,28 @@ describe("errors", function()
     raises("std must be non%-negative", function() return lt.zeros(2):normal_(0, -1) end)
     raises("n must be non%-negative", lt.randperm, -1)
     raises("int8 cannot hold 300", lt.randperm, 300, { dtype = "int8" })
-    raises("probability must be in %[0, 1%], got 1.5", lt.bernoulli, lt.tensor({ 0.5, 1.5 }))
-    raises("probability must be in %[0, 1%]", function() return lt.zeros(2):bernoulli_(2) end)
+    raises("^bernoulli: probability must be in %[0, 1%], got 1.5",
+      lt.bernoulli, lt.tensor({ 0.5, 1.5 }))
+    raises("^bernoulli_: probability must be in %[0, 1%]",
+      function() return lt.zeros(2):bernoulli_(2) end)
     raises("probability must be in %[0, 1%], got %-0.5",
       function() return lt.zeros(2):bernoulli_(lt.tensor({ -0.5 })) end)
     raises("floating dtype", lt.bernoulli, lt.tensor({ 1, 0 }))
     raises("b must be at least a", function() return lt.zeros(2):uniform_(1, 0) end)
-    raises("expected a floating dtype, got int64",
+    raises("^uniform_: expected a floating dtype, got int64",
       function() return lt.zeros(2, "int64"):uniform_() end)
+    raises("^bernoulli_: expected a real dtype, got complex64",
+      function() return lt.zeros(2, "complex64"):bernoulli_() end)
+    raises("std must be non%-negative, got nan", lt.normal, 0, 0 / 0, { 2 })
+    raises("random_: too many arguments %(at most 2,",
+      function() return lt.zeros(2):random_(1, 2, 3) end)
     raises("expected a floating dtype", function() return lt.zeros(2, "int32"):normal_() end)
     raises("does not fit uint8", function() return lt.zeros(2, "uint8"):random_(0, 257) end)
     raises("low must be below high", function() return lt.zeros(2):random_(0) end)
   end)
   it("refuse bad multinomial probabilities and counts", function()
-    raises("finite and non%-negative, got %-1", lt.multinomial, lt.tensor({ 0.5, -1 }), 1)
+    raises("^multinomial: probabilities must be finite and non%-negative, got %-1",
+      lt.multinomial, lt.tensor({ 0.5, -1 }), 1)
     raises("finite and non%-negative, got inf", lt.multinomial, lt.tensor({ 0.5, math.huge }), 1)
     raises("finite and non%-negative, got nan", lt.multinomial, lt.tensor({ 0.5, 0 / 0 }), 1)
     raises("row 2 sum to zero", lt.multinomial, lt.tensor({ { 1.0, 1 }, { 0.0, 0 } }), 1)

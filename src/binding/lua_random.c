@@ -10,6 +10,7 @@
  * which every Lua state shares. Read only by lua_init.c (ltl_part_random); calls the base
  * (lua_ud.h) and the core.
  */
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 #include <time.h>
@@ -199,11 +200,15 @@ static lua_Number opt_number(lua_State *L, int arg, int last, lua_Number def) {
   return arg > last ? def : luaL_optnumber(L, arg, def);
 }
 
-/* Raises unless nothing but the options follows argument `after`. */
-static void check_no_more(lua_State *L, int after, int last, const char *fname) {
+/* Raises unless nothing but the options follows argument `after` (self: 1 for a method, whose
+   tensor the message does not count). */
+static void check_no_more(lua_State *L, int after, int last, const char *fname, int self) {
   if (last > after)
-    ltl_error(L, "%s: too many arguments (at most %d, then an options table)", fname, after);
+    ltl_error(L, "%s: too many arguments (at most %d, then an options table)", fname, after - self);
 }
+
+/* A number for a message: NaN without its sign ("nan", never "-nan"). */
+static lua_Number shown(lua_Number v) { return v != v ? fabs(v) : v; }
 
 /* The shape from argument arg on (a table or sizes; none: 0-d), which must end at last. */
 static int check_shape(lua_State *L, int arg, int last, int64_t *shape, const char *fname) {
@@ -211,7 +216,7 @@ static int check_shape(lua_State *L, int arg, int last, int64_t *shape, const ch
   if (lua_type(L, arg) != LUA_TTABLE && lua_type(L, arg) != LUA_TNUMBER)
     luaL_typeerror(L, arg, "shape (table or integers)");
   int next, ndim = ltl_check_sizes(L, arg, shape, 0, &next);
-  check_no_more(L, next - 1, last, fname);
+  check_no_more(L, next - 1, last, fname, 0);
   return ndim;
 }
 
@@ -245,9 +250,11 @@ static const double *push_f64(lua_State *L, const lt_tensor *t) {
   return (const double *)(const void *)lt_data(c);
 }
 
-static void fill(lua_State *L, lt_tensor *t, const lt_rand_dist *d, lt_generator *g) {
+/* Fills t; the core's errors raised naming fname. */
+static void fill(lua_State *L, lt_tensor *t, const lt_rand_dist *d, lt_generator *g,
+                 const char *fname) {
   lt_error err;
-  LTL_CHECK(L, lt_random_fill(t, d, g, &err), err);
+  if (lt_random_fill(t, d, g, &err)) ltl_error(L, "%s: %s", fname, err.msg);
 }
 
 /* The integers [low, high) for dtype dt: low < high, both held by dt. Raises, naming fname. */
@@ -272,7 +279,7 @@ static lt_rand_dist int_range(lua_State *L, lt_dtype dt, lua_Integer low, lua_In
 /* lt.normal(mean, std [, opts]) with a tensor mean or std (or both): the broadcast shape, the
    dtype of the first tensor unless one is given. */
 static int normal_tensors(lua_State *L, const rnd_opts *o, int last) {
-  check_no_more(L, 2, last, "normal");
+  check_no_more(L, 2, last, "normal", 0);
   lt_tensor *ts[2] = {NULL, NULL};
   for (int i = 0; i < 2; i++)
     if (ltl_testud(L, i + 1)) {
@@ -307,7 +314,7 @@ static int normal_tensors(lua_State *L, const rnd_opts *o, int last) {
     v[i] = push_f64(L, b->t);
   }
   lt_rand_dist d = {.kind = LT_RAND_NORMAL, .b = 1, .mean = v[0], .std = v[1]};
-  fill(L, push_new(L, dt, ndim, shape), &d, o->g);
+  fill(L, push_new(L, dt, ndim, shape), &d, o->g, "normal");
   return 1;
 }
 
@@ -322,11 +329,11 @@ static int make_real(lua_State *L, lt_rand_kind kind, const char *fname, int npa
     d.a = luaL_checknumber(L, 1);
     d.b = luaL_checknumber(L, 2);
     if (!(d.b >= 0))
-      luaL_argerror(L, 2, lua_pushfstring(L, "std must be non-negative, got %f", d.b));
+      luaL_argerror(L, 2, lua_pushfstring(L, "std must be non-negative, got %f", shown(d.b)));
   }
   int ndim = check_shape(L, nparams + 1, last, shape, fname);
   lt_dtype dt = float_dtype(L, &o, LT_FLOAT32, fname);
-  fill(L, push_new(L, dt, ndim, shape), &d, o.g);
+  fill(L, push_new(L, dt, ndim, shape), &d, o.g, fname);
   return 1;
 }
 static int f_rand(lua_State *L) { return make_real(L, LT_RAND_UNIFORM, "rand", 0); }
@@ -355,7 +362,7 @@ static int f_randint(lua_State *L) {
   }
   lt_dtype dt = o.dt == LT_NDTYPES ? LT_INT64 : o.dt;
   lt_rand_dist d = int_range(L, dt, low, high, "randint");
-  fill(L, push_new(L, dt, ndim, shape), &d, o.g);
+  fill(L, push_new(L, dt, ndim, shape), &d, o.g, "randint");
   return 1;
 }
 
@@ -365,7 +372,7 @@ static int f_randperm(lua_State *L) {
   int last = read_opts(L, 1, "randperm", 2, &o);
   lua_Integer n = ltl_check_int(L, 1, "n");
   luaL_argcheck(L, n >= 0, 1, "n must be non-negative");
-  check_no_more(L, 1, last, "randperm");
+  check_no_more(L, 1, last, "randperm", 0);
   lt_dtype dt = o.dt == LT_NDTYPES ? LT_INT64 : o.dt;
   int64_t lo, hi;
   lt_error err;
@@ -376,7 +383,7 @@ static int f_randperm(lua_State *L) {
   if ((uint64_t)n <= (uint64_t)PTRDIFF_MAX / sizeof(int64_t))
     ltl_account(L, (size_t)n * sizeof(int64_t));
   ltl_ud *ud = ltl_newud(L);
-  LTL_CHECK(L, lt_randperm(n, o.g, &ud->t, &err), err);
+  if (lt_randperm(n, o.g, &ud->t, &err)) return ltl_error(L, "randperm: %s", err.msg);
   if (dt != LT_INT64) {
     ltl_ud *c = ltl_newud(L);
     LTL_CHECK(L, lt_cast(ud->t, dt, &c->t, &err), err);
@@ -390,12 +397,12 @@ static int f_bernoulli(lua_State *L) {
   rnd_opts o;
   int last = read_opts(L, 1, "bernoulli", 1, &o);
   lt_tensor *p = ltl_check(L, 1);
-  check_no_more(L, 1, last, "bernoulli");
+  check_no_more(L, 1, last, "bernoulli", 0);
   ltl_check_readable(L, p);
   if (p->dtype == LT_OPAQUE || !lt_dtypes[p->dtype].is_float)
     return luaL_argerror(L, 1, "probabilities must have a floating dtype");
   lt_rand_dist d = {.kind = LT_RAND_BERNOULLI, .p = push_f64(L, p)};
-  fill(L, push_new(L, p->dtype, p->ndim, p->shape), &d, o.g);
+  fill(L, push_new(L, p->dtype, p->ndim, p->shape), &d, o.g, "bernoulli");
   return 1;
 }
 
@@ -406,11 +413,12 @@ static int f_multinomial(lua_State *L) {
   lt_tensor *p = ltl_check(L, 1);
   lua_Integer n = ltl_check_int(L, 2, "number of samples");
   int repl = last >= 3 ? ltl_opt_bool(L, 3, 0, "replacement") : 0;
-  check_no_more(L, 3, last, "multinomial");
+  check_no_more(L, 3, last, "multinomial", 0);
   ltl_check_readable(L, p);
   ltl_ud *ud = ltl_newud(L);
   lt_error err;
-  LTL_CHECK(L, lt_multinomial(p, n, repl, o.g, &ud->t, &err), err);
+  if (lt_multinomial(p, n, repl, o.g, &ud->t, &err))
+    return ltl_error(L, "multinomial: %s", err.msg);
   ltl_account_tensor(L, ud->t);
   return 1;
 }
@@ -420,10 +428,10 @@ static int make_like(lua_State *L, lt_rand_kind kind, const char *fname) {
   rnd_opts o;
   int last = read_opts(L, 1, fname, 2, &o);
   lt_tensor *t = ltl_check(L, 1);
-  check_no_more(L, 1, last, fname);
+  check_no_more(L, 1, last, fname, 0);
   lt_dtype dt = float_dtype(L, &o, t->dtype == LT_OPAQUE ? LT_FLOAT32 : t->dtype, fname);
   lt_rand_dist d = {.kind = kind, .b = 1};
-  fill(L, push_new(L, dt, t->ndim, t->shape), &d, o.g);
+  fill(L, push_new(L, dt, t->ndim, t->shape), &d, o.g, fname);
   return 1;
 }
 static int f_rand_like(lua_State *L) { return make_like(L, LT_RAND_UNIFORM, "rand_like"); }
@@ -434,13 +442,13 @@ static int f_randint_like(lua_State *L) {
   rnd_opts o;
   int last = read_opts(L, 1, "randint_like", 2, &o);
   lt_tensor *t = ltl_check(L, 1);
-  check_no_more(L, 3, last, "randint_like");
+  check_no_more(L, 3, last, "randint_like", 0);
   lua_Integer low = last >= 3 ? ltl_check_int(L, 2, "low") : 0;
   lua_Integer high = ltl_check_int(L, last >= 3 ? 3 : 2, "high");
   lt_dtype dt = o.dt == LT_NDTYPES ? t->dtype : o.dt;
   if (dt == LT_OPAQUE) return luaL_argerror(L, 1, "tensor of an opaque dtype");
   lt_rand_dist d = int_range(L, dt, low, high, "randint_like");
-  fill(L, push_new(L, dt, t->ndim, t->shape), &d, o.g);
+  fill(L, push_new(L, dt, t->ndim, t->shape), &d, o.g, "randint_like");
   return 1;
 }
 
@@ -459,14 +467,15 @@ static lt_tensor *target(lua_State *L) {
 static int m_uniform_(lua_State *L) {
   rnd_opts o;
   int last = read_opts(L, 2, "uniform_", 1, &o);
-  check_no_more(L, 3, last, "uniform_");
+  check_no_more(L, 3, last, "uniform_", 1);
   lt_rand_dist d = {
       .kind = LT_RAND_UNIFORM, .a = opt_number(L, 2, last, 0), .b = opt_number(L, 3, last, 1)};
   if (!(d.a <= d.b))
-    return luaL_argerror(L, 3,
-                         lua_pushfstring(L, "b must be at least a (got a = %f, b = %f)", d.a, d.b));
+    return luaL_argerror(
+        L, 3,
+        lua_pushfstring(L, "b must be at least a (got a = %f, b = %f)", shown(d.a), shown(d.b)));
   lt_tensor *t = target(L);
-  fill(L, t, &d, o.g);
+  fill(L, t, &d, o.g, "uniform_");
   lua_settop(L, 1);
   return 1;
 }
@@ -475,13 +484,13 @@ static int m_uniform_(lua_State *L) {
 static int m_normal_(lua_State *L) {
   rnd_opts o;
   int last = read_opts(L, 2, "normal_", 1, &o);
-  check_no_more(L, 3, last, "normal_");
+  check_no_more(L, 3, last, "normal_", 1);
   lt_rand_dist d = {
       .kind = LT_RAND_NORMAL, .a = opt_number(L, 2, last, 0), .b = opt_number(L, 3, last, 1)};
   if (!(d.b >= 0))
-    return luaL_argerror(L, 3, lua_pushfstring(L, "std must be non-negative, got %f", d.b));
+    return luaL_argerror(L, 3, lua_pushfstring(L, "std must be non-negative, got %f", shown(d.b)));
   lt_tensor *t = target(L);
-  fill(L, t, &d, o.g);
+  fill(L, t, &d, o.g, "normal_");
   lua_settop(L, 1);
   return 1;
 }
@@ -491,7 +500,7 @@ static int m_normal_(lua_State *L) {
 static int m_random_(lua_State *L) {
   rnd_opts o;
   int last = read_opts(L, 2, "random_", 1, &o);
-  check_no_more(L, 3, last, "random_");
+  check_no_more(L, 3, last, "random_", 1);
   lt_tensor *t = ltl_check(L, 1);
   if (t->dtype == LT_OPAQUE) return ltl_error(L, "random_: tensor of an opaque dtype");
   lt_rand_dist d;
@@ -506,7 +515,7 @@ static int m_random_(lua_State *L) {
     d = int_range(L, t->dtype, from, to, "random_");
   }
   t = target(L);
-  fill(L, t, &d, o.g);
+  fill(L, t, &d, o.g, "random_");
   lua_settop(L, 1);
   return 1;
 }
@@ -515,7 +524,7 @@ static int m_random_(lua_State *L) {
 static int m_bernoulli_(lua_State *L) {
   rnd_opts o;
   int last = read_opts(L, 2, "bernoulli_", 1, &o);
-  check_no_more(L, 2, last, "bernoulli_");
+  check_no_more(L, 2, last, "bernoulli_", 1);
   lt_tensor *t = ltl_check(L, 1);
   lt_rand_dist d = {.kind = LT_RAND_BERNOULLI, .a = 0.5};
   if (last < 2) {
@@ -533,7 +542,7 @@ static int m_bernoulli_(lua_State *L) {
     d.a = luaL_checknumber(L, 2);
   }
   t = target(L);
-  fill(L, t, &d, o.g);
+  fill(L, t, &d, o.g, "bernoulli_");
   lua_settop(L, 1);
   return 1;
 }

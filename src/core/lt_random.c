@@ -395,9 +395,9 @@ int lt_random_fill(lt_tensor *t, const lt_rand_dist *d, lt_generator *g, lt_erro
   const lt_dtype_info *in = &lt_dtypes[t->dtype];
   int rc = lt_check_writable(t, err);
   if (rc) return rc;
-  if (t->dtype == LT_OPAQUE || in->is_complex ||
-      ((d->kind == LT_RAND_UNIFORM || d->kind == LT_RAND_NORMAL) && !in->is_float))
-    return lt_fail(err, LT_EARG, "expected a floating dtype, got %s",
+  int real = d->kind == LT_RAND_INT || d->kind == LT_RAND_BERNOULLI; /* else floating */
+  if (t->dtype == LT_OPAQUE || in->is_complex || (!real && !in->is_float))
+    return lt_fail(err, LT_EARG, "expected a %s dtype, got %s", real ? "real" : "floating",
                    t->dtype == LT_OPAQUE ? "an opaque one" : in->name);
   if ((rc = lt_check_no_internal_overlap(t, err))) return rc;
   if (d->kind == LT_RAND_INT && d->range == 0)
