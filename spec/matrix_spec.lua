@@ -130,6 +130,8 @@ local MASK = mk(function(r) return lt.zeros(r.shape, "bool") end)
 local VEC = mk(function() return lt.arange(3) end)
 local MAT = mk(function() return lt.ones(2, 3) end)
 local FN = function(x) return x end -- a good function argument (map, apply)
+local FVEC = mk(function() return lt.tensor({ 0.2, 0.3, 0.5 }) end)
+local GEN = mk(function() return lt.Generator(1) end) -- a fresh generator (random numbers)
 
 local function ones(n, v)
   local r = {}
@@ -174,6 +176,8 @@ local SIG = {
   addmm = { mk(function() return lt.ones(2, 3) end), mk(function() return lt.ones(3, 2) end),
     { beta = 2, alpha = 1 } },
   map = { FN }, apply = { FN },
+  uniform_ = { 0, 1, { generator = GEN } }, normal_ = { 0, 1, { generator = GEN } },
+  random_ = { 0, 5, { generator = GEN } }, bernoulli_ = { 0.5, { generator = GEN } },
 }
 for _, name in ipairs({ "add", "sub", "mul", "div", "floor_divide", "remainder", "pow",
   "maximum", "minimum" }) do
@@ -227,6 +231,20 @@ local FSIG = {
   },
   to_dlpack = { { VEC } },
   ReadOnlyTensorWrapper = { { VEC }, { mk(function() return dlpack.ReadOnlyTensorWrapper(lt.arange(2)) end) } },
+  -- random numbers (lua_random.c)
+  rand = { { 2, 3, { dtype = "float64", generator = GEN } }, { { 2, 3 } } },
+  randn = { { 2, 3, { dtype = "float16", generator = GEN } }, { { 4 } } },
+  randint = { { 0, 10, { 2, 3 }, { dtype = "int32", generator = GEN } }, { 5, { 2 } } },
+  randperm = { { 5, { dtype = "int16", generator = GEN } } },
+  normal = { { 0, 1, { 3 }, { generator = GEN } }, { FVEC, FVEC, { dtype = "float64" } } },
+  bernoulli = { { mk(function() return lt.full({ 3 }, 0.5) end), { generator = GEN } } },
+  multinomial = { { FVEC, 2, false, { generator = GEN } },
+    { mk(function() return lt.ones(2, 3) end), 4, true } },
+  rand_like = { { FVEC, { dtype = "float64", generator = GEN } } },
+  randn_like = { { FVEC, { generator = GEN } } },
+  randint_like = { { VEC, 0, 5, { dtype = "int8", generator = GEN } }, { VEC, 5 } },
+  Generator = { { 5 } },
+  manual_seed = { { 5 } },
 }
 
 -- }======

@@ -40,6 +40,8 @@ extern const ltl_part ltl_part_shape;
 extern const ltl_part ltl_part_sort;
 /* lt.einsum (lua_einsum.c). */
 extern const ltl_part ltl_part_einsum;
+/* Generators, rand, randn, randint, ..., uniform_, normal_, ... (lua_random.c). */
+extern const ltl_part ltl_part_random;
 /* The capsule metatables (in the registry), __dlpack, from_dlpack, to_dlpack (lua_dlpack.c). */
 extern const ltl_part ltl_part_dlpack;
 /* lt.save and lt.load: .npy, .npz, .safetensors (lua_file.c). */
