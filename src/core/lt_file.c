@@ -1,21 +1,25 @@
 /*
- * lt_file.c -- files and mappings (see lt_file.h): the one file of the formats that calls the
- * operating system (POSIX: open, pread, write, mmap, rename). A Windows version replaces the
- * first three sections (CreateFile, ReadFile, MapViewOfFile, MoveFileEx) and keeps the last.
+ * lt_file.c -- files and mappings (see lt_file.h): reading, mapping and writing through POSIX
+ * (open, pread, write, mmap, rename), and the helpers the formats share. On Windows the first
+ * three sections are lt_file_win.c's (CreateFile, ReadFile, MapViewOfFile, MoveFileEx).
  */
+#if !defined(_WIN32)
 #define _GNU_SOURCE /* mkstemp, pread, pwrite, lstat, realpath; renameat2 on Linux */
+#endif
 #include "lt_file.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "lt_copy.h"
+
+#if !defined(_WIN32)
+#include <errno.h>
+#include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-#include "lt_copy.h"
 
 /* {====== reading ====== */
 
@@ -237,6 +241,7 @@ void lt_file_abort(lt_file_out *w) {
 }
 
 /* }====== */
+#endif /* !_WIN32 */
 
 /* {====== helpers shared by the formats ====== */
 

@@ -2,7 +2,7 @@
  * lt_file.h -- the file system, for lt_npy.c, lt_zip.c and lt_safetensors.c: opening, sizing and
  * reading a file, writing one through a temporary name renamed over the target, and read-only
  * mappings wrapped as storage. Every operating-system call of the file formats lives in
- * lt_file.c (POSIX now), so another platform replaces that one file. Also the shared shape of
+ * lt_file.c (POSIX) or lt_file_win.c (Windows). Also the shared shape of
  * a loaded set of named tensors (.npz, .safetensors). Lua-free.
  *
  * Calls lt_storage.c and lt_tensor.c. Called by the three format files and the binding
@@ -20,7 +20,11 @@
 /* {====== reading ====== */
 
 typedef struct {
-  int fd;
+#if defined(_WIN32)
+  void *fd; /* a HANDLE, NULL when closed */
+#else
+  int fd; /* -1 when closed */
+#endif
   uint64_t size;
   const char *path; /* for messages; not owned */
 } lt_file;
@@ -42,7 +46,11 @@ int lt_file_map(lt_file *f, lt_storage **out, lt_error *err);
 /* {====== writing: a temporary file in the target's folder, renamed over it when complete ====== */
 
 typedef struct {
+#if defined(_WIN32)
+  void *fd; /* a HANDLE */
+#else
   int fd;
+#endif
   const char *path; /* the target; not owned */
   char *tmp;        /* the temporary name */
   char *target;     /* what a symbolic link at path names, or NULL */
