@@ -313,32 +313,6 @@ static int selected(const char *name) {
   return 0;
 }
 
-/* B[fn](n) once: its time in ns, or -1 (reported). */
-static double lua_case(const char *fn, long n) {
-  lua_pushcfunction(L, bench_msgh);
-  int h = lua_gettop(L);
-  lua_rawgeti(L, LUA_REGISTRYINDEX, lua_ref);
-  lua_getfield(L, -1, fn);
-  int nargs = n > 0;
-  if (nargs) lua_pushinteger(L, n);
-  lua_gc(L, LUA_GCCOLLECT);
-  double t0 = bench_now_ns();
-  int rc = lua_pcall(L, nargs, 0, h);
-  double dt = bench_now_ns() - t0;
-  if (rc != LUA_OK) fprintf(stderr, "bench_compute: lua %s: %s\n", fn, lua_tostring(L, -1));
-  lua_settop(L, h - 1);
-  return rc == LUA_OK ? dt : -1;
-}
-
-/* G[fn](n) once: its time in ns, or -1 (reported). */
-static double py_case(const char *fn, long n) {
-  PyObject *f = PyDict_GetItemString(G, fn); /* borrowed */
-  if (!f) return bench_py_done(NULL, -1, "bench_compute", fn);
-  double t0 = bench_now_ns();
-  PyObject *r = PyObject_CallFunction(f, "(n)", (Py_ssize_t)n);
-  return bench_py_done(r, bench_now_ns() - t0, "bench_compute", fn);
-}
-
 int main(int argc, char **argv) {
   int quick = bench_flag("LTENSOR_BENCH_QUICK");
   int rounds = quick ? 2 : 7;
@@ -357,7 +331,7 @@ int main(int argc, char **argv) {
   L = bench_lua_open("bench_compute");
   const lua_Integer args[] = {NFUN, (lua_Integer)nx};
   if (L) lua_ref = bench_lua_chunk(L, "bench_compute", lua_chunk, args, 2);
-  if (lua_ref == LUA_NOREF || lua_case("check", 0) < 0) return 2;
+  if (lua_ref == LUA_NOREF || bench_lua_case(L, lua_ref, "bench_compute", "check", 0) < 0) return 2;
   lua_getglobal(L, "require");
   lua_pushliteral(L, "ltensor");
   lua_call(L, 1, 1);
@@ -375,10 +349,11 @@ int main(int argc, char **argv) {
     for (int r = 0; r < NROWS; r++) {
       row *w = &rows[r];
       if (!selected(w->lua)) continue;
-      double o = lua_case(w->lua, w->calls), p = py_case(w->py, w->calls), o1 = 0;
+      double o = bench_lua_case(L, lua_ref, "bench_compute", w->lua, w->calls),
+             p = bench_py_case("bench_compute", w->py, w->calls), o1 = 0;
       if (w->goal1) {
         ltensor_set_num_threads(1);
-        o1 = lua_case(w->lua, w->calls);
+        o1 = bench_lua_case(L, lua_ref, "bench_compute", w->lua, w->calls);
         ltensor_set_num_threads(def_threads);
       }
       if (o < 0 || p < 0 || o1 < 0) return 2;
