@@ -68,6 +68,10 @@ struct lt_storage {
    Returns NULL when out of memory. The count starts at 1. */
 lt_storage *lt_storage_new(size_t nbytes, int zero);
 
+/* The most bytes of released large blocks kept mapped for reuse (LTENSOR_BLOCK_CACHE, read once;
+   default 256 MiB, 0 under AddressSanitizer). */
+size_t lt_storage_cache_limit(void);
+
 /* Wraps memory owned elsewhere; release(ctx, data) runs when the last reference goes. The
    storage is pinned. Returns NULL when out of memory, and then has not called release. */
 lt_storage *lt_storage_wrap(void *data, size_t nbytes, DLDevice device, lt_release_fn release,
