@@ -74,9 +74,9 @@ describe("the LuaLS definitions", function()
       end
     end
     table.sort(values)
-    local names = {}
+    local names = {} -- the fields typed as a string constant (not _VERSION, default_generator)
     for _, f in ipairs(class("ltensor").fields) do
-      if f.name ~= "_VERSION" then
+      if f.type:match('^"') then
         names[#names + 1] = f.name
         assert.equal('"' .. lt[f.name] .. '"', f.type)
       end
@@ -135,6 +135,17 @@ describe("the LuaLS definitions", function()
     end
     assert.equal(3, n)
     assert.has_error(function() return w.shape end)
+  end)
+
+  it("document Generator's methods, each of which works on a generator", function()
+    local g = lt.Generator(1)
+    local n = 0
+    for _, f in ipairs(apidefs.functions_of(defs, "ltensor.Generator", ":")) do
+      n = n + 1
+      assert.is_function(g[f.name], f.name)
+    end
+    assert.equal(5, n)
+    assert.equal(lt.default_generator, lt.manual_seed(1))
   end)
 
   it("name the drift in a message that lists each missing and each stale name", function()

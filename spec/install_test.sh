@@ -28,7 +28,7 @@ for f in libltensor.a libltensor.so ltensor.pc ltensorConfig.cmake ltensorConfig
 done
 # the LuaLS definitions, where the README's .luarc.json example points
 for f in ltensor.lua ltensor/tensor.lua ltensor/math.lua ltensor/index.lua ltensor/sort.lua \
-         ltensor/dlpack.lua; do
+         ltensor/random.lua ltensor/file.lua ltensor/dlpack.lua; do
   [ -f "$prefix/share/lua/5.4/ltensor/meta/$f" ] || { echo "not installed: share/lua/5.4/ltensor/meta/$f"; exit 1; }
 done
 echo "installed into $prefix"

@@ -13,6 +13,8 @@ M.FILES = {
   "lua/ltensor/meta/ltensor/math.lua",
   "lua/ltensor/meta/ltensor/index.lua",
   "lua/ltensor/meta/ltensor/sort.lua",
+  "lua/ltensor/meta/ltensor/random.lua",
+  "lua/ltensor/meta/ltensor/file.lua",
   "lua/ltensor/meta/ltensor/dlpack.lua",
 }
 

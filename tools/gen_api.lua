@@ -19,7 +19,7 @@ local function w(...) out[#out + 1] = table.concat({ ... }) end
 -- The display name of a function: `lt.zeros`, `t:sum`, `dlpack.from_dlpack`, `w:__dlpack`.
 local prefix = {
   ["ltensor"] = "lt.", ["ltensor.Tensor"] = "t:", ["ltensor.dlpack"] = "dlpack.",
-  ["ltensor.ReadOnlyTensorWrapper"] = "w:",
+  ["ltensor.ReadOnlyTensorWrapper"] = "w:", ["ltensor.Generator"] = "g:",
 }
 local function anchor(s) return (s:lower():gsub("[^%w_ -]", ""):gsub(" ", "-")) end
 local function esc(s) return (s:gsub("|", "\\|")) end -- in a table cell
@@ -59,11 +59,14 @@ local function fields(c, title)
   w("")
 end
 
--- The sections: the two modules, then the tensor class, then the other types.
-local order = { "ltensor", "ltensor.Tensor", "ltensor.dlpack", "ltensor.ReadOnlyTensorWrapper" }
+-- The sections: the module, its classes with methods, ltensor.dlpack and its wrapper, then the
+-- other types.
+local order = { "ltensor", "ltensor.Tensor", "ltensor.Generator", "ltensor.dlpack",
+  "ltensor.ReadOnlyTensorWrapper" }
 local titles = {
   ["ltensor"] = 'Module `ltensor` (`local lt = require "ltensor"`)',
   ["ltensor.Tensor"] = "Class `ltensor.Tensor` (`t`)",
+  ["ltensor.Generator"] = "Class `ltensor.Generator` (`g`)",
   ["ltensor.dlpack"] = 'Module `ltensor.dlpack` (`local dlpack = require "ltensor.dlpack"`)',
   ["ltensor.ReadOnlyTensorWrapper"] = "Class `ltensor.ReadOnlyTensorWrapper` (`w`)",
 }

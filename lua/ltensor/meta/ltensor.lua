@@ -9,9 +9,10 @@
 -- one `---` block per entry, its first plain line the one-line description; `---@param name
 -- type description` and `---@return type [name] [# description]`, with no spaces inside a type;
 -- a function block ends in `function ltensor.name(args) end` (methods: `function
--- Tensor:name(args) end`, in ltensor/tensor.lua, ltensor/math.lua, ltensor/index.lua and
--- ltensor/sort.lua; the last two keep their group's module functions too, after its
--- methods); properties and constants are `---@field` lines of their class. Dims and positions are 1-based, negative
+-- Tensor:name(args) end`, in ltensor/tensor.lua, ltensor/math.lua, ltensor/index.lua,
+-- ltensor/sort.lua and ltensor/random.lua; the last three keep their group's module functions
+-- too, and ltensor/file.lua holds lt.save and lt.load); properties and constants are
+-- `---@field` lines of their class. Dims and positions are 1-based, negative
 -- counting from the end.
 
 ---@alias ltensor.dtype
