@@ -65,53 +65,18 @@ int lt_file_pread(lt_file *f, uint64_t off, void *buf, size_t n, lt_error *err) 
 
 /* {====== mappings ====== */
 
-typedef struct {
-  lt_block_note note; /* first: lt_tensor.c reads it */
-  void *addr;
-  size_t len;
-  char msg[];
-} mapping;
-
-static void unmap(void *ctx, void *data) {
-  mapping *m = ctx;
-  (void)data;
-  if (m->len) munmap(m->addr, m->len);
-  free(m);
-}
-
-/* Where an empty file's (zero-length) mapping points: never read. */
-static _Alignas(64) unsigned char empty_map[64];
-
-int lt_file_map(lt_file *f, lt_storage **out, lt_error *err) {
-  if (f->size > (uint64_t)SIZE_MAX) return lt_fail(err, LT_ERANGE, "%s: too large to map", f->path);
-  static const char fmt[] =
-      "tensor is read-only (mapped read-only from %s; clone() gives a "
-      "writable copy)";
-  size_t msglen = sizeof fmt + strlen(f->path);
-  mapping *m = malloc(sizeof *m + msglen);
-  if (!m) return lt_fail(err, LT_ENOMEM, "not enough memory");
-  snprintf(m->msg, msglen, fmt, f->path);
-  m->note.note = m->msg;
-  m->len = (size_t)f->size;
-  m->addr = empty_map;
-  if (m->len) {
-    m->addr = mmap(NULL, m->len, PROT_READ, MAP_SHARED, f->fd, 0);
-    if (m->addr == MAP_FAILED) {
-      int e = errno;
-      free(m);
-      return lt_fail(err, e == ENOMEM ? LT_ENOMEM : LT_EARG, "%s: cannot map (%s)", f->path,
-                     strerror(e));
-    }
+int lt_file_os_map(lt_file *f, size_t len, void **addr, lt_error *err) {
+  void *p = mmap(NULL, len, PROT_READ, MAP_SHARED, f->fd, 0);
+  if (p == MAP_FAILED) {
+    int e = errno;
+    return lt_fail(err, e == ENOMEM ? LT_ENOMEM : LT_EARG, "%s: cannot map (%s)", f->path,
+                   strerror(e));
   }
-  DLDevice cpu = {kDLCPU, 0};
-  lt_storage *s = lt_storage_wrap(m->addr, m->len, cpu, unmap, m);
-  if (!s) {
-    unmap(m, NULL);
-    return lt_fail(err, LT_ENOMEM, "not enough memory");
-  }
-  *out = s;
+  *addr = p;
   return LT_OK;
 }
+
+void lt_file_os_unmap(void *addr, size_t len) { munmap(addr, len); }
 
 /* }====== */
 
@@ -242,6 +207,54 @@ void lt_file_abort(lt_file_out *w) {
 
 /* }====== */
 #endif /* !_WIN32 */
+
+/* {====== mappings as storage (the platform maps: lt_file_os_map) ====== */
+
+typedef struct {
+  lt_block_note note; /* first: lt_tensor.c reads it */
+  void *addr;
+  size_t len;
+  char msg[];
+} mapping;
+
+static void unmap(void *ctx, void *data) {
+  mapping *m = ctx;
+  (void)data;
+  if (m->len) lt_file_os_unmap(m->addr, m->len);
+  free(m);
+}
+
+/* Where an empty file's (zero-length) mapping points: never read. */
+static _Alignas(64) unsigned char empty_map[64];
+
+int lt_file_map(lt_file *f, lt_storage **out, lt_error *err) {
+  if (f->size > (uint64_t)SIZE_MAX) return lt_fail(err, LT_ERANGE, "%s: too large to map", f->path);
+  static const char fmt[] =
+      "tensor is read-only (mapped read-only from %s; clone() gives a "
+      "writable copy)";
+  size_t msglen = sizeof fmt + strlen(f->path);
+  mapping *m = malloc(sizeof *m + msglen);
+  if (!m) return lt_fail(err, LT_ENOMEM, "not enough memory");
+  snprintf(m->msg, msglen, fmt, f->path);
+  m->note.note = m->msg;
+  m->len = (size_t)f->size;
+  m->addr = empty_map;
+  int rc = m->len ? lt_file_os_map(f, m->len, &m->addr, err) : LT_OK;
+  if (rc) {
+    free(m);
+    return rc;
+  }
+  DLDevice cpu = {kDLCPU, 0};
+  lt_storage *s = lt_storage_wrap(m->addr, m->len, cpu, unmap, m);
+  if (!s) {
+    unmap(m, NULL);
+    return lt_fail(err, LT_ENOMEM, "not enough memory");
+  }
+  *out = s;
+  return LT_OK;
+}
+
+/* }====== */
 
 /* {====== helpers shared by the formats ====== */
 

@@ -36,6 +36,11 @@ void lt_file_close(lt_file *f);
    error ("file changed while it was read"). */
 int lt_file_pread(lt_file *f, uint64_t off, void *buf, size_t n, lt_error *err);
 
+/* The platform's part of lt_file_map: maps len > 0 bytes of f read-only at *addr; and undoes
+   it (lt_file.c on POSIX, lt_file_win.c on Windows). */
+int lt_file_os_map(lt_file *f, size_t len, void **addr, lt_error *err);
+void lt_file_os_unmap(void *addr, size_t len);
+
 /* Maps the whole of f read-only as a pinned storage (data: the file's first byte) whose last
    release unmaps it. Its block's note (lt_block_note) says "mapped read-only from PATH".
    Tensors on it must be marked LT_RO_MAPPED. */

@@ -1,10 +1,11 @@
 /*
  * lt_file_win.c -- files and mappings on Windows (see lt_file.h): the reading, mapping and
- * writing sections that lt_file.c has for POSIX, through CreateFile, ReadFile/WriteFile at
- * explicit offsets, CreateFileMapping/MapViewOfFile and MoveFileEx. Paths are passed to the
- * ANSI (A) functions as they are. Files are opened sharing read, write and delete, so that a
- * save can replace a file whose mapping tensors still hold (they keep the old contents, as on
- * POSIX). Compiled on Windows only (CMake; spec/mingw_compile.sh compiles it with mingw-w64).
+ * writing sections that lt_file.c has for POSIX (lt_file.c wraps the mappings as storage), through
+ * CreateFile, ReadFile/WriteFile at explicit offsets, CreateFileMapping/MapViewOfFile and
+ * MoveFileEx. Paths are passed to the ANSI (A) functions as they are. Files are opened sharing
+ * read, write and delete, so that a save can replace a file whose mapping tensors still hold (they
+ * keep the old contents, as on POSIX). Compiled on Windows only (CMake; spec/mingw_compile.sh
+ * compiles it with mingw-w64).
  */
 #if defined(_WIN32)
 #define WIN32_LEAN_AND_MEAN
@@ -84,55 +85,22 @@ int lt_file_pread(lt_file *f, uint64_t off, void *buf, size_t n, lt_error *err) 
 
 /* {====== mappings ====== */
 
-typedef struct {
-  lt_block_note note; /* first: lt_tensor.c reads it */
-  void *addr;
-  size_t len;
-  char msg[];
-} mapping;
-
-static void unmap(void *ctx, void *data) {
-  mapping *m = ctx;
-  (void)data;
-  if (m->len) UnmapViewOfFile(m->addr);
-  free(m);
+int lt_file_os_map(lt_file *f, size_t len, void **addr, lt_error *err) {
+  char e[48];
+  HANDLE mh = CreateFileMappingA((HANDLE)f->fd, NULL, PAGE_READONLY, 0, 0, NULL);
+  void *p = mh ? MapViewOfFile(mh, FILE_MAP_READ, 0, 0, len) : NULL;
+  DWORD code = GetLastError();
+  if (mh) CloseHandle(mh); /* the view keeps the mapping */
+  if (!p)
+    return lt_fail(err, code == ERROR_NOT_ENOUGH_MEMORY ? LT_ENOMEM : LT_EARG,
+                   "%s: cannot map (%s)", f->path, win_error(code, e, sizeof e));
+  *addr = p;
+  return LT_OK;
 }
 
-/* Where an empty file's (zero-length) mapping points: never read. */
-static _Alignas(64) unsigned char empty_map[64];
-
-int lt_file_map(lt_file *f, lt_storage **out, lt_error *err) {
-  char e[48];
-  if (f->size > (uint64_t)SIZE_MAX) return lt_fail(err, LT_ERANGE, "%s: too large to map", f->path);
-  static const char fmt[] =
-      "tensor is read-only (mapped read-only from %s; clone() gives a "
-      "writable copy)";
-  size_t msglen = sizeof fmt + strlen(f->path);
-  mapping *m = malloc(sizeof *m + msglen);
-  if (!m) return lt_fail(err, LT_ENOMEM, "not enough memory");
-  snprintf(m->msg, msglen, fmt, f->path);
-  m->note.note = m->msg;
-  m->len = (size_t)f->size;
-  m->addr = empty_map;
-  if (m->len) {
-    HANDLE mh = CreateFileMappingA((HANDLE)f->fd, NULL, PAGE_READONLY, 0, 0, NULL);
-    m->addr = mh ? MapViewOfFile(mh, FILE_MAP_READ, 0, 0, m->len) : NULL;
-    DWORD code = GetLastError();
-    if (mh) CloseHandle(mh); /* the view keeps the mapping */
-    if (!m->addr) {
-      free(m);
-      return lt_fail(err, code == ERROR_NOT_ENOUGH_MEMORY ? LT_ENOMEM : LT_EARG,
-                     "%s: cannot map (%s)", f->path, win_error(code, e, sizeof e));
-    }
-  }
-  DLDevice cpu = {kDLCPU, 0};
-  lt_storage *s = lt_storage_wrap(m->addr, m->len, cpu, unmap, m);
-  if (!s) {
-    unmap(m, NULL);
-    return lt_fail(err, LT_ENOMEM, "not enough memory");
-  }
-  *out = s;
-  return LT_OK;
+void lt_file_os_unmap(void *addr, size_t len) {
+  (void)len;
+  UnmapViewOfFile(addr);
 }
 
 /* }====== */
