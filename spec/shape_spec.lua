@@ -123,6 +123,9 @@ describe("split, chunk and unbind", function()
       return { c[1]:size(2), c[2]:size(2) }
     end)())
     helpers.raises("chunks 0 must be positive", function() lt.arange(3):chunk(0) end)
+    -- an empty dim gives `chunks` empty pieces, as torch; a count no table could hold raises
+    helpers.raises("of an empty dim is more than 16777216 pieces",
+      function() lt.arange(0):chunk(math.maxinteger) end)
   end)
 
   it("unbind gives the selected views", function()

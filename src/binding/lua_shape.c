@@ -19,6 +19,9 @@
 #include "lua_parts.h"
 #include "lua_ud.h"
 
+/* The most pieces chunk makes of an empty dim (one userdata each). */
+#define LTL_MAX_PIECES (1 << 24)
+
 /* {====== arguments ====== */
 
 /* A 1-based dim d of a tensor of ndim dims (a 0-d tensor takes 1 and -1), 0-based; raises at
@@ -252,8 +255,12 @@ static int m_chunk(lua_State *L) {
   if (chunks <= 0)
     return luaL_argerror(L, 2, lua_pushfstring(L, "chunks %I must be positive", chunks));
   int64_t total = t->shape[d];
-  if (total == 0) {
-    lua_createtable(L, chunks < 1 << 20 ? (int)chunks : 1 << 20, 0);
+  if (total == 0) { /* torch gives `chunks` empty pieces: a table that large, within reason */
+    if (chunks > LTL_MAX_PIECES)
+      return luaL_argerror(L, 2,
+                           lua_pushfstring(L, "chunks %I of an empty dim is more than %d pieces",
+                                           chunks, LTL_MAX_PIECES));
+    lua_createtable(L, (int)chunks, 0);
     for (lua_Integer i = 1; i <= chunks; i++) {
       lt_error err;
       ltl_ud *ud = ltl_newud(L);
