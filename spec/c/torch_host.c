@@ -1085,8 +1085,8 @@ static void test_funcs(void) {
 
 /* }====== */
 
-#include "torch_host_shapes.h" /* 13: shapes and construction (test_shapes) */
 #include "torch_host_index.h"  /* 14: indexing with tensors (test_indexing) */
+#include "torch_host_shapes.h" /* 13: shapes and construction (test_shapes) */
 #include "torch_host_sort.h"   /* 15: issue 15's sorting and scans (test_sorting) */
 
 int main(int argc, char **argv) {

@@ -21,7 +21,8 @@
 
 /* Lua 5.4 only (README "Lua versions"): 64-bit integers, <close>, lua_newuserdatauv. */
 #if !defined(LUA_VERSION_NUM) || LUA_VERSION_NUM != 504
-#error "ltensor needs the Lua 5.4 headers (liblua5.4-dev): Lua 5.1, LuaJIT and 5.3 lack 64-bit integers, <close> and lua_newuserdatauv"
+#error \
+    "ltensor needs the Lua 5.4 headers (liblua5.4-dev): Lua 5.1, LuaJIT and 5.3 lack 64-bit integers, <close> and lua_newuserdatauv"
 #endif
 
 #include "lt_promote.h" /* lt_operand */

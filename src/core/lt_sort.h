@@ -114,8 +114,8 @@ int lt_unique(const lt_tensor *t, int64_t base, lt_tensor **out, lt_tensor **inv
 /* unique along dim (0-based): the distinct slices t.select(dim, i), in lexicographic order of
    their elements (row-major; each compared by its order key, so NaNs are equal), stacked along
    dim; *inverse (1-d, the dim's size): for each slice its position in *out; *counts: int64. */
-int lt_unique_dim(const lt_tensor *t, int dim, int64_t base, lt_tensor **out,
-                  lt_tensor **inverse, lt_tensor **counts, lt_error *err);
+int lt_unique_dim(const lt_tensor *t, int dim, int64_t base, lt_tensor **out, lt_tensor **inverse,
+                  lt_tensor **counts, lt_error *err);
 
 /* }====== */
 

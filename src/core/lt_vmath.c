@@ -48,14 +48,14 @@
  * log's exponent and series, scaled; sinh (E' + E'/(E' + 1))/2 with E' = expm1|x| (relative
  * for small x) and cosh (E + 1/E)/2; acosh log(x + sqrt(x^2 - 1)) (x^2 exact); asinh and
  * atanh by their series below 2^-5 and logarithms above; asin by a polynomial fit on |x| <= 1/2
- * and pi/2 - 2 asin(sqrt((1 - |x|)/2)) above (acos likewise); atan reduced by one division to |t| <= sqrt2 - 1 plus 0, pi/4 or pi/2; hypot sqrt(a^2 + b^2)
- * (squares exact). fmod is exact: for |a| < 2^23 |b| (b finite, nonzero) the quotient, rounded
- * to an integer, times |b| and the difference are exact in double and one correction fixes a
- * quotient one too large; blocks of 256 holding another pair call fmodf. remainder adds b to
- * fmod where the signs differ (torch's formula), rounded once. Measured like the others: exp2
- * 0.5001, log2 0.5002, log10 0.5004, sinh 0.5003, cosh 0.5001, asinh 0.5004, acosh 0.5003,
- * atanh 0.5004, asin, acos, atan, atan2 and hypot 0.5000 ulp; fmod and remainder equal libm's
- * fmodf (and the formula) bit for bit.
+ * and pi/2 - 2 asin(sqrt((1 - |x|)/2)) above (acos likewise); atan reduced by one division to |t|
+ * <= sqrt2 - 1 plus 0, pi/4 or pi/2; hypot sqrt(a^2 + b^2) (squares exact). fmod is exact: for |a|
+ * < 2^23 |b| (b finite, nonzero) the quotient, rounded to an integer, times |b| and the difference
+ * are exact in double and one correction fixes a quotient one too large; blocks of 256 holding
+ * another pair call fmodf. remainder adds b to fmod where the signs differ (torch's formula),
+ * rounded once. Measured like the others: exp2 0.5001, log2 0.5002, log10 0.5004, sinh 0.5003, cosh
+ * 0.5001, asinh 0.5004, acosh 0.5003, atanh 0.5004, asin, acos, atan, atan2 and hypot 0.5000 ulp;
+ * fmod and remainder equal libm's fmodf (and the formula) bit for bit.
  *
  * float64 exp, log and sqrt work the same way one precision up, without a wider type: exp
  * reduces with a two-part ln2 (k * LN2_HI exact) and sums expm1(r) to r^13, scaling by 2^k in
