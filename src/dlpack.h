@@ -174,7 +174,8 @@ typedef struct DLPackExchangeAPI {
    (0.x headers, such as Debian 12's libdlpack-dev 0.6, have no DLPACK_MAJOR_VERSION, no
    versioned managed tensor and other struct sizes). */
 #if !defined(DLPACK_MAJOR_VERSION) || DLPACK_MAJOR_VERSION < 1
-#error "ltensor needs DLPack >= 1.0, but a dlpack.h older than 1.0 (DLPack 0.x, such as Debian 12's libdlpack-dev 0.6) was included before ltensor.h: include ltensor.h first, or use a dlpack.h of version 1.0 or later"
+#error \
+    "ltensor needs DLPack >= 1.0, but a dlpack.h older than 1.0 (DLPack 0.x, such as Debian 12's libdlpack-dev 0.6) was included before ltensor.h: include ltensor.h first, or use a dlpack.h of version 1.0 or later"
 #endif
 
 /* What an external header older than 1.3 lacks: the exchange API types ltensor.h uses. */
