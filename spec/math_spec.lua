@@ -1383,3 +1383,64 @@ describe("div with torch's rounding_mode option", function()
     raises("must be 'floor' or 'trunc', got round", function() return a:div(2, { rounding_mode = "round" }) end)
   end)
 end)
+
+describe("large elementwise results (streaming stores)", function()
+  -- Outputs larger than most of the last-level cache are written with streaming stores by
+  -- kernels of their own (src/core/lt_stream.c); `ctest -R _stream` runs this file with
+  -- LTENSOR_STREAM_BYTES=0, so that every size takes them. A strided input always takes the
+  -- plain kernel: the two must agree bit for bit.
+  local specials = { 0 / 0, -(0 / 0), 0.0, -0.0, 1 / 0, -1 / 0, 0.5, -0.5, 1.5, -1.5, 2.5, -2.5,
+    1e-40, -3e-39, 8388608.5, -8388609, 3.4e38, -3.3e38, 4503599627370497 }
+  -- n values: the specials (NaN of one sign only where `one_nan`: the sign of an arithmetic
+  -- NaN is the hardware's), then a ramp
+  local function values(n, dtype, one_nan)
+    local x = lt.arange(n, dtype) * 0.37 - n * 0.18
+    for i, v in ipairs(specials) do
+      if i <= n and not (one_nan and i == 2) then x[i] = v end
+    end
+    return x
+  end
+  -- a strided copy of x: every other element of a wider tensor
+  local function strided(x)
+    local s = lt.zeros({ x.shape[1], 2 }, x.dtype):select(2, 1)
+    s:copy_(x)
+    return s
+  end
+  local function bits(t) return t:view(t.dtype == "float32" and "int32" or "int64") end
+  local unary = { "abs", "neg", "floor", "ceil", "round", "trunc", "frac", "relu" }
+  local binary = { "add", "sub", "mul", "div", "maximum", "minimum" }
+  for _, n in ipairs({ 1000, 1 << 22 }) do
+    for _, dtype in ipairs({ "float32", "float64" }) do
+      it(("give the plain kernels' bits: %d %s elements"):format(n, dtype), function()
+        local x, y = values(n, dtype), values(n, dtype, true):flip(1)
+        local xs, ys = strided(x), strided(y)
+        for _, f in ipairs(unary) do
+          assert.is_true(bits(x[f](x)):equal(bits(xs[f](xs))), f)
+        end
+        x = values(n, dtype, true)
+        xs = strided(x)
+        for _, f in ipairs(binary) do
+          assert.is_true(bits(x[f](x, y)):equal(bits(xs[f](xs, ys))), f)
+          assert.is_true(bits(x[f](x, 0.25)):equal(bits(xs[f](xs, 0.25))), f .. " with a number")
+          assert.is_true(bits(x[f](x, y[{ { 1, 1 } }])):equal(bits(xs[f](xs, ys[{ { 1, 1 } }]))),
+            f .. " broadcast")
+        end
+      end)
+    end
+  end
+  it("write in place, and into views", function()
+    local n = 1 << 20
+    local x = values(n, "float32")
+    local want = strided(x):floor()
+    local y = x:clone()
+    y:floor_()
+    assert.is_true(bits(y):equal(bits(want)))
+    local wide = lt.zeros(n + 3, "float32")
+    local part = wide:narrow(1, 2, n) -- an output that is not 32-byte aligned
+    part:copy_(x)
+    part:floor_()
+    assert.is_true(bits(part):equal(bits(want)))
+    assert.equal(0, wide[1])
+    assert.equal(0, wide[n + 2])
+  end)
+end)

@@ -3,7 +3,8 @@
  * (not installed, internal): operands converted to a computation dtype, and one kernel run over
  * broadcast inputs with the in-place checks, the final cast and the pool's threads; and
  * BLOCKED, the contiguous loop every kernel runs; LT_VRUN2, a float32 binary kernel of
- * lt_vmath.h as a kernel of the driver.
+ * lt_vmath.h as a kernel of the driver; the streaming twins of the memory-bound kernels
+ * (lt_stream.h) and the choice between a kernel and its twin.
  *
  * Defined in lt_math.c; called by lt_math.c and lt_funcs.c. Lua-free.
  */
@@ -12,6 +13,7 @@
 
 #include "lt_iter.h"
 #include "lt_promote.h"
+#include "lt_stream.h"
 #include "lt_tensor.h"
 
 /* One inner run of lt_iter: p[0] the output, p[1..] the inputs, st their byte strides. Returns
@@ -71,5 +73,32 @@ int lt_run_elementwise(lt_kernel k, void *ctx, int nin, const lt_tensor *const *
     }                                                                                        \
     return 0;                                                                                \
   }
+
+/* {====== streaming twins ====== */
+
+/* The streaming twin NAME_nt of the float unary kernel NAME (element type T, dtype DT): its
+   contiguous runs go to lt_stream_unary(SOP), others to NAME itself. */
+#define LT_UN_NT(NAME, T, DT, SOP)                                                \
+  static int NAME##_nt(void *ctx, char *const *p, const int64_t *st, int64_t n) { \
+    if (st[0] != (int64_t)sizeof(T) || st[1] != (int64_t)sizeof(T))               \
+      return NAME(ctx, p, st, n);                                                 \
+    lt_stream_unary(SOP, DT, p[0], p[1], n);                                      \
+    return 0;                                                                     \
+  }
+/* The same for a binary kernel: each input contiguous or broadcast (stride 0). */
+#define LT_BIN_NT(NAME, T, DT, SOP)                                                             \
+  static int NAME##_nt(void *ctx, char *const *p, const int64_t *st, int64_t n) {               \
+    const int64_t es = (int64_t)sizeof(T);                                                      \
+    if (st[0] != es || (st[1] != 0 && st[1] != es) || (st[2] != 0 && st[2] != es))              \
+      return NAME(ctx, p, st, n);                                                               \
+    lt_stream_binary(SOP, DT, p[0], p[1], st[1] != 0, p[2], st[2] != 0, n);                     \
+    return 0;                                                                                   \
+  }
+
+/* k, or its streaming twin (NULL: it has none) when the operation's nops operands of numel
+   elements of esize bytes span lt_stream_worth's bytes. Defined in lt_math.c. */
+lt_kernel lt_stream_pick(lt_kernel k, lt_kernel twin, int nops, double numel, size_t esize);
+
+/* }====== */
 
 #endif

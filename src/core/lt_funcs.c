@@ -188,6 +188,17 @@ LT_DTYPES_CPX(CPX_FUNCS)
 static const lt_kernel funcs1[LT_NDTYPES][LT_NFUNCS] = {
     FLOAT_ROW(FLOAT32) FLOAT_ROW(FLOAT64) LT_DTYPES_INT(INT_ROW) LT_DTYPES_CPX(CPX_ROW)};
 
+/* The streaming twins (lt_elementwise.h) of the memory-bound ones, for large operations. */
+#define NT_FUNCS(E, T)                         \
+  LT_UN_NT(relu_##E, T, LT_##E, LT_SU_RELU)    \
+  LT_UN_NT(trunc_##E, T, LT_##E, LT_SU_TRUNC)  \
+  LT_UN_NT(frac_##E, T, LT_##E, LT_SU_FRAC)
+NT_FUNCS(FLOAT32, float)
+NT_FUNCS(FLOAT64, double)
+#define NT_ROW(E) \
+  [LT_##E] = {[LT_RELU] = relu_##E##_nt, [LT_TRUNC] = trunc_##E##_nt, [LT_FRAC] = frac_##E##_nt}
+static const lt_kernel nt_funcs1[LT_NDTYPES][LT_NFUNCS] = {NT_ROW(FLOAT32), NT_ROW(FLOAT64)};
+
 /* One inner run of a binary function: o = EXPR(x, y); EXPR may set `bad`. */
 #define RUN2(NAME, T, EXPR)                                                             \
   static int NAME(void *ctx, char *const *p, const int64_t *st, int64_t n) {            \
@@ -327,6 +338,7 @@ int lt_func1(lt_func f, const lt_tensor *a, lt_tensor *inplace, lt_tensor **out,
   lt_dtype ct = lt_compute_type(classify ? a->dtype : rt);
   lt_kernel k = funcs1[ct][f];
   if (!k) return lt_fail(err, LT_EARG, "%s is not supported for %s", name, lt_dtypes[ct].name);
+  k = lt_stream_pick(k, nt_funcs1[ct][f], 2, (double)lt_numel(a), lt_dtypes[ct].size);
   if ((rc = check_cast(rt, inplace, err))) return rc;
   return run1(k, NULL, a, ct, classify ? LT_BOOL : ct, rt, inplace, out, err);
 }

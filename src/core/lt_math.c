@@ -406,6 +406,31 @@ LT_DTYPES_BY_CATEGORY(UNOPS)
 #define UROW_CPX(E, T, b) [LT_##E] = {[LT_NEG] = neg_##E, [LT_ABS] = abs_##E},
 static const kernel unops[LT_NDTYPES][LT_NUNOPS] = {LT_DTYPES_BY_CATEGORY(UROW)};
 
+/* The streaming twins (lt_elementwise.h) of the memory-bound float kernels, which large
+   operations run instead (lt_stream_pick). */
+#define NT_KERNELS(E, T)                             \
+  LT_UN_NT(neg_##E, T, LT_##E, LT_SU_NEG)            \
+  LT_UN_NT(abs_##E, T, LT_##E, LT_SU_ABS)            \
+  LT_UN_NT(floor_##E, T, LT_##E, LT_SU_FLOOR)        \
+  LT_UN_NT(ceil_##E, T, LT_##E, LT_SU_CEIL)          \
+  LT_UN_NT(round_##E, T, LT_##E, LT_SU_ROUND)        \
+  LT_BIN_NT(add_##E, T, LT_##E, LT_SB_ADD)           \
+  LT_BIN_NT(sub_##E, T, LT_##E, LT_SB_SUB)           \
+  LT_BIN_NT(mul_##E, T, LT_##E, LT_SB_MUL)           \
+  LT_BIN_NT(div_##E, T, LT_##E, LT_SB_DIV)           \
+  LT_BIN_NT(max_##E, T, LT_##E, LT_SB_MAX)           \
+  LT_BIN_NT(min_##E, T, LT_##E, LT_SB_MIN)
+NT_KERNELS(FLOAT32, float)
+NT_KERNELS(FLOAT64, double)
+#define NT_UROW(E)                                                                            \
+  [LT_##E] = {[LT_NEG] = neg_##E##_nt,     [LT_ABS] = abs_##E##_nt, [LT_FLOOR] = floor_##E##_nt, \
+              [LT_CEIL] = ceil_##E##_nt,   [LT_ROUND] = round_##E##_nt}
+#define NT_BROW(E)                                                                           \
+  [LT_##E] = {[LT_ADD] = add_##E##_nt, [LT_SUB] = sub_##E##_nt,     [LT_MUL] = mul_##E##_nt, \
+              [LT_DIV] = div_##E##_nt, [LT_MAXIMUM] = max_##E##_nt, [LT_MINIMUM] = min_##E##_nt}
+static const kernel nt_unops[LT_NDTYPES][LT_NUNOPS] = {NT_UROW(FLOAT32), NT_UROW(FLOAT64)};
+static const kernel nt_binops[LT_NDTYPES][LT_NBINOPS] = {NT_BROW(FLOAT32), NT_BROW(FLOAT64)};
+
 /* }====== */
 
 /* {====== running elementwise operations ====== */
@@ -488,6 +513,10 @@ int lt_run_elementwise(lt_kernel k, void *ctx, int nin, const lt_tensor *const *
   return LT_OK;
 }
 
+lt_kernel lt_stream_pick(lt_kernel k, lt_kernel twin, int nops, double numel, size_t esize) {
+  return twin && lt_stream_worth((double)nops * numel * (double)esize) ? twin : k;
+}
+
 static int run_elementwise(kernel k, int nin, const lt_tensor *const *in, int ndim,
                            const int64_t *shape, lt_dtype oc, lt_dtype rt, lt_tensor *inplace,
                            lt_tensor **res, const char *kernel_fail, lt_error *err) {
@@ -529,6 +558,9 @@ int lt_binary(lt_binop op, const lt_operand *a, const lt_operand *b, lt_tensor *
   int64_t shape[LT_MAX_NDIM];
   rc = lt_broadcast_shape(2, in, &ndim, shape, err);
   lt_dtype oc = lt_is_compare(op) || lt_is_logical(op) ? LT_BOOL : ct;
+  double numel = 1; /* in double: an expanded view's sizes may multiply past int64 */
+  for (int d = 0; rc == LT_OK && d < ndim; d++) numel *= (double)shape[d];
+  k = lt_stream_pick(k, nt_binops[ct][op], 3, numel, lt_dtypes[ct].size);
   if (rc == LT_OK)
     rc = run_elementwise(k, 2, in, ndim, shape, oc, rt, inplace, out,
                          op == LT_POW ? "integers to negative integer powers are not allowed"
@@ -561,6 +593,7 @@ int lt_unary(lt_unop op, const lt_tensor *a, lt_tensor *inplace, lt_tensor **out
   lt_dtype ct = op == LT_NOT ? LT_BOOL : lt_compute_type(floating ? rt : a->dtype);
   kernel k = unops[ct][op];
   if (!k) return lt_fail(err, LT_EARG, "%s is not supported for %s", name, lt_dtypes[ct].name);
+  k = lt_stream_pick(k, nt_unops[ct][op], 2, lt_numel(a), lt_dtypes[ct].size);
   if (inplace && !lt_can_cast(rt, inplace->dtype))
     return lt_fail(err, LT_EARG, "result type %s can't be cast to the tensor's dtype %s",
                    lt_dtypes[rt].name, lt_dtypes[inplace->dtype].name);

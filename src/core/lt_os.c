@@ -14,6 +14,7 @@
 
 #include "lt_os.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #if defined(_WIN32)
@@ -32,6 +33,17 @@ void lt_os_advise_huge(void *p, size_t len) { /* large pages need a privilege: n
 int lt_os_cpu_count(void) {
   DWORD n = GetActiveProcessorCount(ALL_PROCESSOR_GROUPS);
   return n >= 1 ? (int)n : 1;
+}
+size_t lt_os_cache_bytes(void) {
+  SYSTEM_LOGICAL_PROCESSOR_INFORMATION info[256];
+  DWORD len = sizeof info;
+  size_t best = 0;
+  if (!GetLogicalProcessorInformation(info, &len)) return 0; /* more than 256 entries: unknown */
+  for (DWORD i = 0; i < len / sizeof info[0]; i++)
+    if (info[i].Relationship == RelationCache && info[i].Cache.Type != CacheInstruction &&
+        info[i].Cache.Size > best)
+      best = info[i].Cache.Size;
+  return best;
 }
 void *lt_os_lib_open(const char *name) { return (void *)LoadLibraryA(name); }
 void *lt_os_lib_sym(void *lib, const char *name) {
@@ -68,6 +80,42 @@ int lt_os_cpu_count(void) {
   if (n < 1) n = sysconf(_SC_NPROCESSORS_ONLN);
 #endif
   return n >= 1 ? (n > 1 << 20 ? 1 << 20 : (int)n) : 1;
+}
+#if defined(__linux__)
+/* The size of cpu0's cache number i from sysfs ("32768K"), 0 for an instruction cache or none:
+   the kernel's view of one cache instance, where a virtual machine's CPUID (which glibc's
+   sysconf reads) may describe a whole socket's. */
+static long sysfs_cache(int i) {
+  char path[96], text[32];
+  snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/type", i);
+  FILE *f = fopen(path, "r");
+  if (!f) return -1;
+  int ok = fgets(text, sizeof text, f) != NULL && strncmp(text, "Instruction", 11) != 0;
+  fclose(f);
+  if (!ok) return 0;
+  snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
+  if (!(f = fopen(path, "r"))) return 0;
+  long v = 0;
+  char unit = 0;
+  if (fscanf(f, "%ld%c", &v, &unit) < 1) v = 0;
+  fclose(f);
+  return unit == 'K' ? v * 1024 : unit == 'M' ? v * 1024 * 1024 : v;
+}
+#endif
+size_t lt_os_cache_bytes(void) {
+  long best = 0;
+#if defined(__linux__)
+  for (int i = 0; i < 16; i++) {
+    long v = sysfs_cache(i);
+    if (v < 0) break;
+    if (v > best) best = v;
+  }
+#endif
+#if defined(_SC_LEVEL3_CACHE_SIZE) && defined(_SC_LEVEL2_CACHE_SIZE)
+  if (best <= 0) best = sysconf(_SC_LEVEL3_CACHE_SIZE);
+  if (best <= 0) best = sysconf(_SC_LEVEL2_CACHE_SIZE);
+#endif
+  return best > 0 ? (size_t)best : 0;
 }
 void *lt_os_lib_open(const char *name) { return dlopen(name, RTLD_NOW | RTLD_LOCAL); }
 void *lt_os_lib_sym(void *lib, const char *name) { return dlsym(lib, name); }

@@ -1,12 +1,12 @@
 /*
  * lt_os.h -- what the core asks of the operating system, in one place: anonymous memory
- * mappings, the processor count, and loading a shared library at run time. POSIX (Linux, the
+ * mappings, the processor count and cache size, and loading a shared library at run time. POSIX (Linux, the
  * BSDs, macOS) and Windows (VirtualAlloc, GetActiveProcessorCount, LoadLibrary) behind one
  * interface, so the rest of the core compiles for either (CI compiles every source with
  * mingw-w64). Lua-free.
  *
  * Calls nothing else of the core. Called by lt_storage.c (large blocks), lt_pool.c (the default
- * thread count) and lt_blas.c (the BLAS, opened at the first product).
+ * thread count), lt_stream.c (the cache size) and lt_blas.c (the BLAS, opened at the first product).
  */
 #ifndef LT_OS_H
 #define LT_OS_H
@@ -22,6 +22,9 @@ void lt_os_advise_huge(void *p, size_t len);
 
 /* The processors this process may run on (at least 1). */
 int lt_os_cpu_count(void);
+/* The size in bytes of the largest (last-level) data cache, or 0 where the system does not
+   say. */
+size_t lt_os_cache_bytes(void);
 
 /* A shared library opened by name (dlopen's or LoadLibrary's search), or NULL. */
 void *lt_os_lib_open(const char *name);

@@ -57,6 +57,12 @@ size_t lt_storage_cache_limit(void) {
   return m - 1;
 }
 
+/* Unmaps a cached (or uncacheable) mapping and frees its header. */
+static void cache_drop(lt_block *b) {
+  lt_os_unmap(b->base, b->map_len);
+  free(b);
+}
+
 /* A cached mapping of between len and len + len / 4 bytes, now the caller's, or NULL. */
 static lt_block *cache_take(size_t len) {
   if (atomic_load_explicit(&cache_bytes, memory_order_relaxed) < len) return NULL;
@@ -72,27 +78,46 @@ static lt_block *cache_take(size_t len) {
     if (!atomic_compare_exchange_strong_explicit(&cache[i], &none, b, memory_order_release,
                                                  memory_order_relaxed)) {
       atomic_fetch_sub_explicit(&cache_bytes, b->map_len, memory_order_relaxed);
-      lt_os_unmap(b->base, b->map_len);
-      free(b);
+      cache_drop(b);
     }
   }
   return NULL;
 }
 
-/* Keeps the released mapping b if the cache has room; returns whether it did. */
+/* Keeps the released mapping b: in an empty slot, or in place of the block the round-robin
+   counter names (so the cache holds the last blocks released, and blocks of a size nobody asks
+   for again cannot fill it for good); then drops other blocks while the cache holds more than
+   its limit. Returns whether b was taken (0: larger than the limit, the caller unmaps it). */
 static int cache_put(lt_block *b) {
+  static atomic_uint next; /* the slot the next put replaces when none is empty */
   size_t lim = lt_storage_cache_limit();
   if (b->map_len > lim) return 0;
-  size_t had = atomic_fetch_add_explicit(&cache_bytes, b->map_len, memory_order_relaxed);
-  if (had <= lim - b->map_len)
-    for (int i = 0; i < LT_CACHE_SLOTS; i++) {
-      lt_block *none = NULL;
-      if (atomic_compare_exchange_strong_explicit(&cache[i], &none, b, memory_order_release,
-                                                  memory_order_relaxed))
-        return 1;
+  unsigned at = atomic_fetch_add_explicit(&next, 1, memory_order_relaxed) % LT_CACHE_SLOTS;
+  atomic_fetch_add_explicit(&cache_bytes, b->map_len, memory_order_relaxed);
+  int placed = 0;
+  for (int k = 0; k < LT_CACHE_SLOTS && !placed; k++) {
+    lt_block *none = NULL;
+    placed = atomic_compare_exchange_strong_explicit(&cache[(at + k) % LT_CACHE_SLOTS], &none, b,
+                                                     memory_order_release, memory_order_relaxed);
+  }
+  lt_block *old = placed ? NULL : atomic_exchange_explicit(&cache[at], b, memory_order_acq_rel);
+  if (old) {
+    atomic_fetch_sub_explicit(&cache_bytes, old->map_len, memory_order_relaxed);
+    cache_drop(old);
+  }
+  /* over the limit: the other blocks are dropped, the next to be replaced first (whoever takes
+     a block out of a slot owns it, so a block dropped here is dropped once) */
+  for (int k = 1; k <= LT_CACHE_SLOTS; k++) {
+    if (atomic_load_explicit(&cache_bytes, memory_order_relaxed) <= lim) break;
+    _Atomic(lt_block *) *slot = &cache[(at + k) % LT_CACHE_SLOTS];
+    if (atomic_load_explicit(slot, memory_order_relaxed) == b) continue;
+    lt_block *o = atomic_exchange_explicit(slot, NULL, memory_order_acquire);
+    if (o) {
+      atomic_fetch_sub_explicit(&cache_bytes, o->map_len, memory_order_relaxed);
+      cache_drop(o);
     }
-  atomic_fetch_sub_explicit(&cache_bytes, b->map_len, memory_order_relaxed);
-  return 0;
+  }
+  return 1;
 }
 
 /* }====== */
@@ -154,10 +179,7 @@ void lt_block_release(lt_block *b) {
   /* acq_rel: the thread that frees must see every write made through other references. */
   if (atomic_fetch_sub_explicit(&b->refs, 1, memory_order_acq_rel) != 1) return;
   if (b->map_len) {
-    if (!cache_put(b)) {
-      lt_os_unmap(b->base, b->map_len);
-      free(b);
-    }
+    if (!cache_put(b)) cache_drop(b);
   } else if (b->base) {
     free(b->base); /* header and data are one allocation */
   } else {
