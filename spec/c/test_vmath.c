@@ -4,7 +4,7 @@
  * signs, subnormals, the whole range), then libm's special values, in-place calls, and the
  * unary operations of lt_math.c (lt_unary) that run them on contiguous float32 tensors. The
  * kernels of lt_funcs.c (sigmoid, silu, expm1, log1p, erf, erfc, gelu, exp2, log2, log10, sinh,
- * cosh, asinh, acosh, atanh, asin, acos, atan) are swept the same way, against double formulas
+ * cosh, asinh, acosh, atanh, asin, acos, atan, tan) are swept the same way, against double formulas
  * (torch's) or double libm; the binary hypot, atan2, fmod and remainder on pairs (fmod and
  * remainder exactly).
  *
@@ -34,6 +34,8 @@ typedef void (*vfn)(float *, const float *, int64_t);
 static double sigmoid_ref(double x) { return 1.0 / (1.0 + exp(-x)); }
 static double silu_ref(double x) { return x / (1.0 + exp(-x)); }
 static double gelu_ref(double x) { return 0.5 * x * erfc(-x * 0x1.6a09e667f3bcdp-1); }
+/* tan beyond the reduction: double libm's, rounded once (glibc's tanf is 1.37 ulp off there) */
+static float tan_d(float x) { return (float)tan((double)x); }
 
 static const struct {
   const char *name;
@@ -65,6 +67,7 @@ static const struct {
     {"asin", lt_vmath_asin_f32, asin},
     {"acos", lt_vmath_acos_f32, acos},
     {"atan", lt_vmath_atan_f32, atan},
+    {"tan", lt_vmath_tan_f32, tan},
 };
 
 static float from_bits(uint32_t b) {
@@ -140,13 +143,16 @@ static void specials(void) {
   CHECK(nz == 0 && signbit(nz));
   CHECK(sz == 0 && signbit(sz));
   CHECK(at(lt_vmath_cos_f32, 0) == 1);
-  for (int i = 0; i < 2; i++) {
-    vfn f = i ? lt_vmath_cos_f32 : lt_vmath_sin_f32;
-    float (*ref)(float) = i ? cosf : sinf;
+  float tz = at(lt_vmath_tan_f32, -0.0f);
+  CHECK(tz == 0 && signbit(tz));
+  for (int i = 0; i < 3; i++) {
+    vfn f = i == 2 ? lt_vmath_tan_f32 : i ? lt_vmath_cos_f32 : lt_vmath_sin_f32;
+    float (*ref)(float) = i == 2 ? tan_d : i ? cosf : sinf;
     CHECK(isnan(at(f, INFINITY)) && isnan(at(f, -INFINITY)) && isnan(at(f, NAN)));
     const float huge[] = {0x1p20f, 1e30f, -3.4e38f, 123456789.0f};
     for (size_t j = 0; j < sizeof huge / sizeof huge[0]; j++) /* beyond the reduction: libm */
-      CHECKF(at(f, huge[j]) == ref(huge[j]), "%s(%a)", i ? "cos" : "sin", (double)huge[j]);
+      CHECKF(at(f, huge[j]) == ref(huge[j]), "%s(%a)", i == 2 ? "tan" : i ? "cos" : "sin",
+             (double)huge[j]);
   }
   CHECK(isnan(at(lt_vmath_sqrt_f32, -1)));
   float sq = at(lt_vmath_sqrt_f32, -0.0f);

@@ -100,7 +100,6 @@ static double gelu_tanh_d(double x) {
 #define FLOAT_FUNCS(E, T, F)                                                    \
   RUN1(relu_##E, T, T, x > 0 || x != x ? x : (T)0)                              \
   RUN1(gelu_tanh_##E, T, T, (T)gelu_tanh_d((double)x))                          \
-  RUN1(tan_##E, T, T, tan##F(x))                                                \
   RUN1(trunc_##E, T, T, trunc##F(x))                                            \
   RUN1(frac_##E, T, T, x - trunc##F(x))                                         \
   RUN1(rsqrt_##E, T, T, (T)1 / sqrt##F(x))                                      \
@@ -124,6 +123,8 @@ FLOAT_FUNCS(FLOAT64, double, )
   RUN1(log10_##E, T, T, log10(x)) \
   RUN1(exp2_##E, T, T, exp2(x))
 VMATH_FUNCS(FLOAT64, double, )
+RUN1(tan_FLOAT64, double, double, tan(x))
+VRUN1(tan_FLOAT32, lt_vmath_tan_f32)
 VRUN1(asin_FLOAT32, lt_vmath_asin_f32)
 VRUN1(acos_FLOAT32, lt_vmath_acos_f32)
 VRUN1(atan_FLOAT32, lt_vmath_atan_f32)

@@ -1,7 +1,7 @@
 /*
  * lt_vmath.c -- vectorized float32 exp, log, tanh, sin, cos and sqrt, and float64 exp, log and
  * sqrt (see lt_vmath.h); float32 sigmoid, silu, expm1, log1p, erf, erfc, gelu, exp2, log2,
- * log10, sinh, cosh, asinh, acosh, atanh, asin, acos, atan, atan2, hypot and fmod for
+ * log10, sinh, cosh, asinh, acosh, atanh, asin, acos, atan, tan, atan2, hypot and fmod for
  * lt_funcs.c, and remainder for lt_math.c.
  *
  * Each function is one plain C loop that GCC vectorizes (this file is compiled with -O3,
@@ -25,7 +25,8 @@
  *   sin, cos: x = q pi/2 + r by a three-part pi/2 (32 + 32 + 53 bits: q * part exact for
  *         |x| < 2^20), then the sine and cosine series of r to r^11 and r^12 and q's quadrant.
  *         |x| >= 2^20, inf and NaN go to libm's sinf/cosf (a block of 256 that holds one runs
- *         libm for the whole block).
+ *         libm for the whole block). tan (for lt_funcs.c) is sin r / cos r or -cos r / sin r
+ *         from the same reduction, libm's double tan rounded once beyond it.
  *   sqrt: the instruction (sqrtf without errno), correctly rounded.
  * Special values are libm's: exp(+-inf) = inf, 0; exp overflows to inf and underflows to 0;
  * log(0) = -inf, log(x < 0) = NaN, log(inf) = inf; tanh(+-inf) = +-1; NaN propagates; signed
@@ -54,7 +55,8 @@
  * are exact in double and one correction fixes a quotient one too large; blocks of 256 holding
  * another pair call fmodf. remainder adds b to fmod where the signs differ (torch's formula),
  * rounded once. Measured like the others: exp2 0.5001, log2 0.5002, log10 0.5004, sinh 0.5003, cosh
- * 0.5001, asinh 0.5004, acosh 0.5003, atanh 0.5004, asin, acos, atan, atan2 and hypot 0.5000 ulp;
+ * 0.5001, asinh 0.5004, acosh 0.5003, atanh 0.5004, asin, acos, atan, atan2 and hypot 0.5000, tan
+ * 0.5001 ulp;
  * fmod and remainder equal libm's fmodf (and the formula) bit for bit.
  *
  * float64 exp, log and sqrt work the same way one precision up, without a wider type: exp
@@ -233,6 +235,28 @@ static LT_VINLINE void trig_f32(float *y, const float *x, int64_t n, int is_cos)
 }
 
 LT_VCLONES void lt_vmath_sin_f32(float *y, const float *x, int64_t n) { trig_f32(y, x, n, 0); }
+
+/* tan from the same reduction: sin r / cos r in an even quadrant, -cos r / sin r in an odd one
+   (x near an odd multiple of pi/2, where r is small and sin r relative); blocks holding |x| >=
+   2^20, inf or NaN go to libm's double tan, rounded once (glibc's tanf is 1.37 ulp off there). */
+LT_VCLONES void lt_vmath_tan_f32(float *y, const float *x, int64_t n) {
+  for (int64_t i0 = 0; i0 < n; i0 += TRIG_BLOCK) {
+    int64_t len = n - i0 < TRIG_BLOCK ? n - i0 : TRIG_BLOCK;
+    const float *xb = x + i0;
+    float *yb = y + i0;
+    if (trig_beyond(xb, len)) {
+      for (int64_t j = 0; j < len; j++) yb[j] = (float)tan((double)xb[j]);
+      continue;
+    }
+    LT_VIVDEP for (int64_t j = 0; j < len; j++) {
+      uint64_t q;
+      double s, c;
+      reduce_trig(xb[j], &q, &s, &c);
+      float r = (float)(q & 1 ? -c / s : s / c);
+      yb[j] = xb[j] == 0 ? xb[j] : r; /* tan(-0) = -0 */
+    }
+  }
+}
 
 LT_VCLONES void lt_vmath_cos_f32(float *y, const float *x, int64_t n) { trig_f32(y, x, n, 1); }
 

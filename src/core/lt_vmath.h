@@ -54,6 +54,9 @@ void lt_vmath_atanh_f32(float *y, const float *x, int64_t n);
 void lt_vmath_asin_f32(float *y, const float *x, int64_t n);
 void lt_vmath_acos_f32(float *y, const float *x, int64_t n);
 void lt_vmath_atan_f32(float *y, const float *x, int64_t n);
+/* tan, by sin and cos's reduction (within 1 ulp); libm's double tan for |x| >= 2^20, inf and
+   NaN. */
+void lt_vmath_tan_f32(float *y, const float *x, int64_t n);
 
 /* float32 binary functions, y[i] = f(a[i], b[i]) (y may be a or b): hypot (within 1 ulp, an
    inf operand gives inf even beside NaN), fmod (exact, as libm's fmodf, whose result is always
