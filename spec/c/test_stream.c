@@ -20,9 +20,10 @@
 #define NSPECIAL 24
 
 static const double specials[NSPECIAL] = {
-    0.0,    -0.0,    1.0,     -1.0,   0.5,     -0.5,     1.5,     -1.5,
-    2.5,    -2.5,    INFINITY, -INFINITY, NAN, -NAN,  1e-310, -1e-310,
-    1e-40,  -3e-39,  8388608.5, -8388609.0, 4503599627370497.0, 3.4e38, -1.7e308, 12345.678};
+    0.0,    -0.0,     1.0,      -1.0,     0.5,       -0.5,       1.5,
+    -1.5,   2.5,      -2.5,     INFINITY, -INFINITY, NAN,        -NAN,
+    1e-310, -1e-310,  1e-40,    -3e-39,   8388608.5, -8388609.0, 4503599627370497.0,
+    3.4e38, -1.7e308, 12345.678};
 
 /* The references: lt_math.c's and lt_funcs.c's expressions, in double (exact for float
    arguments of these operations, so rounding to float gives the float result). */
@@ -42,22 +43,22 @@ static double ref_unary(lt_stream_unop op, double v) {
 }
 
 static const char *const unames[LT_SU_COUNT] = {"abs",   "neg",   "floor", "ceil",
-                                                 "round", "trunc", "frac",  "relu"};
+                                                "round", "trunc", "frac",  "relu"};
 static const char *const bnames[LT_SB_COUNT] = {"add", "sub", "mul", "div", "max", "min"};
 
 /* x and w of one type; the result computed in that type */
-#define REF_BIN(T)                                                   \
-  static T ref_bin_##T(lt_stream_binop op, T x, T w) {                \
-    switch (op) {                                                    \
-      case LT_SB_ADD: return x + w;                                  \
-      case LT_SB_SUB: return x - w;                                  \
-      case LT_SB_MUL: return x * w;                                  \
-      case LT_SB_DIV: return x / w;                                  \
-      case LT_SB_MAX: return (x != x || x > w) ? x : w;              \
-      case LT_SB_MIN: return (x != x || x < w) ? x : w;              \
-      case LT_SB_COUNT: break;                                       \
-    }                                                                \
-    return 0;                                                        \
+#define REF_BIN(T)                                      \
+  static T ref_bin_##T(lt_stream_binop op, T x, T w) {  \
+    switch (op) {                                       \
+      case LT_SB_ADD: return x + w;                     \
+      case LT_SB_SUB: return x - w;                     \
+      case LT_SB_MUL: return x * w;                     \
+      case LT_SB_DIV: return x / w;                     \
+      case LT_SB_MAX: return (x != x || x > w) ? x : w; \
+      case LT_SB_MIN: return (x != x || x < w) ? x : w; \
+      case LT_SB_COUNT: break;                          \
+    }                                                   \
+    return 0;                                           \
   }
 REF_BIN(float)
 REF_BIN(double)

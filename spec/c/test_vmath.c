@@ -151,7 +151,10 @@ static void specials(void) {
     CHECK(isnan(at(f, INFINITY)) && isnan(at(f, -INFINITY)) && isnan(at(f, NAN)));
     const float huge[] = {0x1p20f, 1e30f, -3.4e38f, 123456789.0f};
     for (size_t j = 0; j < sizeof huge / sizeof huge[0]; j++) /* beyond the reduction: libm */
-      CHECKF(at(f, huge[j]) == ref(huge[j]), "%s(%a)", i == 2 ? "tan" : i ? "cos" : "sin",
+      CHECKF(at(f, huge[j]) == ref(huge[j]), "%s(%a)",
+             i == 2 ? "tan"
+             : i    ? "cos"
+                    : "sin",
              (double)huge[j]);
   }
   CHECK(isnan(at(lt_vmath_sqrt_f32, -1)));

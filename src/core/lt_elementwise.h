@@ -78,21 +78,20 @@ int lt_run_elementwise(lt_kernel k, void *ctx, int nin, const lt_tensor *const *
 
 /* The streaming twin NAME_nt of the float unary kernel NAME (element type T, dtype DT): its
    contiguous runs go to lt_stream_unary(SOP), others to NAME itself. */
-#define LT_UN_NT(NAME, T, DT, SOP)                                                \
-  static int NAME##_nt(void *ctx, char *const *p, const int64_t *st, int64_t n) { \
-    if (st[0] != (int64_t)sizeof(T) || st[1] != (int64_t)sizeof(T))               \
-      return NAME(ctx, p, st, n);                                                 \
-    lt_stream_unary(SOP, DT, p[0], p[1], n);                                      \
-    return 0;                                                                     \
+#define LT_UN_NT(NAME, T, DT, SOP)                                                              \
+  static int NAME##_nt(void *ctx, char *const *p, const int64_t *st, int64_t n) {               \
+    if (st[0] != (int64_t)sizeof(T) || st[1] != (int64_t)sizeof(T)) return NAME(ctx, p, st, n); \
+    lt_stream_unary(SOP, DT, p[0], p[1], n);                                                    \
+    return 0;                                                                                   \
   }
 /* The same for a binary kernel: each input contiguous or broadcast (stride 0). */
-#define LT_BIN_NT(NAME, T, DT, SOP)                                                             \
-  static int NAME##_nt(void *ctx, char *const *p, const int64_t *st, int64_t n) {               \
-    const int64_t es = (int64_t)sizeof(T);                                                      \
-    if (st[0] != es || (st[1] != 0 && st[1] != es) || (st[2] != 0 && st[2] != es))              \
-      return NAME(ctx, p, st, n);                                                               \
-    lt_stream_binary(SOP, DT, p[0], p[1], st[1] != 0, p[2], st[2] != 0, n);                     \
-    return 0;                                                                                   \
+#define LT_BIN_NT(NAME, T, DT, SOP)                                                \
+  static int NAME##_nt(void *ctx, char *const *p, const int64_t *st, int64_t n) {  \
+    const int64_t es = (int64_t)sizeof(T);                                         \
+    if (st[0] != es || (st[1] != 0 && st[1] != es) || (st[2] != 0 && st[2] != es)) \
+      return NAME(ctx, p, st, n);                                                  \
+    lt_stream_binary(SOP, DT, p[0], p[1], st[1] != 0, p[2], st[2] != 0, n);        \
+    return 0;                                                                      \
   }
 
 /* k, or its streaming twin (NULL: it has none) when the operation's nops operands of numel

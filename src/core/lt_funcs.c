@@ -190,9 +190,9 @@ static const lt_kernel funcs1[LT_NDTYPES][LT_NFUNCS] = {
     FLOAT_ROW(FLOAT32) FLOAT_ROW(FLOAT64) LT_DTYPES_INT(INT_ROW) LT_DTYPES_CPX(CPX_ROW)};
 
 /* The streaming twins (lt_elementwise.h) of the memory-bound ones, for large operations. */
-#define NT_FUNCS(E, T)                         \
-  LT_UN_NT(relu_##E, T, LT_##E, LT_SU_RELU)    \
-  LT_UN_NT(trunc_##E, T, LT_##E, LT_SU_TRUNC)  \
+#define NT_FUNCS(E, T)                        \
+  LT_UN_NT(relu_##E, T, LT_##E, LT_SU_RELU)   \
+  LT_UN_NT(trunc_##E, T, LT_##E, LT_SU_TRUNC) \
   LT_UN_NT(frac_##E, T, LT_##E, LT_SU_FRAC)
 NT_FUNCS(FLOAT32, float)
 NT_FUNCS(FLOAT64, double)

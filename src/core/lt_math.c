@@ -408,23 +408,26 @@ static const kernel unops[LT_NDTYPES][LT_NUNOPS] = {LT_DTYPES_BY_CATEGORY(UROW)}
 
 /* The streaming twins (lt_elementwise.h) of the memory-bound float kernels, which large
    operations run instead (lt_stream_pick). */
-#define NT_KERNELS(E, T)                             \
-  LT_UN_NT(neg_##E, T, LT_##E, LT_SU_NEG)            \
-  LT_UN_NT(abs_##E, T, LT_##E, LT_SU_ABS)            \
-  LT_UN_NT(floor_##E, T, LT_##E, LT_SU_FLOOR)        \
-  LT_UN_NT(ceil_##E, T, LT_##E, LT_SU_CEIL)          \
-  LT_UN_NT(round_##E, T, LT_##E, LT_SU_ROUND)        \
-  LT_BIN_NT(add_##E, T, LT_##E, LT_SB_ADD)           \
-  LT_BIN_NT(sub_##E, T, LT_##E, LT_SB_SUB)           \
-  LT_BIN_NT(mul_##E, T, LT_##E, LT_SB_MUL)           \
-  LT_BIN_NT(div_##E, T, LT_##E, LT_SB_DIV)           \
-  LT_BIN_NT(max_##E, T, LT_##E, LT_SB_MAX)           \
+#define NT_KERNELS(E, T)                      \
+  LT_UN_NT(neg_##E, T, LT_##E, LT_SU_NEG)     \
+  LT_UN_NT(abs_##E, T, LT_##E, LT_SU_ABS)     \
+  LT_UN_NT(floor_##E, T, LT_##E, LT_SU_FLOOR) \
+  LT_UN_NT(ceil_##E, T, LT_##E, LT_SU_CEIL)   \
+  LT_UN_NT(round_##E, T, LT_##E, LT_SU_ROUND) \
+  LT_BIN_NT(add_##E, T, LT_##E, LT_SB_ADD)    \
+  LT_BIN_NT(sub_##E, T, LT_##E, LT_SB_SUB)    \
+  LT_BIN_NT(mul_##E, T, LT_##E, LT_SB_MUL)    \
+  LT_BIN_NT(div_##E, T, LT_##E, LT_SB_DIV)    \
+  LT_BIN_NT(max_##E, T, LT_##E, LT_SB_MAX)    \
   LT_BIN_NT(min_##E, T, LT_##E, LT_SB_MIN)
 NT_KERNELS(FLOAT32, float)
 NT_KERNELS(FLOAT64, double)
-#define NT_UROW(E)                                                                            \
-  [LT_##E] = {[LT_NEG] = neg_##E##_nt,     [LT_ABS] = abs_##E##_nt, [LT_FLOOR] = floor_##E##_nt, \
-              [LT_CEIL] = ceil_##E##_nt,   [LT_ROUND] = round_##E##_nt}
+#define NT_UROW(E)                         \
+  [LT_##E] = {[LT_NEG] = neg_##E##_nt,     \
+              [LT_ABS] = abs_##E##_nt,     \
+              [LT_FLOOR] = floor_##E##_nt, \
+              [LT_CEIL] = ceil_##E##_nt,   \
+              [LT_ROUND] = round_##E##_nt}
 #define NT_BROW(E)                                                                           \
   [LT_##E] = {[LT_ADD] = add_##E##_nt, [LT_SUB] = sub_##E##_nt,     [LT_MUL] = mul_##E##_nt, \
               [LT_DIV] = div_##E##_nt, [LT_MAXIMUM] = max_##E##_nt, [LT_MINIMUM] = min_##E##_nt}

@@ -1,12 +1,13 @@
 /*
  * lt_os.h -- what the core asks of the operating system, in one place: anonymous memory
- * mappings, the processor count and cache size, and loading a shared library at run time. POSIX (Linux, the
- * BSDs, macOS) and Windows (VirtualAlloc, GetActiveProcessorCount, LoadLibrary) behind one
- * interface, so the rest of the core compiles for either (CI compiles every source with
+ * mappings, the processor count and cache size, and loading a shared library at run time. POSIX
+ * (Linux, the BSDs, macOS) and Windows (VirtualAlloc, GetActiveProcessorCount, LoadLibrary) behind
+ * one interface, so the rest of the core compiles for either (CI compiles every source with
  * mingw-w64). Lua-free.
  *
  * Calls nothing else of the core. Called by lt_storage.c (large blocks), lt_pool.c (the default
- * thread count), lt_stream.c (the cache size) and lt_blas.c (the BLAS, opened at the first product).
+ * thread count), lt_stream.c (the cache size) and lt_blas.c (the BLAS, opened at the first
+ * product).
  */
 #ifndef LT_OS_H
 #define LT_OS_H

@@ -82,42 +82,42 @@ int lt_stream_worth(double bytes) {
 #define S_MIN(x, w) (((x) != (x) || (x) < (w)) ? (x) : (w))
 
 /* The portable loops (also the heads and tails of the vector ones). */
-#define UN_SCALAR(T, F)                                                      \
+#define UN_SCALAR(T, F)                                                       \
   static void un_scalar_##T(lt_stream_unop op, T *y, const T *x, int64_t n) { \
-    switch (op) {                                                            \
-      case LT_SU_ABS: UN_LOOP(T, S_ABS(F, v)); break;                        \
-      case LT_SU_NEG: UN_LOOP(T, S_NEG(F, v)); break;                        \
-      case LT_SU_FLOOR: UN_LOOP(T, S_FLOOR(F, v)); break;                    \
-      case LT_SU_CEIL: UN_LOOP(T, S_CEIL(F, v)); break;                      \
-      case LT_SU_ROUND: UN_LOOP(T, S_ROUND(F, v)); break;                    \
-      case LT_SU_TRUNC: UN_LOOP(T, S_TRUNC(F, v)); break;                    \
-      case LT_SU_FRAC: UN_LOOP(T, S_FRAC(F, v)); break;                      \
-      case LT_SU_RELU: UN_LOOP(T, S_RELU(F, v)); break;                      \
-      case LT_SU_COUNT: break;                                               \
-    }                                                                        \
+    switch (op) {                                                             \
+      case LT_SU_ABS: UN_LOOP(T, S_ABS(F, v)); break;                         \
+      case LT_SU_NEG: UN_LOOP(T, S_NEG(F, v)); break;                         \
+      case LT_SU_FLOOR: UN_LOOP(T, S_FLOOR(F, v)); break;                     \
+      case LT_SU_CEIL: UN_LOOP(T, S_CEIL(F, v)); break;                       \
+      case LT_SU_ROUND: UN_LOOP(T, S_ROUND(F, v)); break;                     \
+      case LT_SU_TRUNC: UN_LOOP(T, S_TRUNC(F, v)); break;                     \
+      case LT_SU_FRAC: UN_LOOP(T, S_FRAC(F, v)); break;                       \
+      case LT_SU_RELU: UN_LOOP(T, S_RELU(F, v)); break;                       \
+      case LT_SU_COUNT: break;                                                \
+    }                                                                         \
   }
-#define UN_LOOP(T, EXPR)                     \
-  for (int64_t i = 0; i < n; i++) {          \
-    T v = x[i];                              \
-    y[i] = (T)(EXPR);                        \
+#define UN_LOOP(T, EXPR)            \
+  for (int64_t i = 0; i < n; i++) { \
+    T v = x[i];                     \
+    y[i] = (T)(EXPR);               \
   }
-#define BIN_SCALAR(T)                                                                           \
+#define BIN_SCALAR(T)                                                                          \
   static void bin_scalar_##T(lt_stream_binop op, T *y, const T *a, int sa, const T *b, int sb, \
-                             int64_t n) {                                                       \
-    switch (op) {                                                                               \
-      case LT_SB_ADD: BIN_LOOP(T, S_ADD(x, w)); break;                                          \
-      case LT_SB_SUB: BIN_LOOP(T, S_SUB(x, w)); break;                                          \
-      case LT_SB_MUL: BIN_LOOP(T, S_MUL(x, w)); break;                                          \
-      case LT_SB_DIV: BIN_LOOP(T, S_DIV(x, w)); break;                                          \
-      case LT_SB_MAX: BIN_LOOP(T, S_MAX(x, w)); break;                                          \
-      case LT_SB_MIN: BIN_LOOP(T, S_MIN(x, w)); break;                                          \
-      case LT_SB_COUNT: break;                                                                  \
-    }                                                                                           \
+                             int64_t n) {                                                      \
+    switch (op) {                                                                              \
+      case LT_SB_ADD: BIN_LOOP(T, S_ADD(x, w)); break;                                         \
+      case LT_SB_SUB: BIN_LOOP(T, S_SUB(x, w)); break;                                         \
+      case LT_SB_MUL: BIN_LOOP(T, S_MUL(x, w)); break;                                         \
+      case LT_SB_DIV: BIN_LOOP(T, S_DIV(x, w)); break;                                         \
+      case LT_SB_MAX: BIN_LOOP(T, S_MAX(x, w)); break;                                         \
+      case LT_SB_MIN: BIN_LOOP(T, S_MIN(x, w)); break;                                         \
+      case LT_SB_COUNT: break;                                                                 \
+    }                                                                                          \
   }
-#define BIN_LOOP(T, EXPR)            \
-  for (int64_t i = 0; i < n; i++) {  \
-    T x = a[i * sa], w = b[i * sb];  \
-    y[i] = (EXPR);                   \
+#define BIN_LOOP(T, EXPR)           \
+  for (int64_t i = 0; i < n; i++) { \
+    T x = a[i * sa], w = b[i * sb]; \
+    y[i] = (EXPR);                  \
   }
 UN_SCALAR(float, f)
 UN_SCALAR(double, )
@@ -135,53 +135,53 @@ static int64_t aligned_head(const void *y, int64_t esize, int64_t n) {
 }
 
 /* One streaming loop: V the vector type, W lanes, LOAD/STREAM its intrinsics, VEXPR of v. */
-#define UN_AVX(NAME, T, V, W, LOAD, STREAM, VEXPR, OP)                          \
-  LT_AVX static void NAME(T *y, const T *x, int64_t n) {                       \
-    int64_t head = aligned_head(y, (int64_t)sizeof(T), n), i = head;           \
-    un_scalar_##T(OP, y, x, head);                                             \
-    for (; i + 2 * W <= n; i += 2 * W) {                                       \
-      V v = LOAD(x + i);                                                       \
-      STREAM(y + i, VEXPR);                                                    \
-      v = LOAD(x + i + W);                                                     \
-      STREAM(y + i + W, VEXPR);                                                \
-    }                                                                          \
-    un_scalar_##T(OP, y + i, x + i, n - i);                                    \
-    _mm_sfence();                                                              \
+#define UN_AVX(NAME, T, V, W, LOAD, STREAM, VEXPR, OP)               \
+  LT_AVX static void NAME(T *y, const T *x, int64_t n) {             \
+    int64_t head = aligned_head(y, (int64_t)sizeof(T), n), i = head; \
+    un_scalar_##T(OP, y, x, head);                                   \
+    for (; i + 2 * W <= n; i += 2 * W) {                             \
+      V v = LOAD(x + i);                                             \
+      STREAM(y + i, VEXPR);                                          \
+      v = LOAD(x + i + W);                                           \
+      STREAM(y + i + W, VEXPR);                                      \
+    }                                                                \
+    un_scalar_##T(OP, y + i, x + i, n - i);                          \
+    _mm_sfence();                                                    \
   }
-#define BIN_AVX(NAME, T, V, W, LOAD, SET1, STREAM, VEXPR, OP)                                    \
-  LT_AVX static void NAME(T *y, const T *a, int sa, const T *b, int sb, int64_t n) {            \
-    int64_t head = aligned_head(y, (int64_t)sizeof(T), n), i = head;                            \
-    bin_scalar_##T(OP, y, a, sa, b, sb, head);                                                  \
-    V a1 = SET1(a[0]), b1 = SET1(b[0]);                                                          \
-    for (; i + W <= n; i += W) {                                                                 \
-      V x = sa ? LOAD(a + i) : a1, w = sb ? LOAD(b + i) : b1;                                   \
-      STREAM(y + i, VEXPR);                                                                      \
-    }                                                                                            \
-    bin_scalar_##T(OP, y + i, a + i * sa, sa, b + i * sb, sb, n - i);                           \
-    _mm_sfence();                                                                                \
+#define BIN_AVX(NAME, T, V, W, LOAD, SET1, STREAM, VEXPR, OP)                        \
+  LT_AVX static void NAME(T *y, const T *a, int sa, const T *b, int sb, int64_t n) { \
+    int64_t head = aligned_head(y, (int64_t)sizeof(T), n), i = head;                 \
+    bin_scalar_##T(OP, y, a, sa, b, sb, head);                                       \
+    V a1 = SET1(a[0]), b1 = SET1(b[0]);                                              \
+    for (; i + W <= n; i += W) {                                                     \
+      V x = sa ? LOAD(a + i) : a1, w = sb ? LOAD(b + i) : b1;                        \
+      STREAM(y + i, VEXPR);                                                          \
+    }                                                                                \
+    bin_scalar_##T(OP, y + i, a + i * sa, sa, b + i * sb, sb, n - i);                \
+    _mm_sfence();                                                                    \
   }
 
 #define RND(M) (M | _MM_FROUND_NO_EXC)
 #define UN_AVX_ALL(S, T, V, W, L, ST, P)                                                          \
-  UN_AVX(abs_##S, T, V, W, L, ST, _mm256_andnot_##P(_mm256_set1_##P(-0.0), v), LT_SU_ABS)        \
-  UN_AVX(neg_##S, T, V, W, L, ST, _mm256_xor_##P(_mm256_set1_##P(-0.0), v), LT_SU_NEG)           \
+  UN_AVX(abs_##S, T, V, W, L, ST, _mm256_andnot_##P(_mm256_set1_##P(-0.0), v), LT_SU_ABS)         \
+  UN_AVX(neg_##S, T, V, W, L, ST, _mm256_xor_##P(_mm256_set1_##P(-0.0), v), LT_SU_NEG)            \
   UN_AVX(floor_##S, T, V, W, L, ST, _mm256_round_##P(v, RND(_MM_FROUND_TO_NEG_INF)), LT_SU_FLOOR) \
   UN_AVX(ceil_##S, T, V, W, L, ST, _mm256_round_##P(v, RND(_MM_FROUND_TO_POS_INF)), LT_SU_CEIL)   \
-  UN_AVX(round_##S, T, V, W, L, ST, _mm256_round_##P(v, RND(_MM_FROUND_CUR_DIRECTION)),          \
+  UN_AVX(round_##S, T, V, W, L, ST, _mm256_round_##P(v, RND(_MM_FROUND_CUR_DIRECTION)),           \
          LT_SU_ROUND)                                                                             \
-  UN_AVX(trunc_##S, T, V, W, L, ST, _mm256_round_##P(v, RND(_MM_FROUND_TO_ZERO)), LT_SU_TRUNC)   \
+  UN_AVX(trunc_##S, T, V, W, L, ST, _mm256_round_##P(v, RND(_MM_FROUND_TO_ZERO)), LT_SU_TRUNC)    \
   UN_AVX(frac_##S, T, V, W, L, ST,                                                                \
          _mm256_sub_##P(v, _mm256_round_##P(v, RND(_MM_FROUND_TO_ZERO))), LT_SU_FRAC)             \
   UN_AVX(relu_##S, T, V, W, L, ST,                                                                \
          _mm256_and_##P(v, _mm256_cmp_##P(v, _mm256_setzero_##P(), _CMP_NLE_UQ)), LT_SU_RELU)
 /* maximum and minimum: the instruction gives w unless x > w (x < w); a NaN x is kept. */
 #define PICK_NAN(P, r, x) _mm256_blendv_##P(r, x, _mm256_cmp_##P(x, x, _CMP_UNORD_Q))
-#define BIN_AVX_ALL(S, T, V, W, L, SET1, ST, P)                                                  \
-  BIN_AVX(add_##S, T, V, W, L, SET1, ST, _mm256_add_##P(x, w), LT_SB_ADD)                       \
-  BIN_AVX(sub_##S, T, V, W, L, SET1, ST, _mm256_sub_##P(x, w), LT_SB_SUB)                       \
-  BIN_AVX(mul_##S, T, V, W, L, SET1, ST, _mm256_mul_##P(x, w), LT_SB_MUL)                       \
-  BIN_AVX(div_##S, T, V, W, L, SET1, ST, _mm256_div_##P(x, w), LT_SB_DIV)                       \
-  BIN_AVX(max_##S, T, V, W, L, SET1, ST, PICK_NAN(P, _mm256_max_##P(x, w), x), LT_SB_MAX)       \
+#define BIN_AVX_ALL(S, T, V, W, L, SET1, ST, P)                                           \
+  BIN_AVX(add_##S, T, V, W, L, SET1, ST, _mm256_add_##P(x, w), LT_SB_ADD)                 \
+  BIN_AVX(sub_##S, T, V, W, L, SET1, ST, _mm256_sub_##P(x, w), LT_SB_SUB)                 \
+  BIN_AVX(mul_##S, T, V, W, L, SET1, ST, _mm256_mul_##P(x, w), LT_SB_MUL)                 \
+  BIN_AVX(div_##S, T, V, W, L, SET1, ST, _mm256_div_##P(x, w), LT_SB_DIV)                 \
+  BIN_AVX(max_##S, T, V, W, L, SET1, ST, PICK_NAN(P, _mm256_max_##P(x, w), x), LT_SB_MAX) \
   BIN_AVX(min_##S, T, V, W, L, SET1, ST, PICK_NAN(P, _mm256_min_##P(x, w), x), LT_SB_MIN)
 UN_AVX_ALL(f32, float, __m256, 8, _mm256_loadu_ps, _mm256_stream_ps, ps)
 UN_AVX_ALL(f64, double, __m256d, 4, _mm256_loadu_pd, _mm256_stream_pd, pd)
@@ -192,13 +192,17 @@ typedef void (*un_fn_f32)(float *, const float *, int64_t);
 typedef void (*un_fn_f64)(double *, const double *, int64_t);
 typedef void (*bin_fn_f32)(float *, const float *, int, const float *, int, int64_t);
 typedef void (*bin_fn_f64)(double *, const double *, int, const double *, int, int64_t);
-#define UN_TABLE(S)                                                                     \
-  {[LT_SU_ABS] = abs_##S,     [LT_SU_NEG] = neg_##S,     [LT_SU_FLOOR] = floor_##S, \
-   [LT_SU_CEIL] = ceil_##S,   [LT_SU_ROUND] = round_##S, [LT_SU_TRUNC] = trunc_##S, \
-   [LT_SU_FRAC] = frac_##S,   [LT_SU_RELU] = relu_##S}
-#define BIN_TABLE(S)                                                              \
-  {[LT_SB_ADD] = add_##S, [LT_SB_SUB] = sub_##S, [LT_SB_MUL] = mul_##S, \
-   [LT_SB_DIV] = div_##S, [LT_SB_MAX] = max_##S, [LT_SB_MIN] = min_##S}
+#define UN_TABLE(S)                                                                \
+  {                                                                                \
+    [LT_SU_ABS] = abs_##S, [LT_SU_NEG] = neg_##S, [LT_SU_FLOOR] = floor_##S,       \
+    [LT_SU_CEIL] = ceil_##S, [LT_SU_ROUND] = round_##S, [LT_SU_TRUNC] = trunc_##S, \
+    [LT_SU_FRAC] = frac_##S, [LT_SU_RELU] = relu_##S                               \
+  }
+#define BIN_TABLE(S)                                                                            \
+  {                                                                                             \
+    [LT_SB_ADD] = add_##S, [LT_SB_SUB] = sub_##S, [LT_SB_MUL] = mul_##S, [LT_SB_DIV] = div_##S, \
+    [LT_SB_MAX] = max_##S, [LT_SB_MIN] = min_##S                                                \
+  }
 static const un_fn_f32 un_f32[LT_SU_COUNT] = UN_TABLE(f32);
 static const un_fn_f64 un_f64[LT_SU_COUNT] = UN_TABLE(f64);
 static const bin_fn_f32 bin_f32[LT_SB_COUNT] = BIN_TABLE(f32);
