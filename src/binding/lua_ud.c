@@ -272,8 +272,8 @@ lua_Integer ltl_check_int(lua_State *L, int arg, const char *what) {
 }
 
 lt_dtype ltl_check_dtype(lua_State *L, int arg) {
-  const char *name = lua_tostring(L, arg);
   if (lua_type(L, arg) != LUA_TSTRING) luaL_typeerror(L, arg, "dtype name");
+  const char *name = lua_tostring(L, arg);
   lt_dtype dt = lt_dtype_from_name(name);
   if (dt == LT_NDTYPES) {
     luaL_Buffer b;
