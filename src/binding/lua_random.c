@@ -227,18 +227,6 @@ static lt_dtype float_dtype(lua_State *L, const rnd_opts *o, lt_dtype def, const
   return dt;
 }
 
-/* Pushes a new contiguous tensor of dt and shape. */
-static lt_tensor *push_new(lua_State *L, lt_dtype dt, int ndim, const int64_t *shape) {
-  lt_error err;
-  int64_t n;
-  if (lt_shape_numel(ndim, shape, &n, &err)) ltl_raise(L, &err);
-  if ((uint64_t)n <= (uint64_t)PTRDIFF_MAX / lt_dtypes[dt].size)
-    ltl_account(L, (size_t)n * lt_dtypes[dt].size);
-  ltl_ud *ud = ltl_newud(L);
-  LTL_CHECK(L, lt_tensor_new(dt, ndim, shape, 0, &ud->t, &err), err);
-  return ud->t;
-}
-
 /* Pushes t (or a copy) as contiguous float64, owned by a userdata on the stack; its data. */
 static const double *push_f64(lua_State *L, const lt_tensor *t) {
   const lt_tensor *c;
@@ -314,7 +302,7 @@ static int normal_tensors(lua_State *L, const rnd_opts *o, int last) {
     v[i] = push_f64(L, b->t);
   }
   lt_rand_dist d = {.kind = LT_RAND_NORMAL, .b = 1, .mean = v[0], .std = v[1]};
-  fill(L, push_new(L, dt, ndim, shape), &d, o->g, "normal");
+  fill(L, ltl_push_new(L, dt, ndim, shape, 0), &d, o->g, "normal");
   return 1;
 }
 
@@ -333,7 +321,7 @@ static int make_real(lua_State *L, lt_rand_kind kind, const char *fname, int npa
   }
   int ndim = check_shape(L, nparams + 1, last, shape, fname);
   lt_dtype dt = float_dtype(L, &o, LT_FLOAT32, fname);
-  fill(L, push_new(L, dt, ndim, shape), &d, o.g, fname);
+  fill(L, ltl_push_new(L, dt, ndim, shape, 0), &d, o.g, fname);
   return 1;
 }
 static int f_rand(lua_State *L) { return make_real(L, LT_RAND_UNIFORM, "rand", 0); }
@@ -362,7 +350,7 @@ static int f_randint(lua_State *L) {
   }
   lt_dtype dt = o.dt == LT_NDTYPES ? LT_INT64 : o.dt;
   lt_rand_dist d = int_range(L, dt, low, high, "randint");
-  fill(L, push_new(L, dt, ndim, shape), &d, o.g, "randint");
+  fill(L, ltl_push_new(L, dt, ndim, shape, 0), &d, o.g, "randint");
   return 1;
 }
 
@@ -402,7 +390,7 @@ static int f_bernoulli(lua_State *L) {
   if (p->dtype == LT_OPAQUE || !lt_dtypes[p->dtype].is_float)
     return luaL_argerror(L, 1, "probabilities must have a floating dtype");
   lt_rand_dist d = {.kind = LT_RAND_BERNOULLI, .p = push_f64(L, p)};
-  fill(L, push_new(L, p->dtype, p->ndim, p->shape), &d, o.g, "bernoulli");
+  fill(L, ltl_push_new(L, p->dtype, p->ndim, p->shape, 0), &d, o.g, "bernoulli");
   return 1;
 }
 
@@ -431,7 +419,7 @@ static int make_like(lua_State *L, lt_rand_kind kind, const char *fname) {
   check_no_more(L, 1, last, fname, 0);
   lt_dtype dt = float_dtype(L, &o, t->dtype == LT_OPAQUE ? LT_FLOAT32 : t->dtype, fname);
   lt_rand_dist d = {.kind = kind, .b = 1};
-  fill(L, push_new(L, dt, t->ndim, t->shape), &d, o.g, fname);
+  fill(L, ltl_push_new(L, dt, t->ndim, t->shape, 0), &d, o.g, fname);
   return 1;
 }
 static int f_rand_like(lua_State *L) { return make_like(L, LT_RAND_UNIFORM, "rand_like"); }
@@ -448,7 +436,7 @@ static int f_randint_like(lua_State *L) {
   lt_dtype dt = o.dt == LT_NDTYPES ? t->dtype : o.dt;
   if (dt == LT_OPAQUE) return luaL_argerror(L, 1, "tensor of an opaque dtype");
   lt_rand_dist d = int_range(L, dt, low, high, "randint_like");
-  fill(L, push_new(L, dt, t->ndim, t->shape), &d, o.g, "randint_like");
+  fill(L, ltl_push_new(L, dt, t->ndim, t->shape, 0), &d, o.g, "randint_like");
   return 1;
 }
 

@@ -22,22 +22,10 @@
 
 /* {====== constructors ====== */
 
-/* Pushes a new contiguous tensor; zero-filled when zero != 0. */
-static lt_tensor *new_tensor(lua_State *L, lt_dtype dt, int ndim, const int64_t *shape, int zero) {
-  lt_error err;
-  int64_t n;
-  if (lt_shape_numel(ndim, shape, &n, &err)) ltl_raise(L, &err);
-  if ((uint64_t)n <= (uint64_t)PTRDIFF_MAX / lt_dtypes[dt].size)
-    ltl_account(L, (size_t)n * lt_dtypes[dt].size);
-  ltl_ud *ud = ltl_newud(L);
-  LTL_CHECK(L, lt_tensor_new(dt, ndim, shape, zero, &ud->t, &err), err);
-  return ud->t;
-}
-
 /* Pushes a contiguous copy of t converted to dt. */
 static lt_tensor *copy_as(lua_State *L, const lt_tensor *t, lt_dtype dt) {
   ltl_check_readable(L, t);
-  lt_tensor *c = new_tensor(L, dt, t->ndim, t->shape, 0);
+  lt_tensor *c = ltl_push_new(L, dt, t->ndim, t->shape, 0);
   lt_error err;
   LTL_CHECK(L, lt_copy(c, t, &err), err);
   return c;
@@ -60,7 +48,7 @@ static int lt_tensor_fn(lua_State *L) {
       ltl_to_scalar(L, 1, LT_FLOAT64, &s);
       if (dt == LT_NDTYPES)
         dt = lua_isboolean(L, 1) ? LT_BOOL : lua_isinteger(L, 1) ? LT_INT64 : LT_FLOAT32;
-      lt_tensor *t = new_tensor(L, dt, 0, NULL, 0);
+      lt_tensor *t = ltl_push_new(L, dt, 0, NULL, 0);
       if (lt_store(dt, lt_data(t), &s) != LT_STORE_OK) ltl_scalar_error(L, &s, dt);
       return 1;
     }
@@ -82,7 +70,7 @@ static int make_filled(lua_State *L, int how) {
     luaL_typeerror(L, 1, "shape (table or integers)");
   int ndim = ltl_check_sizes(L, 1, shape, 0, &next);
   lt_dtype dt = ltl_opt_dtype(L, next, LT_FLOAT32);
-  lt_tensor *t = new_tensor(L, dt, ndim, shape, how != 'e');
+  lt_tensor *t = ltl_push_new(L, dt, ndim, shape, how != 'e');
   if (how == '1') {
     lt_scalar one = {LT_SK_INT, {.i = 1}, 0};
     lt_error err;
@@ -114,7 +102,7 @@ static int lt_full(lua_State *L) {
   lt_scalar s;
   if (!ltl_to_scalar(L, 2, dt, &s))
     luaL_typeerror(L, 2, lt_dtypes[dt].is_complex ? "number or {re, im}" : "number or boolean");
-  lt_tensor *t = new_tensor(L, dt, ndim, shape, 0);
+  lt_tensor *t = ltl_push_new(L, dt, ndim, shape, 0);
   lt_error err;
   LTL_CHECK(L, lt_fill(t, &s, &err), err);
   return 1;
@@ -198,13 +186,13 @@ static int lt_from_bytes(lua_State *L) {
                           lt_dtypes[dt].name));
     lt_error err;
     /* resolves -1 (and refuses two of them) through a view of a flat tensor */
-    lt_tensor *flat = new_tensor(L, dt, 1, &n, 0);
+    lt_tensor *flat = ltl_push_new(L, dt, 1, &n, 0);
     if (len) memcpy(lt_data(flat), s, len);
     ltl_ud *ud = ltl_newud(L);
     LTL_CHECK(L, lt_view(flat, ndim, shape, &ud->t, &err), err);
     return 1;
   }
-  lt_tensor *t = new_tensor(L, dt, ndim, shape, 0);
+  lt_tensor *t = ltl_push_new(L, dt, ndim, shape, 0);
   if (len) memcpy(lt_data(t), s, len);
   return 1;
 }

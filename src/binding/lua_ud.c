@@ -122,6 +122,17 @@ ltl_ud *ltl_newud(lua_State *L) {
   return ud;
 }
 
+lt_tensor *ltl_push_new(lua_State *L, lt_dtype dt, int ndim, const int64_t *shape, int zero) {
+  lt_error err;
+  int64_t n;
+  if (lt_shape_numel(ndim, shape, &n, &err)) ltl_raise(L, &err);
+  if ((uint64_t)n <= (uint64_t)PTRDIFF_MAX / lt_dtypes[dt].size)
+    ltl_account(L, (size_t)n * lt_dtypes[dt].size);
+  ltl_ud *ud = ltl_newud(L);
+  LTL_CHECK(L, lt_tensor_new(dt, ndim, shape, zero, &ud->t, &err), err);
+  return ud->t;
+}
+
 ltl_ud *ltl_new_wrapper_ud(lua_State *L) { return new_ud(L, &ltl_wrapper_key); }
 
 ltl_ud *ltl_newud_in(lua_State *L, int sidx) {
@@ -610,17 +621,12 @@ lt_tensor *ltl_from_table(lua_State *L, int idx, lt_dtype dt) {
   scan_table(L, 0, ndim, shape, &kind);
   lua_pop(L, 1);
   if (dt >= LT_NDTYPES) dt = kind == K_BOOL ? LT_BOOL : kind == K_INT ? LT_INT64 : LT_FLOAT32;
-  lt_error err;
-  int64_t n;
-  if (lt_shape_numel(ndim, shape, &n, &err)) ltl_raise(L, &err);
-  ltl_account(L, (size_t)n * lt_dtypes[dt].size);
-  ltl_ud *ud = ltl_newud(L);
-  LTL_CHECK(L, lt_tensor_new(dt, ndim, shape, 0, &ud->t, &err), err);
-  char *pos = lt_data(ud->t);
+  lt_tensor *t = ltl_push_new(L, dt, ndim, shape, 0);
+  char *pos = lt_data(t);
   lua_pushvalue(L, idx);
-  fill_table(L, ud->t, 0, &pos);
+  fill_table(L, t, 0, &pos);
   lua_pop(L, 1);
-  return ud->t;
+  return t;
 }
 
 /* }====== */

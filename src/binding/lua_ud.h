@@ -72,6 +72,9 @@ static inline ltl_ud *ltl_testwrapper(lua_State *L, int idx) {
 /* A new wrapper userdata (t == NULL, no metatable yet: lua_wrapper.c sets its own). */
 ltl_ud *ltl_new_wrapper_ud(lua_State *L);
 ltl_ud *ltl_newud(lua_State *L);
+/* Pushes a new contiguous tensor of dt and shape (zero-filled when zero != 0), its data counted
+   for the collector first (ltl_account). Raises for a bad shape or no memory. */
+lt_tensor *ltl_push_new(lua_State *L, lt_dtype dt, int ndim, const int64_t *shape, int zero);
 /* The same, with the tensor metatable taken from the bookkeeping at stack index sidx
    (ltl_push_state): one registry lookup less where a function needs the bookkeeping anyway. */
 ltl_ud *ltl_newud_in(lua_State *L, int sidx);
