@@ -245,10 +245,11 @@ int lt_file_map(lt_file *f, lt_storage **out, lt_error *err) {
     return rc;
   }
   DLDevice cpu = {kDLCPU, 0};
-  lt_storage *s = lt_storage_wrap(m->addr, m->len, cpu, unmap, m);
+  lt_storage *s = lt_storage_wrap(m->addr, m->len, m->len, cpu, unmap, m);
   if (!s) {
+    size_t len = m->len;
     unmap(m, NULL);
-    return lt_fail(err, LT_ENOMEM, "not enough memory");
+    return lt_fail_nomem_at(err, len, "%s: ", f->path);
   }
   *out = s;
   return LT_OK;
@@ -358,7 +359,7 @@ int lt_file_bytes(const lt_tensor *t, const void **data, lt_tensor **owned, lt_e
     if ((rc = lt_clone(t, owned, err))) return rc;
   } else {
     lt_storage *st = lt_storage_new((size_t)lt_numel(t) * lt_esize(t), 0);
-    if (!st) return lt_fail(err, LT_ENOMEM, "not enough memory");
+    if (!st) return lt_fail_nomem(err, (size_t)lt_numel(t) * lt_esize(t));
     rc = lt_file_tensor(st, t->dtype, t->dl_dtype, t->ndim, t->shape, 0, 0, owned, err);
     lt_storage_release(st);
     if (rc) return rc;

@@ -325,8 +325,7 @@ int lt_npy_load(const char *path, int map, lt_tensor **out, lt_error *err) {
     if (!rc) (*out)->readonly = LT_RO_MAPPED;
   } else {
     if (h.nbytes > SIZE_MAX || !(st = lt_storage_new((size_t)h.nbytes, 0))) {
-      rc = lt_fail(err, LT_ENOMEM, "%s: not enough memory for %llu bytes of data", path,
-                   (unsigned long long)h.nbytes);
+      rc = lt_fail_nomem_at(err, (size_t)h.nbytes, "%s: ", path);
       goto done;
     }
     if ((rc = lt_file_pread(&f, off, st->data, (size_t)h.nbytes, err))) goto done;
@@ -347,7 +346,7 @@ int lt_npy_from_memory(const char *name, const void *buf, size_t len, lt_tensor 
   int rc = named(name, lt_npy_parse(buf, len, len, &h, err), err);
   if (rc) return rc;
   lt_storage *st = lt_storage_new((size_t)h.nbytes, 0);
-  if (!st) return lt_fail(err, LT_ENOMEM, "%s: not enough memory", name);
+  if (!st) return lt_fail_nomem_at(err, (size_t)h.nbytes, "%s: ", name);
   memcpy(st->data, (const char *)buf + h.data_off, (size_t)h.nbytes);
   rc = lt_file_tensor(st, h.dtype, lt_dtypes[h.dtype].dl, h.ndim, h.shape, h.fortran, 0, out, err);
   lt_storage_release(st);

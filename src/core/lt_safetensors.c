@@ -516,7 +516,7 @@ int lt_safetensors_load(const char *path, int map, lt_file_set *set, lt_error *e
     uint64_t off = data + e[i].begin, nbytes = e[i].end - e[i].begin;
     if (!map) {
       if (!(own = lt_storage_new((size_t)nbytes, 0))) {
-        rc = lt_fail(err, LT_ENOMEM, "%s: not enough memory for tensor '%s'", path, set->names[i]);
+        rc = lt_fail_nomem_at(err, (size_t)nbytes, "%s: tensor '%s': ", path, set->names[i]);
         goto done;
       }
       rc = lt_file_pread(&f, off, own->data, (size_t)nbytes, err);
