@@ -189,6 +189,53 @@ describe("the memory budget", function()
   end)
 end)
 
+describe("a collection inside an allocation", function()
+  -- Over the budget (or past the collector's trigger) an allocation collects before it takes
+  -- memory; the finalizers that collection runs must not pull memory from under the operation.
+  local function armed(fn, ...)
+    collectgarbage()
+    collectgarbage("stop")                           -- only the budget collects now
+    local base = lt.config().memory_used
+    local a = lt.ones(64 * 1024)                     -- 256 KiB, the operation's input
+    do local _ = a:clone() end                       -- a dead clone shares a's block
+    local seen                                       -- (finalized after the one below)
+    setmetatable({}, { __gc = function()
+      local ok, err = pcall(function() a:add_(1) end) -- would move a to a block of its own
+      seen = ok and "written" or tostring(err)
+    end })
+    for _ = 1, 8 do local _ = lt.ones(64 * 1024) end -- 2 MiB of garbage
+    lt.config{memory_limit = base + 4 * 256 * 1024} -- what is alive fits, not the garbage
+    local r = table.pack(pcall(fn, a, ...))
+    collectgarbage("restart")
+    lt.config{memory_limit = false}
+    return seen, a, table.unpack(r, 1, r.n)
+  end
+  after_each(function() collectgarbage("restart") end)
+
+  it("refuses a finalizer's write that would give the operation's input a block of its own", function()
+    local seen, a, ok, r = armed(function(a) return a * 2 end)
+    assert.is_true(ok, tostring(r))
+    assert.matches("while the collector runs inside an allocation", seen)
+    assert.is_true(r:eq(2):all())
+    assert.is_true(a:eq(1):all())
+  end)
+
+  it("keeps every operation's inputs while it allocates", function()
+    for _, f in ipairs{
+      function(a) return a:sort() end,
+      function(a) return lt.cat({a, a}) end,
+      function(a) return a:cumsum(1) end,
+      function(a) return a[a:gt(0)] end,
+      function(a) return a:to("float64") end,
+    } do
+      local seen, a, ok, r = armed(f)
+      assert.is_true(ok, tostring(r))
+      assert.is_not_nil(seen)
+      assert.is_true(a:eq(1):all())
+    end
+  end)
+end)
+
 describe("memory given back", function()
   it("unmaps what a script dropped, beyond the block cache", function()
     if SANITIZED then return end

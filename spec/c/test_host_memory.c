@@ -227,6 +227,49 @@ static void budget(void) {
   CHECK(g_live == 0);
 }
 
+/* A host function a script calls from a finalizer (against ltensor_revoke_lease's contract)
+   while an allocation collects: the operation that allocates still reads the revoked memory,
+   so the block waits for the handle to go. */
+static ltensor_lease *g_lease;
+static int g_released;
+static int l_revoke(lua_State *L) {
+  (void)L;
+  ltensor_revoke_lease(g_lease);
+  g_lease = NULL;
+  return 0;
+}
+static void count_release(void *ctx) {
+  (void)ctx;
+  g_released++;
+}
+
+static void revoke_in_finalizer(void) {
+  lua_State *L = new_state(LUA_GCGEN);
+  lua_register(L, "revoke_fb", l_revoke);
+  static float fb[256 * 1024]; /* 1 MiB */
+  for (size_t i = 0; i < sizeof fb / sizeof fb[0]; i++) fb[i] = 3.0f;
+  int64_t shape[1] = {(int64_t)(sizeof fb / sizeof fb[0])};
+  DLTensor d = tm_desc(fb, dt_of(kDLFloat, 32, 1), 1, shape, NULL);
+  CHECK(ltensor_push_borrowed(L, &d, 0, count_release, NULL, &g_lease) == LTENSOR_OK);
+  lua_setglobal(L, "fb");
+  LOK(L,
+      "collectgarbage('stop')\n"
+      "local base = lt.config().memory_used\n"
+      "setmetatable({}, {__gc = function() revoke_fb() end})\n"
+      "for _ = 1, 8 do local _ = lt.ones(256 * 1024) end\n"
+      "lt.config{memory_limit = base + 2 * 2^20}\n"
+      "y = fb * 2\n"
+      "collectgarbage('restart')");
+  CHECK(g_lease == NULL); /* the finalizer ran, inside the allocation of y */
+  LTRUE(L, "y[1] == 6 and y[#y] == 6");
+  LERR(L, "return fb[1]", "tensor has been released");
+  CHECK(g_released == 0); /* the block waits for the handle */
+  LOK(L, "fb = nil; collectgarbage()");
+  CHECK(g_released == 1);
+  lua_close(L);
+  CHECK(g_released == 1);
+}
+
 int main(void) {
   cap_address_space();
   static const struct {
@@ -242,5 +285,6 @@ int main(void) {
     CHECK(g_live == 0 && g_freed - freed == ROUNDS);
   }
   budget();
+  revoke_in_finalizer();
   return tu_finish("test_host_memory");
 }

@@ -33,6 +33,7 @@ static lt_tensor *source(lua_State *L, int idx, int *ro, const char **why) {
     return NULL;
   }
   *ro = ud->tag == &ltl_wrapper_key;
+  ltl_enter(ud->st); /* a copy-on-write clone's own block is charged to its state */
   return ud->t;
 }
 
@@ -134,7 +135,7 @@ static int dltensor_from_lua(lua_State *L, int idx, DLTensor *out, int read_only
   lt_error err;
   if (!read_only && !ro && t->readonly == LT_WRITABLE &&
       lt_tensor_pin(t, &err)) /* the caller may write through the view */
-    return fail(L, "not enough memory to copy a shared (cloned) tensor");
+    return fail(L, err.msg);
   keep_live(t);                /* read-only, or pinned above already */
   lt_storage_lend(t->storage); /* unpinned (a shared clone's): its block outlives its writes */
   out->data = lt_data(t);      /* never NULL (as exports) */

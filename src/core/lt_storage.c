@@ -81,18 +81,12 @@ void lt_storage_revoke(lt_storage *s) {
   s->pinned = 1;
   s->shared = 0;
   s->device.device_type = (DLDeviceType)0; /* not a device: lt_readable() fails */
+  /* While the collector runs inside an allocation (a finalizer revoked it), the allocation's
+     caller may be reading the block: it stays, and goes with the handle. */
+  if (lt_account_collecting()) return;
   lt_block *b = s->block;
   s->block = NULL;
   s->data = revoked_data;
-  lt_kept *k;
-  if (b && lt_account_collecting() && (k = malloc(sizeof *k))) {
-    /* the collector runs inside an allocation whose caller may be reading b: it goes with the
-       handle instead */
-    k->block = b;
-    k->next = s->kept;
-    s->kept = k;
-    return;
-  }
   lt_block_release(b);
   release_kept(s); /* views borrowed from a revoked tensor are void, as the tensor is */
 }

@@ -151,7 +151,8 @@ static inline int lt_storage_revoked(const lt_storage *s) { return s->revoked; }
 /* Revokes s (a host's per-frame buffer): every tensor and view on this handle loses access
    at once (its device reads as 0, so element access fails), and the handle drops its block;
    the block's memory is released when no export holds it any more (and not before the handle
-   goes when the revocation came while the collector ran inside an allocation). */
+   goes when the revocation came from a finalizer while the collector ran inside an
+   allocation). */
 void lt_storage_revoke(lt_storage *s);
 
 /* A new block of nbytes (lt_block.c), charged to the thread's account first; NULL when out of

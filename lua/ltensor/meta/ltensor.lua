@@ -60,6 +60,9 @@
 --- What `lt.config` reports and sets.
 ---@class ltensor.Config
 ---@field blas? string|boolean the BLAS matrix products use ("openblas", "cblas" or nil); set false to use ltensor's own kernel, true to go back
+---@field memory_limit? integer|number|false this state's budget for tensor memory in bytes (nil: none); set a byte count, or false / math.huge for none; never above the budget the host set
+---@field memory_used? integer bytes of tensor data charged to this state now (live tensors, and dead ones not yet collected); read only
+---@field memory_peak? integer the most bytes of tensor data this state had at once; read only
 
 --- The module table, `local lt = require "ltensor"`: constructors, functions taking tensors
 --- first, and every dtype name as a constant (`lt.float32 == "float32"`).
@@ -333,8 +336,10 @@ function ltensor.to_dlpack(t) end
 ---@return ltensor.ReadOnlyTensorWrapper
 function ltensor.ReadOnlyTensorWrapper(t) end
 
---- The build's configuration ({blas = "openblas"|"cblas"|nil}); `{blas = false}` switches the
---- BLAS off for the whole process, `{blas = true}` back on.
+--- The settings: the BLAS ({blas = "openblas"|"cblas"|nil}; `{blas = false}` switches it off for
+--- the whole process, `{blas = true}` back on) and this state's tensor memory (memory_limit,
+--- memory_used, memory_peak). A tensor that would pass memory_limit raises "not enough memory
+--- (budget N bytes, ...)" before its memory is taken, after one full collection was tried.
 ---@param opts? ltensor.Config
 ---@return ltensor.Config
 function ltensor.config(opts) end
