@@ -214,6 +214,19 @@ describe("lt.einsum", function()
       assert.same({ 3, 4 }, lt.einsum("ij->...ij", a).shape)
     end)
 
+    it("takes operands of 64 dims, the most a tensor has", function()
+      local shape = {}
+      for d = 1, 64 do shape[d] = 1 end
+      shape[1], shape[64] = 2, 3
+      local x, y = ints("float64", table.unpack(shape)), ints("float64", table.unpack(shape))
+      local r = lt.einsum("...,...->...", x, y) -- an elementwise product of 64 dims
+      assert.same(shape, r.shape)
+      assert.is_true(r:equal(x * y))
+      local s = lt.einsum("...i,...i->...", x, y) -- 63 batch dims and a contraction
+      assert.equal(63, s.ndim)
+      assert.is_true(s:equal((x * y):sum(64)))
+    end)
+
     it("broadcasts a letter of size 1 (i,i->i with sizes 3 and 1)", function()
       check("i,i->i", nil, ints("float64", 3), ints("float64", 1))
       check("ij,jk->ik", nil, ints("float64", 3, 1), ints("float64", 4, 2))

@@ -1148,6 +1148,17 @@ describe("map and apply", function()
     same("float64", { { 1, 2.5 }, { 3, 4.5 } }, t)
   end)
 
+  it("apply refuses an expanded view, as every in-place operation does", function()
+    local base = lt.zeros(1)
+    local e, calls = base:expand(3), 0
+    local want = select(2, pcall(e.add_, e, 1)):match("unsupported operation.*$")
+    local msg = raises("refers to a single memory location",
+      function() return e:apply(function(x) calls = calls + 1; return x + 1 end) end)
+    assert.equal(want, msg:match("unsupported operation.*$"))
+    assert.equal(0, calls) -- the function never ran
+    assert.same({ 0 }, base:tolist())
+  end)
+
   it("passes errors raised by the function through", function()
     raises("boom", function()
       return lt.tensor({ 1 }):map(function() error("boom") end)

@@ -522,6 +522,21 @@ describe("statistics", function()
     table.sort(all)
     assert.same({ 1, 3 }, all)
   end)
+  it("multinomial draws in proportion whatever the scale of finite weights", function()
+    -- 1.7e308 twice sums to inf: every draw used to land on the last category
+    local n = 20000
+    for _, w in ipairs({ 1.7e308, 1e-310 }) do
+      local s = lt.multinomial(lt.tensor({ w, w }, "float64"), n, true, { generator = g })
+      local f = s:eq(1):sum() / n
+      assert.is_true(math.abs(f - 0.5) < 5 * math.sqrt(0.25 / n), w .. ": " .. f)
+      local first = lt.multinomial(lt.tensor({ w, w }, "float64"):expand(n, 2), 1, false,
+        { generator = g }):eq(1):sum() / n
+      assert.is_true(math.abs(first - 0.5) < 5 * math.sqrt(0.25 / n), w .. ": " .. first)
+    end
+    -- the largest weight dwarfs the smallest: the small one is (almost) never drawn
+    local s = lt.multinomial(lt.tensor({ 1e300, 1.7e308 }, "float64"), 1000, true, { generator = g })
+    assert.equal(1000, s:eq(2):sum())
+  end)
 end)
 
 describe("errors", function()
@@ -547,6 +562,18 @@ describe("errors", function()
       function() return lt.zeros(2):bernoulli_(lt.tensor({ -0.5 })) end)
     raises("floating dtype", lt.bernoulli, lt.tensor({ 1, 0 }))
     raises("b must be at least a", function() return lt.zeros(2):uniform_(1, 0) end)
+    -- as torch: finite bounds in the dtype's range, b - a within it (NaN fills before)
+    raises("^uniform_: a = %-inf is out of bounds for float64",
+      function() return lt.zeros(2, "float64"):uniform_(-math.huge, math.huge) end)
+    raises("^uniform_: b = inf is out of bounds for float32",
+      function() return lt.zeros(2):uniform_(0, math.huge) end)
+    raises("^uniform_: a = %-1e%+39 is out of bounds for float32",
+      function() return lt.zeros(2):uniform_(-1e39, 0) end)
+    raises("^uniform_: b %- a must be at most the largest float64",
+      function() return lt.zeros(2, "float64"):uniform_(-1.7e308, 1.7e308) end)
+    raises("^uniform_: b %- a must be at most the largest float16 %(65504%)",
+      function() return lt.zeros(2, "float16"):uniform_(-60000, 60000) end)
+    assert.same({ 1, 1 }, lt.zeros(2, "float64"):uniform_(1, 1):tolist())
     raises("^uniform_: expected a floating dtype, got int64",
       function() return lt.zeros(2, "int64"):uniform_() end)
     raises("^bernoulli_: expected a real dtype, got complex64",

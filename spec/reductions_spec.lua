@@ -37,6 +37,25 @@ describe("a reduction over every element", function()
     assert.is_true(lt.tensor({ { true, true } }):all())
   end)
 
+  it("answers all and any for complex tensors as torch: nonzero when either part is", function()
+    for _, dt in ipairs({ "complex64", "complex128" }) do
+      local c = lt.zeros({ 2, 2 }, dt)
+      c[{ 1, 1 }] = { 1, 0 }
+      c[{ 2, 1 }] = { 0, -2 } -- only the imaginary part is nonzero
+      assert.equal(false, c:all())
+      assert.equal(true, c:any())
+      assert.equal(true, c[{ {}, 1 }]:all())
+      assert.same({ true, false }, c:all(1):tolist())
+      assert.same({ true, true }, c:any(2):tolist())
+      assert.same({ { false }, { false } }, c:all(2, true):tolist())
+      assert.equal(false, lt.zeros(3, dt):any())
+      c[{ 1, 2 }] = { 0 / 0, 0 } -- NaN is nonzero
+      c[{ 2, 2 }] = { 0, 1 }
+      assert.equal(true, c:all())
+      assert.same({ true }, c:all({ 1, 2 }, true):view(-1):tolist())
+    end
+  end)
+
   it("is an integer for integer tensors: t:sum() == 15 and for i = 1, t:sum() work", function()
     local t = lt.tensor({ 1, 2, 3, 4, 5 })
     assert.is_true(t:sum() == 15)

@@ -217,6 +217,82 @@ describe("0-d, expanded and narrow dtypes", function()
   end)
 end)
 
+describe("hostile index tensors", function()
+  it("refuse indices that broadcast past 2^63 positions, reading and writing", function()
+    -- expanded views cost no memory; 2^32 x 2^32 wrapped to 0 positions, a write that did nothing
+    local t = lt.zeros(2, 2)
+    local rows = lt.ones({ 1, 1 }, "int64"):expand(2 ^ 32 // 1, 1)
+    local cols = lt.ones({ 1 }, "int64"):expand(2 ^ 32 // 1)
+    raises("shape has too many elements %(overflow%)", function() t[{ rows, cols }] = 1 end)
+    raises("shape has too many elements %(overflow%)", function() return t[{ rows, cols }] end)
+    local big = lt.ones({ 1, 1 }, "int64"):expand(2 ^ 40 // 1, 1)
+    raises("too many elements %(overflow%)", function() return t[{ big, big:view(-1) }] end)
+    assert.same({ { 0, 0 }, { 0, 0 } }, t:tolist())
+  end)
+end)
+
+-- A finalizer that closes a tensor while a call allocates: the call keeps the header it took
+-- (a closed tensor's header lives on while its userdata is on the stack) and gives the result
+-- of the tensor as it was; the tensor reads as released afterwards. Every allocation collects
+-- (incremental mode, pause 1%, steps of 2^100 bytes), so the finalizer runs inside the call.
+describe("a finalizer that closes a tensor during the call", function()
+  local function arm(fn)
+    collectgarbage("incremental", 1, 0, 100)
+    collectgarbage("restart")
+    local ok, r = pcall(fn)
+    collectgarbage("incremental", 200, 100, 13)
+    collectgarbage("generational")
+    return ok, r
+  end
+
+  it("does not empty the mask of t[mask]", function()
+    local t, mask = grid(), M { true, false, true }
+    local read = function() return t[mask] end
+    setmetatable({}, { __gc = function() local _ <close> = mask end })
+    local ok, r = arm(read)
+    assert.is_true(ok, r)
+    assert.same({ { 0, 1, 2, 3 }, { 8, 9, 10, 11 } }, r:tolist())
+    raises("tensor has been released", function() return t[mask] end)
+  end)
+
+  it("nor free the index tensors of a table key taken out of it", function()
+    local t, key = grid(), nil
+    do
+      local idx = I { 3, 1 }
+      key = { idx, M { true, false, false, true } }
+      setmetatable({}, { __gc = function()
+        key[1] = nil
+        local _ <close> = idx
+      end })
+    end
+    local read = function() return t[key] end
+    local ok, r = arm(read)
+    assert.is_true(ok, r)
+    assert.same({ 8, 3 }, r:tolist())
+  end)
+
+  it("nor free the tensors of lt.cat's and lt.einsum's lists taken out of them", function()
+    for _, call in ipairs({
+      function(list) return lt.cat(list) end,
+      function(list) return lt.einsum("i,i->i", list) end,
+    }) do
+      local list
+      do
+        local a = lt.ones(2)
+        list = { a, lt.ones(2) }
+        setmetatable({}, { __gc = function()
+          list[1] = nil
+          local _ <close> = a
+        end })
+      end
+      local ok, r = arm(function() return call(list) end)
+      -- the element read before the finalizer ran, or the hole it left
+      assert.is_true(ok or tostring(r):find("is a nil, not a tensor") ~= nil, tostring(r))
+      if ok then assert.is_true(r:eq(1):all()) end
+    end
+  end)
+end)
+
 describe("every dtype", function()
   it("reads and writes through index tensors and masks", function()
     for _, dt in ipairs(DTYPES) do

@@ -459,6 +459,11 @@ static void test_accept_core(void) {
   b = mk(1, dt_of(kDLFloat4_e2m1fn, 4, 1), 1, A(4), 2);
   CHECK_RC(lt_dlpack_import(&b->m, 1, &t, &err), LT_OK);
   CHECK(t->dtype == LT_OPAQUE && t->packed);
+  int64_t nb = 0; /* nbytes: 4 elements of 4 bits are 2 bytes, not 4 */
+  CHECK(lt_nbytes(t, &nb, &err) == LT_OK && nb == 2);
+  t->shape[0] = 3; /* an odd count rounds up */
+  CHECK(lt_nbytes(t, &nb, &err) == LT_OK && nb == 2);
+  t->shape[0] = 4;
   CHECK_RC(lt_dlpack_export(t, 1, 0, 0, &out, &err), LT_OK);
   m = out;
   CHECK(m->dl_tensor.dtype.code == kDLFloat4_e2m1fn && m->dl_tensor.dtype.bits == 4);
@@ -469,6 +474,7 @@ static void test_accept_core(void) {
   b->m.v.flags = DLPACK_FLAG_BITMASK_IS_SUBBYTE_TYPE_PADDED;
   CHECK_RC(lt_dlpack_import(&b->m, 1, &t, &err), LT_OK);
   CHECK(t->dtype == LT_OPAQUE && !t->packed && lt_esize(t) == 1);
+  CHECK(lt_nbytes(t, &nb, &err) == LT_OK && nb == 4); /* padded: a byte each */
   CHECK_RC(lt_dlpack_export(t, 1, 0, 0, &out, &err), LT_OK);
   m = out;
   CHECK(m->flags & DLPACK_FLAG_BITMASK_IS_SUBBYTE_TYPE_PADDED);

@@ -475,14 +475,14 @@ static ref_val reference(lt_redop op, lt_dtype dt, int64_t n, const double *vals
       }
       break;
     }
-    case LT_ALL:
+    case LT_ALL: /* a complex element is nonzero when either part is (ims is 0 for reals) */
       r.re = 1;
       for (int64_t i = 0; i < n; i++)
-        if (vals[i] == 0) r.re = 0;
+        if (vals[i] == 0 && ims[i] == 0) r.re = 0;
       break;
     case LT_ANY:
       for (int64_t i = 0; i < n; i++)
-        if (vals[i] != 0) r.re = 1;
+        if (vals[i] != 0 || ims[i] != 0) r.re = 1;
       break;
     case LT_VAR:
     case LT_STD: {
@@ -566,7 +566,8 @@ static lt_dtype expected_dtype(lt_redop op, lt_dtype in) {
 
 static int op_accepts(lt_redop op, lt_dtype dt) {
   const lt_dtype_info *d = &lt_dtypes[dt];
-  if (d->is_complex) return op == LT_SUM || op == LT_PROD || op == LT_MEAN;
+  if (d->is_complex)
+    return op == LT_SUM || op == LT_PROD || op == LT_MEAN || op == LT_ALL || op == LT_ANY;
   if (op == LT_MEAN || op == LT_VAR || op == LT_STD) return d->is_float;
   return 1;
 }
@@ -891,7 +892,17 @@ static void test_reduce_complex(void) {
   CHECK_FAILS(lt_reduce(LT_MAX, t, -1, 0, 1, &o, NULL, &err), "not supported for complex");
   CHECK_FAILS(lt_reduce(LT_ARGMIN, t, 0, 0, 1, &o, NULL, &err), "not supported for complex");
   CHECK_FAILS(lt_reduce(LT_VAR, t, 0, 0, 1, &o, NULL, &err), "complex");
-  CHECK_FAILS(lt_reduce(LT_ANY, t, 0, 0, 1, &o, NULL, &err), "not supported for complex");
+  /* all and any as torch: nonzero when either part is; (0+1i) counts */
+  o = red(LT_ALL, t, 0, 0);
+  CHECK(o && o->dtype == LT_BOOL && at(o, 0) == 1);
+  lt_tensor_free(o);
+  setc(t, A(2), 0, 0);
+  o = red(LT_ALL, t, -1, 0);
+  CHECK(o && at(o, 0) == 0);
+  lt_tensor_free(o);
+  o = red(LT_ANY, t, -1, 0);
+  CHECK(o && at(o, 0) == 1);
+  lt_tensor_free(o);
   lt_tensor_free(t);
 }
 

@@ -10,7 +10,9 @@
  * ltensor_py_export into np.from_dlpack and torch.from_dlpack (legacy capsules), versioned
  * capsules with max_version, copy=True, dl_device and stream checks, the legacy refusal of a
  * read-only tensor (BufferError), a fresh capsule per call; writes seen both ways; exports
- * that outlive lua_close; deleter counts exact (host tensors that count, weakrefs on Python's).
+ * that outlive lua_close; deleter counts exact (host tensors that count, weakrefs on Python's);
+ * copies of fp4 tensors: packed ones copied byte for byte (no read past their bytes), a
+ * non-contiguous packed view refused (BufferError), padded ones still flagged padded.
  * Exit status: nonzero when a check failed. TEST_PYTHON_VERBOSE=1 prints each section.
  */
 #include "ltensor_python.h" /* first: it includes Python.h, which sets feature macros */
@@ -185,10 +187,94 @@ static void test_export(void) {
   CHECK(py_ok("del ex, n, n2, tx, tt; gc.collect()"));
 }
 
+/* {------ sub-byte elements: fp4 two to a byte (packed) or one to a byte (padded) ------ */
+
+/* A host fp4 tensor of rows x 8 elements whose data is a block of its own, exactly as large as
+   the elements need (so that AddressSanitizer sees a read past it): packed, 4 bytes a row, byte
+   i holding 7 i + 1; padded (flags), 8 bytes a row of zeros. */
+typedef struct {
+  DLManagedTensorVersioned m;
+  int64_t shape[2];
+  unsigned char *data;
+} fp4_host;
+
+static void fp4_delete(DLManagedTensorVersioned *self) {
+  fp4_host *h = self->manager_ctx;
+  host_deleted++;
+  free(h->data);
+  free(h);
+}
+
+static int fp4_to_lua(const char *luavar, int64_t rows, uint64_t flags) {
+  size_t n = (size_t)rows * (flags & DLPACK_FLAG_BITMASK_IS_SUBBYTE_TYPE_PADDED ? 8 : 4);
+  fp4_host *h = calloc(1, sizeof *h);
+  if (!h || !(h->data = calloc(n, 1))) abort();
+  for (size_t i = 0; !flags && i < n; i++) h->data[i] = (unsigned char)(7 * i + 1);
+  h->shape[0] = rows;
+  h->shape[1] = 8;
+  tm_manage(&h->m, 1, tm_desc(h->data, dt_of(kDLFloat4_e2m1fn, 4, 1), 2, h->shape, NULL), h,
+            fp4_delete, NULL, flags);
+  if (pylua_push_managed(L, &h->m, 1) != 0) {
+    py_report("cannot push", "an fp4 host tensor");
+    return 0;
+  }
+  lua_setglobal(L, "_cap");
+  return lua_ok("%s = dlpack.from_dlpack(_cap); _cap = nil", luavar);
+}
+
+/* The managed tensor of the versioned capsule the Python expression gives (the capsule, which
+   still owns it, stays in the Python global `held_capsule`); NULL with a report. */
+static DLManagedTensorVersioned *capsule_tensor(const char *expr) {
+  if (!py_ok("held_capsule = %s", expr)) return NULL;
+  PyObject *c = PyDict_GetItemString(G, "held_capsule"); /* borrowed */
+  DLManagedTensorVersioned *m = c ? PyCapsule_GetPointer(c, "dltensor_versioned") : NULL;
+  if (!m) {
+    py_report("not a versioned capsule:", expr);
+    PyErr_Clear();
+  }
+  return m;
+}
+
+static void test_subbyte(void) {
+  section("3: sub-byte elements");
+  int before = host_deleted;
+  set_context("a packed fp4 tensor: 64 elements in 32 bytes");
+  CHECK(fp4_to_lua("f4", 8, 0) && lua_true("f4:nbytes() == 32 and f4:numel() == 64"));
+  CHECK(lua_tensor_to_py_("f4x", "f4"));
+  DLManagedTensorVersioned *m = capsule_tensor("f4x.__dlpack__(max_version=(1, 3), copy=True)");
+  CHECK(m && m->dl_tensor.dtype.bits == 4 && (m->flags & DLPACK_FLAG_BITMASK_IS_COPIED));
+  CHECK(m && !(m->flags & DLPACK_FLAG_BITMASK_IS_SUBBYTE_TYPE_PADDED));
+  int same = m != NULL;
+  for (int i = 0; same && i < 32; i++) same = ((unsigned char *)m->dl_tensor.data)[i] == 7 * i + 1;
+  CHECK(same); /* the packed bytes, copied as they are */
+  CHECK(py_ok("del held_capsule"));
+  CHECK(py_tensor_to_lua_("f4c", "f4x.__dlpack__(max_version=(1, 3), copy=True)"));
+  CHECK(lua_true("f4c:nbytes() == 32 and f4c:data_ptr() ~= f4:data_ptr()"));
+
+  set_context("a non-contiguous packed view cannot be copied");
+  CHECK(lua_tensor_to_py_("f4t", "f4:t()"));
+  CHECK(py_true("raises(lambda: f4t.__dlpack__(max_version=(1, 3), copy=True), BufferError)"));
+  CHECK(py_true("raises(lambda: f4t.__dlpack__(copy=True), BufferError)"));
+  CHECK(py_ok("f4v = f4t.__dlpack__(max_version=(1, 3))")); /* sharing needs no copy */
+
+  set_context("padded fp4 (one to a byte) stays padded, copied or not");
+  CHECK(fp4_to_lua("p4", 2, DLPACK_FLAG_BITMASK_IS_SUBBYTE_TYPE_PADDED));
+  CHECK(lua_true("p4:nbytes() == 16") && lua_tensor_to_py_("p4x", "p4"));
+  m = capsule_tensor("p4x.__dlpack__(max_version=(1, 3))");
+  CHECK(m && (m->flags & DLPACK_FLAG_BITMASK_IS_SUBBYTE_TYPE_PADDED));
+  m = capsule_tensor("p4x.__dlpack__(max_version=(1, 3), copy=True)");
+  CHECK(m && (m->flags & DLPACK_FLAG_BITMASK_IS_SUBBYTE_TYPE_PADDED) &&
+        (m->flags & DLPACK_FLAG_BITMASK_IS_COPIED));
+  CHECK(py_ok("del held_capsule, f4x, f4t, f4v, p4x; gc.collect()"));
+  CHECK(lua_ok("f4, f4c, p4 = nil") && (lua_gc_full(), host_deleted == before + 2));
+}
+
+/* }------ */
+
 /* Exports (and what consumed them) outlive lua_close; the host tensor's deleter runs once, when
    the last of them is gone. */
 static void test_outlives_state(void) {
-  section("3: exports outlive lua_close");
+  section("4: exports outlive lua_close");
   set_context("lua_close before the consumers read");
   int before = host_deleted;
   CHECK(host_to_lua("h", 0, host_f64, 6, 0));
@@ -224,6 +310,7 @@ int main(int argc, char **argv) {
   if (tu_failed) return tu_finish("test_python");
   test_push();
   test_export();
+  test_subbyte();
   test_outlives_state();
   tu_context[0] = '\0';
   CHECK(Py_FinalizeEx() == 0);

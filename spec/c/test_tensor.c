@@ -104,6 +104,15 @@ static void test_shape_numel(void) {
   CHECK_ERR(lt_shape_numel(3, A(INT64_C(1) << 40, INT64_C(1) << 40, 0), &n, &err), LT_ERANGE);
   CHECK(n == -7);
   CHECK(lt_shape_numel(1, A(-5), &n, NULL) == LT_ERANGE); /* err may be NULL */
+  /* the one checked product it is built on */
+  CHECK_OK(lt_size_mul(INT64_C(1) << 31, INT64_C(1) << 31, &n, &err));
+  CHECK(n == INT64_C(1) << 62);
+  CHECK_OK(lt_size_mul(0, INT64_MAX, &n, &err));
+  CHECK(n == 0);
+  CHECK_ERR(lt_size_mul(INT64_C(1) << 32, INT64_C(1) << 32, &n, &err), LT_ERANGE);
+  CHECK(strstr(err.msg, "4294967296 x 4294967296 is too large (overflow)") != NULL);
+  CHECK_ERR(lt_size_mul(INT64_MAX, 2, &n, &err), LT_ERANGE);
+  CHECK_ERR(lt_size_mul(-1, 2, &n, &err), LT_ERANGE);
 }
 
 static void test_tensor_new(void) {

@@ -204,7 +204,7 @@ static int mask_entry(lua_State *L, lt_tensor *v, const lt_tensor *m, int dim, i
 /*
  * A key that is or holds tensors (kidx), over the frame v of the tensor: integers select and
  * ranges slice v as apply_key does, integer tensors and bool masks are collected into k, in
- * order (what they make is pushed). The dims after the key's entries are kept whole.
+ * order (they and what they make are pushed). The dims after the key's entries are kept whole.
  */
 static void index_key(lua_State *L, lt_tensor *v, int kidx, lt_adv_key *k) {
   int single = lua_type(L, kidx) != LUA_TTABLE;
@@ -247,7 +247,9 @@ static void index_key(lua_State *L, lt_tensor *v, int kidx, lt_adv_key *k) {
       key_error(L, "invalid index entry #%d: integer, table or tensor expected, got %s", (int)e,
                 luaL_typename(L, at));
     }
-    lua_remove(L, at);
+    /* a tensor entry stays on the stack: k holds its header, which a finalizer run by a later
+       allocation may detach (closing it) and, were only the key table holding it, free */
+    if (!ud) lua_remove(L, at);
   }
 }
 
@@ -257,10 +259,13 @@ static int index_tensor_key(lua_State *L, const lt_tensor *t, int kidx) {
   lt_adv_key k;
   lt_error err;
   lt_tensor *v = lt_frame_of(&f, t);
-  ltl_ud *mask = ltl_testud(L, kidx);
-  if (mask && mask->t && mask->t->dtype == LT_BOOL && mask->t->ndim > 0) { /* t[mask] */
+  ltl_ud *key = ltl_testud(L, kidx);
+  /* the mask's header, taken once: a finalizer run by the allocation below may close the mask,
+     which empties key->t but keeps the header while the key is on the stack */
+  const lt_tensor *mask = key ? key->t : NULL;
+  if (mask && mask->dtype == LT_BOOL && mask->ndim > 0) { /* t[mask] */
     ltl_ud *ud = ltl_newud(L);
-    if (lt_mask_read(v, mask->t, &ud->t, &err)) key_error(L, "%s", err.msg);
+    if (lt_mask_read(v, mask, &ud->t, &err)) key_error(L, "%s", err.msg);
     return 1;
   }
   index_key(L, v, kidx, &k);

@@ -346,20 +346,23 @@ static int p_mT(lua_State *L) {
 }
 
 /* The tensors of the sequence at idx, in a scratch block pushed on the stack (per call: no
-   shared state between Lua states and threads). */
+   shared state between Lua states and threads). The block's user value keeps the tensors: the
+   script's sequence does not, since a finalizer run by a later allocation could empty it. */
 static const lt_tensor **tensor_list(lua_State *L, int idx, int *count, const char *what) {
   luaL_checktype(L, idx, LUA_TTABLE);
   lua_Unsigned n = lua_rawlen(L, idx);
   if (n == 0) luaL_error(L, "%s: expected a non-empty sequence of tensors", what);
   if (n > INT_MAX) luaL_error(L, "%s: too many tensors", what);
-  const lt_tensor **ts = lua_newuserdatauv(L, (size_t)n * sizeof(lt_tensor *), 0);
+  const lt_tensor **ts = lua_newuserdatauv(L, (size_t)n * sizeof(lt_tensor *), 1);
+  lua_createtable(L, (int)n, 0); /* filled below without allocating: no finalizer runs */
   for (lua_Unsigned i = 1; i <= n; i++) {
     lua_rawgeti(L, idx, (lua_Integer)i);
     if (!ltl_testud(L, -1))
       luaL_error(L, "%s: element %d is a %s, not a tensor", what, (int)i, luaL_typename(L, -1));
     ts[i - 1] = ltl_check(L, -1);
-    lua_pop(L, 1); /* the sequence keeps it alive */
+    lua_rawseti(L, -2, (lua_Integer)i);
   }
+  lua_setiuservalue(L, -2, 1);
   *count = (int)n;
   return ts;
 }
@@ -432,11 +435,15 @@ static int m_map(lua_State *L) {
   return 1;
 }
 
-/* t:apply(fn): replaces each element x of t by fn(x), in place. */
+/* t:apply(fn): replaces each element x of t by fn(x), in place. An expanded view is refused,
+   as by every in-place operation: fn would run once per element, several times per memory
+   location. */
 static int m_apply(lua_State *L) {
   lt_tensor *t = ltl_check(L, 1);
   luaL_checktype(L, 2, LUA_TFUNCTION);
   ltl_prepare_write(L, t);
+  lt_error err;
+  if (lt_check_no_internal_overlap(t, &err)) return ltl_raise(L, &err);
   each(L, t, t, 1);
   lua_settop(L, 1);
   return 1;

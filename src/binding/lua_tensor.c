@@ -253,8 +253,10 @@ static int m_element_size(lua_State *L) {
 }
 
 static int m_nbytes(lua_State *L) {
-  lt_tensor *t = ltl_check(L, 1);
-  lua_pushinteger(L, (lua_Integer)(lt_numel(t) * (int64_t)lt_esize(t)));
+  int64_t n;
+  lt_error err;
+  if (lt_nbytes(ltl_check(L, 1), &n, &err)) return ltl_raise(L, &err);
+  lua_pushinteger(L, (lua_Integer)n);
   return 1;
 }
 

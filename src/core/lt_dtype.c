@@ -187,14 +187,23 @@ static int float_overflows(const lt_scalar *s, double max) {
   return s->kind == LT_SK_COMPLEX && isfinite(s->im) && fabs(s->im) > max;
 }
 
+double lt_float_max(lt_dtype dt) {
+  switch (dt) {
+    case LT_FLOAT16: return 65504.0;
+    case LT_BFLOAT16: return 0x1.fep127;
+    case LT_FLOAT32:
+    case LT_COMPLEX64: return FLT_MAX;
+    case LT_FLOAT64:
+    case LT_COMPLEX128: return DBL_MAX;
+    default: return 0.0;
+  }
+}
+
 static int store(lt_dtype dt, void *p, const lt_scalar *s, int wrap) {
   uint64_t u;
   double f;
-  if (!wrap) {
-    double max = dt == LT_FLOAT32 || dt == LT_COMPLEX64 ? FLT_MAX
-                 : dt == LT_FLOAT16                     ? 65504.0
-                 : dt == LT_BFLOAT16                    ? 0x1.fep127
-                                                        : 0.0;
+  if (!wrap) { /* float64 and complex128 hold every finite double */
+    double max = dt == LT_FLOAT64 || dt == LT_COMPLEX128 ? 0.0 : lt_float_max(dt);
     if (max > 0.0 && float_overflows(s, max)) return LT_STORE_RANGE;
   }
   switch (dt) {

@@ -230,6 +230,10 @@ int lt_store(lt_dtype dt, void *p, const lt_scalar *s);
    user writes. */
 int lt_store_wrap(lt_dtype dt, void *p, const lt_scalar *s);
 
+/* The largest finite value of a floating or complex dtype (of each part for complex ones:
+   65504 for float16, 0x1.fep127 for bfloat16, FLT_MAX, DBL_MAX); 0 for the other dtypes. */
+double lt_float_max(lt_dtype dt);
+
 /* Formats a scalar for an error message ("3", "nan", "-inf", "0.10000000000000001"). */
 void lt_scalar_str(const lt_scalar *s, char *buf, size_t n);
 

@@ -242,7 +242,7 @@ static int contract(side *a, side *b, const unsigned char *keep, lt_error *err) 
     }
   for (int d = 0; d < nb; d++)
     if (pa[b->lab[d]] < 0) permB[nbt + nk + nn++] = d;
-  if (nbt + nm + nn > LT_MAX_NDIM || nbt + 2 > LT_MAX_NDIM)
+  if (nbt + nm + nn > LT_MAX_NDIM)
     return lt_fail(err, LT_ERANGE, "a product would have more than %d dims", LT_MAX_NDIM);
   side_permute(a, permA);
   side_permute(b, permB);
@@ -272,20 +272,24 @@ static int contract(side *a, side *b, const unsigned char *keep, lt_error *err) 
     lt_operand oa = {.t = va}, ob = {.t = vb};
     rc = lt_binary(LT_MUL, &oa, &ob, NULL, &r, err);
   } else {
+    /* batch x m x k by batch x k x n; the batch dims merged into one when they leave no room
+       for the two matrix dims (the shared labels have one size on both sides) */
     int64_t sa[LT_MAX_NDIM], sb[LT_MAX_NDIM], M, K, N;
+    int nbm = nbt + 2 <= LT_MAX_NDIM ? nbt : 1;
     lt_tensor *a2 = NULL, *b2 = NULL;
     if ((rc = span(&a->fr->t, nbt, nbt + nm, &M, err)) ||
         (rc = span(&a->fr->t, nbt + nm, na, &K, err)) ||
-        (rc = span(&b->fr->t, nbt + nk, nb, &N, err)))
+        (rc = span(&b->fr->t, nbt + nk, nb, &N, err)) ||
+        (nbm != nbt && (rc = span(&a->fr->t, 0, nbt, &sa[0], err))))
       return rc;
-    memcpy(sa, a->fr->t.shape, (size_t)nbt * sizeof sa[0]);
-    memcpy(sb, sa, (size_t)nbt * sizeof sa[0]);
-    sa[nbt] = M;
-    sa[nbt + 1] = K;
-    sb[nbt] = K;
-    sb[nbt + 1] = N;
-    if ((rc = lt_reshape(&a->fr->t, nbt + 2, sa, &a2, NULL, err)) == LT_OK &&
-        (rc = lt_reshape(&b->fr->t, nbt + 2, sb, &b2, NULL, err)) == LT_OK &&
+    if (nbm == nbt) memcpy(sa, a->fr->t.shape, (size_t)nbt * sizeof sa[0]);
+    memcpy(sb, sa, (size_t)nbm * sizeof sa[0]);
+    sa[nbm] = M;
+    sa[nbm + 1] = K;
+    sb[nbm] = K;
+    sb[nbm + 1] = N;
+    if ((rc = lt_reshape(&a->fr->t, nbm + 2, sa, &a2, NULL, err)) == LT_OK &&
+        (rc = lt_reshape(&b->fr->t, nbm + 2, sb, &b2, NULL, err)) == LT_OK &&
         (rc = lt_matmul(a2, b2, &c, err)) == LT_OK)
       rc = lt_view(c, nbt + nm + nn, shape, &r, err);
     lt_tensor_free(a2);

@@ -358,10 +358,7 @@ int lt_nan_to_num(const lt_tensor *a, const double *nan, const double *posinf, c
     }
     return lt_clone(a, out, err);
   }
-  double big = a->dtype == LT_FLOAT16    ? 65504.0
-               : a->dtype == LT_BFLOAT16 ? 0x1.fep127
-               : a->dtype == LT_FLOAT32  ? (double)FLT_MAX
-                                         : DBL_MAX;
+  double big = lt_float_max(a->dtype);
   nan_repl c = {nan ? *nan : 0.0, posinf ? *posinf : big, neginf ? *neginf : -big};
   lt_dtype ct = lt_compute_type(a->dtype);
   return run1(ct == LT_FLOAT32 ? nan_to_num_FLOAT32 : nan_to_num_FLOAT64, &c, a, ct, ct, a->dtype,

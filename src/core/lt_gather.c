@@ -63,8 +63,9 @@ static int adv_plan_make(const lt_tensor *v, const lt_adv_key *k, adv_plan *p, l
   }
   int rc = lt_broadcast_shape(k->n, k->idx, &p->nb, p->bshape, err);
   if (rc) return rc;
-  p->nB = 1;
-  for (int i = 0; i < p->nb; i++) p->nB *= p->bshape[i];
+  /* index tensors may be expanded views: their broadcast shape is checked before anything is
+     sized from it */
+  if ((rc = lt_shape_numel(p->nb, p->bshape, &p->nB, err))) return rc;
   p->bpos = k->dims[k->n - 1] - k->dims[0] == k->n - 1 ? k->dims[0] : 0; /* adjacent: in place */
   p->nr = 0;
   for (int d = 0, j = 0; d < v->ndim; d++) {
@@ -85,12 +86,13 @@ static int adv_plan_make(const lt_tensor *v, const lt_adv_key *k, adv_plan *p, l
 /* The byte offsets in v of the nB index positions (every value checked). */
 static int adv_offsets(const lt_tensor *v, const lt_adv_key *k, const adv_plan *p, int base,
                        int64_t **res, lt_error *err) {
-  int64_t *off = lt_new_offsets(p->nB, err);
-  if (!off) return LT_ENOMEM;
+  int64_t *off = NULL;
+  int rc = lt_new_offsets(p->nB, &off, err);
+  if (rc) return rc;
   int64_t es = (int64_t)lt_esize(v);
   for (int j = 0; j < k->n && p->nB > 0; j++) {
     lt_tensor *e;
-    int rc = lt_broadcast_to(k->idx[j], p->nb, p->bshape, &e, err);
+    rc = lt_broadcast_to(k->idx[j], p->nb, p->bshape, &e, err);
     if (!rc) {
       int d = k->dims[j];
       rc = lt_index_offsets(e, base, v->shape[d], k->udims[j], v->strides[d] * es, j > 0, off, err);
@@ -206,7 +208,7 @@ int lt_adv_write(lt_tensor *v, const lt_adv_key *key, const lt_tensor *src, cons
                    b);
   }
   if (!rc) rc = adv_offsets(v, key, &p, base, &off, err);
-  if (!rc && bc && !(soff = lt_new_offsets(p.nB, err))) rc = LT_ENOMEM;
+  if (!rc && bc) rc = lt_new_offsets(p.nB, &soff, err);
   if (!rc) {
     lt_moves m = {.dt = v->dtype, .es = (size_t)es, .op = op, .n = p.nB};
     m.dst = lt_data(v);
@@ -337,11 +339,12 @@ static int along_check(const lt_tensor *tv, int dim, const lt_tensor *iv, const 
 static int along_offsets(const lt_tensor *t, int dim, const lt_tensor *iv, int base, int64_t **res,
                          lt_error *err) {
   int64_t n = lt_numel(iv), es = (int64_t)lt_esize(t), st[LT_MAX_NDIM];
-  int64_t *off = lt_new_offsets(n, err);
-  if (!off) return LT_ENOMEM;
+  int64_t *off = NULL;
+  int rc = lt_new_offsets(n, &off, err);
+  if (rc) return rc;
   for (int d = 0; d < iv->ndim; d++) st[d] = d == dim ? 0 : t->strides[d] * es;
   lt_walk_offsets(iv->ndim, iv->shape, st, 0, off);
-  int rc = lt_index_offsets(iv, base, t->shape[dim], dim, t->strides[dim] * es, 1, off, err);
+  rc = lt_index_offsets(iv, base, t->shape[dim], dim, t->strides[dim] * es, 1, off, err);
   if (rc) {
     free(off);
     return rc;
@@ -400,7 +403,7 @@ int lt_scatter(lt_tensor *t, int dim, const lt_tensor *idx, const lt_tensor *src
   lt_tensor *w = work ? work : tv;
   int64_t n = lt_numel(iv);
   if (!rc) rc = along_offsets(w, dim, iv, base, &doff, err);
-  if (!rc && sv && !(soff = lt_new_offsets(n, err))) rc = LT_ENOMEM;
+  if (!rc && sv) rc = lt_new_offsets(n, &soff, err);
   if (!rc && op == LT_PUT_MEAN && !(counts = calloc((size_t)lt_numel(w) + 1, sizeof *counts)))
     rc = lt_fail(err, LT_ENOMEM, "out of memory");
   if (!rc) {
@@ -450,7 +453,7 @@ int lt_take(const lt_tensor *t, const lt_tensor *idx, int base, lt_tensor **out,
   lt_tensor *o = NULL;
   int rc = lt_check_index_dtype(idx, "index", err);
   if (!rc) rc = lt_check_readable(t, err);
-  if (!rc && !(off = lt_new_offsets(n, err))) rc = LT_ENOMEM;
+  if (!rc) rc = lt_new_offsets(n, &off, err);
   if (!rc) rc = lt_index_offsets(idx, base, total, -1, contig ? es : 1, 0, off, err);
   if (!rc) rc = lt_tensor_new(t->dtype, idx->ndim, idx->shape, 0, &o, err);
   if (rc) {
@@ -525,7 +528,7 @@ int lt_masked_select(const lt_tensor *t, const lt_tensor *mask, lt_tensor **out,
   if (!rc) rc = lt_broadcast_to(t, nd, shape, &tb, err);
   if (!rc) rc = lt_broadcast_to(mask, nd, shape, &mb, err);
   int64_t k = rc ? 0 : mask_scan(mb, tb, NULL);
-  if (!rc && !(off = lt_new_offsets(k + 1, err))) rc = LT_ENOMEM; /* mask_scan writes one more */
+  if (!rc) rc = lt_new_offsets(k + 1, &off, err); /* mask_scan writes one more */
   if (!rc) rc = lt_tensor_new(t->dtype, 1, &k, 0, &o, err);
   if (!rc) {
     mask_scan(mb, tb, off);
@@ -561,8 +564,8 @@ int lt_mask_read(const lt_tensor *v, const lt_tensor *mask, lt_tensor **out, lt_
   lt_tensor *lead = lt_frame_of(&f, v), *o = NULL;
   lead->ndim = m;
   int64_t k = mask_scan(mask, lead, NULL), shape[LT_MAX_NDIM], es = (int64_t)lt_esize(v);
-  int64_t *off = lt_new_offsets(k + 1, err); /* mask_scan writes one more */
-  if (!off) return LT_ENOMEM;
+  int64_t *off = NULL;
+  if ((rc = lt_new_offsets(k + 1, &off, err))) return rc; /* mask_scan writes one more */
   shape[0] = k;
   for (int i = m; i < v->ndim; i++) shape[1 + i - m] = v->shape[i];
   rc = lt_tensor_new(v->dtype, 1 + v->ndim - m, shape, 0, &o, err);
@@ -606,8 +609,8 @@ int lt_masked_scatter(lt_tensor *t, const lt_tensor *mask, const lt_tensor *src,
                  "source has %lld elements, fewer than the %lld true elements of "
                  "the mask",
                  (long long)lt_numel(src), (long long)k);
-  if (!rc && !(off = lt_new_offsets(k + 1, err))) rc = LT_ENOMEM; /* mask_scan writes one more */
-  if (!rc && !(soff = lt_new_offsets(lt_numel(src), err))) rc = LT_ENOMEM;
+  if (!rc) rc = lt_new_offsets(k + 1, &off, err); /* mask_scan writes one more */
+  if (!rc) rc = lt_new_offsets(lt_numel(src), &soff, err);
   if (!rc) {
     int64_t st[LT_MAX_NDIM];
     for (int d = 0; d < src->ndim; d++) st[d] = src->strides[d] * es;

@@ -86,10 +86,12 @@ void lt_walk_offsets(int ndim, const int64_t *shape, const int64_t *st, int add,
   }
 }
 
-int64_t *lt_new_offsets(int64_t n, lt_error *err) {
-  int64_t *off = malloc((size_t)(n > 0 ? n : 1) * sizeof *off);
-  if (!off) lt_fail(err, LT_ENOMEM, "out of memory");
-  return off;
+int lt_new_offsets(int64_t n, int64_t **out, lt_error *err) {
+  int64_t bytes; /* n may count the elements of an expanded view: checked */
+  int rc = lt_size_mul(n > 0 ? n : 1, (int64_t)sizeof **out, &bytes, err);
+  if (rc) return rc;
+  *out = (uint64_t)bytes <= SIZE_MAX ? malloc((size_t)bytes) : NULL;
+  return *out ? LT_OK : lt_fail(err, LT_ENOMEM, "out of memory");
 }
 
 /* }====== */

@@ -32,8 +32,9 @@ int lt_index_offsets(const lt_tensor *idx, int base, int64_t n, int dim, int64_t
                      int64_t *off, lt_error *err);
 /* off[k] (+= with add) the byte offset sum_d i_d * st[d] of the k-th position of shape. */
 void lt_walk_offsets(int ndim, const int64_t *shape, const int64_t *st, int add, int64_t *off);
-/* An offset array of n entries (LT_ENOMEM in err when out of memory: NULL). */
-int64_t *lt_new_offsets(int64_t n, lt_error *err);
+/* A new offset array of n entries into *out (free() it); LT_ERANGE when n entries overflow
+   a size, LT_ENOMEM when out of memory (*out then NULL). */
+int lt_new_offsets(int64_t n, int64_t **out, lt_error *err);
 /* Runs the moves; par: the items may be split over the pool (their destinations distinct). */
 void lt_moves_run(lt_moves *m, int par);
 /* The value the positions a scatter_reduce writes start from when include_self is false. */

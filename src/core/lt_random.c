@@ -402,6 +402,19 @@ int lt_random_fill(lt_tensor *t, const lt_rand_dist *d, lt_generator *g, lt_erro
   if ((rc = lt_check_no_internal_overlap(t, err))) return rc;
   if (d->kind == LT_RAND_INT && d->range == 0)
     return lt_fail(err, LT_EARG, "the range of integers is empty");
+  if (d->kind == LT_RAND_UNIFORM) { /* as torch: finite bounds whose distance t's dtype holds */
+    double max = lt_float_max(t->dtype);
+    for (int i = 0; i < 2; i++) {
+      double x = i ? d->b : d->a;
+      if (!(fabs(x) <= max))
+        return lt_fail(err, LT_ERANGE, "%s = %g is out of bounds for %s", i ? "b" : "a",
+                       isnan(x) ? fabs(x) : x, in->name);
+    }
+    if (!(d->b - d->a <= max))
+      return lt_fail(err, LT_ERANGE,
+                     "b - a must be at most the largest %s (%g), got a = %g, b = %g", in->name, max,
+                     d->a, d->b);
+  }
   int64_t n = lt_numel(t);
   if (d->kind == LT_RAND_BERNOULLI)
     for (int64_t k = 0; k < (d->p ? n : 1); k++) {
@@ -527,9 +540,11 @@ int lt_multinomial(const lt_tensor *probs, int64_t n, int replacement, lt_genera
   }
   double *cum = NULL;
   keyed *ks = NULL;
-  if (!rc) {
-    cum = replacement ? malloc((size_t)cats * sizeof *cum) : NULL;
-    ks = replacement ? NULL : malloc((size_t)cats * sizeof *ks);
+  int64_t bytes;
+  if (!rc && !(rc = lt_size_mul(cats, replacement ? (int64_t)sizeof *cum : (int64_t)sizeof *ks,
+                                &bytes, err))) {
+    cum = replacement ? malloc((size_t)bytes) : NULL;
+    ks = replacement ? NULL : malloc((size_t)bytes);
     if (!cum && !ks) rc = lt_fail(err, LT_ENOMEM, "out of memory");
   }
   int64_t shape[2] = {rows, n};
@@ -545,10 +560,16 @@ int lt_multinomial(const lt_tensor *probs, int64_t n, int replacement, lt_genera
     for (int64_t r = 0; r < rows; r++) {
       const double *pr = p + r * cats;
       if (replacement) {
-        double acc = 0;
+        /* weights scaled by a power of two that brings the largest into [0.5, 1): exact, and
+           the running sum stays finite however large the finite weights are (1e308 twice
+           would sum to inf, and every draw would land on the last category) */
+        double acc = 0, top = 0;
         int64_t last = 0;
+        int e;
+        for (int64_t c = 0; c < cats; c++) top = pr[c] > top ? pr[c] : top;
+        frexp(top, &e);
         for (int64_t c = 0; c < cats; c++) {
-          cum[c] = acc += pr[c];
+          cum[c] = acc += ldexp(pr[c], -e);
           if (pr[c] > 0) last = c;
         }
         for (int64_t k = 0; k < n; k++) {
@@ -565,10 +586,13 @@ int lt_multinomial(const lt_tensor *probs, int64_t n, int replacement, lt_genera
           o[r * n + k] = (lo < cats ? lo : last) + 1;
         }
       } else {
+        /* the exponential races -log(1 - u) / p, compared as logs: log(-log(1 - u)) - log(p)
+           neither overflows nor underflows, whatever the scale of the finite weights (the
+           quotient underflowed to ties for huge ones and overflowed for subnormal ones) */
         int64_t m = 0;
         for (int64_t c = 0; c < cats; c++) {
           double u = (double)(stream_draw(&s, (uint64_t)(r * cats + c)) >> 11) * 0x1p-53;
-          if (pr[c] > 0) ks[m++] = (keyed){log(1.0 - u) / pr[c], c};
+          if (pr[c] > 0) ks[m++] = (keyed){log(pr[c]) - log(-log(1.0 - u)), c};
         }
         qsort(ks, (size_t)m, sizeof *ks, by_key);
         for (int64_t k = 0; k < n; k++) o[r * n + k] = ks[k].cat + 1;

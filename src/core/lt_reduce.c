@@ -225,6 +225,19 @@ RED_FLOATS(SQDEV_FOLD)
     s->re = re;                                                                \
     s->im = im;                                                                \
     s->pos += n;                                                               \
+  }                                                                            \
+  /* all/any as torch: an element is nonzero when either part is (NaN is) */   \
+  static void all_##E(red_state *s, const char *p, int64_t step, int64_t n) {  \
+    for (int64_t i = 0; i < n && s->flag; i++) {                               \
+      T x = ELEM(T, p, i, step);                                               \
+      if (!(x.re != 0 || x.im != 0)) s->flag = 0;                              \
+    }                                                                          \
+  }                                                                            \
+  static void any_##E(red_state *s, const char *p, int64_t step, int64_t n) {  \
+    for (int64_t i = 0; i < n && !s->flag; i++) {                              \
+      T x = ELEM(T, p, i, step);                                               \
+      if (x.re != 0 || x.im != 0) s->flag = 1;                                 \
+    }                                                                          \
   }
 LT_DTYPES_CPX(CPX_FOLDS)
 
@@ -277,14 +290,16 @@ enum { F_SUM, F_PROD, F_MIN, F_MAX, F_ALL, F_ANY, F_SQDEV, F_N };
 #define CPX_SUM_ENTRY(E, T, b) [LT_##E] = sum_##E,
 #define CPX_PROD_ENTRY(E, T, b) [LT_##E] = prod_##E,
 #define CPX_COLS_ENTRY(E, T, b) [LT_##E] = cols_##E,
+#define CPX_ALL_ENTRY(E, T, b) [LT_##E] = all_##E,
+#define CPX_ANY_ENTRY(E, T, b) [LT_##E] = any_##E,
 #define CPX_ENTRIES(K) LT_DTYPES_CPX(CPX_##K##_ENTRY)
 static const fold_fn folds[F_N][LT_NDTYPES] = {
     [F_SUM] = {RED_REALS(SUM_ENTRY) CPX_ENTRIES(SUM)},
     [F_PROD] = {RED_REALS(PROD_ENTRY) CPX_ENTRIES(PROD)},
     [F_MIN] = {RED_REALS(MIN_ENTRY)},
     [F_MAX] = {RED_REALS(MAX_ENTRY)},
-    [F_ALL] = {RED_REALS(ALL_ENTRY)},
-    [F_ANY] = {RED_REALS(ANY_ENTRY)},
+    [F_ALL] = {RED_REALS(ALL_ENTRY) CPX_ENTRIES(ALL)},
+    [F_ANY] = {RED_REALS(ANY_ENTRY) CPX_ENTRIES(ANY)},
     [F_SQDEV] = {RED_FLOATS(SQDEV_ENTRY)},
 };
 static const cols_fn cols[LT_NDTYPES] = {RED_REALS(COLS_ENTRY) CPX_ENTRIES(COLS)};
@@ -509,7 +524,8 @@ static int fold_all(const red_ctx *c, fold_fn fold, const lt_iter *it, char *con
 /* The result dtype of op over dtype dt, or a message in err. */
 static int result_dtype(lt_redop op, lt_dtype dt, lt_dtype *rt, lt_error *err) {
   const lt_dtype_info *d = &lt_dtypes[dt];
-  if (d->is_complex && op != LT_SUM && op != LT_PROD && op != LT_MEAN)
+  if (d->is_complex && op != LT_SUM && op != LT_PROD && op != LT_MEAN && op != LT_ALL &&
+      op != LT_ANY)
     return lt_fail(err, LT_EARG, "not supported for complex tensors (got %s)", d->name);
   if (op == LT_MEAN && !d->is_float && !d->is_complex)
     return lt_fail(err, LT_EARG, "input dtype must be floating point or complex, got %s", d->name);

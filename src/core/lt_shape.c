@@ -236,7 +236,7 @@ int lt_repeat(const lt_tensor *t, int n, const int64_t *reps, lt_tensor **out, l
     int64_t s = i < lead ? 1 : t->shape[i - lead], st = i < lead ? 0 : t->strides[i - lead];
     if (reps[i] < 0)
       return lt_fail(err, LT_EARG, "repeat %lld for dim %d is negative", (long long)reps[i], i + 1);
-    if (lt_mul_overflow(s, reps[i], &shape[i]))
+    if (lt_size_mul(s, reps[i], &shape[i], NULL))
       return lt_fail(err, LT_ERANGE, "shape has too many elements (overflow)");
     if (reps[i] != 1 && s != 1) { /* r copies of the whole dim */
       esh[en] = reps[i];

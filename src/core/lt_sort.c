@@ -564,8 +564,12 @@ int lt_unique_dim(const lt_tensor *t, int dim, int64_t base, lt_tensor **out, lt
   if ((rc = lt_permute(t, perm, &moved, err)) ||
       (rc = lt_contiguous_as(moved, t->dtype, &rows, &owned, err)))
     goto done;
-  keys = malloc((size_t)(n * m + 1) * sizeof *keys);
-  p = malloc((size_t)(2 * n + 1) * sizeof *p);
+  int64_t kb, pb; /* the bytes of keys and p: n x m elements of any dtype, 8 bytes a key */
+  if ((rc = lt_size_mul(n * m + 1, (int64_t)sizeof *keys, &kb, err)) ||
+      (rc = lt_size_mul(2 * n + 1, (int64_t)sizeof *p, &pb, err)))
+    goto done;
+  keys = malloc((size_t)kb);
+  p = malloc((size_t)pb);
   grp = malloc((size_t)(n + 1) * sizeof *grp);
   if (!keys || !p || !grp) {
     rc = lt_fail(err, LT_ENOMEM, "out of memory");

@@ -46,6 +46,13 @@ int lt_fail_nomem(lt_error *err, size_t nbytes) { return lt_fail_nomem_at(err, n
 
 /* {====== sizes ====== */
 
+int lt_size_mul(int64_t a, int64_t b, int64_t *out, lt_error *err) {
+  if (a < 0 || b < 0 || lt_mul_overflow(a, b, out))
+    return lt_fail(err, LT_ERANGE, "size %lld x %lld is too large (overflow)", (long long)a,
+                   (long long)b);
+  return LT_OK;
+}
+
 int lt_shape_numel(int ndim, const int64_t *shape, int64_t *out, lt_error *err) {
   /* The product of the nonzero sizes must fit too: strides are computed from it. */
   int64_t n = 1;
@@ -55,11 +62,20 @@ int lt_shape_numel(int ndim, const int64_t *shape, int64_t *out, lt_error *err) 
       return lt_fail(err, LT_ERANGE, "size %lld of dim %d is negative", (long long)shape[i], i + 1);
     if (shape[i] == 0)
       zero = 1;
-    else if (lt_mul_overflow(n, shape[i], &n))
+    else if (lt_size_mul(n, shape[i], &n, NULL))
       return lt_fail(err, LT_ERANGE, "shape has too many elements (overflow)");
   }
   *out = zero ? 0 : n;
   return LT_OK;
+}
+
+int lt_nbytes(const lt_tensor *t, int64_t *out, lt_error *err) {
+  int64_t n = lt_numel(t);
+  if (!t->packed) return lt_size_mul(n, (int64_t)lt_esize(t), out, err);
+  int64_t bits;
+  int rc = lt_size_mul(n, (int64_t)t->dl_dtype.bits * t->dl_dtype.lanes, &bits, err);
+  if (!rc) *out = bits / 8 + (bits % 8 != 0);
+  return rc;
 }
 
 int64_t lt_numel(const lt_tensor *t) {
@@ -206,16 +222,17 @@ int lt_tensor_new(lt_dtype dt, int ndim, const int64_t *shape, int zero, lt_tens
     return lt_fail(err, LT_EARG, "too many dimensions (%d, at most %d)", ndim, LT_MAX_NDIM);
   int rc = lt_shape_numel(ndim, shape, &n, err);
   if (rc) return rc;
-  size_t es = lt_dtypes[dt].size;
-  if ((uint64_t)n > (uint64_t)(PTRDIFF_MAX - 2 * LT_ALIGN) / es)
+  int64_t bytes;
+  if (lt_size_mul(n, (int64_t)lt_dtypes[dt].size, &bytes, NULL) ||
+      (uint64_t)bytes > (uint64_t)(PTRDIFF_MAX - 2 * LT_ALIGN))
     return lt_fail(err, LT_ERANGE, "tensor of %lld elements of %s is too large", (long long)n,
                    lt_dtypes[dt].name);
   lt_tensor *t = lt_tensor_alloc(ndim);
   if (!t) return lt_fail(err, LT_ENOMEM, "not enough memory");
-  t->storage = lt_storage_new((size_t)n * es, zero);
+  t->storage = lt_storage_new((size_t)bytes, zero);
   if (!t->storage) {
     lt_tensor_free(t);
-    return lt_fail_nomem(err, (size_t)n * es);
+    return lt_fail_nomem(err, (size_t)bytes);
   }
   t->dtype = dt;
   t->dl_dtype = lt_dtypes[dt].dl;
@@ -325,7 +342,7 @@ int lt_infer_shape(int64_t numel, int ndim, const int64_t *shape, int64_t *res, 
     }
   }
   for (int i = 0; i < ndim && !zero; i++)
-    if (i != infer && lt_mul_overflow(known, shape[i], &known))
+    if (i != infer && lt_size_mul(known, shape[i], &known, NULL))
       return lt_fail(err, LT_ERANGE, "shape has too many elements (overflow)");
   if (zero) known = 0;
   if (infer >= 0) {
@@ -559,7 +576,8 @@ static int expand_(lt_tensor *v, int ndim, const int64_t *sizes, lt_error *err) 
   }
   int rc = lt_shape_numel(ndim, sh, &numel, err);
   if (rc) return rc;
-  if ((uint64_t)numel > (uint64_t)INT64_MAX / lt_esize(v))
+  int64_t bytes;
+  if (lt_size_mul(numel, (int64_t)lt_esize(v), &bytes, NULL))
     return lt_fail(err, LT_ERANGE, "%lld elements are too many bytes (overflow)", (long long)numel);
   return set_layout(v, ndim, sh, st);
 }

@@ -91,9 +91,18 @@ int lt_check_dim(const lt_tensor *t, int dim, lt_error *err);
 /* Resolves one -1 in shape (ndim sizes) against numel into res; LT_EARG when the shape does
    not hold numel elements, LT_ERANGE for a negative size or an overflow. */
 int lt_infer_shape(int64_t numel, int ndim, const int64_t *shape, int64_t *res, lt_error *err);
+/* The one checked product for sizes and byte counts computed from a user's numbers (shapes,
+   repeats, index counts, sample counts, element sizes): *out = a * b, a and b >= 0; LT_ERANGE,
+   "size a x b is too large (overflow)", when the product does not fit int64. Every size product
+   of the core goes through it or through lt_shape_numel, its product over a shape. */
+int lt_size_mul(int64_t a, int64_t b, int64_t *out, lt_error *err);
 /* Product of shape[0..ndim) into *out; LT_ERANGE on a negative size or overflow. */
 int lt_shape_numel(int ndim, const int64_t *shape, int64_t *out, lt_error *err);
 int64_t lt_numel(const lt_tensor *t);
+/* The bytes t's elements take, as torch's nbytes (numel x element size, whatever the strides):
+   packed sub-byte types count ceil(numel x bits / 8). LT_ERANGE when that overflows (an
+   expanded view of very many elements). */
+int lt_nbytes(const lt_tensor *t, int64_t *out, lt_error *err);
 int lt_is_contiguous(const lt_tensor *t);
 /* Fills row-major strides for shape. */
 void lt_contiguous_strides(int ndim, const int64_t *shape, int64_t *strides);

@@ -185,27 +185,58 @@ static void copy_strided(const DLTensor *src, char *dst, size_t esize, int64_t n
   }
 }
 
+/* Whether src's elements lie row-major without gaps (NULL strides, or the compact ones; dims of
+   size 1 may have any stride). */
+static int is_compact(const DLTensor *src) {
+  if (!src->strides) return 1;
+  int64_t step = 1;
+  for (int d = src->ndim - 1; d >= 0; d--) {
+    if (src->shape[d] == 0) return 1;
+    if (src->shape[d] != 1 && src->strides[d] != step) return 0;
+    step *= src->shape[d];
+  }
+  return 1;
+}
+
+/* The bytes of a copy of src (numel elements): numel x the element size, or for sub-byte elements
+   packed several to a byte (packed) ceil(numel x bits / 8). -1 when that overflows a size. */
+static int64_t copy_bytes(const DLTensor *src, int64_t numel, int packed) {
+  uint64_t bits = (uint64_t)src->dtype.bits * src->dtype.lanes;
+  if (packed) return numel > INT64_MAX / (int64_t)bits ? -1 : (numel * (int64_t)bits + 7) / 8;
+  int64_t esize = (int64_t)(bits + 7) / 8;
+  return numel > (int64_t)(PTRDIFF_MAX / esize) ? -1 : numel * esize;
+}
+
 /* A fresh managed tensor from h (a copy when copy); NULL with an exception. */
 static fresh *fresh_new(held *h, int versioned, int copy) {
   const DLTensor *src = &h->m->dl_tensor;
   int nd = src->ndim;
+  /* sub-byte elements two (or more) to a byte, unless the producer said they are padded */
+  uint64_t padded = h->m->flags & DLPACK_FLAG_BITMASK_IS_SUBBYTE_TYPE_PADDED;
+  int packed = (uint64_t)src->dtype.bits * src->dtype.lanes < 8 && !padded;
+  int64_t numel = 1, bytes = 0;
+  for (int d = 0; d < nd; d++) numel *= src->shape[d]; /* checked by ltensor's export */
+  if (copy && packed && !is_compact(src)) {
+    PyErr_SetString(PyExc_BufferError,
+                    "cannot copy a non-contiguous tensor of packed sub-byte elements (they have "
+                    "no byte address of their own); make it contiguous first");
+    return NULL;
+  }
+  if (copy && (bytes = copy_bytes(src, numel, packed)) < 0) return (fresh *)PyErr_NoMemory();
   fresh *f = calloc(1, sizeof *f + 2 * (size_t)nd * sizeof(int64_t));
   if (!f) return (fresh *)PyErr_NoMemory();
   DLTensor *dl = versioned ? &f->m.v.dl_tensor : &f->m.l.dl_tensor;
   *dl = *src;
   dl->shape = f->dims;
   dl->strides = src->strides || copy ? f->dims + nd : NULL;
-  int64_t numel = 1;
-  for (int d = 0; d < nd; d++) numel *= src->shape[d];
   for (int64_t d = nd - 1, step = 1; d >= 0; d--) { /* a copy's strides: row-major */
     f->dims[d] = src->shape[d];
     if (dl->strides) dl->strides[d] = copy ? step : src->strides[d];
     step *= src->shape[d];
   }
-  uint64_t flags = h->m->flags & DLPACK_FLAG_BITMASK_READ_ONLY;
+  uint64_t flags = (h->m->flags & DLPACK_FLAG_BITMASK_READ_ONLY) | padded;
   if (copy) {
-    size_t esize = ((size_t)src->dtype.bits * src->dtype.lanes + 7) / 8;
-    f->copy = malloc(numel > 0 ? (size_t)numel * esize : 1);
+    f->copy = malloc(bytes > 0 ? (size_t)bytes : 1);
     if (!f->copy) {
       free(f);
       return (fresh *)PyErr_NoMemory();
@@ -216,11 +247,14 @@ static fresh *fresh_new(held *h, int versioned, int copy) {
       free(f);
       return (fresh *)PyErr_NoMemory();
     }
-    if (numel > 0) copy_strided(src, f->copy, esize, numel, idx);
+    if (packed) /* compact: the packed bytes as they are (byte_offset is 0 for packed data) */
+      memcpy(f->copy, (const char *)src->data + src->byte_offset, (size_t)bytes);
+    else if (numel > 0)
+      copy_strided(src, f->copy, (size_t)(bytes / numel), numel, idx);
     free(idx);
     dl->data = f->copy;
     dl->byte_offset = 0;
-    flags = DLPACK_FLAG_BITMASK_IS_COPIED; /* the consumer's: writable */
+    flags = DLPACK_FLAG_BITMASK_IS_COPIED | padded; /* the consumer's: writable */
   } else {
     f->h = h;
     atomic_fetch_add(&h->refs, 1);

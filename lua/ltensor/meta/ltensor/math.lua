@@ -537,7 +537,8 @@ function Tensor:masked_fill_(mask, value) end
 ---@return ltensor.Tensor
 function Tensor:map(fn) end
 
---- Replaces each element x of t by fn(x), in place.
+--- Replaces each element x of t by fn(x), in place. An expanded t (several elements at one
+--- memory location) is refused, as by every in-place operation.
 ---@param fn fun(x:any):any
 ---@return ltensor.Tensor self
 function Tensor:apply(fn) end
@@ -675,6 +676,7 @@ function Tensor:argmax(dim, keepdim) end
 function Tensor:argmin(dim, keepdim) end
 
 --- Whether every element is nonzero: a Lua boolean over every element, a bool tensor with a dim.
+--- A complex element is nonzero when either part is (NaN counts as nonzero).
 ---@param dim? integer|ltensor.Shape a dim or a table of dims; none: every element
 ---@param keepdim? boolean
 ---@return boolean|ltensor.Tensor

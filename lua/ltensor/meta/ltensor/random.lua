@@ -173,6 +173,7 @@ function ltensor.randint_like(t, low, high, opts) end
 -- {====== in place ======
 
 --- In place: fills a floating t with uniform draws from [a, b), default [0, 1) (b at least a).
+--- As torch, a and b must be finite and within t's dtype, and b - a at most its largest value.
 ---@param a? number default 0
 ---@param b? number default 1
 ---@param opts? ltensor.GeneratorOptions

@@ -79,7 +79,8 @@ function Tensor:is_contiguous() end
 ---@return integer
 function Tensor:element_size() end
 
---- The size of the elements in bytes (numel times element_size).
+--- The size of the elements in bytes (numel times element_size; packed sub-byte elements, such
+--- as fp4 imported through DLPack, count ceil(numel x bits / 8)).
 ---@return integer
 function Tensor:nbytes() end
 
