@@ -17,20 +17,7 @@ static int f_einsum(lua_State *L) {
   lua_Integer n = list ? (lua_Integer)lua_rawlen(L, 2) : lua_gettop(L) - 1;
   if (n < 1) return luaL_error(L, "einsum: expected at least one operand after the equation");
   if (n > INT_MAX / 2) return luaL_error(L, "einsum: too many operands");
-  /* the operands' headers; from a list, the block's user value keeps the tensors (the
-     script's list does not: a finalizer run by a later allocation could empty it) */
-  const lt_tensor **ts = lua_newuserdatauv(L, (size_t)n * sizeof(lt_tensor *), 1);
-  if (list) lua_createtable(L, (int)n, 0); /* filled below without allocating */
-  for (lua_Integer i = 1; i <= n; i++) {
-    if (list) lua_rawgeti(L, 2, i);
-    int at = list ? -1 : (int)i + 1;
-    if (!ltl_testud(L, at))
-      return luaL_error(L, "einsum: operand %d is a %s, not a tensor", (int)i,
-                        luaL_typename(L, at));
-    ts[i - 1] = ltl_check(L, at);
-    if (list) lua_rawseti(L, -2, i);
-  }
-  if (list) lua_setiuservalue(L, -2, 1);
+  const lt_tensor **ts = ltl_tensors(L, 2, n, list, "einsum", "operand");
   lt_error err;
   ltl_ud *ud = ltl_newud(L);
   size_t len;

@@ -345,26 +345,14 @@ static int p_mT(lua_State *L) {
   return 1;
 }
 
-/* The tensors of the sequence at idx, in a scratch block pushed on the stack (per call: no
-   shared state between Lua states and threads). The block's user value keeps the tensors: the
-   script's sequence does not, since a finalizer run by a later allocation could empty it. */
+/* The tensors of the sequence at idx (ltl_tensors), pushed. */
 static const lt_tensor **tensor_list(lua_State *L, int idx, int *count, const char *what) {
   luaL_checktype(L, idx, LUA_TTABLE);
   lua_Unsigned n = lua_rawlen(L, idx);
   if (n == 0) luaL_error(L, "%s: expected a non-empty sequence of tensors", what);
   if (n > INT_MAX) luaL_error(L, "%s: too many tensors", what);
-  const lt_tensor **ts = lua_newuserdatauv(L, (size_t)n * sizeof(lt_tensor *), 1);
-  lua_createtable(L, (int)n, 0); /* filled below without allocating: no finalizer runs */
-  for (lua_Unsigned i = 1; i <= n; i++) {
-    lua_rawgeti(L, idx, (lua_Integer)i);
-    if (!ltl_testud(L, -1))
-      luaL_error(L, "%s: element %d is a %s, not a tensor", what, (int)i, luaL_typename(L, -1));
-    ts[i - 1] = ltl_check(L, -1);
-    lua_rawseti(L, -2, (lua_Integer)i);
-  }
-  lua_setiuservalue(L, -2, 1);
   *count = (int)n;
-  return ts;
+  return ltl_tensors(L, idx, (lua_Integer)n, 1, what, "element");
 }
 
 /* lt.cat(tensors [, dim]) and lt.stack(tensors [, dim]) */

@@ -227,14 +227,19 @@ static lt_dtype float_dtype(lua_State *L, const rnd_opts *o, lt_dtype def, const
   return dt;
 }
 
-/* Pushes t (or a copy) as contiguous float64, owned by a userdata on the stack; its data. */
-static const double *push_f64(lua_State *L, const lt_tensor *t) {
+/* Pushes t (or a copy) as contiguous float64, owned by a userdata on the stack (t itself is
+   held by the caller's). Its data is read with f64_data after the caller's last allocation: a
+   finalizer an allocation runs may give t a block of its own. */
+static const lt_tensor *push_f64(lua_State *L, const lt_tensor *t) {
   const lt_tensor *c;
   lt_tensor *owned;
   lt_error err;
   ltl_ud *ud = ltl_newud(L);
   LTL_CHECK(L, lt_contiguous_as(t, LT_FLOAT64, &c, &owned, &err), err);
   ud->t = owned; /* NULL when t itself is contiguous float64 */
+  return c;
+}
+static const double *f64_data(const lt_tensor *c) {
   return (const double *)(const void *)lt_data(c);
 }
 
@@ -286,7 +291,7 @@ static int normal_tensors(lua_State *L, const rnd_opts *o, int last) {
   lt_tensor *first = ts[0] ? ts[0] : ts[1];
   lt_dtype def = lt_dtypes[first->dtype].is_float ? first->dtype : LT_FLOAT32;
   lt_dtype dt = float_dtype(L, o, def, "normal");
-  const double *v[2];
+  const lt_tensor *v[2];
   for (int i = 0; i < 2; i++) {
     ltl_ud *b = ltl_newud(L); /* the operand broadcast, or the number as a 0-d tensor */
     if (ts[i]) {
@@ -301,8 +306,9 @@ static int normal_tensors(lua_State *L, const rnd_opts *o, int last) {
     }
     v[i] = push_f64(L, b->t);
   }
-  lt_rand_dist d = {.kind = LT_RAND_NORMAL, .b = 1, .mean = v[0], .std = v[1]};
-  fill(L, ltl_push_new(L, dt, ndim, shape, 0), &d, o->g, "normal");
+  lt_tensor *r = ltl_push_new(L, dt, ndim, shape, 0);
+  lt_rand_dist d = {.kind = LT_RAND_NORMAL, .b = 1, .mean = f64_data(v[0]), .std = f64_data(v[1])};
+  fill(L, r, &d, o->g, "normal");
   return 1;
 }
 
@@ -386,8 +392,10 @@ static int f_bernoulli(lua_State *L) {
   ltl_check_readable(L, p);
   if (p->dtype == LT_OPAQUE || !lt_dtypes[p->dtype].is_float)
     return luaL_argerror(L, 1, "probabilities must have a floating dtype");
-  lt_rand_dist d = {.kind = LT_RAND_BERNOULLI, .p = push_f64(L, p)};
-  fill(L, ltl_push_new(L, p->dtype, p->ndim, p->shape, 0), &d, o.g, "bernoulli");
+  const lt_tensor *c = push_f64(L, p);
+  lt_tensor *r = ltl_push_new(L, p->dtype, p->ndim, p->shape, 0);
+  lt_rand_dist d = {.kind = LT_RAND_BERNOULLI, .p = f64_data(c)};
+  fill(L, r, &d, o.g, "bernoulli");
   return 1;
 }
 
@@ -511,6 +519,7 @@ static int m_bernoulli_(lua_State *L) {
   check_no_more(L, 2, last, "bernoulli_", 1);
   lt_tensor *t = ltl_check(L, 1);
   lt_rand_dist d = {.kind = LT_RAND_BERNOULLI, .a = 0.5};
+  const lt_tensor *c = NULL;
   if (last < 2) {
     /* the default p */
   } else if (ltl_testud(L, 2)) {
@@ -521,11 +530,12 @@ static int m_bernoulli_(lua_State *L) {
     lt_error err;
     ltl_ud *v = ltl_newud(L);
     LTL_CHECK(L, lt_broadcast_to(p, t->ndim, t->shape, &v->t, &err), err);
-    d.p = push_f64(L, v->t);
+    c = push_f64(L, v->t);
   } else if (!lua_isnoneornil(L, 2)) {
     d.a = luaL_checknumber(L, 2);
   }
   t = target(L);
+  if (c) d.p = f64_data(c); /* after the last allocation */
   fill(L, t, &d, o.g, "bernoulli_");
   lua_settop(L, 1);
   return 1;

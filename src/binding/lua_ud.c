@@ -483,6 +483,23 @@ int ltl_check_sizes(lua_State *L, int arg, int64_t *sizes, int allow_neg1, int *
   return n;
 }
 
+const lt_tensor **ltl_tensors(lua_State *L, int idx, lua_Integer n, int in_table, const char *what,
+                              const char *noun) {
+  idx = lua_absindex(L, idx);
+  const lt_tensor **ts = lua_newuserdatauv(L, (size_t)n * sizeof(lt_tensor *), 1);
+  if (in_table) lua_createtable(L, (int)n, 0); /* filled below without allocating */
+  for (lua_Integer i = 1; i <= n; i++) {
+    if (in_table) lua_rawgeti(L, idx, i);
+    int at = in_table ? -1 : idx + (int)i - 1;
+    if (!ltl_testud(L, at))
+      luaL_error(L, "%s: %s %d is a %s, not a tensor", what, noun, (int)i, luaL_typename(L, at));
+    ts[i - 1] = ltl_check(L, at);
+    if (in_table) lua_rawseti(L, -2, i);
+  }
+  if (in_table) lua_setiuservalue(L, -2, 1);
+  return ts;
+}
+
 /* }====== */
 
 /* {====== elements <-> Lua values ====== */

@@ -230,6 +230,14 @@ int ltl_index_error(lua_State *L, lua_Integer i, int64_t n, int dim);
  */
 int ltl_check_sizes(lua_State *L, int arg, int64_t *sizes, int allow_neg1, int *next);
 
+/* The headers of n tensors, in a scratch block pushed on the stack (per call: no state shared
+   between Lua states and threads): the elements 1..n of the table at idx when in_table, else
+   the arguments idx..idx+n-1. From a table, the block's user value keeps the tensors (the
+   script's table does not: a finalizer run by a later allocation could empty it). Raises
+   "<what>: <noun> i is a <type>, not a tensor" for anything else, or for a released one. */
+const lt_tensor **ltl_tensors(lua_State *L, int idx, lua_Integer n, int in_table, const char *what,
+                              const char *noun);
+
 /* }====== */
 
 /* {====== elements <-> Lua values ====== */
