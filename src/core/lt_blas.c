@@ -63,6 +63,13 @@
 #ifndef LT_BLAS_MARGIN_BYTES
 #define LT_BLAS_MARGIN_BYTES ((size_t)16 << 20)
 #endif
+/* The library's own mappings (Debian's OpenBLAS 0.3.21 with every CPU's kernels: 37 MB). */
+#ifndef LT_BLAS_LIB_BYTES
+#define LT_BLAS_LIB_BYTES ((size_t)64 << 20)
+#endif
+/* The floats of the sscal that makes the workers take their buffers (OpenBLAS splits it over
+   its threads above 2^20: sync_workers). */
+#define LT_BLAS_SYNC_FLOATS (1 << 21)
 /* The most runs at once the pool is filled for; more wait for one of them. */
 #ifndef LT_BLAS_MAX_CALLERS
 #define LT_BLAS_MAX_CALLERS 32
@@ -98,6 +105,7 @@ typedef int lt_get_threads(void);
 typedef void *lt_mem_alloc(int);
 typedef void lt_mem_free(void *);
 typedef int lt_thread_init(void);
+typedef void lt_scal_s(int, float, float *, int);
 
 /* clang-format off */
 #define LT_BLAS_FUNCS(X)                                                                 \
@@ -113,7 +121,7 @@ typedef int lt_thread_init(void);
 #define LT_OPENBLAS_FUNCS(X)                                                             \
   X(openblas_set_num_threads, lt_set_threads) X(openblas_get_num_threads, lt_get_threads)  \
   X(blas_memory_alloc, lt_mem_alloc) X(blas_memory_free, lt_mem_free)                    \
-  X(blas_thread_init, lt_thread_init)
+  X(blas_thread_init, lt_thread_init) X(cblas_sscal, lt_scal_s)
 /* clang-format on */
 
 static struct {
@@ -121,7 +129,7 @@ static struct {
   LT_BLAS_FUNCS(LT_X_FIELD)
   LT_OPENBLAS_FUNCS(LT_X_FIELD)
 #undef LT_X_FIELD
-      int guarded; /* OpenBLAS with every function above: its memory is checked */
+  int guarded; /* OpenBLAS with every function above: its memory is checked */
 } blas;
 
 /* The stack of a thread started with default attributes, and its guard page. */
@@ -135,14 +143,14 @@ static size_t stack_bytes(void) {
   return (s ? s : (size_t)8 << 20) + ((size_t)64 << 10);
 }
 
-/* Whether the margin and n blocks of `each` bytes can be mapped now: maps them one by one, as
-   the BLAS would, and gives them back. Above LT_BLAS_BLOCKS blocks one mapping stands for
-   several. */
-static int mappable(int n, size_t each) {
+/* Whether `first` bytes (and the margin) and n blocks of `each` bytes can be mapped now: maps
+   them one by one, as the BLAS would, and gives them back. Above LT_BLAS_BLOCKS blocks one
+   mapping stands for several. */
+static int mappable(size_t first, int n, size_t each) {
   void *held[LT_BLAS_BLOCKS];
   size_t size[LT_BLAS_BLOCKS];
   int per = (n > 0 ? n : 0) / (LT_BLAS_BLOCKS - 2) + 1; /* blocks per mapping */
-  size[0] = LT_BLAS_MARGIN_BYTES;
+  size[0] = first + LT_BLAS_MARGIN_BYTES;
   int k = (held[0] = lt_os_map(size[0])) != NULL, ok = k;
   for (int left = n; ok && left > 0; left -= per) {
     size[k] = each * (size_t)(left < per ? left : per);
@@ -152,6 +160,16 @@ static int mappable(int n, size_t each) {
   while (k > 0) k--, lt_os_unmap(held[k], size[k]);
   return ok;
 }
+
+/* Makes every OpenBLAS worker take its buffer now, at `threads` threads: a threaded sscal
+   returns once each worker has done its part, which a worker does after allocating (a worker
+   still after its buffer and a product after one would race for the last memory). x: a
+   mapping of LT_BLAS_SYNC_FLOATS floats. */
+static void sync_workers(void *x, int threads) {
+  blas.openblas_set_num_threads(threads);
+  blas.cblas_sscal(LT_BLAS_SYNC_FLOATS, 2.0f, x, 1);
+}
+#define LT_BLAS_SYNC_BYTES ((size_t)LT_BLAS_SYNC_FLOATS * sizeof(float))
 
 /* The threads OpenBLAS starts when loaded: its environment variables, at most the processors
    this process may use (as OpenBLAS counts them). */
@@ -173,12 +191,16 @@ enum { LT_BLAS_UNKNOWN, LT_BLAS_LOADED, LT_BLAS_ABSENT };
 
 /* Opens the first library of the list that has every entry point, once the workers OpenBLAS
    starts at once can have their memory. Never closed: products may run until the process ends.
-   LT_BLAS_LOADED, LT_BLAS_ABSENT (none of them), or LT_BLAS_UNKNOWN (not now: no memory). */
+   LT_BLAS_LOADED, LT_BLAS_ABSENT (none of them), or LT_BLAS_UNKNOWN (not now: no memory).
+   OpenBLAS starts its workers as it is loaded, each taking a buffer: they have them on return. */
 static int open_blas(void) {
-  size_t st = stack_bytes();
-  if (!mappable(threads_at_load() - 1, LT_BLAS_BUFFER_BYTES + st)) return LT_BLAS_UNKNOWN;
+  void *x = NULL;
+  if (!mappable(LT_BLAS_LIB_BYTES, threads_at_load() - 1, LT_BLAS_BUFFER_BYTES + stack_bytes()) ||
+      !(x = lt_os_map(LT_BLAS_SYNC_BYTES)))
+    return LT_BLAS_UNKNOWN;
+  int s = LT_BLAS_ABSENT;
   char names[] = LTENSOR_BLAS_LIBS;
-  for (char *name = names; *name;) {
+  for (char *name = names; *name && s == LT_BLAS_ABSENT;) {
     char *end = strchr(name, ':'), *next = end ? end + 1 : name + strlen(name);
     if (end) *end = '\0';
     void *h = lt_os_lib_open(name);
@@ -200,9 +222,11 @@ static int open_blas(void) {
     LT_OPENBLAS_FUNCS(LT_X_SYM)
 #undef LT_X_SYM
     blas.guarded = own;
-    return LT_BLAS_LOADED;
+    if (own) sync_workers(x, blas.openblas_get_num_threads());
+    s = LT_BLAS_LOADED;
   }
-  return LT_BLAS_ABSENT;
+  lt_os_unmap(x, LT_BLAS_SYNC_BYTES);
+  return s;
 }
 
 /* }====== */
@@ -318,7 +342,7 @@ static int fill(int n) {
   void *held[LT_BLAS_BLOCKS];
   int k = 0;
   if (n > LT_BLAS_BLOCKS) n = LT_BLAS_BLOCKS;
-  while (k < n && mappable(1, LT_BLAS_BUFFER_BYTES) &&
+  while (k < n && mappable(0, 1, LT_BLAS_BUFFER_BYTES) &&
          (held[k] = blas.blas_memory_alloc(0)) != NULL)
     k++;
   for (int i = 0; i < k; i++) blas.blas_memory_free(held[i]);
@@ -336,22 +360,27 @@ static int settle(int busy) {
     g.applied = n;
     return 1;
   }
-  if (n > 1) { /* stopped workers restart (TLS builds give their buffers back), new ones start */
-    size_t st = stack_bytes();
-    int restart = g.live ? 0 : g.started - 1, more = n > g.started ? n - g.started : 0;
-    if (!mappable(restart + more, LT_BLAS_BUFFER_BYTES + st)) {
+  int restart = g.live ? 0 : g.started - 1, more = n > g.started ? n - g.started : 0;
+  if (n > 1 && restart + more > 0) { /* stopped workers restart, new ones start: a buffer each */
+    void *x = NULL;
+    if (!mappable(0, restart + more, LT_BLAS_BUFFER_BYTES + stack_bytes()) ||
+        !(x = lt_os_map(LT_BLAS_SYNC_BYTES))) {
       n = 1;
       g.wanted = 0; /* on one thread for now: the next run looks again */
-    } else if (!g.live) {
-      blas.blas_thread_init();
+    } else {
+      if (!g.live) blas.blas_thread_init();
       g.live = 1;
+      blas.openblas_set_num_threads(n);
+      int s = blas.openblas_get_num_threads();
+      if (s > g.started) g.started = s;
+      sync_workers(x, g.started);
+      g.applied = g.started;
+      lt_os_unmap(x, LT_BLAS_SYNC_BYTES);
     }
   }
   if (n != g.applied) {
     blas.openblas_set_num_threads(n);
     g.applied = n;
-    int s = blas.openblas_get_num_threads();
-    if (s > g.started) g.started = s;
   }
   int want = busy + 1 > g.callers ? busy + 1 : g.callers;
   if (want > LT_BLAS_MAX_CALLERS) want = LT_BLAS_MAX_CALLERS;
