@@ -360,14 +360,15 @@ static int settle(int busy) {
     g.applied = n;
     return 1;
   }
-  int restart = g.live ? 0 : g.started - 1, more = n > g.started ? n - g.started : 0;
-  if (n > 1 && restart + more > 0) { /* stopped workers restart, new ones start: a buffer each */
+  /* stopped workers restart at any change of the count and at a threaded call (OpenBLAS
+     0.3.21's openblas_set_num_threads starts them even for 1); new ones start when the count
+     passes the most so far: a buffer and a stack each */
+  int restart = !g.live && (n != g.applied || n > 1) ? g.started - 1 : 0;
+  int more = n > g.started ? n - g.started : 0;
+  if (restart + more > 0) {
     void *x = NULL;
-    if (!mappable(0, restart + more, LT_BLAS_BUFFER_BYTES + stack_bytes()) ||
-        !(x = lt_os_map(LT_BLAS_SYNC_BYTES))) {
-      n = 1;
-      g.wanted = 0; /* on one thread for now: the next run looks again */
-    } else {
+    if (mappable(0, restart + more, LT_BLAS_BUFFER_BYTES + stack_bytes()) &&
+        (x = lt_os_map(LT_BLAS_SYNC_BYTES))) {
       if (!g.live) blas.blas_thread_init();
       g.live = 1;
       blas.openblas_set_num_threads(n);
@@ -376,6 +377,10 @@ static int settle(int busy) {
       sync_workers(x, g.started);
       g.applied = g.started;
       lt_os_unmap(x, LT_BLAS_SYNC_BYTES);
+    } else {
+      g.wanted = 0;                           /* on one thread for now: the next run looks again */
+      if (!g.live && g.applied > 1) return 0; /* the BLAS would restart its workers */
+      n = 1; /* with the workers running, or stopped at a count of 1: no thread starts */
     }
   }
   if (n != g.applied) {
