@@ -26,8 +26,8 @@
  *   the last it has OpenBLAS's own blas_memory_alloc fill the pool (buffers held, then freed
  *   into the pool), so that later calls find pooled buffers and allocate nothing. When the memory
  *   is not there: no load, fewer BLAS threads, or the run is refused and ltensor's own kernel
- *   computes the product (lt_linalg.c). A thread whose calls the pool covers pays two uncontended
- *   lock round trips per run.
+ *   computes the product (lt_linalg.c). A run the pool covers costs two atomic increments and
+ *   two loads (about 10-30 ns; the mutex is for the rest).
  * - fork. OpenBLAS's fork handler stops its worker threads; under a running call the caller then
  *   waits for ever for workers that are gone. Runs hold the guard shared; a fork handler
  *   registered after OpenBLAS's (so that it runs before it) waits for the runs under way and
@@ -190,17 +190,15 @@ static int threads_at_load(void) {
 enum { LT_BLAS_UNKNOWN, LT_BLAS_LOADED, LT_BLAS_ABSENT };
 
 /* Opens the first library of the list that has every entry point, once the workers OpenBLAS
-   starts at once can have their memory. Never closed: products may run until the process ends.
-   LT_BLAS_LOADED, LT_BLAS_ABSENT (none of them), or LT_BLAS_UNKNOWN (not now: no memory).
-   OpenBLAS starts its workers as it is loaded, each taking a buffer: they have them on return. */
-static int open_blas(void) {
-  void *x = NULL;
+   starts at once can have their memory (and *x the sync's: sync_workers). Never closed:
+   products may run until the process ends. LT_BLAS_LOADED, LT_BLAS_ABSENT (none of them), or
+   LT_BLAS_UNKNOWN (not now: no memory). */
+static int open_blas(void **x) {
   if (!mappable(LT_BLAS_LIB_BYTES, threads_at_load() - 1, LT_BLAS_BUFFER_BYTES + stack_bytes()) ||
-      !(x = lt_os_map(LT_BLAS_SYNC_BYTES)))
+      !(*x = lt_os_map(LT_BLAS_SYNC_BYTES)))
     return LT_BLAS_UNKNOWN;
-  int s = LT_BLAS_ABSENT;
   char names[] = LTENSOR_BLAS_LIBS;
-  for (char *name = names; *name && s == LT_BLAS_ABSENT;) {
+  for (char *name = names; *name;) {
     char *end = strchr(name, ':'), *next = end ? end + 1 : name + strlen(name);
     if (end) *end = '\0';
     void *h = lt_os_lib_open(name);
@@ -222,11 +220,9 @@ static int open_blas(void) {
     LT_OPENBLAS_FUNCS(LT_X_SYM)
 #undef LT_X_SYM
     blas.guarded = own;
-    if (own) sync_workers(x, blas.openblas_get_num_threads());
-    s = LT_BLAS_LOADED;
+    return LT_BLAS_LOADED;
   }
-  lt_os_unmap(x, LT_BLAS_SYNC_BYTES);
-  return s;
+  return LT_BLAS_ABSENT;
 }
 
 /* }====== */
@@ -235,13 +231,18 @@ static int open_blas(void) {
 
 enum { LT_G_UNLOADED, LT_G_LOADING, LT_G_LOADED };
 
+/* A run starts by counting itself in `calls` and then finding `gate` at 0 (seq_cst both): a
+   thread that needs no run under way raises `gate` and then waits for `calls` to be 0, so that
+   one of the two sees the other. The fields of g are written only by such a thread (or under
+   LT_G_LOADING), and read by runs after they found `gate` at 0. */
+static atomic_int calls; /* runs under way (between lt_blas_enter and lt_blas_leave) */
+static atomic_int gate;  /* threads waiting for no run under way, or holding that */
+
 static struct {
-  pthread_mutex_t m; /* the fields below */
-  pthread_cond_t cv; /* a change of calls, waiting, excl or state */
+  pthread_mutex_t m; /* the waits below, and the fields */
+  pthread_cond_t cv; /* calls fell to 0 with gate raised; gate, excl or state changed */
   int state;         /* LT_G_*: whether a thread is loading the library */
-  int calls;         /* runs under way (between lt_blas_enter and lt_blas_leave) */
-  int waiting;       /* threads waiting for no run under way; new runs wait for them */
-  int excl;          /* a fork is under way: no run starts */
+  int excl;          /* a fork is under way: no run starts, nothing is settled */
   int callers;       /* runs at once the pooled buffers are proven for */
   int wanted;        /* lt_pool_threads() when the thread count was settled; 0: not yet */
   int applied;       /* the BLAS's thread count */
@@ -250,6 +251,11 @@ static struct {
 } g = {.m = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER};
 
 static atomic_int status; /* LT_BLAS_UNKNOWN until loaded, or found absent */
+
+/* Waits (under g.m, gate raised by the caller) until no run is under way and no fork. */
+static void wait_alone(void) {
+  while (atomic_load(&calls) > 0 || g.excl) pthread_cond_wait(&g.cv, &g.m);
+}
 
 /* Whether this thread has had a buffer of its own from the pool (a pthread key: see lt_pool.c
    on _Thread_local). */
@@ -269,21 +275,23 @@ static void lock_prepare(void) { pthread_mutex_lock(&g.m); }
 static void lock_parent(void) { pthread_mutex_unlock(&g.m); }
 static void lock_child(void) {
   pthread_cond_init(&g.cv, NULL);
-  g.calls = g.waiting = g.excl = g.live = 0;
+  atomic_store(&calls, 0);
+  atomic_store(&gate, 0);
+  g.excl = g.live = 0;
   if (g.state == LT_G_LOADING) g.state = LT_G_UNLOADED;
   pthread_mutex_unlock(&g.m);
 }
 static void run_prepare(void) {
   pthread_mutex_lock(&g.m);
-  g.waiting++;
-  while (g.calls > 0 || g.excl) pthread_cond_wait(&g.cv, &g.m);
-  g.waiting--;
+  atomic_fetch_add(&gate, 1);
+  wait_alone();
   g.excl = 1;
   pthread_mutex_unlock(&g.m);
 }
 static void run_parent(void) {
   pthread_mutex_lock(&g.m);
   g.excl = g.live = 0; /* OpenBLAS's handler stopped its workers */
+  atomic_fetch_sub(&gate, 1);
   pthread_cond_broadcast(&g.cv);
   pthread_mutex_unlock(&g.m);
 }
@@ -312,28 +320,38 @@ static int load(void) {
   }
   g.state = LT_G_LOADING;
   pthread_mutex_unlock(&g.m);
-  s = open_blas();
+  void *x = NULL;
+  s = open_blas(&x);
   if (s == LT_BLAS_LOADED && !run_registered) {
     register_run();
     run_registered = 1;
   }
+  if (s == LT_BLAS_LOADED && blas.guarded) { /* the workers started: their buffers, as a run */
+    pthread_mutex_lock(&g.m);
+    atomic_fetch_add(&gate, 1);
+    wait_alone();
+    sync_workers(x, blas.openblas_get_num_threads());
+    g.live = 1; /* before any fork can stop them again */
+    atomic_fetch_sub(&gate, 1);
+    pthread_cond_broadcast(&g.cv);
+    pthread_mutex_unlock(&g.m);
+  }
+  if (x) lt_os_unmap(x, LT_BLAS_SYNC_BYTES);
   pthread_mutex_lock(&g.m);
   g.state = s == LT_BLAS_LOADED ? LT_G_LOADED : LT_G_UNLOADED;
-  if (s == LT_BLAS_LOADED) {
+  if (s == LT_BLAS_LOADED)
     g.started = g.applied = blas.openblas_get_num_threads ? blas.openblas_get_num_threads() : 1;
-    g.live = 1;
-  }
   pthread_cond_broadcast(&g.cv);
   pthread_mutex_unlock(&g.m);
   if (s != LT_BLAS_UNKNOWN) atomic_store_explicit(&status, s, memory_order_release);
   return s == LT_BLAS_LOADED;
 }
 
-/* Whether a run may start at once (under g.m): the thread count settled, the workers running
-   if it is more than 1, and a pooled buffer for this thread. */
-static int ready(void) {
+/* Whether a run, the c-th under way, may start without settling: the thread count settled, the
+   workers running if it is more than 1, and a pooled buffer for this thread. */
+static int ready(int c) {
   if (g.wanted != lt_pool_threads()) return 0;
-  return !blas.guarded || ((g.applied == 1 || g.live) && g.calls < g.callers && warm_here());
+  return !blas.guarded || ((g.applied == 1 || g.live) && c <= g.callers && warm_here());
 }
 
 /* Has OpenBLAS fill its pool with n buffers (held at once, then freed into it), each mapped
@@ -349,9 +367,9 @@ static int fill(int n) {
   return k;
 }
 
-/* With no run under way (under g.m): sets the BLAS's thread count to the pool's, or to 1 when
-   the workers' memory is not there, and makes the pool cover this thread and busy + 1 runs at
-   once. 0 when not even this run can have a buffer. */
+/* With no run under way (under g.m, gate raised): sets the BLAS's thread count to the pool's, or to
+   1 when the workers' memory is not there, and makes the pool cover this thread and busy + 1 runs
+   at once. 0 when not even this run can have a buffer. */
 static int settle(int busy) {
   int n = lt_pool_threads();
   g.wanted = n;
@@ -400,28 +418,31 @@ static int settle(int busy) {
   return warm_here() && g.callers > 0; /* alone now: one buffer is enough */
 }
 
-int lt_blas_enter(void) {
-  if (atomic_load_explicit(&status, memory_order_acquire) != LT_BLAS_LOADED) return 0;
-  pthread_mutex_lock(&g.m);
-  while (g.excl || g.waiting) pthread_cond_wait(&g.cv, &g.m);
-  int ok = 1;
-  if (!ready()) {
-    int busy = g.calls;
-    g.waiting++;
-    while (g.calls > 0 || g.excl) pthread_cond_wait(&g.cv, &g.m);
-    g.waiting--;
-    ok = settle(busy);
-    pthread_cond_broadcast(&g.cv); /* runs held off by `waiting` may start with this one */
+void lt_blas_leave(void) {
+  if (atomic_fetch_sub(&calls, 1) == 1 && atomic_load(&gate) > 0) {
+    pthread_mutex_lock(&g.m); /* a thread waits for no run under way */
+    pthread_cond_broadcast(&g.cv);
+    pthread_mutex_unlock(&g.m);
   }
-  g.calls += ok;
-  pthread_mutex_unlock(&g.m);
-  return ok;
 }
 
-void lt_blas_leave(void) {
-  pthread_mutex_lock(&g.m);
-  if (--g.calls == 0 && g.waiting) pthread_cond_broadcast(&g.cv);
+int lt_blas_enter(void) {
+  if (atomic_load_explicit(&status, memory_order_acquire) != LT_BLAS_LOADED) return 0;
+  if (atomic_load(&gate) == 0) {
+    int c = atomic_fetch_add(&calls, 1) + 1;
+    if (atomic_load(&gate) == 0 && ready(c)) return 1;
+    lt_blas_leave();
+  }
+  pthread_mutex_lock(&g.m); /* settle the BLAS with no run under way, then run */
+  int busy = atomic_load(&calls);
+  atomic_fetch_add(&gate, 1);
+  wait_alone();
+  int ok = settle(busy);
+  if (ok) atomic_fetch_add(&calls, 1);
+  atomic_fetch_sub(&gate, 1);
+  pthread_cond_broadcast(&g.cv);
   pthread_mutex_unlock(&g.m);
+  return ok;
 }
 
 /* }====== */
