@@ -252,6 +252,25 @@ static struct {
 
 static atomic_int status; /* LT_BLAS_UNKNOWN until loaded, or found absent */
 
+/* When the memory to load the library, to restart its workers or for a run's buffer was not
+   there, the next `skip` products (of any thread) use the own kernel without looking again (a
+   look maps a block per worker); the count doubles at each failure, up to LT_BLAS_BACKOFF, and
+   a load or a restart resets it. */
+#define LT_BLAS_BACKOFF 1024
+static atomic_int skip;
+static int backoff; /* under g.m */
+static void back_off(void) {
+  backoff = backoff == 0 ? 1 : backoff < LT_BLAS_BACKOFF ? 2 * backoff : LT_BLAS_BACKOFF;
+  atomic_store(&skip, backoff);
+}
+/* Whether this product is one to skip (counted). */
+static int skipping(void) {
+  int k = atomic_load(&skip);
+  while (k > 0 && !atomic_compare_exchange_weak(&skip, &k, k - 1)) {
+  }
+  return k > 0;
+}
+
 /* Waits (under g.m, gate raised by the caller) until no run is under way and no fork. */
 static void wait_alone(void) {
   while (atomic_load(&calls) > 0 || g.excl) pthread_cond_wait(&g.cv, &g.m);
@@ -308,7 +327,7 @@ static int run_registered; /* written by the one loading thread */
    opened or the handlers registered (a fork's prepare handlers take it). */
 static int load(void) {
   int s = atomic_load_explicit(&status, memory_order_acquire);
-  if (s != LT_BLAS_UNKNOWN) return s == LT_BLAS_LOADED;
+  if (s != LT_BLAS_UNKNOWN || skipping()) return s == LT_BLAS_LOADED;
   pthread_once(&lock_once, register_lock);
   pthread_once(&key_once, make_key);
   pthread_mutex_lock(&g.m);
@@ -341,6 +360,10 @@ static int load(void) {
   g.state = s == LT_BLAS_LOADED ? LT_G_LOADED : LT_G_UNLOADED;
   if (s == LT_BLAS_LOADED)
     g.started = g.applied = blas.openblas_get_num_threads ? blas.openblas_get_num_threads() : 1;
+  if (s == LT_BLAS_UNKNOWN)
+    back_off();
+  else
+    backoff = 0;
   pthread_cond_broadcast(&g.cv);
   pthread_mutex_unlock(&g.m);
   if (s != LT_BLAS_UNKNOWN) atomic_store_explicit(&status, s, memory_order_release);
@@ -395,10 +418,14 @@ static int settle(int busy) {
       sync_workers(x, g.started);
       g.applied = g.started;
       lt_os_unmap(x, LT_BLAS_SYNC_BYTES);
+      backoff = 0;
+    } else if (!g.live && g.applied > 1) { /* any call would restart the workers */
+      g.wanted = 0;
+      back_off();
+      return 0;
     } else {
-      g.wanted = 0;                           /* on one thread for now: the next run looks again */
-      if (!g.live && g.applied > 1) return 0; /* the BLAS would restart its workers */
-      n = 1; /* with the workers running, or stopped at a count of 1: no thread starts */
+      n = 1; /* workers running, or stopped at a count of 1: no thread starts; until the count
+                changes (lt.set_num_threads), when the guard looks again */
     }
   }
   if (n != g.applied) {
@@ -415,7 +442,9 @@ static int settle(int busy) {
   int got = fill((g.callers >= want ? 1 : want) + extra) - extra;
   if (got > g.callers) g.callers = got;
   if (got > 0) (void)pthread_setspecific(warm_key, &warm_mark);
-  return warm_here() && g.callers > 0; /* alone now: one buffer is enough */
+  if (warm_here() && g.callers > 0) return 1; /* alone now: one buffer is enough */
+  back_off();
+  return 0;
 }
 
 void lt_blas_leave(void) {
@@ -428,6 +457,7 @@ void lt_blas_leave(void) {
 
 int lt_blas_enter(void) {
   if (atomic_load_explicit(&status, memory_order_acquire) != LT_BLAS_LOADED) return 0;
+  if (atomic_load(&skip) > 0 && skipping()) return 0;
   if (atomic_load(&gate) == 0) {
     int c = atomic_fetch_add(&calls, 1) + 1;
     if (atomic_load(&gate) == 0 && ready(c)) return 1;
