@@ -115,13 +115,13 @@ typedef void lt_scal_s(int, float, float *, int);
   X(cblas_cgemv, lt_gemv_c) X(cblas_zgemv, lt_gemv_c)                                    \
   X(cblas_sdot, lt_dot_s) X(cblas_ddot, lt_dot_d)                                        \
   X(cblas_cdotu_sub, lt_dot_c) X(cblas_zdotu_sub, lt_dot_c)
-/* OpenBLAS's own: the thread count, and the buffer pool and workers the guard fills and
-   restarts (exported by every OpenBLAS since GotoBLAS; without them only the fork part of the
-   guard applies). */
+/* OpenBLAS's own: the thread count, the buffer pool the guard fills, and the threaded sscal
+   that makes its workers take their buffers (blas_memory_alloc and _free are exported by every
+   OpenBLAS since GotoBLAS; a BLAS without them gets only the fork part of the guard). */
 #define LT_OPENBLAS_FUNCS(X)                                                             \
   X(openblas_set_num_threads, lt_set_threads) X(openblas_get_num_threads, lt_get_threads)  \
   X(blas_memory_alloc, lt_mem_alloc) X(blas_memory_free, lt_mem_free)                    \
-  X(blas_thread_init, lt_thread_init) X(cblas_sscal, lt_scal_s)
+  X(cblas_sscal, lt_scal_s)
 /* clang-format on */
 
 static struct {
@@ -129,7 +129,8 @@ static struct {
   LT_BLAS_FUNCS(LT_X_FIELD)
   LT_OPENBLAS_FUNCS(LT_X_FIELD)
 #undef LT_X_FIELD
-  int guarded; /* OpenBLAS with every function above: its memory is checked */
+  lt_thread_init *blas_thread_init; /* its worker threads' start (builds without: no workers) */
+  int guarded;                      /* OpenBLAS with every function above: its memory is checked */
 } blas;
 
 /* The stack of a thread started with default attributes, and its guard page. */
@@ -219,6 +220,7 @@ static int open_blas(void **x) {
   own = own && blas.f;
     LT_OPENBLAS_FUNCS(LT_X_SYM)
 #undef LT_X_SYM
+    *(void **)(void *)&blas.blas_thread_init = lt_os_lib_sym(h, "blas_thread_init");
     blas.guarded = own;
     return LT_BLAS_LOADED;
   }
@@ -410,7 +412,7 @@ static int settle(int busy) {
     void *x = NULL;
     if (mappable(0, restart + more, LT_BLAS_BUFFER_BYTES + stack_bytes()) &&
         (x = lt_os_map(LT_BLAS_SYNC_BYTES))) {
-      if (!g.live) blas.blas_thread_init();
+      if (!g.live && blas.blas_thread_init) blas.blas_thread_init();
       g.live = 1;
       blas.openblas_set_num_threads(n);
       int s = blas.openblas_get_num_threads();
