@@ -479,7 +479,7 @@ int lt_addmm(const lt_tensor *input, const lt_tensor *a, const lt_tensor *b, con
 #ifdef LTENSOR_HAVE_BLAS
   /* fused: res = input, then res = alpha a b + beta res in the BLAS call; not for k = 0, where
      the result is beta input (a BLAS returns early), nor when the BLAS does not take the run */
-  if (lt_blas_active(rt) && d.k > 0 && d.n * d.m > 0) {
+  if (lt_blas_active(rt) && d.k > 0 && d.n > 0 && d.m > 0) {
     double al[2], be[2];
     scalar_pair(alpha, al);
     scalar_pair(beta, be);
