@@ -79,13 +79,14 @@ asan: deps
 
 # Under ThreadSanitizer: the threaded example (Lua states on worker threads handing tensors
 # over through DLPack), the worker pool's C test (large operations at 1-4 threads, from two host
-# threads at once), the random generators' C test (blocks reserved from four threads) and the
-# math and threads specs at 2 threads.
-TSAN_TESTS = ^(example_threads|c_threads|c_random|spec_threads|spec_math_t2)$$
+# threads at once), the random generators' C test (blocks reserved from four threads), the BLAS
+# guard's C test (fork while three threads run products) and the math and threads specs at 2
+# threads.
+TSAN_TESTS = ^(example_threads|c_threads|c_random|c_blas|spec_threads|spec_math_t2)$$
 tsan: deps
 	$(CMAKE) -S . -B $(TSAN_BUILD) -DLTENSOR_WERROR=ON -DLTENSOR_BUILD_BENCH=OFF \
 	  -DLTENSOR_SANITIZE=thread $(CMAKE_ARGS)
-	$(CMAKE) --build $(TSAN_BUILD) -j $(JOBS) --target threads_example test_threads test_random ltensor_module
+	$(CMAKE) --build $(TSAN_BUILD) -j $(JOBS) --target threads_example test_threads test_random test_blas ltensor_module
 	cd $(TSAN_BUILD) && ctest --output-on-failure -R '$(TSAN_TESTS)'
 
 # The suite under Valgrind's memcheck, plain build (spec/valgrind.sh says what runs and what is

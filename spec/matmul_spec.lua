@@ -217,6 +217,15 @@ describe("addmm", function()
       lt.tensor({ { 1, 2 }, { 3, 4 } }), { beta = 0 }):tolist())
   end)
 
+  it("gives beta input when the inner size is 0", function()
+    for _, dt in ipairs(blas_dtypes) do
+      local input = ints(dt, 2, 3)
+      local r = agree(function() return input:addmm(lt.zeros({ 2, 0 }, dt), lt.zeros({ 0, 3 }, dt),
+          { beta = 2, alpha = 3 }) end)
+      assert.same((input * 2):tolist(), r)
+    end
+  end)
+
   it("takes complex alpha and beta for complex tensors", function()
     local a = lt.zeros({ 1, 1 }, "complex128")
     a:set(1, 1, { 1, 1 })
@@ -262,4 +271,43 @@ describe("addmm", function()
     assert.is_true(ro:is_read_only())
     raises("read%-only", ro.addmm_, ro, a, b)
   end)
+end)
+
+describe("matrix products under an address-space limit", function()
+  -- A sandboxing host caps the address space (RLIMIT_AS). OpenBLAS retried the allocation of its
+  -- 128 MiB buffers for ever there, and the product never returned; ltensor's guard
+  -- (src/core/lt_blas.c) now checks that memory first and computes with its own kernel when it
+  -- is not there. Each cap: a fresh lua5.4 under `ulimit -v`, killed by `timeout` if it hangs.
+  -- not under the sanitizers (their runtime, preloaded, reserves terabytes of address space)
+  local runnable = not (os.getenv("LD_PRELOAD") or ""):find("san", 1, true)
+    and os.execute("command -v timeout >/dev/null 2>&1")
+  local script = [[
+    local lt = require "ltensor"
+    local out = {}
+    for _, dt in ipairs({ "float32", "float64", "complex64", "complex128" }) do
+      local a = lt.ones({ 256, 256 }, dt)
+      local p, v, d = a:matmul(a), a:mv(a[1]), a[1]:dot(a[1])
+      out[#out + 1] = tostring(p:equal(lt.full({ 256, 256 }, 256, dt))
+        and v:equal(lt.full({ 256 }, 256, dt)) and d:equal(lt.tensor(256, dt)))
+    end
+    io.write(table.concat(out, " "), " ", tostring(lt.config().blas))
+  ]]
+  for _, kib in ipairs({ 100000, 200000, 300000 }) do
+    local what = ("give the right results at once under ulimit -v %d"):format(kib)
+    if not runnable then
+      pending(what .. " (skipped: a sanitizer's runtime is preloaded, or timeout(1) is missing)")
+    else it(what, function()
+      local path = os.tmpname()
+      local f = assert(io.open(path, "w"))
+      f:write(script)
+      f:close()
+      local p = assert(io.popen(("ulimit -v %d && exec timeout 20 lua5.4 %s 2>&1"):format(kib,
+        path)))
+      local out = p:read("a")
+      local ok, how, code = p:close()
+      os.remove(path)
+      assert.is_true(ok, ("child %s %s (124: hung): %s"):format(tostring(how), tostring(code), out))
+      assert.truthy(out:find("^true true true true "), out)
+    end) end
+  end
 end)

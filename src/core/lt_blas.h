@@ -9,7 +9,9 @@
  * (the caller checks, lt_blas_fits).
  *
  * Called by lt_linalg.c (products) and the binding (lt.config). The BLAS runs on the pool's
- * thread count (lt_pool_threads), set again before a call whenever it changed.
+ * thread count (lt_pool_threads), set again at a run whenever it changed. Every call is made
+ * between lt_blas_enter and lt_blas_leave: the guard that keeps OpenBLAS from hanging the
+ * process when its memory runs out or a thread forks (lt_blas.c says how).
  */
 #ifndef LT_BLAS_H
 #define LT_BLAS_H
@@ -26,14 +28,20 @@ static inline int lt_blas_fits(int64_t v) { return v >= 0 && v <= INT_MAX; }
 
 /* "openblas", or "cblas" for another CBLAS. */
 const char *lt_blas_name(void);
-/* Whether products of dtype dt go to the BLAS now: a BLAS dtype and the BLAS switched on. */
+/* Whether products of dtype dt go to the BLAS now: a BLAS dtype, the BLAS switched on, and
+   loaded (the first such question loads it, once the address space can take the threads it
+   starts; until then the answer is no). */
 int lt_blas_active(lt_dtype dt);
 /* Switches the BLAS on (nonzero) or off (ltensor's own kernel for every dtype), for the whole
    process; on at start. Returns the previous setting. */
 int lt_blas_enable(int on);
-/* The BLAS's own thread count (openblas_set_num_threads; other BLASes: nothing); lt_blas.c
-   calls it itself when lt.set_num_threads changed the count. */
-void lt_blas_set_num_threads(int n);
+/* Starts a run of calls (lt_blas_gemm, _gemv, _dot) on this thread, after lt_blas_active said
+   yes: 1 when they may be made, until lt_blas_leave; 0 when they must not, because the memory
+   OpenBLAS would need for its buffers is not there (it would retry for ever): the caller then
+   computes with its own kernel. A run may wait for a fork under way; a fork waits for the runs
+   under way. Runs do not nest. */
+int lt_blas_enter(void);
+void lt_blas_leave(void);
 
 /* C (m x n, ldc) = alpha * op(A) (m x k) * op(B) (k x n) + beta * C. alpha and beta are {re, im}
    (the imaginary part is ignored for real dtypes). */
@@ -51,7 +59,6 @@ void lt_blas_dot(lt_dtype dt, int n, const void *x, int incx, const void *y, int
 static inline const char *lt_blas_name(void) { return 0; }
 static inline int lt_blas_active(lt_dtype dt) { return (void)dt, 0; }
 static inline int lt_blas_enable(int on) { return (void)on, 0; }
-static inline void lt_blas_set_num_threads(int n) { (void)n; }
 
 #endif
 

@@ -8,7 +8,8 @@
  * built in and is on (lt_blas.h): an operand whose matrices are row-major or transposed with a
  * unit stride goes as it is, its other stride the leading dimension; any other is packed once
  * into a contiguous copy; a result row or column is a gemv, a single element a dot. Otherwise
- * both operands are made contiguous and ltensor's own kernel runs. The kernel, one macro over the
+ * (also when the BLAS's guard refuses a run: OpenBLAS's buffers would not fit in memory) both
+ * operands are made contiguous and ltensor's own kernel runs. The kernel, one macro over the
  * computation dtypes, loops i-k-j in blocks so that the inner loop runs along contiguous rows of
  * the right operand and of the result (it vectorizes) and a block of the right operand stays in
  * cache. Integers wrap (unsigned arithmetic, no undefined behaviour).
@@ -244,8 +245,9 @@ static int blas_run(void *ctx, char *const *p, const int64_t *st, int64_t n) {
 
 /* res (contiguous, dtype ct, holding beta's addend) = alpha a b + beta res through the BLAS. An
    operand goes as it is when its dtype is ct and its matrices have a BLAS layout; else it is
-   packed once into a contiguous copy in ct. Returns 1 when done, 0 when the sizes do not fit
-   the BLAS (the caller runs its own kernel). */
+   packed once into a contiguous copy in ct. Returns 1 when done (*rc says how), 0 when the BLAS
+   did not take it and res is untouched: the sizes do not fit the BLAS, or its guard refused the
+   run (lt_blas_enter); the caller runs its own kernel. */
 static int blas_product(const mm_dims *d, const lt_tensor *a, const lt_tensor *b, lt_tensor *res,
                         const double *alpha, const double *beta, int *rc, lt_error *err) {
   if (!lt_blas_fits(d->n) || !lt_blas_fits(d->k) || !lt_blas_fits(d->m) ||
@@ -256,20 +258,20 @@ static int blas_product(const mm_dims *d, const lt_tensor *a, const lt_tensor *b
   const lt_tensor *ops[2] = {a, b};
   lt_tensor *owned[2] = {NULL, NULL};
   blas_mat *lay[2] = {&c.a, &c.b};
+  int done = 1;
   *rc = LT_OK;
-  for (int i = 0; i < 2 && *rc == LT_OK; i++)
+  for (int i = 0; i < 2 && *rc == LT_OK && done; i++)
     if (ops[i]->dtype != res->dtype || !operand_layout(ops[i], i, lay[i])) {
       *rc = lt_contiguous_as(ops[i], res->dtype, &ops[i], &owned[i], err);
-      if (*rc == LT_OK && !operand_layout(ops[i], i, lay[i])) { /* too large for an int */
-        lt_tensor_free(owned[0]);
-        lt_tensor_free(owned[1]);
-        return 0;
-      }
+      done = *rc != LT_OK || operand_layout(ops[i], i, lay[i]); /* else too large for an int */
     }
-  if (*rc == LT_OK) over_batch(d, res, ops[0], ops[1], blas_run, &c);
+  if (*rc == LT_OK && done && (done = lt_blas_enter())) { /* packing stays outside the run */
+    over_batch(d, res, ops[0], ops[1], blas_run, &c);
+    lt_blas_leave();
+  }
   lt_tensor_free(owned[0]);
   lt_tensor_free(owned[1]);
-  return 1;
+  return done;
 }
 
 #endif
@@ -318,17 +320,16 @@ static int own_product(const mm_dims *d, const lt_tensor *a, const lt_tensor *b,
   return rc;
 }
 
-/* res (dtype ct) = alpha a b + beta res: the BLAS where it takes ct (alpha and beta as given),
-   else the own kernel (alpha 1, beta 0 only: res zero-filled). Nothing to do when the result is
-   empty, and a k of 0 leaves beta res. */
+/* res (dtype ct, zero-filled) = a b: the BLAS where it takes ct and the run, else the own
+   kernel. Nothing to do when the result is empty or k is 0. */
 static int product(const mm_dims *d, const lt_tensor *a, const lt_tensor *b, lt_tensor *res,
-                   const double *alpha, const double *beta, lt_error *err) {
+                   lt_error *err) {
   if (lt_numel(res) == 0 || d->k == 0) return LT_OK;
 #ifdef LTENSOR_HAVE_BLAS
+  static const double one[2] = {1, 0}, zero[2] = {0, 0};
   int rc;
-  if (lt_blas_active(res->dtype) && blas_product(d, a, b, res, alpha, beta, &rc, err)) return rc;
+  if (lt_blas_active(res->dtype) && blas_product(d, a, b, res, one, zero, &rc, err)) return rc;
 #endif
-  (void)alpha, (void)beta;
   return own_product(d, a, b, res, err);
 }
 
@@ -344,9 +345,7 @@ int lt_matmul(const lt_tensor *a, const lt_tensor *b, lt_tensor **out, lt_error 
   if (a->ndim > 1) shape[nd++] = d.n;
   if (b->ndim > 1) shape[nd++] = d.m;
   lt_tensor *res = NULL;
-  static const double one[2] = {1, 0}, zero[2] = {0, 0};
-  if ((rc = lt_tensor_new(ct, nd, shape, 1, &res, err)) ||
-      (rc = product(&d, a, b, res, one, zero, err))) {
+  if ((rc = lt_tensor_new(ct, nd, shape, 1, &res, err)) || (rc = product(&d, a, b, res, err))) {
     lt_tensor_free(res);
     return rc;
   }
@@ -477,22 +476,26 @@ int lt_addmm(const lt_tensor *input, const lt_tensor *a, const lt_tensor *b, con
   if ((rc = check_coef("alpha", alpha, rt, err)) || (rc = check_coef("beta", beta, rt, err)))
     goto done;
   lt_tensor *res = NULL;
-  double al[2], be[2];
-  scalar_pair(alpha, al);
-  scalar_pair(beta, be);
-  if (lt_blas_active(rt) && lt_blas_fits(d.n) && lt_blas_fits(d.k) && lt_blas_fits(d.m) &&
-      lt_blas_fits(d.n * d.m)) { /* fused: res = input, then res = alpha a b + beta res */
-    int keep = be[0] != 0 || be[1] != 0;
+#ifdef LTENSOR_HAVE_BLAS
+  /* fused: res = input, then res = alpha a b + beta res in the BLAS call; not for k = 0, where
+     the result is beta input (a BLAS returns early), nor when the BLAS does not take the run */
+  if (lt_blas_active(rt) && d.k > 0 && d.n > 0 && d.m > 0) {
+    double al[2], be[2];
+    scalar_pair(alpha, al);
+    scalar_pair(beta, be);
+    int keep = be[0] != 0 || be[1] != 0, done = 1;
     if ((rc = lt_tensor_new(rt, 2, shape, 1, &res, err)) == LT_OK && keep)
       rc = lt_copy(res, view, err);
-    if (rc == LT_OK) rc = product(&d, a, b, res, al, be, err);
-    if (rc == LT_OK) {
+    if (rc == LT_OK) done = blas_product(&d, a, b, res, al, be, &rc, err);
+    if (rc == LT_OK && done) {
       *out = res;
       res = NULL;
     }
     lt_tensor_free(res);
-    goto done;
+    res = NULL;
+    if (rc != LT_OK || done) goto done;
   }
+#endif
   if ((rc = lt_matmul(a, b, &res, err)) == LT_OK) {
     rc = combine(input, beta, alpha, res, rt, out, err);
     lt_tensor_free(res);
