@@ -33,16 +33,7 @@
 #include "lt_pool.h"
 #include "test_core.h"
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define SANITIZED 1
-#endif
-#endif
-#ifndef SANITIZED
-#define SANITIZED 0
-#endif
+#include "test_limits.h"
 #if defined(__SANITIZE_THREAD__)
 #define UNDER_TSAN 1
 #elif defined(__has_feature)
@@ -174,24 +165,9 @@ static int blas_runs(void) {
 
 /* {====== under an address-space cap ====== */
 
-/* Caps this process's address space at what it maps now plus CAP_EXTRA. */
-static int cap_address_space(void) {
-  long pages = 0;
-  FILE *f = fopen("/proc/self/statm", "r");
-  if (f) {
-    if (fscanf(f, "%ld", &pages) != 1) pages = 0;
-    fclose(f);
-  }
-  struct rlimit r;
-  if (pages <= 0 || getrlimit(RLIMIT_AS, &r) != 0) return 0;
-  r.rlim_cur = (rlim_t)pages * (rlim_t)sysconf(_SC_PAGESIZE) + CAP_EXTRA;
-  if (r.rlim_max != RLIM_INFINITY && r.rlim_cur > r.rlim_max) r.rlim_cur = r.rlim_max;
-  return setrlimit(RLIMIT_AS, &r) == 0;
-}
-
 /* Capped before any product: the BLAS cannot have its buffers, the own kernel computes. */
 static int capped_cold(void) {
-  CHECK(cap_address_space());
+  CHECK(tl_cap_address_space(CAP_EXTRA));
   CHECKF(all_right(), "a product under the cap");
   CHECKF(!blas_runs(), "the guard let a run start that needs a new buffer under the cap");
   CHECKF(all_right(), "a product under the cap, again");
@@ -211,7 +187,7 @@ static void *second_thread(void *arg) {
    buffer needs nothing new), on fewer threads if their memory is not there; a second thread,
    new to the BLAS, gets its products right too, at once. */
 static int capped_warm(void) {
-  CHECK(cap_address_space());
+  CHECK(tl_cap_address_space(CAP_EXTRA));
   CHECKF(all_right(), "a product under the cap");
 #ifdef LTENSOR_HAVE_BLAS
   CHECKF(!lt_blas_active(LT_FLOAT32) || blas_runs(), "the guard refused a run the pool covers");

@@ -20,20 +20,10 @@
 #include <sys/resource.h>
 
 #include "ltensor.h"
+#include "test_limits.h"
 #include "test_lua.h"
 #include "test_managed.h"
 #include "test_util.h"
-
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define SANITIZED 1
-#endif
-#endif
-#ifndef SANITIZED
-#define SANITIZED 0
-#endif
 
 #define BUF_BYTES ((size_t)4 << 20)
 #define ROUNDS 600
@@ -101,23 +91,6 @@ static int push(lua_State *L, int i) {
   }
   tm_manage(&b->l, 0, d, b, NULL, del_l, 0);
   return ltensor_push_managed_legacy(L, &b->l);
-}
-
-static void cap_address_space(void) {
-  if (SANITIZED) return;
-  long pages = 0;
-  FILE *f = fopen("/proc/self/statm", "r");
-  if (f) {
-    if (fscanf(f, "%ld", &pages) != 1) pages = 0;
-    fclose(f);
-  }
-  if (pages <= 0) return;
-  struct rlimit r;
-  if (getrlimit(RLIMIT_AS, &r) != 0) return;
-  rlim_t cap = (rlim_t)pages * 4096 + ((rlim_t)512 << 20);
-  if (r.rlim_max != RLIM_INFINITY && cap > r.rlim_max) cap = r.rlim_max;
-  r.rlim_cur = cap;
-  CHECK(setrlimit(RLIMIT_AS, &r) == 0);
 }
 
 /* A state with ltensor, its collector in mode (LUA_GCINC or LUA_GCGEN). */
@@ -271,7 +244,7 @@ static void revoke_in_finalizer(void) {
 }
 
 int main(void) {
-  cap_address_space();
+  if (!SANITIZED) CHECK(tl_cap_address_space((size_t)512 << 20));
   static const struct {
     int mode;
     const char *name;
