@@ -1,7 +1,7 @@
 /*
  * lua_math.c -- tensor math in Lua: operators, elementwise methods, matmul, lt.cat / lt.stack /
  * lt.where, map/apply for the rare per-element Lua function (always on the calling thread: the
- * core's pool never runs Lua), and lt.set_num_threads / get_num_threads (reductions:
+ * core's pool never runs Lua), lt.set_num_threads / get_num_threads, and lt.config (reductions:
  * lua_reduce.c).
  *
  * Argument handling only: every operation is the core's (lt_math.h). Operands are tensors or Lua
@@ -16,6 +16,7 @@
 #include "lt_blas.h"
 #include "lt_copy.h"
 #include "lt_linalg.h"
+#include "lt_mapguard.h"
 #include "lt_math.h"
 #include "lt_pool.h"
 #include "lua_parts.h"
@@ -332,20 +333,29 @@ static int addmm(lua_State *L, int inplace) {
 static int m_addmm(lua_State *L) { return addmm(L, 0); }
 static int m_addmm_(lua_State *L) { return addmm(L, 1); }
 
-/* lt.config([{blas = false | true}]): {blas = "openblas" | "cblas" | nil} -- the BLAS matrix
-   products go through now. blas = false switches it off for the process (ltensor's own kernel
-   for every dtype), true back on (where one was built in). */
+/* lt.config([{blas = false | true, guard_mappings = true | false}]): {blas = "openblas" |
+   "cblas" | nil, guard_mappings = boolean} -- the BLAS matrix products go through now, and
+   whether the mapping guard is on. blas = false switches it off for the process (ltensor's own
+   kernel for every dtype), true back on (where one was built in). guard_mappings = true
+   installs the process's SIGBUS handler for truncated mapped files (ltensor_guard_mappings,
+   lt_mapguard.h); false removes it. */
 static int f_config(lua_State *L) {
   if (!lua_isnoneornil(L, 1)) {
     luaL_checktype(L, 1, LUA_TTABLE);
     if (lua_getfield(L, 1, "blas") != LUA_TNIL) lt_blas_enable(lua_toboolean(L, -1));
-    lua_pop(L, 1);
+    if (lua_getfield(L, 1, "guard_mappings") != LUA_TNIL) {
+      lt_error err;
+      if (lt_mapguard_enable(lua_toboolean(L, -1), &err)) return ltl_raise(L, &err);
+    }
+    lua_pop(L, 2);
   }
-  lua_createtable(L, 0, 1);
+  lua_createtable(L, 0, 2);
   if (lt_blas_active(LT_FLOAT32)) {
     lua_pushstring(L, lt_blas_name());
     lua_setfield(L, -2, "blas");
   }
+  lua_pushboolean(L, lt_mapguard_enabled());
+  lua_setfield(L, -2, "guard_mappings");
   return 1;
 }
 
