@@ -60,6 +60,7 @@
 --- What `lt.config` reports and sets.
 ---@class ltensor.Config
 ---@field blas? string|boolean the BLAS matrix products use ("openblas", "cblas" or nil); set false to use ltensor's own kernel, true to go back
+---@field guard_mappings? boolean the mapping guard (off by default; process-wide): true installs a SIGBUS handler so that reading a file truncated under its mapping raises "FILE: file was truncated while mapped" instead of killing the process (docs/FILES.md)
 
 --- The module table, `local lt = require "ltensor"`: constructors, functions taking tensors
 --- first, and every dtype name as a constant (`lt.float32 == "float32"`).
@@ -333,8 +334,9 @@ function ltensor.to_dlpack(t) end
 ---@return ltensor.ReadOnlyTensorWrapper
 function ltensor.ReadOnlyTensorWrapper(t) end
 
---- The build's configuration ({blas = "openblas"|"cblas"|nil}); `{blas = false}` switches the
---- BLAS off for the whole process, `{blas = true}` back on.
+--- The build's configuration ({blas = "openblas"|"cblas"|nil, guard_mappings = boolean});
+--- `{blas = false}` switches the BLAS off for the whole process, `{blas = true}` back on;
+--- `{guard_mappings = true}` turns the mapping guard on for the process, `false` off.
 ---@param opts? ltensor.Config
 ---@return ltensor.Config
 function ltensor.config(opts) end
