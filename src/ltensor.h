@@ -127,6 +127,18 @@ LTENSOR_API int ltensor_export(lua_State *L, int idx, int read_only,
    not revoked. Allocates nothing (except to unshare a copy-on-write clone). */
 LTENSOR_API int ltensor_borrow(lua_State *L, int idx, DLTensor *out);
 
+/*
+ * Caps the tensor memory of L: the bytes of tensor data its tensors hold (made, imported,
+ * pushed, loaded or mapped from files; lt.config().memory_used). A tensor that would pass the
+ * cap raises "not enough memory (budget N bytes, ...)" before its memory is taken, after one
+ * full collection was tried. bytes < 0 removes the cap. A script may set a lower limit
+ * (lt.config{memory_limit = n}), never a higher one. Opens ltensor in L if needed.
+ */
+LTENSOR_API int ltensor_set_memory_limit(lua_State *L, int64_t bytes);
+/* The bytes of tensor data charged to L now (its live tensors, and dead ones the collector has
+   not freed yet), or -1 when ltensor was never opened in L. */
+LTENSOR_API int64_t ltensor_memory_used(lua_State *L);
+
 /* The one process-wide count of threads that bulk operations use (lt.set_num_threads in
    scripts; the caller's thread counts as one; 1 runs everything on the caller's thread).
    Default: the cores the process may use, or the environment variable LTENSOR_NUM_THREADS.

@@ -197,7 +197,7 @@ static void test_refcount(void) {
   /* a wrapped block without a release function: only the header goes */
   static double block[4];
   DLDevice cpu = {kDLCPU, 0};
-  lt_storage *s = lt_storage_wrap(block, sizeof block, cpu, NULL, NULL);
+  lt_storage *s = lt_storage_wrap(block, sizeof block, sizeof block, cpu, NULL, NULL);
   CHECK(s && s->data == block && atomic_load(&s->refs) == 1);
   lt_storage_retain(s);
   CHECK(atomic_load(&s->refs) == 2);
@@ -215,7 +215,8 @@ static void count_release(void *ctx, void *data) {
 static void test_wrap_release(void) {
   static double block[6] = {1, 2, 3, 4, 5, 6};
   DLDevice cpu = {kDLCPU, 0};
-  lt_storage *s = lt_storage_wrap(block, sizeof block, cpu, count_release, &release_calls);
+  lt_storage *s =
+      lt_storage_wrap(block, sizeof block, sizeof block, cpu, count_release, &release_calls);
   lt_tensor *t = lt_tensor_alloc(2), *v = NULL;
   t->storage = s;
   t->dtype = LT_FLOAT64;

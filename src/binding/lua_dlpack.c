@@ -114,7 +114,6 @@ static lt_tensor *import_capsule(lua_State *L, int idx, int kind, uint64_t *flag
   *flags = versioned ? lt_dlpack_flags(m) : 0;
   lt_error err;
   if (lt_dlpack_import(m, versioned, &ud->t, &err)) ltl_raise(L, &err);
-  ltl_account_import(L, ud->t);
   return ud->t;
 }
 
@@ -212,7 +211,6 @@ ltl_dlpack_req ltl_dlpack_opts(lua_State *L, int idx, const lt_tensor *t) {
 
 int ltl_export_capsule(lua_State *L, lt_tensor *t, int versioned, int copy, int read_only) {
   void **slot = new_capsule(L, versioned);
-  if (copy) ltl_account(L, (size_t)lt_numel(t) * lt_esize(t));
   lt_error err;
   if (lt_dlpack_export(t, versioned, copy, read_only, slot, &err)) ltl_raise(L, &err);
   return 1;
@@ -253,7 +251,6 @@ static int f_to_dlpack(lua_State *L) {
 static void replace_with_copy(lua_State *L) {
   lt_tensor *t = ltl_check(L, -1);
   lt_error err;
-  ltl_account(L, (size_t)lt_numel(t) * lt_esize(t));
   ltl_ud *ud = ltl_newud(L);
   if (lt_clone(t, &ud->t, &err)) ltl_raise(L, &err);
   lua_remove(L, -2);

@@ -32,7 +32,6 @@ static int f_einsum(lua_State *L) {
   size_t len;
   const char *eq = lua_tolstring(L, 1, &len);
   if (lt_einsum(eq, len, ts, (int)n, &ud->t, &err)) return ltl_error(L, "einsum: %s", err.msg);
-  ltl_account_tensor(L, ud->t);
   return 1;
 }
 

@@ -76,7 +76,9 @@ static int allocator(DLTensor *prototype, DLManagedTensorVersioned **out, void *
   lt_error err;
   lt_tensor *t;
   void *m;
+  lt_account *caller = lt_account_detach(); /* the consumer's memory: no Lua state pays */
   int rc = lt_tensor_new(dt, prototype->ndim, prototype->shape, 1, &t, &err);
+  lt_account_attach(caller);
   if (rc) { /* a negative size or one too large to count is the caller's value */
     set_error(SetError, error_ctx, rc == LT_ENOMEM ? "MemoryError" : "ValueError", err.msg);
     return -1;
@@ -131,7 +133,7 @@ static int dltensor_from_lua(lua_State *L, int idx, DLTensor *out, int read_only
   if (!out) return fail(L, "out must not be NULL");
   lt_error err;
   if (!read_only && !ro && t->readonly == LT_WRITABLE &&
-      lt_tensor_pin(t, NULL, &err)) /* the caller may write through the view */
+      lt_tensor_pin(t, &err)) /* the caller may write through the view */
     return fail(L, "not enough memory to copy a shared (cloned) tensor");
   keep_live(t);                /* read-only, or pinned above already */
   lt_storage_lend(t->storage); /* unpinned (a shared clone's): its block outlives its writes */

@@ -55,7 +55,6 @@ static void push_entry(lua_State *L, lt_file_set *s, int i) {
   ltl_ud *ud = ltl_newud(L);
   ud->t = s->tensors[i];
   s->tensors[i] = NULL;
-  ltl_account_tensor(L, ud->t); /* mapped bytes too: address space the collector must see */
 }
 
 /* Pushes name -> tensor, then (safetensors) the metadata or nil and the names in order, and
@@ -109,7 +108,6 @@ static int f_load(lua_State *L) {
   if (k == F_NPY) {
     ltl_ud *ud = ltl_newud(L);
     LTL_CHECK(L, lt_npy_load(path, map, &ud->t, &err), err);
-    ltl_account_tensor(L, ud->t);
     return 1;
   }
   lt_file_set *s = push_box(L);

@@ -14,13 +14,9 @@
 #include "lua_parts.h"
 #include "lua_ud.h"
 
-/* Pushes the result (a new tensor) or, in place, leaves t (argument 1) as the one result. */
-static int finish(lua_State *L, int inplace, ltl_ud *ud) {
-  if (inplace) {
-    lua_settop(L, 1);
-    return 1;
-  }
-  ltl_account_tensor(L, ud->t);
+/* The result: the new tensor on top, or, in place, t (argument 1). */
+static int finish(lua_State *L, int inplace) {
+  if (inplace) lua_settop(L, 1);
   return 1;
 }
 
@@ -29,13 +25,13 @@ static int func1(lua_State *L, lt_func f, int inplace) {
   lt_error err;
   ltl_ud *ud = NULL;
   if (inplace) {
-    ltl_prepare_write(L, t); /* a copy-on-write clone's own block is charged to the collector */
+    ltl_prepare_write(L, t);
     if (lt_func1(f, t, t, &r, &err)) return ltl_raise(L, &err);
   } else {
     ud = ltl_newud(L);
     if (lt_func1(f, t, NULL, &ud->t, &err)) return ltl_raise(L, &err);
   }
-  return finish(L, inplace, ud);
+  return finish(L, inplace);
 }
 
 #define FUNC1(name, f)                                         \
@@ -114,7 +110,7 @@ static int nan_to_num(lua_State *L, int inplace) {
     ud = ltl_newud(L);
     if (lt_nan_to_num(t, p0, p1, p2, NULL, &ud->t, &err)) return ltl_raise(L, &err);
   }
-  return finish(L, inplace, ud);
+  return finish(L, inplace);
 }
 static int m_nan_to_num(lua_State *L) { return nan_to_num(L, 0); }
 static int m_nan_to_num_(lua_State *L) { return nan_to_num(L, 1); }
@@ -133,7 +129,7 @@ static int func2(lua_State *L, lt_bfunc f, int inplace) {
     ud = ltl_newud(L);
     if (lt_func2(f, &a, &b, NULL, &ud->t, &err)) return ltl_raise(L, &err);
   }
-  return finish(L, inplace, ud);
+  return finish(L, inplace);
 }
 #define FUNC2(name, f)                                         \
   static int m_##name(lua_State *L) { return func2(L, f, 0); } \
@@ -158,7 +154,7 @@ static int lerp(lua_State *L, int inplace) {
     ud = ltl_newud(L);
     if (lt_lerp(&a, &e, &w, NULL, &ud->t, &err)) return ltl_raise(L, &err);
   }
-  return finish(L, inplace, ud);
+  return finish(L, inplace);
 }
 static int m_lerp(lua_State *L) { return lerp(L, 0); }
 static int m_lerp_(lua_State *L) { return lerp(L, 1); }

@@ -71,7 +71,6 @@ static lt_tensor *target(lua_State *L, int inplace, const char *name) {
   lt_error err;
   ltl_ud *ud = ltl_newud(L);
   if (lt_clone(t, &ud->t, &err)) fail(L, name, &err);
-  ltl_account_tensor(L, ud->t);
   return ud->t;
 }
 
@@ -90,7 +89,6 @@ static int m_index_select(lua_State *L) {
   lt_error err;
   ltl_ud *ud = ltl_newud(L);
   if (lt_index_select(t, dim, idx, BASE, &ud->t, &err)) return fail(L, "index_select", &err);
-  ltl_account_tensor(L, ud->t);
   return 1;
 }
 
@@ -124,7 +122,6 @@ static int index_put(lua_State *L, lt_putop op, int fill, int inplace, const cha
     lt_operand a = {.t = src};
     ltl_ud *ud = ltl_newud(L); /* owns the product */
     if (lt_binary(LT_MUL, &a, &alpha, NULL, &ud->t, &err)) return fail(L, name, &err);
-    ltl_account_tensor(L, ud->t);
     src = ud->t;
   }
   lt_tensor *t = target(L, inplace, name);
@@ -150,7 +147,6 @@ static int m_gather(lua_State *L) {
   lt_error err;
   ltl_ud *ud = ltl_newud(L);
   if (lt_gather(t, dim, idx, BASE, &ud->t, &err)) return fail(L, "gather", &err);
-  ltl_account_tensor(L, ud->t);
   return 1;
 }
 
@@ -240,7 +236,6 @@ static int m_take(lua_State *L) {
   lt_error err;
   ltl_ud *ud = ltl_newud(L);
   if (lt_take(t, idx, BASE, &ud->t, &err)) return fail(L, "take", &err);
-  ltl_account_tensor(L, ud->t);
   return 1;
 }
 
@@ -259,7 +254,6 @@ static int m_masked_select(lua_State *L) {
   lt_error err;
   ltl_ud *ud = ltl_newud(L);
   if (lt_masked_select(t, mask, &ud->t, &err)) return fail(L, "masked_select", &err);
-  ltl_account_tensor(L, ud->t);
   return 1;
 }
 
@@ -286,7 +280,6 @@ static void push_tuple(lua_State *L, const lt_tensor *t) {
   if (v->ndim == 0) v->ndim = 1, v->shape[0] = 1, v->strides[0] = 1;
   ltl_ud *pos = ltl_newud(L);
   if (lt_nonzero(v, BASE, &pos->t, &err)) fail(L, "nonzero", &err);
-  ltl_account_tensor(L, pos->t);
   lua_createtable(L, v->ndim, 0);
   for (int d = 0; d < v->ndim; d++) {
     lt_frame fc;
@@ -294,7 +287,6 @@ static void push_tuple(lua_State *L, const lt_tensor *t) {
     LTL_CHECK(L, lt_select_(col, 1, d, &err), err);
     ltl_ud *ud = ltl_newud(L);
     LTL_CHECK(L, lt_clone(col, &ud->t, &err), err);
-    ltl_account_tensor(L, ud->t);
     lua_rawseti(L, -2, d + 1);
   }
   lua_remove(L, -2);
@@ -314,7 +306,6 @@ static int m_nonzero(lua_State *L) {
   lt_error err;
   ltl_ud *ud = ltl_newud(L);
   if (lt_nonzero(t, BASE, &ud->t, &err)) return fail(L, "nonzero", &err);
-  ltl_account_tensor(L, ud->t);
   return 1;
 }
 

@@ -225,6 +225,28 @@ void ltensor_check_tensor(lua_State *L, int arg, DLTensor *out) {
 
 /* }====== */
 
+/* {====== memory ====== */
+
+int ltensor_set_memory_limit(lua_State *L, int64_t bytes) {
+  int rc = protected_call(L, ensure_core, NULL, LTENSOR_ERRARG);
+  if (rc != LTENSOR_OK) return rc;
+  lua_pop(L, 1);
+  (void)ltl_set_memory_limit(ltl_state_of(L), bytes < 0 ? LT_NO_LIMIT : bytes, 1);
+  return LTENSOR_OK;
+}
+
+int64_t ltensor_memory_used(lua_State *L) {
+  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &ltl_tensor_key) == LUA_TNIL) {
+    lua_pop(L, 1);
+    return -1;
+  }
+  ltl_state *st = lua_touserdata(L, -1);
+  lua_pop(L, 1);
+  return st->acct ? lt_account_used(st->acct) : 0;
+}
+
+/* }====== */
+
 /* {====== threads ====== */
 
 void ltensor_set_num_threads(int n) { (void)lt_pool_set_threads(n); }

@@ -155,7 +155,6 @@ static int apply_key(lua_State *L, lt_tensor *v, int kidx) {
 static lt_tensor *push_owned(lua_State *L, lt_tensor *t) {
   ltl_ud *ud = ltl_newud(L);
   ud->t = t;
-  ltl_account_tensor(L, t);
   return t;
 }
 
@@ -262,14 +261,12 @@ static int index_tensor_key(lua_State *L, const lt_tensor *t, int kidx) {
   if (mask && mask->t && mask->t->dtype == LT_BOOL && mask->t->ndim > 0) { /* t[mask] */
     ltl_ud *ud = ltl_newud(L);
     if (lt_mask_read(v, mask->t, &ud->t, &err)) key_error(L, "%s", err.msg);
-    ltl_account_tensor(L, ud->t);
     return 1;
   }
   index_key(L, v, kidx, &k);
   ltl_check_readable(L, v);
   ltl_ud *ud = ltl_newud(L);
   if (lt_adv_read(v, &k, 1, &ud->t, &err)) key_error(L, "%s", err.msg);
-  ltl_account_tensor(L, ud->t);
   return 1;
 }
 

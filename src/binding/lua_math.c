@@ -1,7 +1,7 @@
 /*
  * lua_math.c -- tensor math in Lua: operators, elementwise methods, matmul, lt.cat / lt.stack /
  * lt.where, map/apply for the rare per-element Lua function (always on the calling thread: the
- * core's pool never runs Lua), lt.set_num_threads / get_num_threads, and lt.config (reductions:
+ * core's pool never runs Lua), and lt.set_num_threads / get_num_threads (reductions:
  * lua_reduce.c).
  *
  * Argument handling only: every operation is the core's (lt_math.h). Operands are tensors or Lua
@@ -13,10 +13,8 @@
 #include <limits.h>
 #include <string.h>
 
-#include "lt_blas.h"
 #include "lt_copy.h"
 #include "lt_linalg.h"
-#include "lt_mapguard.h"
 #include "lt_math.h"
 #include "lt_pool.h"
 #include "lua_parts.h"
@@ -109,7 +107,6 @@ static int binary(lua_State *L, lt_binop op, int inplace) {
   }
   ltl_ud *ud = ltl_newud(L);
   if (lt_binary(op, &a, &b, NULL, &ud->t, &err)) return ltl_raise(L, &err);
-  ltl_account_tensor(L, ud->t);
   return 1;
 }
 
@@ -124,7 +121,6 @@ static int unary(lua_State *L, lt_unop op, int inplace) {
   }
   ltl_ud *ud = ltl_newud(L);
   if (lt_unary(op, t, NULL, &ud->t, &err)) return ltl_raise(L, &err);
-  ltl_account_tensor(L, ud->t);
   return 1;
 }
 
@@ -229,7 +225,6 @@ static int clamp(lua_State *L, int inplace) {
   ltl_ud *ud = ltl_newud(L);
   if (lt_clamp(t, has_lo ? &lo : NULL, has_hi ? &hi : NULL, NULL, &ud->t, &err))
     return ltl_raise(L, &err);
-  ltl_account_tensor(L, ud->t);
   return 1;
 }
 static int m_clamp(lua_State *L) { return clamp(L, 0); }
@@ -244,7 +239,6 @@ static int f_where(lua_State *L) {
   lt_error err;
   ltl_ud *ud = ltl_newud(L);
   if (lt_where(c, &a, &b, &ud->t, &err)) return ltl_raise(L, &err);
-  ltl_account_tensor(L, ud->t);
   return 1;
 }
 
@@ -255,14 +249,13 @@ static int masked_fill(lua_State *L, int inplace) {
   ltl_check_operand(L, 3, &v, "masked_fill");
   lt_error err;
   if (inplace) {
-    ltl_prepare_write(L, t); /* a copy-on-write clone's own block is charged to the collector */
+    ltl_prepare_write(L, t);
     if (lt_masked_fill(t, mask, &v, 1, &r, &err)) return ltl_raise(L, &err);
     lua_settop(L, 1);
     return 1;
   }
   ltl_ud *ud = ltl_newud(L);
   if (lt_masked_fill(t, mask, &v, 0, &ud->t, &err)) return ltl_raise(L, &err);
-  ltl_account_tensor(L, ud->t);
   return 1;
 }
 static int m_masked_fill(lua_State *L) { return masked_fill(L, 0); }
@@ -279,7 +272,6 @@ static int product(lua_State *L, const char *name,
   lt_error err;
   ltl_ud *ud = ltl_newud(L);
   if (fn(a, b, &ud->t, &err)) return ltl_error(L, "%s: %s", name, err.msg);
-  ltl_account_tensor(L, ud->t);
   return 1;
 }
 
@@ -315,7 +307,6 @@ static int addmm(lua_State *L, int inplace) {
   if (lt_addmm(input, a, b, &beta, &alpha, &ud->t, &err))
     return ltl_error(L, "%s: %s", name, err.msg);
   if (!inplace) {
-    ltl_account_tensor(L, ud->t);
     return 1;
   }
   const lt_tensor *r = ud->t;
@@ -332,32 +323,6 @@ static int addmm(lua_State *L, int inplace) {
 }
 static int m_addmm(lua_State *L) { return addmm(L, 0); }
 static int m_addmm_(lua_State *L) { return addmm(L, 1); }
-
-/* lt.config([{blas = false | true, guard_mappings = true | false}]): {blas = "openblas" |
-   "cblas" | nil, guard_mappings = boolean} -- the BLAS matrix products go through now, and
-   whether the mapping guard is on. blas = false switches it off for the process (ltensor's own
-   kernel for every dtype), true back on (where one was built in). guard_mappings = true
-   installs the process's SIGBUS handler for truncated mapped files (ltensor_guard_mappings,
-   lt_mapguard.h); false removes it. */
-static int f_config(lua_State *L) {
-  if (!lua_isnoneornil(L, 1)) {
-    luaL_checktype(L, 1, LUA_TTABLE);
-    if (lua_getfield(L, 1, "blas") != LUA_TNIL) lt_blas_enable(lua_toboolean(L, -1));
-    if (lua_getfield(L, 1, "guard_mappings") != LUA_TNIL) {
-      lt_error err;
-      if (lt_mapguard_enable(lua_toboolean(L, -1), &err)) return ltl_raise(L, &err);
-    }
-    lua_pop(L, 2);
-  }
-  lua_createtable(L, 0, 2);
-  if (lt_blas_active(LT_FLOAT32)) {
-    lua_pushstring(L, lt_blas_name());
-    lua_setfield(L, -2, "blas");
-  }
-  lua_pushboolean(L, lt_mapguard_enabled());
-  lua_setfield(L, -2, "guard_mappings");
-  return 1;
-}
 
 /* t:t(): the transpose of a 2-d tensor (0-d and 1-d unchanged), as torch. */
 static int m_t(lua_State *L) {
@@ -409,7 +374,6 @@ static int cat_or_stack(lua_State *L, int stack) {
   lt_error err;
   ltl_ud *ud = ltl_newud(L);
   if ((stack ? lt_stack : lt_cat)(ts, n, dim, &ud->t, &err)) return ltl_raise(L, &err);
-  ltl_account_tensor(L, ud->t);
   return 1;
 }
 static int f_cat(lua_State *L) { return cat_or_stack(L, 0); }
@@ -561,7 +525,6 @@ static int f_get_num_threads(lua_State *L) {
 static const luaL_Reg math_funcs[] = {{"where", f_where},
                                       {"cat", f_cat},
                                       {"stack", f_stack},
-                                      {"config", f_config},
                                       {"set_num_threads", f_set_num_threads},
                                       {"get_num_threads", f_get_num_threads},
                                       {NULL, NULL}};

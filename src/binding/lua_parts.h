@@ -48,6 +48,8 @@ extern const ltl_part ltl_part_dlpack;
 extern const ltl_part ltl_part_file;
 /* The wrapper metatable and ReadOnlyTensorWrapper (lua_wrapper.c). */
 extern const ltl_part ltl_part_wrapper;
+/* lt.config: the BLAS, the memory budget (lua_config.c). */
+extern const ltl_part ltl_part_config;
 /* index_select, gather, scatter, take, masked_select, nonzero, ..., lt.where(cond)
    (lua_gather.c; after ltl_part_math, whose lt.where it extends). */
 extern const ltl_part ltl_part_gather;

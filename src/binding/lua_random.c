@@ -368,14 +368,11 @@ static int f_randperm(lua_State *L) {
     return ltl_error(L, "randperm: dtype must be an integer or floating dtype, got %s",
                      lt_dtypes[dt].name);
   if (n > hi) return ltl_error(L, "randperm: %s cannot hold %I", lt_dtypes[dt].name, n);
-  if ((uint64_t)n <= (uint64_t)PTRDIFF_MAX / sizeof(int64_t))
-    ltl_account(L, (size_t)n * sizeof(int64_t));
   ltl_ud *ud = ltl_newud(L);
   if (lt_randperm(n, o.g, &ud->t, &err)) return ltl_error(L, "randperm: %s", err.msg);
   if (dt != LT_INT64) {
     ltl_ud *c = ltl_newud(L);
     LTL_CHECK(L, lt_cast(ud->t, dt, &c->t, &err), err);
-    ltl_account_tensor(L, c->t);
   }
   return 1;
 }
@@ -407,7 +404,6 @@ static int f_multinomial(lua_State *L) {
   lt_error err;
   if (lt_multinomial(p, n, repl, o.g, &ud->t, &err))
     return ltl_error(L, "multinomial: %s", err.msg);
-  ltl_account_tensor(L, ud->t);
   return 1;
 }
 

@@ -185,7 +185,6 @@ static int extreme_of_two(lua_State *L, const red_spec *sp) {
   lt_tensor **slot = NEW_RESULT(L);
   if (lt_binary(sp->op == LT_MAX ? LT_MAXIMUM : LT_MINIMUM, &x, &y, NULL, slot, &err))
     return ltl_error(L, "%s: %s", sp->name, err.msg);
-  ltl_account_tensor(L, *slot);
   return 1;
 }
 
@@ -198,7 +197,6 @@ static int reduce(lua_State *L, const red_spec *sp) {
   if (a.dtype != LT_NDTYPES) { /* torch casts the input first */
     lt_tensor **slot = NEW_RESULT(L);
     if (lt_cast(t, a.dtype, slot, &err)) return ltl_raise(L, &err);
-    ltl_account_tensor(L, *slot);
     t = *slot;
   }
   int value = !a.have_dim && !a.keepdim; /* a Lua value, as item() */
@@ -215,7 +213,6 @@ static int reduce(lua_State *L, const red_spec *sp) {
   if (rc) return ltl_error(L, "%s: %s", sp->name, err.msg); /* the name once */
   if (ix) {                                                 /* values, positions */
     one_based(L, -1);
-    ltl_account_tensor(L, *slot);
     return 2;
   }
   if (sp->flags & R_POSITIONS) one_based(L, -1);
@@ -223,7 +220,6 @@ static int reduce(lua_State *L, const red_spec *sp) {
   if (a.dtype != LT_NDTYPES && !(sp->flags & R_NORM)) cast_top(L, a.dtype);
   lt_tensor *r = ltl_check(L, -1);
   if (!value) {
-    ltl_account_tensor(L, r);
     return 1;
   }
   ltl_push_element(L, r->dtype, lt_data(r));

@@ -84,11 +84,9 @@ static void check_no_more(lua_State *L, int last) {
                     lua_pushfstring(L, "no more arguments expected, got %s", luaL_typename(L, i)));
 }
 
-/* Pushes the tensor the core made into *slot (a new userdata's) or raises its error; counts its
-   data for the collector when it is new memory. */
-static int push_new(lua_State *L, lt_tensor **slot, int rc, const lt_error *err) {
+/* One result, the tensor the core made into the userdata on top, or the core's error raised. */
+static int pushed(lua_State *L, int rc, const lt_error *err) {
   if (rc) return ltl_raise(L, err);
-  ltl_account_tensor(L, *slot);
   return 1;
 }
 
@@ -104,7 +102,7 @@ static int m_flip(lua_State *L) {
   int n = check_dims(L, 2, t->ndim, dims);
   lt_error err;
   ltl_ud *ud = ltl_newud(L);
-  return push_new(L, &ud->t, lt_flip(t, t->ndim ? n : 0, dims, &ud->t, &err), &err);
+  return pushed(L, lt_flip(t, t->ndim ? n : 0, dims, &ud->t, &err), &err);
 }
 
 /* t:roll(shifts [, dims]) -- integers or tables of them; without dims the flattened tensor
@@ -133,8 +131,7 @@ static int m_roll(lua_State *L) {
   lt_error err;
   ltl_ud *ud = ltl_newud(L);
   int flat = nd == 0 || t->ndim == 0;
-  return push_new(L, &ud->t, lt_roll(t, flat ? 1 : ns, shifts, flat ? NULL : dims, &ud->t, &err),
-                  &err);
+  return pushed(L, lt_roll(t, flat ? 1 : ns, shifts, flat ? NULL : dims, &ud->t, &err), &err);
 }
 
 /* t:repeat(sizes) and t:tile(sizes): sizes a table or integers. tile pads the sizes with
@@ -153,7 +150,7 @@ static int repeat_or_tile(lua_State *L, int tile) {
   }
   lt_error err;
   ltl_ud *ud = ltl_newud(L);
-  return push_new(L, &ud->t, lt_repeat(t, n, reps, &ud->t, &err), &err);
+  return pushed(L, lt_repeat(t, n, reps, &ud->t, &err), &err);
 }
 static int m_repeat(lua_State *L) { return repeat_or_tile(L, 0); }
 static int m_tile(lua_State *L) { return repeat_or_tile(L, 1); }
@@ -165,7 +162,7 @@ static int tri(lua_State *L, int upper) {
   check_no_more(L, 2);
   lt_error err;
   ltl_ud *ud = ltl_newud(L);
-  return push_new(L, &ud->t, lt_tri(t, k, upper, &ud->t, &err), &err);
+  return pushed(L, lt_tri(t, k, upper, &ud->t, &err), &err);
 }
 static int m_tril(lua_State *L) { return tri(L, 0); }
 static int m_triu(lua_State *L) { return tri(L, 1); }
@@ -177,7 +174,7 @@ static int m_diag(lua_State *L) {
   check_no_more(L, 2);
   lt_error err;
   ltl_ud *ud = ltl_newud(L);
-  return push_new(L, &ud->t, lt_diag(t, k, &ud->t, &err), &err);
+  return pushed(L, lt_diag(t, k, &ud->t, &err), &err);
 }
 
 /* }====== */
@@ -445,7 +442,6 @@ static int make_like(lua_State *L, int how, const char *fname) {
   lt_error err;
   ltl_ud *ud = ltl_newud(L);
   if (lt_tensor_new(dt, t->ndim, t->shape, how == '0', &ud->t, &err)) return ltl_raise(L, &err);
-  ltl_account_tensor(L, ud->t);
   if ((how == '1' || how == 'f') && lt_fill(ud->t, &s, &err)) return ltl_raise(L, &err);
   return 1;
 }
@@ -467,7 +463,7 @@ static int f_eye(lua_State *L) {
     return luaL_typeerror(L, darg, "dtype name");
   lt_error err;
   ltl_ud *ud = ltl_newud(L);
-  return push_new(L, &ud->t, lt_eye(dt, n, m, &ud->t, &err), &err);
+  return pushed(L, lt_eye(dt, n, m, &ud->t, &err), &err);
 }
 
 /* A start or end argument: a number, or {re, im}. */
@@ -508,7 +504,7 @@ static int spaced(lua_State *L, int logspace) {
     return luaL_typeerror(L, darg, "dtype name");
   lt_error err;
   ltl_ud *ud = ltl_newud(L);
-  return push_new(L, &ud->t, lt_linspace(dt, a, b, steps, logspace, base, &ud->t, &err), &err);
+  return pushed(L, lt_linspace(dt, a, b, steps, logspace, base, &ud->t, &err), &err);
 }
 static int f_linspace(lua_State *L) { return spaced(L, 0); }
 static int f_logspace(lua_State *L) { return spaced(L, 1); }

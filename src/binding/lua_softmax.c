@@ -36,7 +36,6 @@ static int softmax_of(lua_State *L, lt_smop op, const char *name) {
   lt_error err;
   lt_tensor **slot = &ltl_newud(L)->t;
   if (lt_softmax(op, t, dim, dt, slot, &err)) return fail(L, name, &err);
-  ltl_account_tensor(L, *slot);
   return 1;
 }
 static int m_softmax(lua_State *L) { return softmax_of(L, LT_SOFTMAX, "softmax"); }
@@ -74,7 +73,6 @@ static int m_logsumexp(lua_State *L) {
   lt_error err;
   lt_tensor **slot = &ltl_newud(L)->t;
   if (lt_logsumexp(t, dims, ndims, keepdim, slot, &err)) return fail(L, "logsumexp", &err);
-  ltl_account_tensor(L, *slot);
   return 1;
 }
 
@@ -95,7 +93,6 @@ static int m_isclose(lua_State *L) {
   lt_error err;
   lt_tensor **slot = &ltl_newud(L)->t;
   if (lt_isclose(a, b, rtol, atol, equal_nan, slot, &err)) return fail(L, "isclose", &err);
-  ltl_account_tensor(L, *slot);
   return 1;
 }
 
@@ -138,7 +135,6 @@ static int m_outer(lua_State *L) {
   lt_error err;
   lt_tensor **slot = &ltl_newud(L)->t;
   if (lt_outer(a, b, slot, &err)) return fail(L, "outer", &err);
-  ltl_account_tensor(L, *slot);
   return 1;
 }
 
@@ -151,7 +147,6 @@ static int m_cross(lua_State *L) {
   lt_error err;
   lt_tensor **slot = &ltl_newud(L)->t;
   if (lt_cross(a, b, dim, slot, &err)) return fail(L, "cross", &err);
-  ltl_account_tensor(L, *slot);
   return 1;
 }
 

@@ -56,12 +56,6 @@ static int opt_flag(lua_State *L, int idx, int def, const char *name, const char
 /* Two new result slots on the stack (values below indices); either may stay NULL. */
 static lt_tensor **new_slot(lua_State *L) { return &ltl_newud(L)->t; }
 
-/* Accounts the tensors in the top n slots and returns n. */
-static int results(lua_State *L, int n) {
-  for (int i = n; i >= 1; i--) ltl_account_tensor(L, ltl_check(L, -i));
-  return n;
-}
-
 #define CHECK_CORE(L, rc, name, err)                        \
   do {                                                      \
     if (rc) return ltl_error(L, "%s: %s", name, (err).msg); \
@@ -81,7 +75,7 @@ static int sort_like(lua_State *L, const char *name, int want_values) {
   lt_tensor **v = want_values ? new_slot(L) : NULL, **ix = new_slot(L);
   lt_error err;
   CHECK_CORE(L, lt_sort(t, dim, desc, 1, v, ix, &err), name, err);
-  return results(L, want_values ? 2 : 1);
+  return want_values ? 2 : 1;
 }
 static int m_sort(lua_State *L) { return sort_like(L, "sort", 1); }
 static int m_argsort(lua_State *L) { return sort_like(L, "argsort", 0); }
@@ -95,7 +89,7 @@ static int m_topk(lua_State *L) {
   lt_tensor **v = new_slot(L), **ix = new_slot(L);
   lt_error err;
   CHECK_CORE(L, lt_topk(t, k, dim, largest, 1, v, ix, &err), "topk", err);
-  return results(L, 2);
+  return 2;
 }
 
 static int m_kthvalue(lua_State *L) {
@@ -106,7 +100,7 @@ static int m_kthvalue(lua_State *L) {
   lt_tensor **v = new_slot(L), **ix = new_slot(L);
   lt_error err;
   CHECK_CORE(L, lt_kthvalue(t, k, dim, keepdim, 1, v, ix, &err), "kthvalue", err);
-  return results(L, 2);
+  return 2;
 }
 
 static int m_median(lua_State *L) {
@@ -123,7 +117,7 @@ static int m_median(lua_State *L) {
   int dim = opt_dim(L, 2, t), keepdim = ltl_opt_bool(L, 3, 0, "keepdim");
   lt_tensor **v = new_slot(L), **ix = new_slot(L);
   CHECK_CORE(L, lt_median(t, dim, keepdim, 1, v, ix, &err), "median", err);
-  return results(L, 2);
+  return 2;
 }
 
 static int m_mode(lua_State *L) {
@@ -133,7 +127,7 @@ static int m_mode(lua_State *L) {
   lt_tensor **v = new_slot(L), **ix = new_slot(L);
   lt_error err;
   CHECK_CORE(L, lt_mode(t, dim, keepdim, 1, v, ix, &err), "mode", err);
-  return results(L, 2);
+  return 2;
 }
 
 static int m_unique(lua_State *L) {
@@ -160,7 +154,7 @@ static int m_unique(lua_State *L) {
   CHECK_CORE(L,
              dim < 0 ? lt_unique(t, 1, u, iv, ct, &err) : lt_unique_dim(t, dim, 1, u, iv, ct, &err),
              "unique", err);
-  return results(L, 1 + inv + cnt);
+  return 1 + inv + cnt;
 }
 
 /* }====== */
@@ -183,7 +177,7 @@ static int cumulate(lua_State *L, lt_cumop op, const char *name) {
   lt_tensor **r = new_slot(L);
   lt_error err;
   CHECK_CORE(L, lt_cumulate(op, t, dim, dt, r, &err), name, err);
-  return results(L, 1);
+  return 1;
 }
 static int m_cumsum(lua_State *L) { return cumulate(L, LT_CUMSUM, "cumsum"); }
 static int m_cumprod(lua_State *L) { return cumulate(L, LT_CUMPROD, "cumprod"); }
@@ -195,7 +189,7 @@ static int cumextreme(lua_State *L, int is_max, const char *name) {
   lt_tensor **v = new_slot(L), **ix = new_slot(L);
   lt_error err;
   CHECK_CORE(L, lt_cumextreme(t, dim, is_max, 1, v, ix, &err), name, err);
-  return results(L, 2);
+  return 2;
 }
 static int m_cummax(lua_State *L) { return cumextreme(L, 1, "cummax"); }
 static int m_cummin(lua_State *L) { return cumextreme(L, 0, "cummin"); }
@@ -223,7 +217,7 @@ static int f_searchsorted(lua_State *L) {
   lt_tensor **r = new_slot(L);
   lt_error err;
   CHECK_CORE(L, lt_searchsorted(seq, v, right, i32, 1, r, &err), "searchsorted", err);
-  return results(L, 1);
+  return 1;
 }
 
 /* bincount(weights, minlength) or bincount({weights = , minlength = }). */
@@ -237,7 +231,7 @@ static int m_bincount(lua_State *L) {
   lt_tensor **r = new_slot(L);
   lt_error err;
   CHECK_CORE(L, lt_bincount(t, w, minlength, r, &err), "bincount", err);
-  return results(L, 1);
+  return 1;
 }
 
 static int m_histc(lua_State *L) {
@@ -248,7 +242,7 @@ static int m_histc(lua_State *L) {
   lt_tensor **r = new_slot(L);
   lt_error err;
   CHECK_CORE(L, lt_histc(t, bins, lo, hi, r, &err), "histc", err);
-  return results(L, 1);
+  return 1;
 }
 
 /* }====== */

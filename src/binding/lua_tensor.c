@@ -132,7 +132,6 @@ static int f_arange(lua_State *L) {
   ltl_ud *ud = ltl_newud(L);
   lt_error err;
   if (lt_arange(dt, &v[0], &v[1], &v[2], &ud->t, &err)) return ltl_raise(L, &err);
-  ltl_account_tensor(L, ud->t);
   return 1;
 }
 
@@ -269,9 +268,7 @@ static int m_storage_offset(lua_State *L) {
 static int m_data_ptr(lua_State *L) {
   lt_tensor *t = ltl_check(L, 1);
   lt_error err;
-  size_t moved;
-  if (lt_tensor_pin(t, &moved, &err)) return ltl_raise(L, &err);
-  ltl_account(L, moved);
+  if (lt_tensor_pin(t, &err)) return ltl_raise(L, &err);
   lua_pushinteger(L, (lua_Integer)(intptr_t)lt_data(t));
   return 1;
 }
@@ -349,7 +346,6 @@ static int m_clone(lua_State *L) {
   lt_error err;
   ltl_ud *ud = ltl_newud(L);
   LTL_CHECK(L, lt_clone_lazy(t, &ud->t, &err), err);
-  if (!lt_shares_block(ud->t, t)) ltl_account_tensor(L, ud->t); /* it was an eager copy */
   return 1;
 }
 
@@ -409,7 +405,6 @@ static int reshape_like(lua_State *L, int copy_ok) {
   int rc = copy_ok ? lt_reshape(t, ndim, shape, &ud->t, &copied, &err)
                    : lt_view(t, ndim, shape, &ud->t, &err);
   LTL_CHECK(L, rc, err);
-  if (copied) ltl_account(L, lt_numel(t) * lt_esize(t));
   return 1;
 }
 /* t:view(shape) or t:view(dtype): the same bytes read as another dtype (lt_view_dtype). */

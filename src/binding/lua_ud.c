@@ -28,14 +28,85 @@ const char *const ltl_capsule_names[4] = {"dltensor", "dltensor_versioned", "use
  * finalizable userdata. Lua's incremental collector runs only a few finalizers per step; small
  * userdata with __gc made faster than that (tensors and capsules in a DLPack round-trip loop)
  * would pile up without bound, so every LTL_GC_EVERY of them take one extra collector step.
+ * Its own __gc closes the state's memory account.
  */
 #define LTL_GC_EVERY 256
+
+/* The collector's trigger (see lt_account.h): after a collection, pressure comes again once
+   the tensor memory in use has grown by max(what was in use, LTL_GC_HEAP_FACTOR times the Lua
+   heap, LTL_GC_SLACK_MIN). A full collection costs about 0.3 ns per byte of Lua heap here,
+   so the factor keeps its cost a fraction of making that much tensor memory; the minimum keeps
+   small heaps from collecting at every few tensors. */
+#ifndef LTL_GC_HEAP_FACTOR
+#define LTL_GC_HEAP_FACTOR 8
+#endif
+#ifndef LTL_GC_SLACK_MIN
+#define LTL_GC_SLACK_MIN ((int64_t)16 << 20)
+#endif
+
+/* Whether a finalizer is running: Lua stops the collector while it runs one, and from 5.4.4
+   lua_gc reports that internal stop as -1 (a stop by the script is 0). Before 5.4.4 the two read
+   the same, and a stopped collector counts as a finalizer: the safe side. */
+static int in_finalizer(lua_State *L) {
+#if LUA_VERSION_RELEASE_NUM >= 50404
+  return lua_gc(L, LUA_GCISRUNNING) < 0;
+#else
+  return lua_gc(L, LUA_GCISRUNNING) != 1;
+#endif
+}
+
+/* The account's pressure function: runs inside an allocation of the core, on the thread that
+   runs the state, before the memory is taken. A full collection (the generational collector's
+   young collections never free tensors that have aged, and the debt of an incremental step is
+   no help to it), unless a finalizer is running (the collector cannot run then) or the script
+   stopped the collector (then only a charge past the budget collects, as Lua's own emergency
+   collections do). */
+static void pressure(lt_account *a, size_t need, void *ctx) {
+  ltl_state *st = ctx;
+  lua_State *L = st->main;
+  if (in_finalizer(L)) return;
+  int over = lt_account_used(a) + (int64_t)need > lt_account_limit(a);
+  if (over || lua_gc(L, LUA_GCISRUNNING)) lua_gc(L, LUA_GCCOLLECT);
+  int64_t heap = (int64_t)lua_gc(L, LUA_GCCOUNT) * 1024 + lua_gc(L, LUA_GCCOUNTB);
+  int64_t slack = heap * LTL_GC_HEAP_FACTOR;
+  lt_account_rebase(a, slack > LTL_GC_SLACK_MIN ? slack : LTL_GC_SLACK_MIN);
+}
+
+/* __gc of the bookkeeping (the state closes): tensors still charged keep the account until they
+   go; no more pressure. */
+static int state_gc(lua_State *L) {
+  ltl_state *st = lua_touserdata(L, 1);
+  lt_account *a = st->acct;
+  st->acct = NULL;
+  lt_account_close(a);
+  return 0;
+}
+
+int ltl_set_memory_limit(ltl_state *st, int64_t limit, int from_host) {
+  if (!st->acct) return 0;
+  if (from_host) {
+    st->host_limit = limit;
+  } else if (limit > st->host_limit) {
+    return -1;
+  }
+  lt_account_set_limit(st->acct, limit);
+  return 0;
+}
 
 void ltl_register_state(lua_State *L, int mt) {
   mt = lua_absindex(L, mt);
   ltl_state *st = lua_newuserdatauv(L, sizeof(ltl_state), LTL_MT_COUNT);
-  st->fresh = 0;
-  st->mt[0] = NULL;
+  memset(st, 0, sizeof *st);
+  st->host_limit = LT_NO_LIMIT;
+  lua_rawgeti(L, LUA_REGISTRYINDEX, LUA_RIDX_MAINTHREAD);
+  st->main = lua_tothread(L, -1);
+  lua_pop(L, 1);
+  lua_createtable(L, 0, 1); /* its metatable, before the account: a raise leaks nothing */
+  lua_pushcfunction(L, state_gc);
+  lua_setfield(L, -2, "__gc");
+  if (!(st->acct = lt_account_new(pressure, st))) luaL_error(L, "not enough memory");
+  lt_account_rebase(st->acct, LTL_GC_SLACK_MIN);
+  lua_setmetatable(L, -2);
   lua_pushvalue(L, mt);
   st->mt[LTL_MT_TENSOR] = lua_topointer(L, -1);
   lua_setiuservalue(L, -2, LTL_MT_TENSOR);
@@ -45,11 +116,13 @@ void ltl_register_state(lua_State *L, int mt) {
     lua_setiuservalue(L, -2, LTL_MT_CAPSULE + i);
   }
   lua_rawsetp(L, LUA_REGISTRYINDEX, &ltl_tensor_key);
+  ltl_enter(st);
 }
 
 ltl_state *ltl_push_metatable(lua_State *L, int which) {
   lua_rawgetp(L, LUA_REGISTRYINDEX, &ltl_tensor_key);
   ltl_state *st = lua_touserdata(L, -1);
+  ltl_enter(st);
   lua_getiuservalue(L, -1, which);
   lua_replace(L, -2); /* cheaper than lua_remove's rotation */
   return st;
@@ -58,6 +131,7 @@ ltl_state *ltl_push_metatable(lua_State *L, int which) {
 ltl_state *ltl_set_metatable(lua_State *L, int which) {
   lua_rawgetp(L, LUA_REGISTRYINDEX, &ltl_tensor_key);
   ltl_state *st = lua_touserdata(L, -1);
+  ltl_enter(st);
   lua_getiuservalue(L, -1, which);
   lua_setmetatable(L, -3);
   lua_pop(L, 1); /* the bookkeeping */
@@ -66,7 +140,9 @@ ltl_state *ltl_set_metatable(lua_State *L, int which) {
 
 ltl_state *ltl_push_state(lua_State *L) {
   lua_rawgetp(L, LUA_REGISTRYINDEX, &ltl_tensor_key);
-  return lua_touserdata(L, -1);
+  ltl_state *st = lua_touserdata(L, -1);
+  ltl_enter(st);
+  return st;
 }
 
 ltl_state *ltl_state_of(lua_State *L) {
@@ -87,59 +163,49 @@ void ltl_setfuncs(lua_State *L, int idx, const luaL_Reg *l) {
   lua_pop(L, 1);
 }
 
-void ltl_account(lua_State *L, size_t nbytes) {
-  /* Debt of nbytes/1024 KB makes the collector work as if the block were in its heap, so
-     loops that drop big tensors free them without anyone calling collectgarbage. */
-  size_t kb = nbytes / 1024;
-  if (kb == 0 || !lua_gc(L, LUA_GCISRUNNING)) return;
-  lua_gc(L, LUA_GCSTEP, kb > INT_MAX ? INT_MAX : (int)kb);
-}
-
-void ltl_account_tensor(lua_State *L, const lt_tensor *t) {
-  if (t) ltl_account(L, (size_t)lt_numel(t) * lt_esize(t));
-}
-
-void ltl_account_import(lua_State *L, const lt_tensor *t) {
-  if (t && lt_storage_wrapped(t->storage)) ltl_account_tensor(L, t);
-}
-
 /* }====== */
 
 /* {====== userdata ====== */
 
 /* A new empty userdata with tag, on top of the stack (no metatable yet). */
-static ltl_ud *new_ud(lua_State *L, const char *tag) {
+static ltl_ud *new_ud(lua_State *L, const char *tag, ltl_state *st) {
   /* a tensor's one user value holds its row view (lua_index.c); a wrapper has none */
   ltl_ud *ud = lua_newuserdatauv(L, sizeof(ltl_ud), tag == &ltl_tensor_key ? LTL_UV_ROW : 0);
   ud->t = ud->closed = NULL;
   ud->tag = tag;
+  ud->st = st;
+  ltl_enter(st); /* again: making the userdata may have run a finalizer of another state */
   return ud;
 }
 
 ltl_ud *ltl_newud(lua_State *L) {
-  ltl_ud *ud = new_ud(L, &ltl_tensor_key);
-  ltl_count_finalizable(L, ltl_set_metatable(L, LTL_MT_TENSOR));
+  ltl_state *st = ltl_push_state(L);
+  ltl_ud *ud = new_ud(L, &ltl_tensor_key, st);
+  lua_getiuservalue(L, -2, LTL_MT_TENSOR);
+  lua_setmetatable(L, -2);
+  lua_replace(L, -2); /* the bookkeeping */
+  ltl_count_finalizable(L, st);
   return ud;
 }
 
 lt_tensor *ltl_push_new(lua_State *L, lt_dtype dt, int ndim, const int64_t *shape, int zero) {
   lt_error err;
-  int64_t n;
-  if (lt_shape_numel(ndim, shape, &n, &err)) ltl_raise(L, &err);
-  if ((uint64_t)n <= (uint64_t)PTRDIFF_MAX / lt_dtypes[dt].size)
-    ltl_account(L, (size_t)n * lt_dtypes[dt].size);
   ltl_ud *ud = ltl_newud(L);
   LTL_CHECK(L, lt_tensor_new(dt, ndim, shape, zero, &ud->t, &err), err);
   return ud->t;
 }
 
-ltl_ud *ltl_new_wrapper_ud(lua_State *L) { return new_ud(L, &ltl_wrapper_key); }
+ltl_ud *ltl_new_wrapper_ud(lua_State *L) {
+  ltl_state *st = ltl_state_of(L);
+  return new_ud(L, &ltl_wrapper_key, st);
+}
 
 ltl_ud *ltl_newud_in(lua_State *L, int sidx) {
-  ltl_ud *ud = new_ud(L, &ltl_tensor_key);
+  ltl_state *st = lua_touserdata(L, sidx);
+  ltl_ud *ud = new_ud(L, &ltl_tensor_key, st);
   lua_getiuservalue(L, sidx, LTL_MT_TENSOR);
   lua_setmetatable(L, -2);
-  ltl_count_finalizable(L, lua_touserdata(L, sidx));
+  ltl_count_finalizable(L, st);
   return ud;
 }
 
@@ -147,6 +213,7 @@ lt_tensor *ltl_check(lua_State *L, int idx) {
   ltl_ud *ud = ltl_testud(L, idx);
   if (!ud) luaL_typeerror(L, idx, "tensor");
   if (!ud->t || lt_storage_revoked(ud->t->storage)) ltl_released(L);
+  ltl_enter(ud->st);
   return ud->t;
 }
 
@@ -156,17 +223,6 @@ void ltl_release_ud(ltl_ud *ud) {
   ud->t = ud->closed = NULL; /* before the free: a finalizer running again sees nothing */
   lt_tensor_free(t);
   lt_tensor_free(closed);
-}
-
-/* Whether a finalizer is running: Lua stops the collector while it runs one, and from 5.4.4
-   lua_gc reports that internal stop as -1 (a stop by the script is 0). Before 5.4.4 the two read
-   the same, and a stopped collector counts as a finalizer: the safe side. */
-static int in_finalizer(lua_State *L) {
-#if LUA_VERSION_RELEASE_NUM >= 50404
-  return lua_gc(L, LUA_GCISRUNNING) < 0;
-#else
-  return lua_gc(L, LUA_GCISRUNNING) != 1;
-#endif
 }
 
 /* Whether the value at idx sits in the stack of a running C function below the caller: a C
@@ -255,7 +311,6 @@ static int import_body(lua_State *L) {
   lt_error err;
   if (lt_dlpack_import(job->m, job->versioned, &ud->t, &err)) return ltl_raise(L, &err);
   if (job->readonly != LT_WRITABLE) ud->t->readonly = (lt_readonly)job->readonly;
-  ltl_account_import(L, ud->t);
   return 1;
 }
 
@@ -518,9 +573,8 @@ void ltl_store_value(lua_State *L, int idx, lt_dtype dt, char *p) {
 
 void ltl_prepare_write(lua_State *L, lt_tensor *t) {
   lt_error err;
-  size_t moved;
-  if (lt_prepare_write_moved(t, &moved, &err)) ltl_raise(L, &err);
-  ltl_account(L, moved);
+  (void)ltl_state_of(L); /* entered: a copy-on-write clone's own block is charged to the state */
+  if (lt_prepare_write(t, &err)) ltl_raise(L, &err);
 }
 
 void ltl_check_readable(lua_State *L, const lt_tensor *t) {

@@ -25,6 +25,7 @@
     "ltensor needs the Lua 5.4 headers (liblua5.4-dev): Lua 5.1, LuaJIT and 5.3 lack 64-bit integers, <close> and lua_newuserdatauv"
 #endif
 
+#include "lt_account.h"
 #include "lt_promote.h" /* lt_operand */
 #include "lt_tensor.h"
 
@@ -33,6 +34,8 @@
 #define LTL_RELEASED "tensor has been released"
 
 /* {====== userdata and tags ====== */
+
+typedef struct ltl_state ltl_state;
 
 typedef struct {
   /* &ltl_tensor_key or &ltl_wrapper_key: identifies the userdata without a metatable lookup.
@@ -43,6 +46,9 @@ typedef struct {
   /* What `<close>` released while a finalizer ran (ltl_close_ud): scripts see a released tensor,
      and the header is freed by __gc, when no C frame can hold it any more. */
   lt_tensor *closed;
+  /* The bookkeeping of the state that made it (a userdata lives and dies in one state): whose
+     memory account a call on it charges (ltl_enter). */
+  ltl_state *st;
 } ltl_ud;
 
 extern const char ltl_tensor_key, ltl_wrapper_key;
@@ -72,8 +78,8 @@ static inline ltl_ud *ltl_testwrapper(lua_State *L, int idx) {
 /* A new wrapper userdata (t == NULL, no metatable yet: lua_wrapper.c sets its own). */
 ltl_ud *ltl_new_wrapper_ud(lua_State *L);
 ltl_ud *ltl_newud(lua_State *L);
-/* Pushes a new contiguous tensor of dt and shape (zero-filled when zero != 0), its data counted
-   for the collector first (ltl_account). Raises for a bad shape or no memory. */
+/* Pushes a new contiguous tensor of dt and shape (zero-filled when zero != 0). Raises for a bad
+   shape, no memory or a budget passed. */
 lt_tensor *ltl_push_new(lua_State *L, lt_dtype dt, int ndim, const int64_t *shape, int zero);
 /* The same, with the tensor metatable taken from the bookkeeping at stack index sidx
    (ltl_push_state): one registry lookup less where a function needs the bookkeeping anyway. */
@@ -101,13 +107,18 @@ enum { LTL_MT_TENSOR = 1, LTL_MT_CAPSULE = 2, LTL_MT_COUNT = 5 };
 /* Registry names of the capsule metatables: "dltensor", "dltensor_versioned", then the two
    "used_" ones (made by lua_dlpack.c). */
 extern const char *const ltl_capsule_names[4];
-typedef struct {
+struct ltl_state {
   unsigned fresh; /* finalizable userdata made since the last extra collector step */
   unsigned spare; /* pointer-sized, as every userdata ltensor makes (see ltl_ud's tag) */
   /* lua_topointer of each metatable (index LTL_MT_*; 0 unused): kept alive by the user values,
      so comparing a metatable's address tells which it is without pushing any */
   const void *mt[LTL_MT_COUNT + 1];
-} ltl_state;
+  /* The memory account every tensor of the state is charged to (NULL once the state closes),
+     and the state's main thread, which the account's pressure function collects on. */
+  lt_account *acct;
+  lua_State *main;
+  int64_t host_limit; /* the budget the host set (LT_NO_LIMIT: none); a script stays below it */
+};
 /* Registers the bookkeeping of L: the tensor metatable at mt and the capsule metatables
    (already in the registry). Marks L's ltensor as open. */
 void ltl_register_state(lua_State *L, int mt);
@@ -124,14 +135,20 @@ ltl_state *ltl_push_state(lua_State *L);
 void ltl_count_finalizable(lua_State *L, ltl_state *st);
 /* Sets the functions of l (NULL-terminated) into the table at idx. */
 void ltl_setfuncs(lua_State *L, int idx, const luaL_Reg *l);
-/* Tells the garbage collector that nbytes outside its heap are about to be allocated. */
-void ltl_account(lua_State *L, size_t nbytes);
-/* The same for the data of a tensor the core just made (NULL: nothing). */
-void ltl_account_tensor(lua_State *L, const lt_tensor *t);
-/* The same for an imported tensor whose memory came from outside (a host's, a producer's): the
-   collector sees every tensor's data, whoever allocated it. ltensor's own memory coming back
-   was counted when it was allocated. */
-void ltl_account_import(lua_State *L, const lt_tensor *t);
+/*
+ * Memory. Every block of tensor data is charged, by the core's storage layer, to the memory
+ * account of the calling thread (lt_account.h); the binding makes the state's account current
+ * whenever a call begins to work with the state's tensors (ltl_check, ltl_newud, ltl_push_state,
+ * ltl_prepare_write), so no call site charges anything itself. Before a charge would pass the
+ * account's trigger or budget, the account asks for pressure: a full collection on the state's
+ * main thread (README "Memory" says why a full one), after which the trigger is set again from
+ * the memory still in use.
+ */
+static inline void ltl_enter(ltl_state *st) { lt_account_use(st->acct); }
+/* Sets the state's budget (LT_NO_LIMIT: none). From the host (from_host 1) it becomes the
+   ceiling a script's own limit cannot pass; from a script, a limit above that ceiling is
+   refused: returns -1 and changes nothing. */
+int ltl_set_memory_limit(ltl_state *st, int64_t limit, int from_host);
 
 /* }====== */
 

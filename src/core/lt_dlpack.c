@@ -68,7 +68,7 @@ int lt_dlpack_export(lt_tensor *t, int versioned, int copy, int read_only, void 
   if (copy) {
     if ((rc = lt_clone(t, &src, err))) return rc;
     t = src;
-  } else if (!read_only && (rc = lt_tensor_pin(t, NULL, err))) {
+  } else if (!read_only && (rc = lt_tensor_pin(t, err))) {
     return rc; /* the consumer may write: t gets a block of its own that is never shared again */
   }
   char *base = malloc(HEAD_ROOM + sizeof(export_block) + 2 * (size_t)t->ndim * sizeof(int64_t));
@@ -318,12 +318,13 @@ int lt_dlpack_import(void *managed, int versioned, lt_tensor **out, lt_error *er
     return rc;
   }
   void *data = dl->data ? dl->data : empty_data;
-  t->storage =
-      lt_storage_wrap(data, 0, dl->device, versioned ? release_versioned : release_legacy, managed);
+  size_t span = (size_t)(ext.hi - ext.lo); /* what the importer's memory account is charged */
+  t->storage = lt_storage_wrap(data, 0, span, dl->device,
+                               versioned ? release_versioned : release_legacy, managed);
   if (!t->storage) {
     lt_tensor_free(t);
     lt_dlpack_delete(managed, versioned);
-    return lt_fail(err, LT_ENOMEM, "not enough memory");
+    return lt_fail_nomem_at(err, span, "DLPack import: ");
   }
   /* from here on the storage owns the managed tensor: freeing t calls the deleter */
   uint64_t bits = (uint64_t)dl->dtype.bits * dl->dtype.lanes;

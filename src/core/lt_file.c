@@ -253,10 +253,11 @@ int lt_file_map(lt_file *f, lt_storage **out, lt_error *err) {
   }
   if (m->len) m->ticket = lt_mapguard_add(m->addr, m->len, &m->mn.damaged);
   DLDevice cpu = {kDLCPU, 0};
-  lt_storage *s = lt_storage_wrap(m->addr, m->len, cpu, unmap, m);
+  lt_storage *s = lt_storage_wrap(m->addr, m->len, m->len, cpu, unmap, m);
   if (!s) {
+    size_t len = m->len;
     unmap(m, NULL);
-    return lt_fail(err, LT_ENOMEM, "not enough memory");
+    return lt_fail_nomem_at(err, len, "%s: ", f->path);
   }
   *out = s;
   return LT_OK;
@@ -344,10 +345,10 @@ int lt_file_find_duplicate(const char *const *names, int n, int *dup, lt_error *
 }
 
 int lt_file_alloc(uint64_t nbytes, lt_storage **out, lt_error *err) {
-  /* the storage allocator's refusal; when it learns to say why (a memory budget), this is the
-     one place that passes its message on */
-  if (nbytes > SIZE_MAX || !(*out = lt_storage_new((size_t)nbytes, 0)))
+  if (nbytes > SIZE_MAX)
     return lt_fail(err, LT_ENOMEM, "not enough memory for %llu bytes", (unsigned long long)nbytes);
+  if (!(*out = lt_storage_new((size_t)nbytes, 0)))
+    return lt_fail_nomem(err, (size_t)nbytes); /* the allocator's reason: the budget, or none */
   return LT_OK;
 }
 

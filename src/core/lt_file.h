@@ -106,7 +106,7 @@ int lt_file_named(const char *name, int rc, lt_error *err);
 int lt_file_find_duplicate(const char *const *names, int n, int *dup, lt_error *err);
 
 /* A storage of nbytes for a loaded tensor's data, through the storage allocator; its refusal
-   (out of memory, or the memory budget) is passed on as LT_ENOMEM. */
+   is passed on as LT_ENOMEM with its reason (lt_fail_nomem: the memory budget, or none). */
 int lt_file_alloc(uint64_t nbytes, lt_storage **out, lt_error *err);
 
 /* The bytes n elements of DLPack type dl take in a file: n * bits * lanes / 8, sub-byte types

@@ -7,6 +7,9 @@
 #else
 #define _GNU_SOURCE /* MAP_ANONYMOUS, MADV_HUGEPAGE, sched_getaffinity, CPU_COUNT */
 #include <dlfcn.h>
+#if defined(__GLIBC__) || defined(__linux__)
+#include <malloc.h> /* malloc_trim */
+#endif
 #include <sched.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -54,6 +57,7 @@ void *lt_os_lib_sym(void *lib, const char *name) {
   return p;
 }
 void lt_os_lib_close(void *lib) { FreeLibrary((HMODULE)lib); }
+void lt_os_heap_trim(void) { (void)HeapCompact(GetProcessHeap(), 0); }
 
 #else
 
@@ -120,5 +124,10 @@ size_t lt_os_cache_bytes(void) {
 void *lt_os_lib_open(const char *name) { return dlopen(name, RTLD_NOW | RTLD_LOCAL); }
 void *lt_os_lib_sym(void *lib, const char *name) { return dlsym(lib, name); }
 void lt_os_lib_close(void *lib) { dlclose(lib); }
+void lt_os_heap_trim(void) {
+#if defined(__GLIBC__)
+  (void)malloc_trim(0);
+#endif
+}
 
 #endif

@@ -21,6 +21,10 @@ void lt_os_unmap(void *base, size_t len);
 /* Asks for huge pages under [p, p + len); advice only, ignored where unsupported. */
 void lt_os_advise_huge(void *p, size_t len);
 
+/* Gives the C heap's free pages back to the system, where the C library can (glibc's
+   malloc_trim; Windows's HeapCompact): freed blocks amid live ones otherwise stay resident. */
+void lt_os_heap_trim(void);
+
 /* The processors this process may run on (at least 1). */
 int lt_os_cpu_count(void);
 /* The size in bytes of the largest (last-level) data cache, or 0 where the system does not

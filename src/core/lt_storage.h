@@ -10,7 +10,12 @@
  * side keeps the original. Exports hold the block itself, so they stay valid whatever the
  * handles do later. Counts are atomic. Lua-free.
  *
- * Calls nothing else of the core. Called by lt_tensor.c, lt_copy.c, lt_dlpack.c and the binding
+ * Every block is charged to the allocating thread's memory account (lt_account.h) before its
+ * memory is taken, and refunded when it is released: the one place tensor memory is counted.
+ * A refused charge fails the allocation like a lack of memory (lt_account_refusal says which).
+ *
+ * Calls lt_account.c and lt_os.c only. lt_block.c makes and releases blocks, lt_storage.c
+ * handles. Called by lt_tensor.c, lt_copy.c, lt_dlpack.c and the binding
  * (which asks the copy-on-write questions below instead of reading the fields).
  */
 #ifndef LT_STORAGE_H
@@ -20,6 +25,8 @@
 #include <stddef.h>
 
 #include "dlpack.h"
+
+typedef struct lt_account lt_account;
 
 #define LT_ALIGN 64
 
@@ -35,6 +42,13 @@ typedef struct {
   const char *note;
 } lt_block_note;
 
+/* Where a released mapping waits in lt_block.c's cache: its size class's list and the list of
+   all, in the order of release. */
+typedef struct lt_cached {
+  lt_block *next, *prev, *newer, *older;
+  int cls;
+} lt_cached;
+
 struct lt_block {
   atomic_long refs;
   void *data;    /* first byte */
@@ -43,6 +57,9 @@ struct lt_block {
   size_t map_len;
   lt_release_fn release;
   void *release_ctx;
+  lt_account *acct; /* charged when the block was made (NULL: nothing was), refunded at release */
+  size_t charged;
+  lt_cached cached; /* while it waits in the cache */
 };
 
 /* Blocks a handle keeps alive after leaving them (lt_storage_lend). */
@@ -73,9 +90,11 @@ lt_storage *lt_storage_new(size_t nbytes, int zero);
 size_t lt_storage_cache_limit(void);
 
 /* Wraps memory owned elsewhere; release(ctx, data) runs when the last reference goes. The
-   storage is pinned. Returns NULL when out of memory, and then has not called release. */
-lt_storage *lt_storage_wrap(void *data, size_t nbytes, DLDevice device, lt_release_fn release,
-                            void *ctx);
+   storage is pinned; charge bytes (the extent of what tensors may address in it) are charged to
+   the thread's account. Returns NULL when out of memory or refused, and then has not called
+   release. */
+lt_storage *lt_storage_wrap(void *data, size_t nbytes, size_t charge, DLDevice device,
+                            lt_release_fn release, void *ctx);
 
 static inline lt_storage *lt_storage_retain(lt_storage *s) {
   atomic_fetch_add_explicit(&s->refs, 1, memory_order_relaxed);
@@ -95,7 +114,8 @@ void lt_storage_release(lt_storage *s);
 lt_storage *lt_storage_share(lt_storage *s);
 
 /* Before a write: gives s a block of its own if its block is shared. 0, or -1 when out of
-   memory (s unchanged). */
+   memory, refused, or while the collector runs inside an allocation (lt_account_collecting; s
+   unchanged). */
 int lt_storage_unshare(lt_storage *s);
 
 /* A writable pointer to s's memory escapes (a writable export, data_ptr()): unshares and
@@ -130,8 +150,16 @@ static inline int lt_storage_revoked(const lt_storage *s) { return s->revoked; }
 
 /* Revokes s (a host's per-frame buffer): every tensor and view on this handle loses access
    at once (its device reads as 0, so element access fails), and the handle drops its block;
-   the block's memory is released when no export holds it any more. */
+   the block's memory is released when no export holds it any more (and not before the handle
+   goes when the revocation came while the collector ran inside an allocation). */
 void lt_storage_revoke(lt_storage *s);
+
+/* A new block of nbytes (lt_block.c), charged to the thread's account first; NULL when out of
+   memory or refused. For the storage layer. */
+lt_block *lt_block_new(size_t nbytes, int zero);
+/* A block over memory owned elsewhere, charging charge bytes; NULL when out of memory or
+   refused (release not called). */
+lt_block *lt_block_wrap(void *data, size_t nbytes, size_t charge, lt_release_fn release, void *ctx);
 
 static inline lt_block *lt_block_retain(lt_block *b) {
   atomic_fetch_add_explicit(&b->refs, 1, memory_order_relaxed);

@@ -3,6 +3,7 @@
  * Nothing here allocates element data except lt_tensor_new; copies are lt_copy.c's.
  */
 #include "lt_tensor.h"
+#include "lt_account.h"
 #include "lt_checked.h"
 
 #include <stdarg.h>
@@ -19,6 +20,29 @@ int lt_fail(lt_error *err, int code, const char *fmt, ...) {
   }
   return code;
 }
+
+int lt_fail_nomem_at(lt_error *err, size_t nbytes, const char *where, ...) {
+  char at[160];
+  va_list ap;
+  va_start(ap, where);
+  vsnprintf(at, sizeof at, where, ap);
+  va_end(ap);
+  int64_t budget = lt_account_refusal();
+  lt_account *a = lt_account_current();
+  if (budget >= 0 && a)
+    return lt_fail(err, LT_ENOMEM,
+                   "%snot enough memory (budget %lld bytes, %lld in use, %llu asked)", at,
+                   (long long)budget, (long long)lt_account_used(a), (unsigned long long)nbytes);
+  if (lt_account_collecting())
+    return lt_fail(err, LT_ENOMEM,
+                   "%scannot copy a shared (cloned) tensor while the collector runs inside an "
+                   "allocation (a finalizer wrote to a tensor)",
+                   at);
+  return lt_fail(err, LT_ENOMEM, "%snot enough memory for %llu bytes", at,
+                 (unsigned long long)nbytes);
+}
+
+int lt_fail_nomem(lt_error *err, size_t nbytes) { return lt_fail_nomem_at(err, nbytes, "%s", ""); }
 
 /* {====== sizes ====== */
 
@@ -143,30 +167,17 @@ int lt_check_writable(const lt_tensor *t, lt_error *err) {
   return lt_check_readable(t, err);
 }
 
-/* Bytes of t's block when t's data moved from before, else 0. */
-static size_t moved_bytes(const lt_tensor *t, const void *before) {
-  return t->storage->data != before ? t->storage->block->nbytes : 0;
-}
-
-int lt_prepare_write_moved(lt_tensor *t, size_t *moved, lt_error *err) {
-  if (moved) *moved = 0;
+int lt_prepare_write(lt_tensor *t, lt_error *err) {
   int rc = lt_check_writable(t, err);
   if (rc) return rc;
-  void *before = t->storage->data;
   if (t->storage->shared && lt_storage_unshare(t->storage))
-    return lt_fail(err, LT_ENOMEM, "not enough memory to copy a shared (cloned) tensor");
-  if (moved) *moved = moved_bytes(t, before);
+    return lt_fail_nomem(err, t->storage->block->nbytes);
   return LT_OK;
 }
 
-int lt_prepare_write(lt_tensor *t, lt_error *err) { return lt_prepare_write_moved(t, NULL, err); }
-
-int lt_tensor_pin(lt_tensor *t, size_t *moved, lt_error *err) {
-  if (moved) *moved = 0;
+int lt_tensor_pin(lt_tensor *t, lt_error *err) {
   if (t->storage->pinned) return LT_OK;
-  void *before = t->storage->data;
-  if (lt_storage_pin(t->storage)) return lt_fail(err, LT_ENOMEM, "not enough memory");
-  if (moved) *moved = moved_bytes(t, before);
+  if (lt_storage_pin(t->storage)) return lt_fail_nomem(err, t->storage->block->nbytes);
   return LT_OK;
 }
 
@@ -214,7 +225,7 @@ int lt_tensor_new(lt_dtype dt, int ndim, const int64_t *shape, int zero, lt_tens
   t->storage = lt_storage_new((size_t)n * es, zero);
   if (!t->storage) {
     lt_tensor_free(t);
-    return lt_fail(err, LT_ENOMEM, "not enough memory for %lld bytes", (long long)((size_t)n * es));
+    return lt_fail_nomem(err, (size_t)n * es);
   }
   t->dtype = dt;
   t->dl_dtype = lt_dtypes[dt].dl;

@@ -39,6 +39,19 @@ int lt_fail(lt_error *err, int code, const char *fmt, ...)
 #endif
     ;
 
+/* LT_ENOMEM after an allocation of nbytes of tensor data failed (lt_storage_new, _wrap,
+   _unshare): "not enough memory (budget B bytes, U in use, N asked)" when the memory budget
+   refused it (lt_account.h), else "not enough memory for N bytes". lt_fail_nomem_at puts the
+   formatted `where` ("x.npy: ") first. */
+int lt_fail_nomem(lt_error *err, size_t nbytes);
+int lt_fail_nomem_at(lt_error *err, size_t nbytes, const char *where, ...)
+#if defined(__MINGW32__)
+    __attribute__((format(gnu_printf, 3, 4)))
+#elif defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
 /* Why a tensor refuses writes (0: it does not). */
 typedef enum {
   LT_WRITABLE = 0,
@@ -119,9 +132,6 @@ int lt_check_writable(const lt_tensor *t, lt_error *err);
 /* Before writing t's elements: lt_check_writable, then a block of its own if t's block is
    shared with a copy-on-write clone (every view of t follows). */
 int lt_prepare_write(lt_tensor *t, lt_error *err);
-/* As lt_prepare_write; *moved (when not NULL) receives the bytes copied to give t a block of
-   its own, 0 when nothing was copied (a caller charges them to its collector). */
-int lt_prepare_write_moved(lt_tensor *t, size_t *moved, lt_error *err);
 /* Whether t may be written right now without lt_prepare_write: writable, readable, and its
    block not shared with a clone (the fast path of an element write). */
 static inline int lt_write_ready(const lt_tensor *t) {
@@ -133,9 +143,9 @@ static inline int lt_shares_block(const lt_tensor *a, const lt_tensor *b) {
   return a->storage == b->storage || a->storage->block == b->storage->block;
 }
 /* A writable address of t's memory escapes (data_ptr(), a writable export): gives t a block of
-   its own if it shares one, and pins it so it is never shared again. *moved (when not NULL)
-   receives the bytes copied (0: none). LT_ENOMEM when the copy fails. */
-int lt_tensor_pin(lt_tensor *t, size_t *moved, lt_error *err);
+   its own if it shares one, and pins it so it is never shared again. LT_ENOMEM when the copy
+   fails. */
+int lt_tensor_pin(lt_tensor *t, lt_error *err);
 /* LT_OK when the elements of t can be read as numbers (host device, known dtype, not on a
    damaged mapping). */
 int lt_check_readable(const lt_tensor *t, lt_error *err);

@@ -1,0 +1,80 @@
+/*
+ * lua_config.c -- lt.config: what a script may read and set of ltensor's settings. The BLAS
+ * and the mapping guard (process-wide: lt_mapguard.h), and the state's tensor memory: its
+ * budget, what is in use and the most ever in use (the account the core charges, lt_account.h;
+ * the budget's rules are the base's, ltl_set_memory_limit).
+ * A part of ltensor.core (lua_parts.h); calls the base and the core.
+ */
+#include <math.h>
+
+#include "lt_blas.h"
+#include "lt_mapguard.h"
+#include "lua_parts.h"
+#include "lua_ud.h"
+
+/* The memory_limit option at idx: a byte count (an integer, or a float holding one), or
+   math.huge / false for none. */
+static int64_t limit_option(lua_State *L, int idx) {
+  if (lua_type(L, idx) == LUA_TBOOLEAN && !lua_toboolean(L, idx)) return LT_NO_LIMIT;
+  if (lua_type(L, idx) == LUA_TNUMBER) {
+    lua_Integer n = 0;
+    int integral = lua_isinteger(L, idx) ? (n = lua_tointeger(L, idx), 1)
+                                         : lua_numbertointeger(lua_tonumber(L, idx), &n);
+    if (integral && n < 0) ltl_error(L, "config: memory_limit must not be negative, got %I", n);
+    if (integral) return (int64_t)n;
+    if (lua_tonumber(L, idx) == HUGE_VAL) return LT_NO_LIMIT;
+  }
+  return ltl_error(L, "config: memory_limit must be a byte count, math.huge or false, got %s",
+                   lua_type(L, idx) == LUA_TNUMBER ? lua_tostring(L, idx) : luaL_typename(L, idx));
+}
+
+/* lt.config([{blas = bool, memory_limit = bytes, guard_mappings = bool}]) -> {blas =
+   "openblas" | "cblas" | nil, memory_limit = bytes | nil, memory_used = bytes, memory_peak =
+   bytes, guard_mappings = bool}. blas = false switches the BLAS off for the process (ltensor's
+   own kernel for every dtype), true back on (where one was built in). memory_limit sets this
+   state's budget; it may not pass a budget the host set (ltensor_set_memory_limit).
+   guard_mappings = true installs the process's SIGBUS handler for files truncated under their
+   mapping (ltensor_guard_mappings), false removes it. The settings are applied after all of
+   them were read. */
+static int f_config(lua_State *L) {
+  static const char *const keys[] = {"blas", "memory_limit", "guard_mappings"};
+  int top = lua_gettop(L);
+  int last = ltl_opts(L, 1, "config", keys, 3);
+  if (last >= 1) {
+    if (!lua_istable(L, 1)) luaL_typeerror(L, 1, "table of settings");
+    for (int i = 2; i <= last; i++)
+      if (!lua_isnil(L, i)) luaL_argerror(L, i, "no more arguments expected");
+  }
+  int blas = top + 1, lim = top + 2, guard = top + 3;
+  int64_t limit = lua_isnil(L, lim) ? 0 : limit_option(L, lim);
+  ltl_state *st = ltl_state_of(L);
+  if (!lua_isnil(L, lim) && ltl_set_memory_limit(st, limit, 0))
+    return ltl_error(L, "config: memory_limit %I is above the budget the host set (%I bytes)",
+                     (lua_Integer)limit, (lua_Integer)st->host_limit);
+  if (!lua_isnil(L, blas)) lt_blas_enable(lua_toboolean(L, blas));
+  lt_error err;
+  if (!lua_isnil(L, guard) && lt_mapguard_enable(lua_toboolean(L, guard), &err))
+    return ltl_raise(L, &err);
+  lua_createtable(L, 0, 5);
+  if (lt_blas_active(LT_FLOAT32)) {
+    lua_pushstring(L, lt_blas_name());
+    lua_setfield(L, -2, "blas");
+  }
+  if (st->acct) {
+    if (lt_account_limit(st->acct) != LT_NO_LIMIT) {
+      lua_pushinteger(L, (lua_Integer)lt_account_limit(st->acct));
+      lua_setfield(L, -2, "memory_limit");
+    }
+    lua_pushinteger(L, (lua_Integer)lt_account_used(st->acct));
+    lua_setfield(L, -2, "memory_used");
+    lua_pushinteger(L, (lua_Integer)lt_account_peak(st->acct));
+    lua_setfield(L, -2, "memory_peak");
+  }
+  lua_pushboolean(L, lt_mapguard_enabled());
+  lua_setfield(L, -2, "guard_mappings");
+  return 1;
+}
+
+static const luaL_Reg config_funcs[] = {{"config", f_config}, {NULL, NULL}};
+
+const ltl_part ltl_part_config = {NULL, NULL, NULL, config_funcs, NULL};
