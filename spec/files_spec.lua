@@ -627,6 +627,31 @@ describe("an .npz whose directory lies", function()
   end)
 end)
 
+describe("loading under a memory budget", function()
+  it("passes the budget's refusal on, naming the file and the tensor", function()
+    local p, q, z = tmp(".npy"), tmp(".safetensors"), tmp(".npz")
+    local big = lt.zeros(1 << 20) -- 4 MiB
+    lt.save(p, big)
+    lt.save(q, { w = big })
+    lt.save(z, { w = big })
+    big = nil
+    collectgarbage()
+    collectgarbage()
+    lt.config{ memory_limit = lt.config().memory_used + (1 << 20) }
+    local r = {}
+    for i, args in ipairs({ { p }, { q }, { z }, { q, { mmap = true } } }) do
+      r[i] = { pcall(lt.load, table.unpack(args)) }
+    end
+    lt.config{ memory_limit = false }
+    local budget = ": not enough memory %(budget %d+ bytes, %d+ in use, 4194304 asked%)"
+    for i, want in ipairs({ lit(p) .. budget, lit(q) .. ": tensor 'w'" .. budget,
+      lit(z) .. ": member 'w%.npy'" .. budget, lit(q) .. ": not enough memory %(budget" }) do
+      assert.is_false(r[i][1]) -- the mapping (the last) is charged too
+      assert.truthy(tostring(r[i][2]):find(want), r[i][2])
+    end
+  end)
+end)
+
 describe("loading many names", function()
   -- a safetensors header of n one-byte tensors, and an .npz of n members
   local function st_names(p, n)
