@@ -1,46 +1,14 @@
--- lt.save / lt.load: .npy, .npz and .safetensors, read and mapped (SPEC.md "Files").
+-- lt.save / lt.load: .npy, .npz and .safetensors, read (SPEC.md "Files"; mapped: files_mmap_spec.lua).
 local lt = require "ltensor"
 local dlpack = require "ltensor.dlpack"
 local helpers = require "helpers"
 
 local raises = helpers.raises
 
--- A fresh path in the temporary folder with the given extension (removed at the end).
-local made = {}
-local function tmp(ext)
-  local p = os.tmpname()
-  os.remove(p)
-  p = p .. ext
-  made[#made + 1] = p
-  return p
-end
-teardown(function()
-  for _, p in ipairs(made) do os.remove(p) end
-end)
-
-local function write(path, bytes)
-  local f = assert(io.open(path, "wb"))
-  f:write(bytes)
-  f:close()
-end
-local function read(path)
-  local f = assert(io.open(path, "rb"))
-  local s = f:read("a")
-  f:close()
-  return s
-end
--- Lua patterns need their magic characters escaped to match a path literally.
-local function lit(s) return (s:gsub("%p", "%%%0")) end
-
--- A .npy of the given version with a header dict text and raw data.
-local function npy(version, dict, data)
-  local pre = version == 1 and 10 or 12
-  local len = #dict + 1
-  len = len + (64 - (pre + len) % 64) % 64
-  local header = dict .. (" "):rep(len - #dict - 1) .. "\n"
-  local size = version == 1 and string.pack("<I2", #header) or string.pack("<I4", #header)
-  return "\x93NUMPY" .. string.char(version, 0) .. size .. header .. (data or "")
-end
+local fx = require "file_fixtures"
+local tmp, write, read, lit, npy, st_file, zip = fx.tmp, fx.write, fx.read, fx.lit, fx.npy,
+  fx.st_file, fx.zip
+teardown(fx.cleanup)
 
 local samples = {
   bool = { true, false, true, true, false, false },
@@ -284,102 +252,7 @@ describe("bad paths", function()
   end)
 end)
 
-describe("mmap = true", function()
-  it("maps read-only tensors that say so, and clone() gives a writable copy", function()
-    local p = tmp(".npy")
-    lt.save(p, lt.arange(6, lt.float32):reshape(2, 3))
-    local m = lt.load(p, { mmap = true })
-    assert.is_true(m:is_read_only())
-    assert.same({ { 0, 1, 2 }, { 3, 4, 5 } }, m:tolist())
-    raises("mapped read%-only from " .. lit(p), function() m[1][1] = 9 end)
-    raises("mapped read%-only from " .. lit(p), function() m:fill_(1) end)
-    raises("mapped read%-only from " .. lit(p), function() m:add_(1) end)
-    local c = m:clone()
-    assert.is_false(c:is_read_only())
-    c[1][1] = 9
-    assert.equal(9, c[1][1])
-    assert.equal(0, m[1][1])
-  end)
-
-  it("shares the mapping with zero copy: views read it, exports are versioned READ_ONLY", function()
-    local p = tmp(".npy")
-    lt.save(p, lt.arange(1000, lt.int64))
-    local m = lt.load(p, { mmap = true })
-    local v = m:narrow(1, 11, 5)
-    assert.equal(m:data_ptr() + 10 * 8, v:data_ptr())
-    assert.is_true(v:is_read_only())
-    raises("read%-only", function() m:__dlpack() end)
-    local back = dlpack.from_dlpack(m:__dlpack({ max_version = { 1, 3 } }))
-    assert.is_true(back:is_read_only())
-    assert.equal(m:data_ptr(), back:data_ptr())
-  end)
-
-  it("keeps the mapping until the last view and export are gone", function()
-    local p = tmp(".npy")
-    lt.save(p, lt.arange(100, lt.float64))
-    local v, cap
-    do
-      local m = lt.load(p, { mmap = true })
-      v = m:narrow(1, 91, 10)
-      cap = m:__dlpack({ max_version = { 1, 3 } })
-    end
-    collectgarbage()
-    collectgarbage()
-    assert.same({ 90, 91, 92, 93, 94, 95, 96, 97, 98, 99 }, v:tolist())
-    local t = { lt.load(p, { mmap = true }) }
-    local only = t[1]:select(1, 50)
-    t = nil
-    collectgarbage()
-    assert.equal(49, only:item())
-    v = nil
-    collectgarbage()
-    assert.equal(42, dlpack.from_dlpack(cap)[43])
-  end)
-
-  it("saving over a mapped file writes a new file: mapped tensors keep their values", function()
-    local p = tmp(".npy")
-    lt.save(p, lt.full({ 4 }, 1.5))
-    local m = lt.load(p, { mmap = true })
-    lt.save(p, lt.full({ 4 }, -3))
-    assert.same({ 1.5, 1.5, 1.5, 1.5 }, m:tolist())
-    assert.same({ -3, -3, -3, -3 }, lt.load(p):tolist())
-    lt.save(p, m) -- a mapped tensor saved over its own file
-    assert.same({ 1.5, 1.5, 1.5, 1.5 }, lt.load(p):tolist())
-  end)
-
-  it("refuses an .npz and misaligned data, saying to load without mmap", function()
-    local p = tmp(".npz")
-    lt.save(p, { a = lt.ones(2) })
-    raises(lit(p) .. ": an %.npz cannot be mapped.*load it without mmap", lt.load, p, { mmap = true })
-    local q = tmp(".npy")
-    -- a header that ends at an odd byte: float64 data there
-    local dict = "{'descr': '<f8', 'fortran_order': False, 'shape': (1,), } \n"
-    assert.equal(1, (10 + #dict) % 2)
-    write(q, "\x93NUMPY\1\0" .. string.pack("<I2", #dict) .. dict .. string.pack("<d", 2.5))
-    assert.same({ 2.5 }, lt.load(q):tolist())
-    raises("not aligned for float64.*load it without mmap", lt.load, q, { mmap = true })
-  end)
-
-  it("stays bounded in address space when a loop maps and drops a file", function()
-    local p = tmp(".npy")
-    lt.save(p, lt.zeros(16 * 1024 * 1024, lt.uint8)) -- 16 MiB
-    local before = helpers.status_kb("VmSize")
-    local peak = before
-    for i = 1, 300 do -- 4.7 GiB mapped in all
-      local m = lt.load(p, { mmap = true })
-      assert.equal(0, m[i])
-      peak = math.max(peak, helpers.status_kb("VmSize"))
-    end
-    assert.is_true(peak - before < 2 * 1024 * 1024,
-      ("address space grew by %d MiB"):format((peak - before) // 1024))
-  end)
-end)
-
 -- {====== safetensors ======
-
-local function st_file(header, data)
-  return string.pack("<I8", #header) .. header .. (data or "")
-end
 
 describe(".safetensors", function()
   it("round-trips every dtype, with metadata and the names in the file's order", function()
@@ -457,10 +330,83 @@ describe(".safetensors", function()
     assert.equal("\1\2\3\4\5\6\7", read(q):sub(-7))
   end)
 
-  it("refuses complex tensors, naming the dtype", function()
-    raises("'z' is complex64, which safetensors has no dtype for", lt.save, tmp(".safetensors"),
-      { z = lt.zeros(2, lt.complex64) })
-    raises("complex128", lt.save, tmp(".safetensors"), { z = lt.zeros(2, lt.complex128) })
+  it("saves complex64 as C64 and loads it back; refuses complex128, which it lacks", function()
+    local p = tmp(".safetensors")
+    local z = lt.tensor({ { 1, -2 }, { 0.5, 3 }, { -0.25, 0 } }, lt.float32)
+      :view(lt.complex64):reshape(3)
+    lt.save(p, { z = z, zt = z:reshape(1, 3):t() })
+    local s = read(p)
+    assert.truthy(s:find('"z":{"dtype":"C64","shape":[3],"data_offsets":[', 1, true))
+    local r = lt.load(p)
+    assert.equal("complex64", r.z.dtype)
+    assert.equal(z:bytes(), r.z:bytes())
+    assert.same({ 3, 1 }, r.zt.shape)
+    assert.equal(z:bytes(), r.zt:bytes())
+    raises(lit(p) .. ": 'w' is complex128, which safetensors has no dtype for %(it has C64",
+      lt.save, p, { w = lt.zeros(2, lt.complex128) })
+    assert.equal(s, read(p)) -- nothing written
+  end)
+
+  it("keeps the FNUZ, E8M0, F4 and F6 types opaque, packed as the file has them", function()
+    local p = tmp(".safetensors")
+    local h = '{"a":{"dtype":"F8_E4M3FNUZ","shape":[2],"data_offsets":[0,2]},'
+      .. '"b":{"dtype":"F8_E5M2FNUZ","shape":[1],"data_offsets":[2,3]},'
+      .. '"c":{"dtype":"F8_E8M0","shape":[1],"data_offsets":[3,4]},'
+      .. '"d":{"dtype":"F4","shape":[2,3],"data_offsets":[4,7]},'
+      .. '"e":{"dtype":"F6_E2M3","shape":[4],"data_offsets":[7,10]},'
+      .. '"f":{"dtype":"F6_E3M2","shape":[8],"data_offsets":[10,16]}}'
+    local data = "\1\2\3\4\x21\x43\x65\7\8\9abcdef"
+    write(p, st_file(h, data))
+    for _, map in ipairs({ false, true }) do
+      local r, _, names = lt.load(p, { mmap = map })
+      assert.same({ "a", "b", "c", "d", "e", "f" }, names)
+      assert.equal("float8_e4m3fnuz", r.a.dtype)
+      assert.equal("float8_e5m2fnuz", r.b.dtype)
+      assert.equal("float8_e8m0fnu", r.c.dtype)
+      assert.equal("float4_e2m1fn", r.d.dtype)
+      assert.equal("float6_e2m3fn", r.e.dtype)
+      assert.equal("float6_e3m2fn", r.f.dtype)
+      assert.same({ 2, 3 }, r.d.shape)
+      raises("cannot be read", function() return r.d[1][1] end)
+      local q = tmp(".safetensors")
+      lt.save(q, r) -- back unchanged: the same bytes, the same header
+      assert.equal(data, read(q):sub(-#data))
+      assert.truthy(read(q):find('"d":{"dtype":"F4","shape":[2,3],"data_offsets":[', 1, true))
+      local back = lt.load(q)
+      assert.equal("float4_e2m1fn", back.d.dtype)
+      assert.same({ 8 }, back.f.shape)
+      -- through DLPack and back: the type, the shape and, saved again, the bytes
+      local d = dlpack.from_dlpack(r.d:__dlpack({ max_version = { 1, 3 } }))
+      assert.equal("float4_e2m1fn", d.dtype)
+      assert.same({ 2, 3 }, d.shape)
+      lt.save(q, { d = d })
+      assert.equal("\x21\x43\x65", read(q):sub(-3))
+    end
+  end)
+
+  it("leaves a tensor of an unknown dtype out with strict = false, saying why", function()
+    local p = tmp(".safetensors")
+    local h = '{"a":{"dtype":"F32","shape":[1],"data_offsets":[0,4]},'
+      .. '"q":{"dtype":"Q4_K","shape":[3],"data_offsets":[4,9]},'
+      .. '"b":{"dtype":"U8","shape":[2],"data_offsets":[9,11]},"__metadata__":{"k":"v"}}'
+    write(p, st_file(h .. (" "):rep(-#h % 8), string.pack("<f", 1.5) .. "qqqqq\7\8"))
+    raises(lit(p) .. ": tensor 'q' has dtype 'Q4_K', which ltensor does not read %(load with "
+      .. "{strict = false} to leave it out%)", lt.load, p)
+    for _, map in ipairs({ false, true }) do
+      local r, meta, names, left = lt.load(p, { strict = false, mmap = map })
+      assert.same({ "a", "b" }, names)
+      assert.is_nil(r.q)
+      assert.same({ 1.5 }, r.a:tolist())
+      assert.same({ 7, 8 }, r.b:tolist())
+      assert.same({ k = "v" }, meta)
+      assert.same({ q = "dtype 'Q4_K' is not one ltensor reads" }, left)
+    end
+    -- its offsets still count: a lying one still fails the file
+    write(p, st_file('{"q":{"dtype":"Q4_K","shape":[3],"data_offsets":[4,9]}}', "qqqqqqqqq"))
+    raises("data has a hole: bytes 0 to 4", lt.load, p, { strict = false })
+    local q = tmp(".npy")
+    lt.save(q, lt.ones(1))
+    raises(lit(q) .. ": strict = false is for %.safetensors files", lt.load, q, { strict = false })
   end)
 
   it("refuses lying, truncated and malformed files, naming the file and the problem", function()
@@ -485,8 +431,11 @@ describe(".safetensors", function()
         "not an integer" },
       { st_file('{"a":{"dtype":"F32","shape":[-2],"data_offsets":[0,8]}}', ("\0"):rep(8)),
         "non%-negative integer" },
-      { st_file('{"a":{"dtype":"C64","shape":[1],"data_offsets":[0,8]}}', ("\0"):rep(8)),
-        "dtype 'C64'" },
+      { st_file('{"a":{"dtype":"Q4_K","shape":[1],"data_offsets":[0,8]}}', ("\0"):rep(8)),
+        "tensor 'a' has dtype 'Q4_K', which ltensor does not read %(load with {strict = false}" },
+      { st_file('{"a":{"dtype":"F4","shape":[3],"data_offsets":[0,2]}}', ("\0"):rep(2)),
+        "tensor 'a' of 3 elements of 4 bits does not fill whole bytes" },
+      { st_file('{"__metadata__":{"k":"1","k":"2"}}', ""), "metadata key 'k' twice" },
       { st_file('{"a\xff":{"dtype":"F32","shape":[2],"data_offsets":[0,8]}}', ("\0"):rep(8)),
         "not UTF%-8" },
       { st_file('{"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},'
@@ -544,59 +493,10 @@ end)
 
 -- {====== npz ======
 
-local crc_table = {}
-for i = 0, 255 do
-  local c = i
-  for _ = 1, 8 do c = (c & 1 == 1) and (0xEDB88320 ~ (c >> 1)) or (c >> 1) end
-  crc_table[i] = c
-end
-local function crc32(s)
-  local c = 0xFFFFFFFF
-  for i = 1, #s do c = crc_table[(c ~ s:byte(i)) & 0xff] ~ (c >> 8) end
-  return c ~ 0xFFFFFFFF
-end
-
--- A zip of stored members {name, bytes}; zip64 = true writes zip64 records for every size and
--- offset (as writers do for large archives).
-local function zip(members, zip64, bad_crc)
-  local out, cd, off = {}, {}, 0
-  for _, m in ipairs(members) do
-    local name, data = m[1], m[2]
-    local crc = crc32(data) ~ (bad_crc and 1 or 0)
-    local lx = zip64 and string.pack("<I2I2I8I8", 1, 16, #data, #data) or ""
-    local sz = zip64 and 0xFFFFFFFF or #data
-    local local_h = string.pack("<I4I2I2I2I2I2I4I4I4I2I2", 0x04034b50, zip64 and 45 or 20, 0, 0,
-      0, 0x21, crc, sz, sz, #name, #lx) .. name .. lx
-    local cx = zip64 and string.pack("<I2I2I8I8I8", 1, 24, #data, #data, off) or ""
-    cd[#cd + 1] = string.pack("<I4I2I2I2I2I2I2I4I4I4I2I2I2I2I2I4I4", 0x02014b50, 45, 20, 0, 0, 0,
-      0x21, crc, sz, sz, #name, #cx, 0, 0, 0, 0, zip64 and 0xFFFFFFFF or off) .. name .. cx
-    out[#out + 1] = local_h .. data
-    off = off + #local_h + #data
-  end
-  local cds = table.concat(cd)
-  local tail
-  if zip64 then
-    local e64 = string.pack("<I4I8I2I2I4I4I8I8I8I8", 0x06064b50, 44, 45, 45, 0, 0, #members,
-      #members, #cds, off)
-    local loc = string.pack("<I4I4I8I4", 0x07064b50, 0, off + #cds, 1)
-    tail = e64 .. loc .. string.pack("<I4I2I2I2I2I4I4I2", 0x06054b50, 0, 0, 0xFFFF, 0xFFFF,
-      0xFFFFFFFF, 0xFFFFFFFF, 0)
-  else
-    tail = string.pack("<I4I2I2I2I2I4I4I2", 0x06054b50, 0, 0, #members, #members, #cds, off, 0)
-  end
-  return table.concat(out) .. cds .. tail
-end
-
 local i4x3 = npy(1, "{'descr': '<i4', 'fortran_order': False, 'shape': (3,), }",
   string.pack("<i4i4i4", 5, 6, 7))
 
--- Whether this ltensor was built with zlib (deflate): without it compress raises, saying so.
-local function has_zlib()
-  local ok, err = pcall(lt.save, tmp(".npz"), {}, { compress = true })
-  if not ok then assert.truthy(tostring(err):find("compress needs zlib, which this ltensor was "
-    .. "built without %(install zlib1g%-dev and rebuild%)")) end
-  return ok
-end
+local function has_zlib() return fx.has_zlib(lt) end
 
 describe(".npz", function()
   it("round-trips every dtype, stored and deflated, names without .npy as the keys", function()
@@ -664,6 +564,149 @@ describe(".npz", function()
     local p = tmp(".npz")
     lt.save(p, {})
     assert.same({}, lt.load(p))
+  end)
+end)
+
+-- }======
+
+-- {====== hostile inputs: field widths, lying archives, many names ======
+
+describe("saving", function()
+  it("refuses an .npz member name longer than zip's 16-bit field, naming it and the limit", function()
+    local p = tmp(".npz")
+    local long = ("n"):rep(70000)
+    raises(lit(p) .. ": member name 'n+%.%.%.' is 70000 bytes; a zip archive holds names of at "
+      .. "most 65535 bytes, '%.npy' included", lt.save, p, { [long] = lt.ones(1), b = lt.ones(1) })
+    assert.is_nil(io.open(p, "rb")) -- nothing written
+    local longest = ("n"):rep(65531) -- with ".npy", exactly the field's limit
+    lt.save(p, { [longest] = lt.arange(3) })
+    assert.same({ 0, 1, 2 }, lt.load(p)[longest]:tolist())
+  end)
+
+  it("refuses a .safetensors header larger than its readers accept", function()
+    local p = tmp(".safetensors")
+    local why = ": header %(names, shapes and metadata%) would be larger than safetensors "
+      .. "readers accept %(100000000 bytes%)"
+    -- strings of 17 and 20 MB that their escapes (\u0001) make 102 and 120 MB
+    raises(lit(p) .. why, lt.save, p, { a = lt.ones(1) },
+      { metadata = { big = ("\1"):rep(17000000) } })
+    raises(lit(p) .. why, lt.save, p, { [("\n"):rep(20000000)] = lt.ones(1) })
+    assert.is_nil(io.open(p, "rb"))
+  end)
+end)
+
+describe("an .npz whose directory lies", function()
+  it("refuses members that share bytes (a zip bomb made of references)", function()
+    if not has_zlib() then return end
+    -- one deflated member of 16 MiB (16 KiB compressed), listed 16 times: 256 MiB from 16 KiB
+    local p = tmp(".npz")
+    lt.save(p, { a = lt.zeros(4 * 1024 * 1024) }, { compress = true })
+    local body, entries = fx.unzip(read(p))
+    assert.equal(1, #entries)
+    local many = {}
+    for i = 1, 16 do
+      local e = table.move(entries[1], 1, 17, 1, {})
+      e.name = ("m%02d.npy"):format(i)
+      many[i] = e
+    end
+    write(p, fx.rezip(body, many))
+    assert.is_true(#read(p) < 64 * 1024)
+    raises(lit(p) .. ": members 'm%d%d%.npy' and 'm%d%d%.npy' overlap", lt.load, p)
+  end)
+
+  it("refuses a member whose local header runs it into the next one or the directory", function()
+    local p = tmp(".npz")
+    local i4 = npy(1, "{'descr': '<i4', 'fortran_order': False, 'shape': (1,), }", "\0\0\0\0")
+    local z = fx.zip({ { "a.npy", i4 }, { "b.npy", i4 } })
+    -- a's local header claims 40 bytes of extra field: its data would end inside b
+    write(p, z:sub(1, 28) .. string.pack("<I2", 40) .. z:sub(31))
+    raises(lit(p) .. ": members 'a%.npy' and 'b%.npy' overlap", lt.load, p)
+    z = fx.zip({ { "a.npy", i4 } })
+    write(p, z:sub(1, 28) .. string.pack("<I2", 40) .. z:sub(31))
+    raises(lit(p) .. ": member 'a%.npy' overlaps the central directory", lt.load, p)
+  end)
+end)
+
+describe("loading under a memory budget", function()
+  it("passes the budget's refusal on, naming the file and the tensor", function()
+    local p, q, z = tmp(".npy"), tmp(".safetensors"), tmp(".npz")
+    local big = lt.zeros(1 << 20) -- 4 MiB
+    lt.save(p, big)
+    lt.save(q, { w = big })
+    lt.save(z, { w = big })
+    big = nil
+    collectgarbage()
+    collectgarbage()
+    lt.config{ memory_limit = lt.config().memory_used + (1 << 20) }
+    local r = {}
+    for i, args in ipairs({ { p }, { q }, { z }, { q, { mmap = true } } }) do
+      r[i] = { pcall(lt.load, table.unpack(args)) }
+    end
+    lt.config{ memory_limit = false }
+    local budget = ": not enough memory %(budget %d+ bytes, %d+ in use, 4194304 asked%)"
+    for i, want in ipairs({ lit(p) .. budget, lit(q) .. ": tensor 'w'" .. budget,
+      lit(z) .. ": member 'w%.npy'" .. budget, lit(q) .. ": not enough memory %(budget" }) do
+      assert.is_false(r[i][1]) -- the mapping (the last) is charged too
+      assert.truthy(tostring(r[i][2]):find(want), r[i][2])
+    end
+  end)
+end)
+
+describe("loading many names", function()
+  -- a safetensors header of n one-byte tensors, and an .npz of n members
+  local function st_names(p, n)
+    local parts = {}
+    for i = 1, n do
+      parts[i] = ('"t%d":{"dtype":"U8","shape":[1],"data_offsets":[%d,%d]}'):format(i, i - 1, i)
+    end
+    local h = "{" .. table.concat(parts, ",") .. "}"
+    write(p, st_file(h .. (" "):rep(-#h % 8), ("\0"):rep(n)))
+  end
+  -- seconds of f(), the collector stopped: its own steps are not what is measured here
+  local function time(f)
+    collectgarbage()
+    collectgarbage("stop")
+    local t0 = os.clock()
+    f()
+    local dt = os.clock() - t0
+    collectgarbage("restart")
+    return dt
+  end
+
+  it("takes time in proportion to the names (sorted, not compared pairwise)", function()
+    local p, q = tmp(".safetensors"), tmp(".safetensors")
+    st_names(p, 20000)
+    st_names(q, 200000)
+    local small = time(function() assert.equal(20000, #select(3, lt.load(p))) end)
+    local large = time(function() assert.equal(200000, #select(3, lt.load(q))) end)
+    -- 10x the names: about 10x the time (11 s against 0.7 s for 20k when names were compared
+    -- pairwise, 100x); 40x leaves room for a noisy machine
+    assert.is_true(large < 40 * small + 0.5, ("%.3f s for 20k names, %.3f s for 200k"):format(
+      small, large))
+    local z, zz = tmp(".npz"), tmp(".npz")
+    local few, many = {}, {}
+    for i = 1, 5000 do few["m" .. i] = lt.ones(1, lt.uint8) end
+    for i = 1, 50000 do many["m" .. i] = lt.ones(1, lt.uint8) end
+    local save_few = time(function() lt.save(z, few) end)
+    local save_many = time(function() lt.save(zz, many) end)
+    local load_few = time(function() lt.load(z) end)
+    local load_many = time(function() assert.equal(1, lt.load(zz).m50000[1]) end)
+    assert.is_true(save_many < 40 * save_few + 0.5 and load_many < 40 * load_few + 0.5,
+      ("npz: save %.3f / %.3f s, load %.3f / %.3f s for 5k / 50k members"):format(save_few,
+        save_many, load_few, load_many))
+  end)
+
+  it("still refuses a name given twice", function()
+    local p = tmp(".safetensors")
+    local h = '{"b":{"dtype":"U8","shape":[1],"data_offsets":[0,1]},'
+      .. '"a":{"dtype":"U8","shape":[1],"data_offsets":[1,2]},'
+      .. '"b":{"dtype":"U8","shape":[0],"data_offsets":[2,2]}}'
+    write(p, st_file(h, "\1\2"))
+    raises(lit(p) .. ": header names tensor 'b' twice", lt.load, p)
+    local z = tmp(".npz")
+    local i4 = npy(1, "{'descr': '<i4', 'fortran_order': False, 'shape': (1,), }", "\0\0\0\0")
+    write(z, zip({ { "b.npy", i4 }, { "a.npy", i4 }, { "b.npy", i4 } }))
+    raises(lit(z) .. ": member 'b%.npy' appears twice", lt.load, z)
   end)
 end)
 

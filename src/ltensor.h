@@ -146,6 +146,20 @@ LTENSOR_API int64_t ltensor_memory_used(lua_State *L);
 LTENSOR_API void ltensor_set_num_threads(int n);
 LTENSOR_API int ltensor_get_num_threads(void);
 
+/*
+ * The mapping guard, off by default because it changes process-wide state: on != 0 installs a
+ * SIGBUS handler (chaining to the one installed before it), so that a file mapped with
+ * lt.load(path, {mmap = true}) and then truncated by another writer no longer kills the process
+ * at the next read: the read completes (the lost bytes read as zeros) and every later access to
+ * the mapping's tensors raises "FILE: file was truncated while mapped". on == 0 restores the
+ * previous handler (unless another was installed on top since). Scripts reach it as
+ * lt.config{guard_mappings = true}. Install it after any SIGBUS handler of the host's own, or
+ * chain to it. On Windows it installs nothing: the system refuses to truncate a mapped file.
+ * Returns LTENSOR_OK, or LTENSOR_ERRARG when the system refuses the handler (nothing pushed:
+ * it takes no state).
+ */
+LTENSOR_API int ltensor_guard_mappings(int on);
+
 /* For C functions that scripts call (these raise, as luaL_check* do): */
 /* Whether the value at idx is a live tensor. Pushes nothing. */
 LTENSOR_API int ltensor_is_tensor(lua_State *L, int idx);

@@ -11,9 +11,10 @@
  * order, Fortran order kept). .npz: np.savez and np.savez_compressed read by lt.load, lt.save
  * (stored and compressed) read by np.load, and an archive written with zip64 records for every
  * member (lt_npz_save_ex) read by Python's zipfile and np.load. .safetensors: ltensor writes
- * every dtype with metadata and the reference reader checks the format (8-byte size, header
- * padded to 8 with spaces, offsets that tile the data, every tensor aligned) and the values; the
- * reference writer writes them all and ltensor reads them back.
+ * every dtype with metadata (complex64 as C64) and the reference reader checks the format
+ * (8-byte size, header padded to 8 with spaces, offsets that tile the data, every tensor aligned)
+ * and the values; the reference writer writes them all and ltensor reads them back, mapped too.
+ * Bools NumPy saved with bytes other than 0 and 1 load as NumPy reads them, and refuse mapping.
  */
 
 #include "lt_zip.h"
@@ -27,7 +28,8 @@ static const char py_files[] =
     "ST_NP = {'BOOL': 'bool', 'U8': 'uint8', 'I8': 'int8', 'I16': 'int16', 'I32': 'int32',\n"
     "         'I64': 'int64', 'U16': 'uint16', 'U32': 'uint32', 'U64': 'uint64',\n"
     "         'F16': 'float16', 'BF16': 'uint16', 'F32': 'float32', 'F64': 'float64',\n"
-    "         'F8_E4M3': 'uint8', 'F8_E5M2': 'uint8'}  # bfloat16 and float8 as their bits\n"
+    "         'C64': 'complex64', 'F8_E4M3': 'uint8', 'F8_E5M2': 'uint8'}\n"
+    "# (bfloat16 and float8 as their bits)\n"
     "def st_read(path):  # the published format, checked strictly\n"
     "    data = open(path, 'rb').read()\n"
     "    n = struct.unpack('<Q', data[:8])[0]\n"
@@ -168,7 +170,8 @@ static void test_files_np(void) {
   CHECK(
       lua_ok("st = {}\n"
              "for _, dt in ipairs({'bool', 'uint8', 'int8', 'int16', 'int32', 'int64', "
-             "'uint16', 'uint32', 'uint64', 'float16', 'bfloat16', 'float32', 'float64'}) do\n"
+             "'uint16', 'uint32', 'uint64', 'float16', 'bfloat16', 'float32', 'float64', "
+             "'complex64'}) do\n"
              "  st[dt] = lt.arange(6):reshape(2, 3):to(dt) end\n"
              "st.view = lt.arange(12.0):reshape(3, 4):t()\n"
              "st.empty = lt.zeros(0, 3, lt.int16)"));
@@ -185,6 +188,9 @@ static void test_files_np(void) {
   CHECK(py_true("all(got[k][1].tobytes() == lb[k] for k in got)"));
   CHECK(py_true("got['view'][1].tolist() == np.arange(12.0).reshape(3, 4).T.tolist()"));
   CHECK(py_true("got['bfloat16'][0] == 'BF16' and got['float64'][0] == 'F64'"));
+  CHECK(
+      py_true("got['complex64'][0] == 'C64' and got['complex64'][1].tolist() == "
+              "[[0, 1, 2], [3, 4, 5]]"));
 
   set_context("safetensors from the reference writer");
   CHECK(
@@ -192,7 +198,7 @@ static void test_files_np(void) {
             "       [('BOOL', 'bool'), ('U8', 'uint8'), ('I8', 'int8'), ('I16', 'int16'),\n"
             "        ('I32', 'int32'), ('I64', 'int64'), ('U16', 'uint16'), ('U32', 'uint32'),\n"
             "        ('U64', 'uint64'), ('F16', 'float16'), ('F32', 'float32'),\n"
-            "        ('F64', 'float64')]}\n"
+            "        ('F64', 'float64'), ('C64', 'complex64')]}\n"
             "ref['bf'] = ('BF16', np.array([0x3f80, 0xc020, 0x7f80], np.uint16))\n"
             "ref['f8'] = ('F8_E4M3', np.array([[1, 2], [3, 0x7e]], np.uint8))\n"
             "st_write(s, ref, {'a': 'b'})"));
@@ -203,7 +209,8 @@ static void test_files_np(void) {
                   "(function() local v = {} for k, t in pairs(r) do if k ~= 'bf' and "
                   "k ~= 'f8' then v[#v + 1] = {k, t:tolist()} end end return v end)()") &&
         py_ok("lv = {k.decode(): v for k, v in lv}"));
-  CHECK(py_true("all(strict(lv[k]) == np_vals(ref[k][1]) for k in lv) and len(lv) == 12"));
+  CHECK(py_true("all(strict(lv[k]) == np_vals(ref[k][1]) for k in lv) and len(lv) == 13"));
+  CHECK(lua_true("r.complex64.dtype == 'complex64' and rm.complex64:equal(r.complex64)"));
   CHECK(lua_to_py("lo", "order") && py_ok("lo = [n.decode() for n in lo]"));
   CHECK(
       py_true("lo == [n for n, _ in sorted(((n, json.loads(open(s, 'rb').read()[8:8 + "
@@ -214,6 +221,18 @@ static void test_files_np(void) {
   CHECK(py_ok("got, meta = st_read(s)"));
   CHECK(py_true("meta == {'a': 'b'} and got['f8'][0] == 'F8_E4M3'"));
   CHECK(py_true("all(got[k][1].tobytes() == ref[k][1].tobytes() for k in ref)"));
+
+  /* bools as NumPy keeps them: any byte (a uint8 array viewed as bool); the plain load reads
+     nonzero as true, as NumPy's comparisons do; a mapping cannot, and refuses */
+  set_context("npy bools with bytes other than 0 and 1");
+  CHECK(
+      py_ok("p = os.path.join(TD, 'b.npy'); a = np.array([0, 2, 255, 1], np.uint8).view(np.bool_)\n"
+            "np.save(p, a)"));
+  CHECK(py_to_lua("P", "p"));
+  CHECK(lua_to_py("lb", "lt.load(P):tolist()") && py_true("lb == (a != 0).tolist()"));
+  CHECK(lua_raises("bool data holds byte 2 at element 2", "lt.load(P, {mmap = true})"));
+  CHECK(py_ok("np.save(p, np.array([True, False, True]))"));
+  CHECK(lua_true("lt.load(P, {mmap = true}):equal(lt.load(P))"));
   CHECK(py_ok("import shutil; shutil.rmtree(TD)"));
   lua_gc_full();
 }

@@ -3,9 +3,12 @@
  *
  * The input is the whole archive. lt_zip_read_dir reads its central directory through a read
  * callback that aborts on any read outside the input (the reader must check every offset
- * against the archive's size before reading); then every member is extracted (inflated where
- * zlib is built in, CRC-checked), and a member that extracts must have exactly the size its
- * entry claims; members named *.npy are also parsed as .npy files. Leaks are libFuzzer's.
+ * against the archive's size before reading); a directory it accepts must keep its promises:
+ * members that do not overlap (each one's least span ends by its limit, the next member's start
+ * or the directory) and no deflated member claiming more than 1032 times its bytes. Then every
+ * member is extracted (inflated where zlib is built in, CRC-checked), and a member that extracts
+ * must have exactly the size its entry claims; members named *.npy are also parsed as .npy
+ * files. Leaks are libFuzzer's.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -41,6 +44,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     for (int i = 0; i < dir.n; i++) {
       const lt_zip_entry *e = &dir.e[i];
       if (e->local > dir.cd_off || e->csize > dir.cd_off - e->local) abort();
+      if (e->limit > dir.cd_off || e->local > e->limit ||
+          30 + strlen(e->name) + e->csize > e->limit - e->local)
+        abort();
+      if (e->method == 8 && e->usize / 1032 > e->csize + 64) abort();
       void *bytes = NULL;
       if (lt_zip_extract(mem_read, &m, &dir, e, &bytes, &err) != LT_OK) continue;
       size_t len = strlen(e->name);

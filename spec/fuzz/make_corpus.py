@@ -280,6 +280,22 @@ def file_seeds():
             z.writestr(zipfile.ZipInfo("b.txt", (1980, 1, 1, 0, 0, 0)), b"hi")
         write_file("fuzz_zip_dir", name, buf.getvalue())
     write_file("fuzz_zip_dir", "empty", b"PK\5\6" + b"\0" * 18)
+    # lying directories: two entries pointing at one member (a zip bomb made of references),
+    # and a local header whose extra length runs its member into the next
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_STORED) as z:
+        z.writestr(zipfile.ZipInfo("a.npy", (1980, 1, 1, 0, 0, 0)), member)
+        z.writestr(zipfile.ZipInfo("b.npy", (1980, 1, 1, 0, 0, 0)), member)
+    arc = buf.getvalue()
+    cd = arc.index(b"PK\1\2")
+    second = arc.index(b"PK\1\2", cd + 4)
+    first_entry = arc[cd:second]
+    twin = first_entry[:46].replace(b"a.npy", b"b.npy") + b"b.npy" + first_entry[51:]
+    end = arc[arc.index(b"PK\5\6"):]
+    refs = arc[:cd] + first_entry + twin
+    write_file("fuzz_zip_dir", "overlap-refs", refs + end[:12] + struct.pack("<I", len(refs) - cd)
+               + end[16:])
+    write_file("fuzz_zip_dir", "overlap-local-extra", arc[:28] + struct.pack("<H", 40) + arc[30:])
 
     def st(header, data):
         h = header.encode()
@@ -293,6 +309,16 @@ def file_seeds():
                        '"data_offsets":[0,1]}}', b"\x7f"))
     w("hole", st('{"a":{"dtype":"I16","shape":[1],"data_offsets":[2,4]}}', b"\0" * 4))
     w("empty", st("{}", b""))
+    w("c64-fnuz-f4-f6", st('{"z":{"dtype":"C64","shape":[1],"data_offsets":[0,8]},'
+                           '"u":{"dtype":"F8_E4M3FNUZ","shape":[2],"data_offsets":[8,10]},'
+                           '"f":{"dtype":"F4","shape":[2,2],"data_offsets":[10,12]},'
+                           '"s":{"dtype":"F6_E3M2","shape":[4],"data_offsets":[12,15]}}',
+                           b"\0" * 15))
+    # an odd length: the harness parses leniently, and the unknown dtype is left out
+    w("unknown-dtype-lenient", st('{"q":{"dtype":"Q4_K","shape":[3],"data_offsets":[0,5]},'
+                                  '"a":{"dtype":"U8","shape":[2],"data_offsets":[5,7]}}',
+                                  b"\0" * 7))
+    w("f4-odd-count", st('{"f":{"dtype":"F4","shape":[3],"data_offsets":[0,2]}}', b"\0\0"))
 
 
 def write_file(target, name, data):

@@ -1,13 +1,14 @@
 /*
  * lua_config.c -- lt.config: what a script may read and set of ltensor's settings. The BLAS
- * (process-wide) and the state's tensor memory: its budget, what is in use and the most ever
- * in use (the account the core charges, lt_account.h; the budget's rules are the base's,
- * ltl_set_memory_limit).
+ * and the mapping guard (process-wide: lt_mapguard.h), and the state's tensor memory: its
+ * budget, what is in use and the most ever in use (the account the core charges, lt_account.h;
+ * the budget's rules are the base's, ltl_set_memory_limit).
  * A part of ltensor.core (lua_parts.h); calls the base and the core.
  */
 #include <math.h>
 
 #include "lt_blas.h"
+#include "lt_mapguard.h"
 #include "lua_parts.h"
 #include "lua_ud.h"
 
@@ -27,28 +28,34 @@ static int64_t limit_option(lua_State *L, int idx) {
                    lua_type(L, idx) == LUA_TNUMBER ? lua_tostring(L, idx) : luaL_typename(L, idx));
 }
 
-/* lt.config([{blas = bool, memory_limit = bytes}]) -> {blas = "openblas" | "cblas" | nil,
-   memory_limit = bytes | nil, memory_used = bytes, memory_peak = bytes}. blas = false switches
-   the BLAS off for the process (ltensor's own kernel for every dtype), true back on (where one
-   was built in). memory_limit sets this state's budget; it may not pass a budget the host set
-   (ltensor_set_memory_limit). The settings are applied after all of them were read. */
+/* lt.config([{blas = bool, memory_limit = bytes, guard_mappings = bool}]) -> {blas =
+   "openblas" | "cblas" | nil, memory_limit = bytes | nil, memory_used = bytes, memory_peak =
+   bytes, guard_mappings = bool}. blas = false switches the BLAS off for the process (ltensor's
+   own kernel for every dtype), true back on (where one was built in). memory_limit sets this
+   state's budget; it may not pass a budget the host set (ltensor_set_memory_limit).
+   guard_mappings = true installs the process's SIGBUS handler for files truncated under their
+   mapping (ltensor_guard_mappings), false removes it. The settings are applied after all of
+   them were read. */
 static int f_config(lua_State *L) {
-  static const char *const keys[] = {"blas", "memory_limit"};
+  static const char *const keys[] = {"blas", "memory_limit", "guard_mappings"};
   int top = lua_gettop(L);
-  int last = ltl_opts(L, 1, "config", keys, 2);
+  int last = ltl_opts(L, 1, "config", keys, 3);
   if (last >= 1) {
     if (!lua_istable(L, 1)) luaL_typeerror(L, 1, "table of settings");
     for (int i = 2; i <= last; i++)
       if (!lua_isnil(L, i)) luaL_argerror(L, i, "no more arguments expected");
   }
-  int blas = top + 1, lim = top + 2;
+  int blas = top + 1, lim = top + 2, guard = top + 3;
   int64_t limit = lua_isnil(L, lim) ? 0 : limit_option(L, lim);
   ltl_state *st = ltl_state_of(L);
   if (!lua_isnil(L, lim) && ltl_set_memory_limit(st, limit, 0))
     return ltl_error(L, "config: memory_limit %I is above the budget the host set (%I bytes)",
                      (lua_Integer)limit, (lua_Integer)st->host_limit);
   if (!lua_isnil(L, blas)) lt_blas_enable(lua_toboolean(L, blas));
-  lua_createtable(L, 0, 4);
+  lt_error err;
+  if (!lua_isnil(L, guard) && lt_mapguard_enable(lua_toboolean(L, guard), &err))
+    return ltl_raise(L, &err);
+  lua_createtable(L, 0, 5);
   if (lt_blas_active(LT_FLOAT32)) {
     lua_pushstring(L, lt_blas_name());
     lua_setfield(L, -2, "blas");
@@ -63,6 +70,8 @@ static int f_config(lua_State *L) {
     lua_pushinteger(L, (lua_Integer)lt_account_peak(st->acct));
     lua_setfield(L, -2, "memory_peak");
   }
+  lua_pushboolean(L, lt_mapguard_enabled());
+  lua_setfield(L, -2, "guard_mappings");
   return 1;
 }
 

@@ -5,6 +5,7 @@
  *
  * Read only by lua_init.c (ltl_part_file); calls the base (lua_ud.h) and the core.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "lt_npy.h"
@@ -56,17 +57,24 @@ static void push_entry(lua_State *L, lt_file_set *s, int i) {
   s->tensors[i] = NULL;
 }
 
-/* Pushes name -> tensor, then (safetensors) the metadata or nil and the names in order. */
-static int push_set(lua_State *L, lt_file_set *s, int extras) {
+/* Pushes name -> tensor, then (safetensors) the metadata or nil and the names in order, and
+   (lenient) name -> why of the tensors left out, which are in neither of the others. */
+static int push_set(lua_State *L, lt_file_set *s, int extras, int skipped) {
   lua_createtable(L, 0, s->n);
-  int tab = lua_gettop(L);
+  int tab = lua_gettop(L), k = 0;
   if (extras) lua_createtable(L, s->n, 0);
+  if (skipped) lua_newtable(L);
   for (int i = 0; i < s->n; i++) {
+    if (!s->tensors[i]) { /* left out */
+      lua_pushstring(L, s->why[i]);
+      lua_setfield(L, tab + 2, s->names[i]);
+      continue;
+    }
     push_entry(L, s, i);
     lua_setfield(L, tab, s->names[i]);
     if (extras) {
       lua_pushstring(L, s->names[i]);
-      lua_rawseti(L, tab + 1, i + 1);
+      lua_rawseti(L, tab + 1, ++k);
     }
   }
   if (!extras) return 1;
@@ -79,21 +87,24 @@ static int push_set(lua_State *L, lt_file_set *s, int extras) {
   } else {
     lua_pushnil(L);
   }
-  lua_rotate(L, -2, 1); /* tensors, metadata, names; the box's __gc frees the names */
-  return 3;
+  lua_rotate(L, tab + 1, 1); /* tensors, metadata, names[, left out]; the box frees the names */
+  return skipped ? 4 : 3;
 }
 
 /* }====== */
 
-static const char *const load_keys[] = {"mmap"};
+static const char *const load_keys[] = {"mmap", "strict"};
 
-/* lt.load(path [, {mmap = true}]) */
+/* lt.load(path [, {mmap = true, strict = false}]) */
 static int f_load(lua_State *L) {
   const char *path = luaL_checkstring(L, 1);
-  ltl_opts(L, 2, "load", load_keys, 1);
-  int map = ltl_opt_bool(L, lua_gettop(L), 0, "mmap");
+  ltl_opts(L, 2, "load", load_keys, 2);
+  int top = lua_gettop(L); /* the options' values are on top, in load_keys' order */
+  int map = ltl_opt_bool(L, top - 1, 0, "mmap"), strict = ltl_opt_bool(L, top, 1, "strict");
   file_kind k = check_kind(L, path);
   lt_error err;
+  if (!strict && k != F_SAFETENSORS)
+    return ltl_error(L, "%s: strict = false is for .safetensors files", path);
   if (k == F_NPY) {
     ltl_ud *ud = ltl_newud(L);
     LTL_CHECK(L, lt_npy_load(path, map, &ud->t, &err), err);
@@ -109,10 +120,19 @@ static int f_load(lua_State *L) {
                        path);
     rc = lt_npz_load(path, s, &err);
   } else {
-    rc = lt_safetensors_load(path, map, s, &err);
+    rc = lt_safetensors_load(path, map, strict, s, &err);
   }
   LTL_CHECK(L, rc, err);
-  return push_set(L, s, k == F_SAFETENSORS);
+  return push_set(L, s, k == F_SAFETENSORS, !strict);
+}
+
+typedef struct {
+  const char *name;
+  const lt_tensor *t;
+} named_tensor;
+
+static int by_name(const void *a, const void *b) {
+  return strcmp(((const named_tensor *)a)->name, ((const named_tensor *)b)->name);
 }
 
 /* The tensors of the table at idx, sorted by name, into scratch memory the collector frees. */
@@ -131,25 +151,23 @@ static int collect(lua_State *L, int idx, const char *path, const char ***names,
     lua_pop(L, 1);
     n++;
   }
-  void *mem = lua_newuserdatauv(L, (size_t)(n ? n : 1) * (sizeof(char *) + sizeof(lt_tensor *)), 0);
-  *names = mem;
-  *tensors = (const lt_tensor **)((const char **)mem + n);
+  size_t m = (size_t)(n ? n : 1);
+  named_tensor *pairs =
+      lua_newuserdatauv(L, m * (sizeof(named_tensor) + sizeof(char *) + sizeof(lt_tensor *)), 0);
+  *names = (const char **)(pairs + m);
+  *tensors = (const lt_tensor **)(*names + m);
   int i = 0;
   lua_pushnil(L);
   while (lua_next(L, idx)) {
-    (*names)[i] = lua_tostring(L, -2); /* the table keeps the key */
-    (*tensors)[i] = ltl_check(L, -1);
+    pairs[i].name = lua_tostring(L, -2); /* the table keeps the key */
+    pairs[i++].t = ltl_check(L, -1);
     lua_pop(L, 1);
-    /* insertion sort by name: files come out the same whatever the table's order */
-    for (int j = i; j > 0 && strcmp((*names)[j - 1], (*names)[j]) > 0; j--) {
-      const char *tn = (*names)[j];
-      (*names)[j] = (*names)[j - 1];
-      (*names)[j - 1] = tn;
-      const lt_tensor *tt = (*tensors)[j];
-      (*tensors)[j] = (*tensors)[j - 1];
-      (*tensors)[j - 1] = tt;
-    }
-    i++;
+  }
+  /* sorted by name: files come out the same whatever the table's order */
+  qsort(pairs, (size_t)n, sizeof *pairs, by_name);
+  for (i = 0; i < n; i++) {
+    (*names)[i] = pairs[i].name;
+    (*tensors)[i] = pairs[i].t;
   }
   return n;
 }

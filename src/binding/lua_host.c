@@ -1,6 +1,7 @@
 /*
  * lua_host.c -- the host API of ltensor.h: what a program that embeds Lua calls to hand its
- * buffers to scripts, take tensors back, and revoke per-frame buffers.
+ * buffers to scripts, take tensors back, and revoke per-frame buffers; the process-wide settings
+ * (thread count, mapping guard).
  *
  * Every entry point runs its Lua work under lua_pcall, so none raises into the host; ownership
  * of what a host passes in is settled on every path (the deleter or release callback runs once,
@@ -13,6 +14,7 @@
 #include <string.h>
 
 #include "lt_dlpack.h"
+#include "lt_mapguard.h"
 #include "lt_pool.h"
 #include "ltensor.h"
 #include "lua_luasrc.h"
@@ -250,5 +252,13 @@ int64_t ltensor_memory_used(lua_State *L) {
 void ltensor_set_num_threads(int n) { (void)lt_pool_set_threads(n); }
 
 int ltensor_get_num_threads(void) { return lt_pool_threads(); }
+
+/* }====== */
+
+/* {====== the mapping guard ====== */
+
+int ltensor_guard_mappings(int on) {
+  return lt_mapguard_enable(on, NULL) ? LTENSOR_ERRARG : LTENSOR_OK;
+}
 
 /* }====== */

@@ -384,6 +384,7 @@ static int push_at(lua_State *L, const lt_tensor *t, int64_t i0) {
   if (t->ndim == 1) {
     if (!lt_readable(t)) ltl_check_readable(L, t);
     ltl_push_element(L, t->dtype, lt_data(t) + i0 * t->strides[0] * (int64_t)lt_esize(t));
+    if (lt_map_damaged(t)) ltl_check_readable(L, t); /* this read met the truncation */
     return 1;
   }
   if (lt_storage_revoked(t->storage)) return ltl_released(L);
@@ -442,6 +443,9 @@ static int t_index(lua_State *L) {
       const char *p = fast_element(t, i);
       if (p && lt_readable(t)) {
         ltl_push_element(L, t->dtype, p);
+        /* a mapped file truncated during this very read (the mapping guard's zero pages):
+           raise rather than give the zero */
+        if (lt_map_damaged(t)) ltl_check_readable(L, t);
         return 1;
       }
       if (index_integer(L, t, i)) return 1;

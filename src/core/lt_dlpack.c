@@ -57,13 +57,14 @@ static void delete_legacy(DLManagedTensor *self) {
 int lt_dlpack_export(lt_tensor *t, int versioned, int copy, int read_only, void **out,
                      lt_error *err) {
   if (t->storage->revoked) return lt_fail(err, LT_EREVOKED, "tensor has been released");
+  int rc = lt_check_mapping(t, err); /* a consumer would read zeros where the file was */
+  if (rc) return rc;
   read_only = read_only || (!copy && t->readonly != LT_WRITABLE); /* a copy is the consumer's */
   if (read_only && !versioned)
     return lt_fail(err, LT_EREADONLY,
                    "a read-only tensor cannot be exported as a legacy DLPack capsule, which "
                    "cannot mark it read-only (ask for max_version >= 1)");
   lt_tensor *src = NULL;
-  int rc;
   if (copy) {
     if ((rc = lt_clone(t, &src, err))) return rc;
     t = src;

@@ -49,15 +49,20 @@ lt_dtype lt_dtype_from_dl(DLDataType dl) {
 }
 
 const char *lt_dl_name(DLDataType dl) {
-  if (dl.lanes != 1 || dl.bits != 8) return NULL;
-  switch (dl.code) { /* as torch names them */
+  if (dl.lanes != 1) return NULL;
+  switch (dl.bits == 8 ? dl.code : 0) { /* as torch names them */
     case kDLFloat8_e4m3fn: return "float8_e4m3fn";
     case kDLFloat8_e4m3fnuz: return "float8_e4m3fnuz";
     case kDLFloat8_e5m2: return "float8_e5m2";
     case kDLFloat8_e5m2fnuz: return "float8_e5m2fnuz";
     case kDLFloat8_e8m0fnu: return "float8_e8m0fnu";
-    default: return NULL;
+    default: break;
   }
+  /* one element each, as ml_dtypes names them (torch has only float4_e2m1fn_x2, a pair) */
+  if (dl.code == kDLFloat4_e2m1fn && dl.bits == 4) return "float4_e2m1fn";
+  if (dl.code == kDLFloat6_e2m3fn && dl.bits == 6) return "float6_e2m3fn";
+  if (dl.code == kDLFloat6_e3m2fn && dl.bits == 6) return "float6_e3m2fn";
+  return NULL;
 }
 
 /* {====== narrowing doubles to 16-bit floats ====== */

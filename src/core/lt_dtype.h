@@ -128,7 +128,8 @@ extern const lt_dtype_alias lt_dtype_aliases[LT_NALIASES];
 lt_dtype lt_dtype_from_name(const char *name);
 /* The dtype of a DLPack type, or LT_OPAQUE when DLPack allows it but ltensor has no dtype. */
 lt_dtype lt_dtype_from_dl(DLDataType dl);
-/* torch's name of an opaque type that has one ("float8_e4m3fn", "float8_e5m2", ...), else NULL. */
+/* torch's name of an opaque type that has one ("float8_e4m3fn", "float8_e5m2", ...; ml_dtypes'
+   for the float4 and float6 types), else NULL. */
 const char *lt_dl_name(DLDataType dl);
 
 /* float16 / bfloat16 bit patterns. Narrowing rounds to nearest even, keeps NaN quiet, overflows

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "lt_copy.h"
+#include "lt_mapguard.h"
 
 #if !defined(_WIN32)
 #include <errno.h>
@@ -211,15 +212,17 @@ void lt_file_abort(lt_file_out *w) {
 /* {====== mappings as storage (the platform maps: lt_file_os_map) ====== */
 
 typedef struct {
-  lt_block_note note; /* first: lt_tensor.c reads it */
+  lt_map_note mn; /* first: lt_tensor.c reads it */
   void *addr;
   size_t len;
-  char msg[];
+  long ticket; /* the mapping guard's */
+  char msg[];  /* the note, then the path */
 } mapping;
 
 static void unmap(void *ctx, void *data) {
   mapping *m = ctx;
   (void)data;
+  lt_mapguard_remove(m->ticket);
   if (m->len) lt_file_os_unmap(m->addr, m->len);
   free(m);
 }
@@ -232,18 +235,23 @@ int lt_file_map(lt_file *f, lt_storage **out, lt_error *err) {
   static const char fmt[] =
       "tensor is read-only (mapped read-only from %s; clone() gives a "
       "writable copy)";
-  size_t msglen = sizeof fmt + strlen(f->path);
-  mapping *m = malloc(sizeof *m + msglen);
+  size_t plen = strlen(f->path), msglen = sizeof fmt + plen;
+  mapping *m = malloc(sizeof *m + msglen + plen + 1);
   if (!m) return lt_fail(err, LT_ENOMEM, "not enough memory");
   snprintf(m->msg, msglen, fmt, f->path);
-  m->note.note = m->msg;
+  memcpy(m->msg + msglen, f->path, plen + 1);
+  m->mn.note.note = m->msg;
+  m->mn.path = m->msg + msglen;
+  atomic_init(&m->mn.damaged, 0);
   m->len = (size_t)f->size;
   m->addr = empty_map;
+  m->ticket = -1;
   int rc = m->len ? lt_file_os_map(f, m->len, &m->addr, err) : LT_OK;
   if (rc) {
     free(m);
     return rc;
   }
+  if (m->len) m->ticket = lt_mapguard_add(m->addr, m->len, &m->mn.damaged);
   DLDevice cpu = {kDLCPU, 0};
   lt_storage *s = lt_storage_wrap(m->addr, m->len, m->len, cpu, unmap, m);
   if (!s) {
@@ -262,6 +270,7 @@ int lt_file_map(lt_file *f, lt_storage **out, lt_error *err) {
 void lt_file_set_free(lt_file_set *s) {
   for (int i = 0; i < s->n; i++) {
     free(s->names[i]);
+    free(s->why[i]);
     lt_tensor_free(s->tensors[i]);
   }
   for (int i = 0; i < s->nmeta; i++) {
@@ -270,6 +279,7 @@ void lt_file_set_free(lt_file_set *s) {
   }
   free(s->names);
   free(s->tensors);
+  free(s->why);
   free(s->meta_keys);
   free(s->meta_vals);
   memset(s, 0, sizeof *s);
@@ -282,7 +292,9 @@ int lt_file_set_add(lt_file_set *s, const char *name, size_t len, lt_error *err)
     if (nn) s->names = nn;
     lt_tensor **nt = nn ? realloc(s->tensors, cap * sizeof *nt) : NULL;
     if (nt) s->tensors = nt;
-    if (!nn || !nt) return lt_fail(err, LT_ENOMEM, "not enough memory");
+    char **nw = nt ? realloc(s->why, cap * sizeof *nw) : NULL;
+    if (nw) s->why = nw;
+    if (!nn || !nt || !nw) return lt_fail(err, LT_ENOMEM, "not enough memory");
   }
   char *copy = malloc(len + 1);
   if (!copy) return lt_fail(err, LT_ENOMEM, "not enough memory");
@@ -290,12 +302,64 @@ int lt_file_set_add(lt_file_set *s, const char *name, size_t len, lt_error *err)
   copy[len] = 0;
   s->names[s->n] = copy;
   s->tensors[s->n] = NULL;
+  s->why[s->n] = NULL;
   s->n++;
+  return LT_OK;
+}
+
+int lt_file_set_skip(lt_file_set *s, int i, const char *why, lt_error *err) {
+  size_t n = strlen(why) + 1;
+  free(s->why[i]);
+  if (!(s->why[i] = malloc(n))) return lt_fail(err, LT_ENOMEM, "not enough memory");
+  memcpy(s->why[i], why, n);
+  return LT_OK;
+}
+
+int lt_file_named(const char *name, int rc, lt_error *err) {
+  if (rc && err) {
+    char msg[sizeof err->msg];
+    memcpy(msg, err->msg, sizeof msg);
+    lt_fail(err, rc, "%s: %s", name, msg);
+  }
+  return rc;
+}
+
+static int by_name(const void *a, const void *b) {
+  return strcmp(**(const char *const *const *)a, **(const char *const *const *)b);
+}
+
+int lt_file_find_duplicate(const char *const *names, int n, int *dup, lt_error *err) {
+  *dup = -1;
+  if (n < 2) return LT_OK;
+  const char *const **order = malloc((size_t)n * sizeof *order);
+  if (!order) return lt_fail(err, LT_ENOMEM, "not enough memory");
+  for (int i = 0; i < n; i++) order[i] = &names[i];
+  qsort(order, (size_t)n, sizeof *order, by_name);
+  for (int i = 1; i < n && *dup < 0; i++)
+    if (strcmp(*order[i - 1], *order[i]) == 0) {
+      int a = (int)(order[i - 1] - names), b = (int)(order[i] - names);
+      *dup = a > b ? a : b; /* the later one, in the file's order */
+    }
+  free(order);
+  return LT_OK;
+}
+
+int lt_file_alloc(uint64_t nbytes, lt_storage **out, lt_error *err) {
+  if (nbytes > SIZE_MAX)
+    return lt_fail(err, LT_ENOMEM, "not enough memory for %llu bytes", (unsigned long long)nbytes);
+  if (!(*out = lt_storage_new((size_t)nbytes, 0)))
+    return lt_fail_nomem(err, (size_t)nbytes); /* the allocator's reason: the budget, or none */
   return LT_OK;
 }
 
 int lt_file_tensor(lt_storage *st, lt_dtype dt, DLDataType dl, int ndim, const int64_t *shape,
                    int fortran, uint64_t boff, lt_tensor **out, lt_error *err) {
+  size_t esize = ((size_t)dl.bits * dl.lanes + 7) / 8;
+  if (boff % esize)
+    return lt_fail(err, LT_EARG,
+                   "data offset %llu is not a multiple of the element size %d: mmap cannot give "
+                   "zero copy; load it without mmap",
+                   (unsigned long long)boff, (int)esize);
   lt_tensor *t = lt_tensor_alloc(ndim);
   if (!t) return lt_fail(err, LT_ENOMEM, "not enough memory");
   t->storage = lt_storage_retain(st);
@@ -303,8 +367,8 @@ int lt_file_tensor(lt_storage *st, lt_dtype dt, DLDataType dl, int ndim, const i
   t->dl_dtype = dl;
   t->ndim = ndim;
   t->readonly = LT_WRITABLE;
-  t->packed = 0;
-  t->offset = (int64_t)(boff / lt_esize(t));
+  t->packed = (size_t)dl.bits * dl.lanes < 8; /* the files pack sub-byte types */
+  t->offset = (int64_t)(boff / esize);
   if (ndim > 0) memcpy(t->shape, shape, (size_t)ndim * sizeof(int64_t));
   if (!fortran) {
     lt_contiguous_strides(ndim, t->shape, t->strides);
@@ -343,23 +407,27 @@ static void gather(const lt_tensor *t, char *dst) {
 int lt_file_bytes(const lt_tensor *t, const void **data, lt_tensor **owned, lt_error *err) {
   *owned = NULL;
   if (t->storage->revoked) return lt_fail(err, LT_EREVOKED, "tensor has been released");
+  int rc = lt_check_mapping(t, err);
+  if (rc) return rc;
   DLDeviceType d = t->storage->device.device_type;
   if (!(d == kDLCPU || d == kDLCUDAHost || d == kDLROCMHost)) {
     char dev[32];
     lt_device_str(t->storage->device, dev, sizeof dev);
     return lt_fail(err, LT_EARG, "tensor data is on device '%s', which the host cannot read", dev);
   }
-  if (t->packed) return lt_fail(err, LT_EARG, "packed sub-byte tensors cannot be saved");
-  if (lt_is_contiguous(t)) {
+  if (lt_is_contiguous(t)) { /* packed ones too: a view of one starts on a byte */
     *data = lt_data(t);
     return LT_OK;
   }
-  int rc;
+  if (t->packed)
+    return lt_fail(err, LT_EARG,
+                   "a strided view of a packed sub-byte tensor cannot be saved (its elements "
+                   "do not lie in whole bytes)");
   if (t->dtype != LT_OPAQUE) { /* the fast strided copy */
     if ((rc = lt_clone(t, owned, err))) return rc;
   } else {
-    lt_storage *st = lt_storage_new((size_t)lt_numel(t) * lt_esize(t), 0);
-    if (!st) return lt_fail_nomem(err, (size_t)lt_numel(t) * lt_esize(t));
+    lt_storage *st;
+    if ((rc = lt_file_alloc((uint64_t)lt_numel(t) * lt_esize(t), &st, err))) return rc;
     rc = lt_file_tensor(st, t->dtype, t->dl_dtype, t->ndim, t->shape, 0, 0, owned, err);
     lt_storage_release(st);
     if (rc) return rc;

@@ -5,8 +5,8 @@
  * lt_file.c (POSIX) or lt_file_win.c (Windows). Also the shared shape of
  * a loaded set of named tensors (.npz, .safetensors). Lua-free.
  *
- * Calls lt_storage.c and lt_tensor.c. Called by the three format files and the binding
- * (lt_file_set_free).
+ * Calls lt_storage.c, lt_tensor.c and lt_mapguard.c (every mapping is registered there). Called
+ * by the three format files and the binding (lt_file_set_free).
  *
  * Messages name the file: "x.npy: cannot open (No such file or directory)".
  */
@@ -42,8 +42,9 @@ int lt_file_os_map(lt_file *f, size_t len, void **addr, lt_error *err);
 void lt_file_os_unmap(void *addr, size_t len);
 
 /* Maps the whole of f read-only as a pinned storage (data: the file's first byte) whose last
-   release unmaps it. Its block's note (lt_block_note) says "mapped read-only from PATH".
-   Tensors on it must be marked LT_RO_MAPPED. */
+   release unmaps it. Its block's release context is an lt_map_note (lt_tensor.h) whose note says
+   "mapped read-only from PATH"; the mapping is registered with the mapping guard
+   (lt_mapguard.h). Tensors on it must be marked LT_RO_MAPPED. */
 int lt_file_map(lt_file *f, lt_storage **out, lt_error *err);
 
 /* }====== */
@@ -79,11 +80,13 @@ void lt_file_abort(lt_file_out *w);
 
 /* {====== helpers shared by the formats ====== */
 
-/* Named tensors, in the file's order. */
+/* Named tensors, in the file's order. A tensor that a lenient load left out (an unknown
+   dtype) has a NULL tensor and a message in why[i]; why[i] is NULL for the others. */
 typedef struct {
   int n;
   char **names;
   lt_tensor **tensors;
+  char **why;
   int has_meta; /* safetensors: a __metadata__ object was present */
   int nmeta;
   char **meta_keys, **meta_vals;
@@ -92,15 +95,38 @@ typedef struct {
 void lt_file_set_free(lt_file_set *s);
 /* Grows s by one entry (name copied, len bytes); the tensor slot is NULL. */
 int lt_file_set_add(lt_file_set *s, const char *name, size_t len, lt_error *err);
+/* Records why entry i was left out (message copied). */
+int lt_file_set_skip(lt_file_set *s, int i, const char *why, lt_error *err);
+
+/* Returns rc; when it is an error, err's message becomes "name: message". */
+int lt_file_named(const char *name, int rc, lt_error *err);
+
+/* Looks for two equal strings among names[0..n) by sorting an index (O(n log n)): *dup
+   receives the index of one of them, or -1 when they are all different. LT_ENOMEM only. */
+int lt_file_find_duplicate(const char *const *names, int n, int *dup, lt_error *err);
+
+/* A storage of nbytes for a loaded tensor's data, through the storage allocator; its refusal
+   is passed on as LT_ENOMEM with its reason (lt_fail_nomem: the memory budget, or none). */
+int lt_file_alloc(uint64_t nbytes, lt_storage **out, lt_error *err);
+
+/* The bytes n elements of DLPack type dl take in a file: n * bits * lanes / 8, sub-byte types
+   packed (the caller checks that they fill whole bytes). */
+static inline uint64_t lt_file_nbytes(DLDataType dl, uint64_t n) {
+  uint64_t bits = (uint64_t)dl.bits * dl.lanes;
+  return bits % 8 == 0 ? n * (bits / 8) : (n * bits + 7) / 8;
+}
 
 /* A tensor header over storage st (a reference is taken): dl type dl (dt its dtype, LT_OPAQUE
-   for types ltensor cannot compute with), shape, row-major strides unless fortran (column
-   major), first element at byte offset boff of st (a multiple of the element size). */
+   for types ltensor cannot compute with; sub-byte types are packed), shape, row-major strides
+   unless fortran (column major), first element at byte offset boff of st, which must be a
+   multiple of the element size (a mapping refuses otherwise, saying so). */
 int lt_file_tensor(lt_storage *st, lt_dtype dt, DLDataType dl, int ndim, const int64_t *shape,
                    int fortran, uint64_t boff, lt_tensor **out, lt_error *err);
 
 /* The bytes of t in row-major order: t's own memory when it is contiguous (*owned NULL), else
-   those of a contiguous copy, *owned, which the caller frees. Opaque dtypes too. */
+   those of a contiguous copy, *owned, which the caller frees. Opaque dtypes too, and packed
+   sub-byte ones when contiguous (their bytes as they are). Refuses a tensor whose mapped file
+   was truncated. */
 int lt_file_bytes(const lt_tensor *t, const void **data, lt_tensor **owned, lt_error *err);
 
 /* Reverses the bytes of each of n elements of size esize (2, 4 or 8; complex: per part). */

@@ -277,13 +277,16 @@ static void settle(lt_tensor *t, const lt_npy_info *h) {
     for (int64_t i = 0; i < h->numel; i++) p[i] = p[i] != 0;
 }
 
-static int named(const char *name, int rc, lt_error *err) {
-  if (rc && err) {
-    char msg[sizeof err->msg];
-    memcpy(msg, err->msg, sizeof msg);
-    lt_fail(err, rc, "%s: %s", name, msg);
-  }
-  return rc;
+/* A mapping cannot normalize bools: data holding a byte other than 0 and 1 is refused, so that
+   a mapped tensor reads as the plain load does. One pass over the bytes. */
+static int check_bools(const unsigned char *p, uint64_t n, lt_error *err) {
+  for (uint64_t i = 0; i < n; i++)
+    if (p[i] > 1)
+      return lt_fail(err, LT_EARG,
+                     "bool data holds byte %d at element %llu (not 0 or 1), which a mapping "
+                     "cannot normalize; load it without mmap",
+                     p[i], (unsigned long long)i + 1);
+  return LT_OK;
 }
 
 int lt_npy_load(const char *path, int map, lt_tensor **out, lt_error *err) {
@@ -297,13 +300,13 @@ int lt_npy_load(const char *path, int map, lt_tensor **out, lt_error *err) {
   lt_npy_info h;
   lt_storage *st = NULL;
   if ((rc = lt_file_pread(&f, 0, pre, n, err))) goto done;
-  if ((rc = named(path, lt_npy_header_size(pre, n, f.size, &off, err), err))) goto done;
+  if ((rc = lt_file_named(path, lt_npy_header_size(pre, n, f.size, &off, err), err))) goto done;
   if (!(head = malloc((size_t)off))) {
     rc = lt_fail(err, LT_ENOMEM, "not enough memory");
     goto done;
   }
   if ((rc = lt_file_pread(&f, 0, head, (size_t)off, err))) goto done;
-  if ((rc = named(path, lt_npy_parse(head, (size_t)off, f.size, &h, err), err))) goto done;
+  if ((rc = lt_file_named(path, lt_npy_parse(head, (size_t)off, f.size, &h, err), err))) goto done;
   if (map) {
     if (h.swap) {
       rc = lt_fail(err, LT_EARG,
@@ -320,14 +323,17 @@ int lt_npy_load(const char *path, int map, lt_tensor **out, lt_error *err) {
       goto done;
     }
     if ((rc = lt_file_map(&f, &st, err))) goto done;
-    rc = lt_file_tensor(st, h.dtype, lt_dtypes[h.dtype].dl, h.ndim, h.shape, h.fortran, off, out,
-                        err);
+    if (h.dtype == LT_BOOL &&
+        (rc =
+             lt_file_named(path, check_bools((unsigned char *)st->data + off, h.nbytes, err), err)))
+      goto done;
+    rc = lt_file_named(path,
+                       lt_file_tensor(st, h.dtype, lt_dtypes[h.dtype].dl, h.ndim, h.shape,
+                                      h.fortran, off, out, err),
+                       err);
     if (!rc) (*out)->readonly = LT_RO_MAPPED;
   } else {
-    if (h.nbytes > SIZE_MAX || !(st = lt_storage_new((size_t)h.nbytes, 0))) {
-      rc = lt_fail_nomem_at(err, (size_t)h.nbytes, "%s: ", path);
-      goto done;
-    }
+    if ((rc = lt_file_named(path, lt_file_alloc(h.nbytes, &st, err), err))) goto done;
     if ((rc = lt_file_pread(&f, off, st->data, (size_t)h.nbytes, err))) goto done;
     rc =
         lt_file_tensor(st, h.dtype, lt_dtypes[h.dtype].dl, h.ndim, h.shape, h.fortran, 0, out, err);
@@ -343,10 +349,10 @@ done:
 int lt_npy_from_memory(const char *name, const void *buf, size_t len, lt_tensor **out,
                        lt_error *err) {
   lt_npy_info h;
-  int rc = named(name, lt_npy_parse(buf, len, len, &h, err), err);
+  int rc = lt_file_named(name, lt_npy_parse(buf, len, len, &h, err), err);
   if (rc) return rc;
-  lt_storage *st = lt_storage_new((size_t)h.nbytes, 0);
-  if (!st) return lt_fail_nomem_at(err, (size_t)h.nbytes, "%s: ", name);
+  lt_storage *st;
+  if ((rc = lt_file_named(name, lt_file_alloc(h.nbytes, &st, err), err))) return rc;
   memcpy(st->data, (const char *)buf + h.data_off, (size_t)h.nbytes);
   rc = lt_file_tensor(st, h.dtype, lt_dtypes[h.dtype].dl, h.ndim, h.shape, h.fortran, 0, out, err);
   lt_storage_release(st);
@@ -387,14 +393,14 @@ int lt_npy_prepare(const char *name, const lt_tensor *t, lt_npy_out *o, lt_error
       [LT_UINT64] = 'u',  [LT_FLOAT16] = 'f',   [LT_BFLOAT16] = 0,    [LT_FLOAT32] = 'f',
       [LT_FLOAT64] = 'f', [LT_COMPLEX64] = 'c', [LT_COMPLEX128] = 'c'};
   int rc = lt_check_readable(t, err);
-  if (rc) return named(name, rc, err);
+  if (rc) return lt_file_named(name, rc, err);
   size_t es = lt_dtypes[t->dtype].size;
   int fortran =
       !lt_is_contiguous(t) && t->ndim > 1 && fortran_contiguous(t) && !t->storage->revoked;
   if (fortran) {
     o->data = lt_data(t);
   } else if ((rc = lt_file_bytes(t, &o->data, &o->owned, err))) {
-    return named(name, rc, err);
+    return lt_file_named(name, rc, err);
   }
   o->nbytes = (uint64_t)lt_numel(t) * es;
   char shape[LT_MAX_NDIM * 22 + 8];
@@ -413,6 +419,12 @@ int lt_npy_prepare(const char *name, const lt_tensor *t, lt_npy_out *o, lt_error
                      : host_little() ? '<'
                                      : '>',
                      kinds[t->dtype], (int)es, fortran ? "True" : "False", shape);
+  /* the header of version 1.0 holds its length in 16 bits: everything ltensor writes (at most
+     64 dims) fits the buffer, which fits that field */
+  _Static_assert(sizeof o->header - 10 <= 0xFFFF, "a .npy 1.0 header length is 16 bits");
+  if (len < 0 || (size_t)len >= sizeof o->header - 80)
+    return lt_fail(err, LT_ERANGE, "%s: .npy header does not fit %d bytes", name,
+                   (int)sizeof o->header);
   size_t total = 10 + (size_t)len + 1; /* and '\n' */
   total = (total + 63) / 64 * 64;      /* NumPy aligns the data to 64 bytes */
   memset(h + 10 + len, ' ', total - 10 - (size_t)len - 1);

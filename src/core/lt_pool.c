@@ -9,7 +9,7 @@
  * then takes pieces by an atomic counter, as the caller does. When the caller finds no piece
  * left it closes the job and waits until every joined worker has left it, so the job (on the
  * caller's stack) outlives every use. Workers block every signal (the host's handlers stay on
- * its own threads) and never run anything but pieces.
+ * its own threads) except the faults their own reads cause, and never run anything but pieces.
  */
 #if !defined(_WIN32)
 #define _POSIX_C_SOURCE 200809L /* pthread_sigmask */
@@ -176,6 +176,13 @@ static void start_workers(int want) {
 #if !defined(_WIN32)
   sigset_t all, old;
   sigfillset(&all);
+  /* but the faults a piece's own access causes: blocked, they end the process without running
+     any handler (the kernel forces them), where the mapping guard's SIGBUS handler (lt_mapguard.h)
+     would have let a read of a truncated mapped file finish */
+  sigdelset(&all, SIGBUS);
+  sigdelset(&all, SIGSEGV);
+  sigdelset(&all, SIGFPE);
+  sigdelset(&all, SIGILL);
   pthread_sigmask(SIG_SETMASK, &all, &old); /* inherited by the new threads */
 #endif
   pthread_attr_t attr;

@@ -121,9 +121,19 @@ const char *lt_readonly_reason(const lt_tensor *t) {
   }
 }
 
+int lt_check_mapping(const lt_tensor *t, lt_error *err) {
+  if (!lt_map_damaged(t)) return LT_OK;
+  const lt_map_note *n = t->storage->block->release_ctx;
+  return lt_fail(err, LT_EREVOKED,
+                 "%s: file was truncated while mapped; its tensors cannot be read any more "
+                 "(load it again)",
+                 n->path);
+}
+
 int lt_check_readable(const lt_tensor *t, lt_error *err) {
   if (lt_readable(t)) return LT_OK;
   if (t->storage->revoked) return lt_fail(err, LT_EREVOKED, "tensor has been released");
+  if (lt_map_damaged(t)) return lt_check_mapping(t, err);
   if (t->dtype != LT_OPAQUE) {
     char dev[32];
     lt_device_str(t->storage->device, dev, sizeof dev);

@@ -74,6 +74,24 @@ typedef struct lt_tensor {
   int64_t dims[];   /* storage for shape then strides */
 } lt_tensor;
 
+/* The release context of a mapped file's block (lt_file.c makes it; every LT_RO_MAPPED tensor
+   lies on one): the note read-only messages give, the file's name, and whether the file shrank
+   under the mapping. `damaged` is set by the fault handler of the mapping guard (lt_mapguard.c),
+   which mapped zero pages over what the file lost; from then on the tensors of the mapping are
+   not readable (lt_readable, lt_check_mapping). */
+typedef struct {
+  lt_block_note note; /* first: lt_readonly_reason reads it as an lt_block_note */
+  const char *path;
+  atomic_int damaged;
+} lt_map_note;
+
+/* Whether t lies on a mapping whose file was truncated under it (see lt_map_note). */
+static inline int lt_map_damaged(const lt_tensor *t) {
+  if (t->readonly != LT_RO_MAPPED || !t->storage->block) return 0;
+  lt_map_note *n = (lt_map_note *)t->storage->block->release_ctx;
+  return atomic_load_explicit(&n->damaged, memory_order_relaxed) != 0;
+}
+
 /* Bytes per element (opaque sub-byte types round up). */
 static inline size_t lt_esize(const lt_tensor *t) {
   return ((size_t)t->dl_dtype.bits * t->dl_dtype.lanes + 7) / 8;
@@ -109,7 +127,8 @@ void lt_contiguous_strides(int ndim, const int64_t *shape, int64_t *strides);
 /* Fast check that the elements of t can be read from the host (see lt_check_readable). */
 static inline int lt_readable(const lt_tensor *t) {
   DLDeviceType d = t->storage->device.device_type;
-  return t->dtype != LT_OPAQUE && (d == kDLCPU || d == kDLCUDAHost || d == kDLROCMHost);
+  return t->dtype != LT_OPAQUE && (d == kDLCPU || d == kDLCUDAHost || d == kDLROCMHost) &&
+         !lt_map_damaged(t);
 }
 /* "[2, 3]": a shape for messages (cut short with "..." when buf is too small). */
 void lt_shape_str(int ndim, const int64_t *shape, char *buf, size_t n);
@@ -136,8 +155,12 @@ static inline int lt_shares_block(const lt_tensor *a, const lt_tensor *b) {
    its own if it shares one, and pins it so it is never shared again. LT_ENOMEM when the copy
    fails. */
 int lt_tensor_pin(lt_tensor *t, lt_error *err);
-/* LT_OK when the elements of t can be read as numbers (host device, known dtype). */
+/* LT_OK when the elements of t can be read as numbers (host device, known dtype, not on a
+   damaged mapping). */
 int lt_check_readable(const lt_tensor *t, lt_error *err);
+/* LT_OK unless t lies on a mapping whose file was truncated under it (LT_EREVOKED, naming the
+   file): what reads t's bytes without reading its elements (an export, a save) asks this. */
+int lt_check_mapping(const lt_tensor *t, lt_error *err);
 
 /* An uninitialised header for ndim dims (shape/strides pointers set), NULL when out of
    memory. Takes no storage reference. */

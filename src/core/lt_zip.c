@@ -110,6 +110,47 @@ static int zip64_fields(const unsigned char *x, size_t xlen, lt_zip_entry *e, in
   return lt_fail(err, LT_EARG, "member '%s' lacks the zip64 sizes its entry refers to", e->name);
 }
 
+/* A member's start and index, for sorting by start. */
+typedef struct {
+  uint64_t local;
+  int i;
+} member_start;
+
+static int by_start(const void *a, const void *b) {
+  const member_start *x = a, *y = b;
+  if (x->local != y->local) return x->local < y->local ? -1 : 1;
+  return (x->i > y->i) - (x->i < y->i);
+}
+
+/*
+ * Sorts the members by where they start and checks that each one's least span (local header,
+ * its name, the compressed bytes) ends before the next starts, or before the directory; gives
+ * each its limit, which lt_zip_extract holds the real span to (the local header's own name
+ * and extra lengths are read only there). An archive whose directory points several members at
+ * one stretch of bytes (a zip bomb made of references) fails here.
+ */
+static int check_spans(lt_zip_dir *dir, lt_error *err) {
+  int n = dir->n;
+  member_start *order = malloc((n > 0 ? (size_t)n : 1) * sizeof *order);
+  if (!order) return lt_fail(err, LT_ENOMEM, "not enough memory");
+  for (int i = 0; i < n; i++) order[i] = (member_start){dir->e[i].local, i};
+  qsort(order, (size_t)n, sizeof *order, by_start);
+  int rc = LT_OK;
+  for (int k = 0; k < n && !rc; k++) {
+    lt_zip_entry *e = &dir->e[order[k].i];
+    e->next = k + 1 < n ? order[k + 1].i : -1;
+    e->limit = k + 1 < n ? order[k + 1].local : dir->cd_off;
+    uint64_t least = LOCAL_LEN + (uint64_t)strlen(e->name) + e->csize; /* no overflow: < 2^64 */
+    if (e->local > e->limit || least > e->limit - e->local)
+      rc = e->next >= 0
+               ? lt_fail(err, LT_EARG, "members '%s' and '%s' overlap", e->name,
+                         dir->e[e->next].name)
+               : lt_fail(err, LT_EARG, "member '%s' overlaps the central directory", e->name);
+  }
+  free(order);
+  return rc;
+}
+
 int lt_zip_read_dir(lt_zip_read_fn rd, void *ctx, uint64_t size, lt_zip_dir *dir, lt_error *err) {
   dir->n = 0;
   dir->e = NULL;
@@ -234,9 +275,18 @@ int lt_zip_read_dir(lt_zip_read_fn rd, void *ctx, uint64_t size, lt_zip_dir *dir
                    e->name, (unsigned long long)e->csize, (unsigned long long)e->local);
       goto done;
     }
+    /* deflate shrinks by at most 1032:1: a larger claim is a lie, refused before allocating */
+    if (e->method == 8 && e->usize / 1032 > e->csize + 64) {
+      rc = lt_fail(err, LT_EARG,
+                   "member '%s' claims %llu bytes from %llu compressed (deflate expands at most "
+                   "1032 times)",
+                   e->name, (unsigned long long)e->usize, (unsigned long long)e->csize);
+      goto done;
+    }
     p += CENTRAL_LEN + nlen + xlen + clen;
   }
   dir->cd_off = cd_off;
+  rc = check_spans(dir, err);
 done:
   free(tail);
   free(cd);
@@ -285,21 +335,22 @@ int lt_zip_extract(lt_zip_read_fn rd, void *ctx, const lt_zip_dir *dir, const lt
                    void **out, lt_error *err) {
   unsigned char lh[LOCAL_LEN];
   int rc;
-  if (dir->cd_off - e->local < LOCAL_LEN)
+  if (e->limit < e->local || e->limit - e->local < LOCAL_LEN) /* lt_zip_read_dir checked it */
     return lt_fail(err, LT_EARG, "member '%s' has no local header", e->name);
   if ((rc = rd(ctx, e->local, lh, LOCAL_LEN, err))) return rc;
-  uint64_t data = e->local + LOCAL_LEN + rd16(lh + 26) + rd16(lh + 28);
-  if (rd32(lh) != SIG_LOCAL || data > dir->cd_off || e->csize > dir->cd_off - data)
+  if (rd32(lh) != SIG_LOCAL)
     return lt_fail(err, LT_EARG, "member '%s' has a damaged local header", e->name);
+  uint64_t data = e->local + LOCAL_LEN + rd16(lh + 26) + rd16(lh + 28);
+  if (data > e->limit || e->csize > e->limit - data) /* its real span, as the header says */
+    return e->next >= 0
+               ? lt_fail(err, LT_EARG, "members '%s' and '%s' overlap", e->name,
+                         dir->e[e->next].name)
+               : lt_fail(err, LT_EARG, "member '%s' overlaps the central directory", e->name);
   if (e->method == 8 && !lt_zip_can_deflate())
     return lt_fail(err, LT_EARG,
                    "member '%s' is compressed, and this ltensor was built without "
                    "zlib (install zlib1g-dev and rebuild)",
                    e->name);
-  /* deflate shrinks by at most 1032:1: a larger claim is a lie, refused before allocating */
-  if (e->method == 8 && e->usize / 1032 > e->csize + 64)
-    return lt_fail(err, LT_EARG, "member '%s' claims %llu bytes from %llu compressed", e->name,
-                   (unsigned long long)e->usize, (unsigned long long)e->csize);
   if (e->csize > SIZE_MAX - 1 || e->usize > SIZE_MAX - 1)
     return lt_fail(err, LT_ENOMEM, "member '%s' is too large", e->name);
   unsigned char *raw = malloc(e->csize ? (size_t)e->csize : 1);
@@ -339,12 +390,21 @@ static int file_read(void *ctx, uint64_t off, void *buf, size_t n, lt_error *err
   return lt_file_pread(ctx, off, buf, n, err);
 }
 
-static int named(const char *name, int rc, lt_error *err) {
-  if (rc && err) {
-    char msg[sizeof err->msg];
-    memcpy(msg, err->msg, sizeof msg);
-    lt_fail(err, rc, "%s: %s", name, msg);
+/* Every member is a .npy, each name once, before anything is extracted. */
+static int unique_npys(const char *path, const lt_zip_dir *dir, lt_error *err) {
+  for (int i = 0; i < dir->n; i++) {
+    const char *name = dir->e[i].name;
+    size_t len = strlen(name);
+    if (len < 4 || strcmp(name + len - 4, ".npy") != 0)
+      return lt_fail(err, LT_EARG, "%s: member '%s' is not a .npy", path, name);
   }
+  const char **names = malloc((dir->n > 0 ? (size_t)dir->n : 1) * sizeof *names);
+  if (!names) return lt_fail(err, LT_ENOMEM, "not enough memory");
+  for (int i = 0; i < dir->n; i++) names[i] = dir->e[i].name;
+  int dup, rc = lt_file_find_duplicate(names, dir->n, &dup, err);
+  free(names);
+  if (!rc && dup >= 0)
+    rc = lt_fail(err, LT_EARG, "%s: member '%s' appears twice", path, dir->e[dup].name);
   return rc;
 }
 
@@ -353,23 +413,18 @@ int lt_npz_load(const char *path, lt_file_set *set, lt_error *err) {
   int rc = lt_file_open(&f, path, err);
   if (rc) return rc;
   lt_zip_dir dir;
-  if ((rc = named(path, lt_zip_read_dir(file_read, &f, f.size, &dir, err), err))) {
+  if ((rc = lt_file_named(path, lt_zip_read_dir(file_read, &f, f.size, &dir, err), err))) {
     lt_file_close(&f);
     return rc;
   }
+  rc = unique_npys(path, &dir, err);
   for (int i = 0; i < dir.n && !rc; i++) {
     const char *name = dir.e[i].name;
-    size_t len = strlen(name);
-    if (len < 4 || strcmp(name + len - 4, ".npy") != 0) {
-      rc = lt_fail(err, LT_EARG, "%s: member '%s' is not a .npy", path, name);
-      break;
-    }
-    for (int k = 0; k < set->n && !rc; k++)
-      if (strlen(set->names[k]) == len - 4 && memcmp(set->names[k], name, len - 4) == 0)
-        rc = lt_fail(err, LT_EARG, "%s: member '%s' appears twice", path, name);
-    if (rc || (rc = lt_file_set_add(set, name, len - 4, err))) break;
+    if ((rc = lt_file_set_add(set, name, strlen(name) - 4, err))) break;
     void *bytes;
-    if ((rc = named(path, lt_zip_extract(file_read, &f, &dir, &dir.e[i], &bytes, err), err))) break;
+    if ((rc =
+             lt_file_named(path, lt_zip_extract(file_read, &f, &dir, &dir.e[i], &bytes, err), err)))
+      break;
     char label[512];
     snprintf(label, sizeof label, "%s: member '%s'", path, name);
     rc = lt_npy_from_memory(label, bytes, (size_t)dir.e[i].usize, &set->tensors[set->n - 1], err);
@@ -449,6 +504,17 @@ int lt_npz_save_ex(const char *path, int n, const char **names, const lt_tensor 
                    "%s: compress needs zlib, which this ltensor was built without "
                    "(install zlib1g-dev and rebuild)",
                    path);
+  /* every field is checked before a byte is written: the name (with ".npy") has 16 bits; the
+     extra fields ltensor writes are at most 28 bytes; counts, sizes and offsets beyond the
+     classic fields go to zip64 records; the .npy header is lt_npy_prepare's */
+  for (int i = 0; i < n; i++) {
+    size_t len = strlen(names[i]);
+    if (len > 0xFFFF - 4)
+      return lt_fail(err, LT_ERANGE,
+                     "%s: member name '%.32s...' is %llu bytes; a zip archive holds names of "
+                     "at most 65535 bytes, '.npy' included",
+                     path, names[i], (unsigned long long)len);
+  }
   uint64_t lim = zip64_from ? zip64_from : 0xFFFFFFFF;
   written *m = calloc(n ? (size_t)n : 1, sizeof *m);
   if (!m) return lt_fail(err, LT_ENOMEM, "not enough memory");

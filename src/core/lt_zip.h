@@ -25,6 +25,10 @@ typedef struct {
   uint64_t local;        /* offset of the local header */
   uint32_t crc;
   int method; /* 0 stored, 8 deflated */
+  /* where the next member's local header starts, or the central directory: the member's bytes
+     must end before it; next is that member's index, -1 for the central directory */
+  uint64_t limit;
+  int next;
 } lt_zip_entry;
 
 typedef struct {
@@ -33,7 +37,12 @@ typedef struct {
   uint64_t cd_off; /* where the central directory starts: members lie before it */
 } lt_zip_dir;
 
-/* Reads the central directory of an archive of size bytes. Message without the file name. */
+/* Reads the central directory of an archive of size bytes, and checks it before anything is
+   extracted: members lie inside the archive, before the directory, without overlapping one
+   another (a member's span is at least its local header, name and compressed bytes), and none
+   claims more bytes than its compressed ones can give (stored: as many; deflated: at most
+   1032 times as many), so that what the archive inflates to is bounded by its size. Message
+   without the file name. */
 int lt_zip_read_dir(lt_zip_read_fn rd, void *ctx, uint64_t size, lt_zip_dir *dir, lt_error *err);
 void lt_zip_dir_free(lt_zip_dir *dir);
 /* The bytes of member e (malloc'd into *out, e->usize of them), inflated and CRC-checked. */

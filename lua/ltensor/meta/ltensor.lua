@@ -63,6 +63,7 @@
 ---@field memory_limit? integer|number|false this state's budget for tensor memory in bytes (nil: none); set a byte count, or false / math.huge for none; never above the budget the host set
 ---@field memory_used? integer bytes of tensor data charged to this state now (live tensors, and dead ones not yet collected); read only
 ---@field memory_peak? integer the most bytes of tensor data this state had at once; read only
+---@field guard_mappings? boolean the mapping guard (off by default; process-wide): true installs a SIGBUS handler so that reading a file truncated under its mapping raises "FILE: file was truncated while mapped" instead of killing the process (docs/FILES.md)
 
 --- The module table, `local lt = require "ltensor"`: constructors, functions taking tensors
 --- first, and every dtype name as a constant (`lt.float32 == "float32"`).
@@ -337,7 +338,8 @@ function ltensor.to_dlpack(t) end
 function ltensor.ReadOnlyTensorWrapper(t) end
 
 --- The settings: the BLAS ({blas = "openblas"|"cblas"|nil}; `{blas = false}` switches it off for
---- the whole process, `{blas = true}` back on) and this state's tensor memory (memory_limit,
+--- the whole process, `{blas = true}` back on), the mapping guard (`{guard_mappings = true}` turns
+--- it on for the process, `false` off) and this state's tensor memory (memory_limit,
 --- memory_used, memory_peak). A tensor that would pass memory_limit raises "not enough memory
 --- (budget N bytes, ...)" before its memory is taken, after one full collection was tried.
 ---@param opts? ltensor.Config
