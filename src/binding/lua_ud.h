@@ -108,8 +108,8 @@ enum { LTL_MT_TENSOR = 1, LTL_MT_CAPSULE = 2, LTL_MT_COUNT = 5 };
    "used_" ones (made by lua_dlpack.c). */
 extern const char *const ltl_capsule_names[4];
 struct ltl_state {
-  unsigned fresh; /* finalizable userdata made since the last extra collector step */
-  unsigned spare; /* pointer-sized, as every userdata ltensor makes (see ltl_ud's tag) */
+  unsigned fresh; /* finalizable userdata made since the last collection they asked for */
+  unsigned every; /* how many make it ask for the next */
   /* lua_topointer of each metatable (index LTL_MT_*; 0 unused): kept alive by the user values,
      so comparing a metatable's address tells which it is without pushing any */
   const void *mt[LTL_MT_COUNT + 1];
@@ -131,7 +131,7 @@ ltl_state *ltl_set_metatable(lua_State *L, int which);
 ltl_state *ltl_state_of(lua_State *L);
 /* The same, also pushed (its user values are the metatables: lua_getiuservalue(L, i, LTL_MT_*)). */
 ltl_state *ltl_push_state(lua_State *L);
-/* Counts one new finalizable userdata; every so many, one extra collector step. */
+/* Counts one new finalizable userdata; every so many, a full collection (lua_ud.c says why). */
 void ltl_count_finalizable(lua_State *L, ltl_state *st);
 /* Sets the functions of l (NULL-terminated) into the table at idx. */
 void ltl_setfuncs(lua_State *L, int idx, const luaL_Reg *l);

@@ -20,10 +20,10 @@ struct lt_account {
 
 /* {====== the calling thread's account ====== */
 
-static _Thread_local lt_account *current;
-static _Thread_local int fresh;               /* the next charge may ask for pressure */
-static _Thread_local int collecting;          /* pressure functions running (nested: finalizers) */
-static _Thread_local int64_t refused_at = -1; /* the limit that refused the last charge */
+LT_TLS lt_account *lt_account_cur_;
+LT_TLS int lt_account_fresh_;          /* the next charge may ask for pressure */
+static LT_TLS int collecting;          /* pressure functions running (nested: finalizers) */
+static LT_TLS int64_t refused_at = -1; /* the limit that refused the last charge */
 
 /* The thread's reference to its current account is also the value of a thread-specific key,
    whose destructor drops it when the thread exits. */
@@ -37,29 +37,25 @@ static void account_release(lt_account *a) {
 static void drop_at_exit(void *a) { account_release(a); }
 static void make_key(void) { (void)pthread_key_create(&current_key, drop_at_exit); }
 
-void lt_account_use(lt_account *a) {
-  fresh = 1;
-  if (a == current) return;
+void lt_account_switch(lt_account *a) {
   if (a) atomic_fetch_add_explicit(&a->refs, 1, memory_order_relaxed);
-  lt_account *old = current;
-  current = a;
+  lt_account *old = lt_account_cur_;
+  lt_account_cur_ = a;
   (void)pthread_once(&key_once, make_key);
   (void)pthread_setspecific(current_key, a);
   account_release(old);
 }
 
-lt_account *lt_account_current(void) { return current; }
-
 lt_account *lt_account_detach(void) {
-  lt_account *a = current;
-  current = NULL;
+  lt_account *a = lt_account_cur_;
+  lt_account_cur_ = NULL;
   if (a) (void)pthread_setspecific(current_key, NULL);
   return a;
 }
 
 void lt_account_attach(lt_account *a) {
-  lt_account *old = current;
-  current = a;
+  lt_account *old = lt_account_cur_;
+  lt_account_cur_ = a;
   (void)pthread_once(&key_once, make_key);
   (void)pthread_setspecific(current_key, a);
   account_release(old);
@@ -91,7 +87,7 @@ lt_account *lt_account_new(lt_pressure_fn pressure, void *ctx) {
 void lt_account_close(lt_account *a) {
   if (!a) return;
   atomic_store_explicit(&a->closed, 1, memory_order_release);
-  if (current == a) lt_account_use(NULL);
+  if (lt_account_cur_ == a) lt_account_use(NULL);
   account_release(a);
 }
 
@@ -131,21 +127,21 @@ static int pressed(lt_account *a, int64_t used, int64_t n) {
 lt_account *lt_account_charge(size_t nbytes, int *refused) {
   *refused = 0;
   refused_at = -1;
-  lt_account *a = current;
+  lt_account *a = lt_account_cur_;
   if (!a || nbytes > (size_t)LT_CHARGE_MAX) return NULL;
   int64_t n = (int64_t)nbytes;
-  if (fresh && a->pressure && !atomic_load_explicit(&a->closed, memory_order_acquire) &&
+  if (lt_account_fresh_ && a->pressure && !atomic_load_explicit(&a->closed, memory_order_acquire) &&
       pressed(a, lt_account_used(a), n)) {
     atomic_fetch_add_explicit(&a->refs, 1, memory_order_relaxed); /* whatever the finalizers do */
     collecting++;
-    fresh = 0;
+    lt_account_fresh_ = 0;
     a->pressure(a, nbytes, a->ctx);
     collecting--;
-    if (current != a) lt_account_use(a); /* a finalizer ran code of another state */
+    if (lt_account_cur_ != a) lt_account_use(a); /* a finalizer ran code of another state */
     /* once per use, even if a finalizer's calls made it fresh again: a second collection inside
        one call would free little, and the caller may hold what the first one's finalizers let
        go of */
-    fresh = 0;
+    lt_account_fresh_ = 0;
     account_release(a);
   }
   long long after = atomic_fetch_add_explicit(&a->used, n, memory_order_relaxed) + n;

@@ -43,11 +43,29 @@ lt_account *lt_account_new(lt_pressure_fn pressure, void *ctx);
    reference is dropped (blocks still charged keep a until they are refunded). NULL: nothing. */
 void lt_account_close(lt_account *a);
 
+/* Thread-local variables read on every call of the binding: in a shared object, the
+   initial-exec model reads them with one instruction instead of a call (the few bytes come from
+   the static TLS that the C library keeps for modules loaded later). */
+#if defined(__GNUC__) && defined(__ELF__)
+#define LT_TLS _Thread_local __attribute__((tls_model("initial-exec")))
+#else
+#define LT_TLS _Thread_local
+#endif
+
+/* The calling thread's current account, and whether its next charge may ask for pressure:
+   lt_account_use's, read through it and lt_account_current. */
+extern LT_TLS lt_account *lt_account_cur_;
+extern LT_TLS int lt_account_fresh_;
+void lt_account_switch(lt_account *a);
+
 /* Makes a the calling thread's current account (NULL: none), and lets its next charge ask for
    pressure again. The thread holds a reference to it until another one is made current. */
-void lt_account_use(lt_account *a);
+static inline void lt_account_use(lt_account *a) {
+  lt_account_fresh_ = 1;
+  if (a != lt_account_cur_) lt_account_switch(a);
+}
 /* The calling thread's current account, or NULL. */
-lt_account *lt_account_current(void);
+static inline lt_account *lt_account_current(void) { return lt_account_cur_; }
 /* For allocations nobody's account should pay (memory handed to a foreign consumer): the
    thread's current account, taken away with the thread's reference to it, which
    lt_account_attach gives back. */
