@@ -9,7 +9,8 @@
 --   tensors the most tensor memory in use at once (lt.config().memory_peak; "-" on a build
 --           without it), against the reference's + twice the largest temporary + the slack the
 --           account allows before a collection (16 MiB)
---   time    CPU seconds of the loop at 1 thread, and its ratio to the reference (goal <= 1.10)
+--   time    CPU seconds of the loop at 1 thread (the faster of two runs), and its ratio to the
+--           reference (goal <= 1.10)
 --
 -- Run with the stand-alone interpreter and the built module:
 --   LUA_PATH="$SRC/lua/?.lua;$SRC/lua/?/init.lua;;" LUA_CPATH="$BUILD/lua/?.so;;" \
@@ -96,8 +97,14 @@ for _, mode in ipairs(modes) do
   for _, loop in ipairs(loops) do
     if not ONLY or loop[1]:find(ONLY, 1, true) then
       local temp = loop[4] or 16 * MiB
+      -- twice each, interleaved, the faster of each pair: the machines are shared
       local peak, acct, dt = child(mode[2], loop[3], loop[2], false)
       local rpeak, racct, ref = child(mode[2], loop[3], loop[2], true)
+      if peak and rpeak then
+        local _, _, dt2 = child(mode[2], loop[3], loop[2], false)
+        local _, _, ref2 = child(mode[2], loop[3], loop[2], true)
+        dt, ref = math.min(dt, dt2 or dt), math.min(ref, ref2 or ref)
+      end
       local line
       if not peak or not rpeak then
         misses = misses + 1

@@ -38,10 +38,13 @@ const char *const ltl_capsule_names[4] = {"dltensor", "dltensor_versioned", "use
 #define LTL_GC_EVERY 1024
 
 /* The collector's trigger (see lt_account.h): after a collection, pressure comes again once
-   the tensor memory in use has grown by max(what was in use, LTL_GC_HEAP_FACTOR times the Lua
-   heap, LTL_GC_SLACK_MIN). A full collection costs about 0.3 ns per byte of Lua heap here,
-   so the factor keeps its cost a fraction of making that much tensor memory; the minimum keeps
-   small heaps from collecting at every few tensors. */
+   the tensor memory in use has grown by max(LTL_GC_HEAP_FACTOR times the Lua heap,
+   LTL_GC_SLACK_MIN). A full collection costs about 0.3 ns per byte of Lua heap here, whatever
+   the tensors weigh, so the factor keeps its cost a fraction of making that much tensor memory;
+   the minimum keeps small heaps from collecting at every few tensors. Unlike Lua's own
+   generational rule, the slack does not grow with the tensor memory alive (a model's weights):
+   that would only let garbage pile up, at no saving in collection work, and leave the next
+   result a cold block instead of the one just freed. */
 #ifndef LTL_GC_HEAP_FACTOR
 #define LTL_GC_HEAP_FACTOR 8
 #endif

@@ -13,7 +13,7 @@ struct lt_account {
   atomic_int closed;
   int64_t limit; /* the owner's: read and written on the threads that run it */
   int64_t base;  /* the used bytes after the last collection, or fewer seen since */
-  int64_t slack; /* pressure once used passes base + max(base, slack) */
+  int64_t slack; /* pressure once used passes base + slack */
   lt_pressure_fn pressure;
   void *ctx;
 };
@@ -120,8 +120,7 @@ void lt_account_rebase(lt_account *a, int64_t slack) {
    LT_CHARGE_MAX * 2 in any real process, so the sums do not overflow). */
 static int pressed(lt_account *a, int64_t used, int64_t n) {
   if (used < a->base) a->base = used; /* memory came back since: the trigger follows it down */
-  int64_t room = a->base > a->slack ? a->base : a->slack;
-  return used + n > a->base + room || used + n > a->limit;
+  return used + n > a->base + a->slack || used + n > a->limit;
 }
 
 lt_account *lt_account_charge(size_t nbytes, int *refused) {

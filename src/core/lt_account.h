@@ -80,7 +80,7 @@ int64_t lt_account_limit(const lt_account *a);
 /* Charges that would take the used bytes past limit are refused (LT_NO_LIMIT: none). */
 void lt_account_set_limit(lt_account *a, int64_t limit);
 /* After a collection: the used bytes are the new base, and pressure is asked again once the
-   used bytes pass base + max(base, slack). */
+   used bytes pass base + slack. */
 void lt_account_rebase(lt_account *a, int64_t slack);
 
 /* Whether the pressure function is running on this thread (see above). */
