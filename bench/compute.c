@@ -1,7 +1,7 @@
 /*
  * compute.c -- bench_compute: compute-bound operations, ltensor from Lua against NumPy in the
  * same process: matrix products (ltensor through its BLAS, NumPy through its own) and the
- * float32 transcendental functions (ltensor's vectorized kernels, src/core/lt_vmath.c).
+ * float32 transcendental functions (ltensor's vectorized kernels, src/core/simd/lt_vmath.c).
  *
  *   matmul   float32 1024x1024 @ 1024x1024, float64 512x512 @ 512x512   (goal >= 0.9x NumPy)
  *   exp, log, tanh, sin, cos, sqrt of 16M float32 (64 MiB): at 1 thread (goal >= 1.0x NumPy)

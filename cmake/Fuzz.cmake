@@ -19,7 +19,7 @@ add_library(ltensor_fuzz_core OBJECT ${LT_CORE_SOURCES})
 add_library(ltensor_fuzz_lua OBJECT ${LT_LUA_SOURCES})
 target_include_directories(ltensor_fuzz_core PUBLIC ${LT_CORE_INCLUDES})
 target_include_directories(ltensor_fuzz_lua PUBLIC ${LT_BINDING_INCLUDES})
-if(LT_BLAS_NAME) # src/core/lt_blas.c is in LT_CORE_SOURCES
+if(LT_BLAS_NAME) # src/core/ops/lt_blas.c is in LT_CORE_SOURCES
   target_include_directories(ltensor_fuzz_core PRIVATE ${LT_CBLAS_INCLUDE})
 endif()
 foreach(_t ltensor_fuzz_core ltensor_fuzz_lua)

@@ -65,13 +65,13 @@ foreach(_d LIBDIR INCLUDEDIR)
   endif()
 endforeach()
 # What a static link needs beyond -lltensor -lm -pthread: dlopen (the BLAS is loaded at run
-# time, src/core/lt_blas.c, and never linked).
+# time, src/core/ops/lt_blas.c, and never linked).
 set(LT_PC_REQUIRES_PRIVATE "")
 set(LT_PC_LIBS_PRIVATE "")
 foreach(_l ${CMAKE_DL_LIBS})
   string(APPEND LT_PC_LIBS_PRIVATE " -l${_l}")
 endforeach()
-if(ZLIB_FOUND) # .npz deflate (src/core/lt_zip.c)
+if(ZLIB_FOUND) # .npz deflate (src/core/io/lt_zip.c)
   string(APPEND LT_PC_REQUIRES_PRIVATE " zlib")
 endif()
 configure_file(cmake/ltensor.pc.in ${PROJECT_BINARY_DIR}/ltensor.pc @ONLY)

@@ -1,4 +1,4 @@
--- The elementwise functions of torch beyond the basic math (src/core/lt_funcs.c): sigmoid,
+-- The elementwise functions of torch beyond the basic math (src/core/ops/lt_funcs.c): sigmoid,
 -- relu, gelu, silu, tan, asin, acos, atan, sinh, cosh, asinh, acosh, atanh, log1p, expm1,
 -- log2, log10, exp2, trunc, frac, rsqrt, erf, erfc, isnan, isinf, isfinite, nan_to_num, and
 -- the binary atan2, fmod, remainder, hypot, lerp; their in-place `_` forms.

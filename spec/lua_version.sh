@@ -16,7 +16,8 @@ if cmake -S "$src" -B "$tmp/b" -DLUA_INCLUDE_DIR="$tmp/lua51" -DLTENSOR_BUILD_TE
 fi
 grep -q "ltensor supports Lua 5.4 only" "$tmp/cmake.log" || { cat "$tmp/cmake.log"; exit 1; }
 echo "CMake refuses Lua 5.1 headers"
-if cc -std=c11 -fsyntax-only -I"$tmp/lua51" -I"$src/src/core" -I"$src/src" \
+if cc -std=c11 -fsyntax-only -I"$tmp/lua51" -I"$src/src/core/base" -I"$src/src/core/simd" \
+  -I"$src/src/core/ops" -I"$src/src/core/io" -I"$src/src" \
   "$src/src/binding/lua_ud.c" >"$tmp/cc.log" 2>&1; then
   echo "the binding compiled against Lua 5.1 headers"; exit 1
 fi

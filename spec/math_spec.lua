@@ -1397,7 +1397,7 @@ end)
 
 describe("large elementwise results (streaming stores)", function()
   -- Outputs larger than most of the last-level cache are written with streaming stores by
-  -- kernels of their own (src/core/lt_stream.c); `ctest -R _stream` runs this file with
+  -- kernels of their own (src/core/simd/lt_stream.c); `ctest -R _stream` runs this file with
   -- LTENSOR_STREAM_BYTES=0, so that every size takes them. A strided input always takes the
   -- plain kernel: the two must agree bit for bit.
   local specials = { 0 / 0, -(0 / 0), 0.0, -0.0, 1 / 0, -1 / 0, 0.5, -0.5, 1.5, -1.5, 2.5, -2.5,

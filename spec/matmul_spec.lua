@@ -276,7 +276,7 @@ end)
 describe("matrix products under an address-space limit", function()
   -- A sandboxing host caps the address space (RLIMIT_AS). OpenBLAS retried the allocation of its
   -- 128 MiB buffers for ever there, and the product never returned; ltensor's guard
-  -- (src/core/lt_blas.c) now checks that memory first and computes with its own kernel when it
+  -- (src/core/ops/lt_blas.c) now checks that memory first and computes with its own kernel when it
   -- is not there. Each cap: a fresh lua5.4 under `ulimit -v`, killed by `timeout` if it hangs.
   -- not under the sanitizers (their runtime, preloaded, reserves terabytes of address space)
   local runnable = not (os.getenv("LD_PRELOAD") or ""):find("san", 1, true)

@@ -1,5 +1,5 @@
 -- Random numbers (issue 15, "Random"): generators, the documented Philox4x32-10 stream and its
--- transforms (src/core/lt_random.h), the constructors and the in-place fills. The golden values
+-- transforms (src/core/ops/lt_random.h), the constructors and the in-place fills. The golden values
 -- come from an independent reference written here in pure Lua (Philox on 32-bit masks of Lua
 -- integers, checked against Random123's published known answers); the distributions are
 -- checked with statistics on a million samples or more.

@@ -1,5 +1,5 @@
 -- exp, log, tanh, sin, cos and sqrt of float32 tensors: contiguous runs go through ltensor's
--- vectorized kernels (src/core/lt_vmath.c), strided ones through libm per element. Both agree
+-- vectorized kernels (src/core/simd/lt_vmath.c), strided ones through libm per element. Both agree
 -- with the float64 functions rounded to float32 within 1 ulp and give libm's special values;
 -- spec/c/test_vmath.c sweeps every 97th float32 bit pattern for the bound. The second part: the
 -- float32 functions of lt_funcs.c (and remainder) that run kernels of lt_vmath.c too.

@@ -1,5 +1,5 @@
 /*
- * test_random.c -- Philox4x32-10 of the core (src/core/lt_random.c): Random123's published
+ * test_random.c -- Philox4x32-10 of the core (src/core/ops/lt_random.c): Random123's published
  * known answers for the one-block function, and both chunk kernels (the AVX2 one where the CPU
  * has it, and the portable one) against it, over counters that carry into the high word; then
  * the reservation of blocks from one generator by several threads, which must never overlap.

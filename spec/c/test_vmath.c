@@ -1,5 +1,5 @@
 /*
- * test_vmath.c -- the accuracy of the vectorized float32 kernels (src/core/lt_vmath.c) against
+ * test_vmath.c -- the accuracy of the vectorized float32 kernels (src/core/simd/lt_vmath.c) against
  * double libm rounded to float: every 97th float32 bit pattern (44 million arguments, both
  * signs, subnormals, the whole range), then libm's special values, in-place calls, and the
  * unary operations of lt_math.c (lt_unary) that run them on contiguous float32 tensors. The
