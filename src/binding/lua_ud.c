@@ -279,9 +279,11 @@ void ltl_close_ud(lua_State *L, int idx) {
 
 int ltl_error(lua_State *L, const char *fmt, ...) {
   va_list ap;
+  luaL_where(L, 1); /* the script's file:line: when a Lua function made the call */
   va_start(ap, fmt);
   lua_pushvfstring(L, fmt, ap);
   va_end(ap);
+  lua_concat(L, 2);
   return lua_error(L);
 }
 
