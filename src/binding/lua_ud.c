@@ -7,8 +7,8 @@
  * Declared in lua_ud.h. Every binding file may call it; it calls only the core.
  */
 #include <limits.h>
-#include <stdlib.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lt_copy.h"
@@ -338,6 +338,31 @@ int ltl_push_import(lua_State *L, void *m, int versioned, int readonly) {
 
 /* {====== arguments ====== */
 
+/* Whether the value at idx is an options table: a table without element 1 (a sequence there is
+   a positional argument: dims, a shape). */
+static int is_options(lua_State *L, int idx) {
+  if (lua_type(L, idx) != LUA_TTABLE) return 0;
+  int seq = lua_rawgeti(L, idx, 1) != LUA_TNIL;
+  lua_pop(L, 1);
+  return !seq;
+}
+
+int ltl_args(lua_State *L, int self, int most, int opts, const char *fname) {
+  int n = lua_gettop(L);
+  while (n > 0 && lua_isnil(L, n)) n--;
+  lua_settop(L, n);
+  if (n <= self + most || (opts && n == self + most + 1 && is_options(L, n))) return n;
+  return ltl_error(L, "%s: too many arguments (at most %d%s%s)", fname, most,
+                   self ? " after the tensor" : "", opts ? ", then an options table" : "");
+}
+
+lt_dtype ltl_dtype_arg(lua_State *L, int arg, int optidx, lt_dtype def, const char *fname) {
+  int pos = !lua_isnoneornil(L, arg), opt = optidx && !lua_isnil(L, optidx);
+  if (pos && opt) ltl_error(L, "%s: dtype given twice (as an argument and as an option)", fname);
+  if (opt) return ltl_dtype_option(L, optidx, fname, def);
+  return pos ? ltl_check_dtype(L, arg) : def;
+}
+
 lua_Integer ltl_check_int(lua_State *L, int arg, const char *what) {
   int isnum;
   lua_Integer v = lua_tointegerx(L, arg, &isnum);
@@ -400,10 +425,7 @@ lt_dtype ltl_dtype_option(lua_State *L, int idx, const char *fname, lt_dtype def
 
 int ltl_opts(lua_State *L, int first, const char *fname, const char *const *keys, int nkeys) {
   int top = lua_gettop(L), opts = 0;
-  if (top >= first && lua_type(L, top) == LUA_TTABLE) {
-    opts = lua_rawgeti(L, top, 1) == LUA_TNIL ? top : 0; /* a sequence is positional */
-    lua_pop(L, 1);
-  }
+  if (top >= first && is_options(L, top)) opts = top; /* a sequence is positional */
   luaL_checkstack(L, nkeys + 3, "too many options");
   if (opts) {
     lua_pushnil(L);

@@ -192,6 +192,19 @@ int ltl_push_import(lua_State *L, void *m, int versioned, int readonly);
 
 /* {====== arguments ====== */
 
+/*
+ * The arguments of a call to fname, counted as Lua's own libraries count them: trailing nils
+ * are absent (taken off the stack, so a script may forward optional arguments), and more than
+ * self + most arguments raise "fname: too many arguments (at most <most> [after the tensor]
+ * [, then an options table])", the one wording. self is 1 for a method (argument 1 is the
+ * tensor), else 0; with opts, one table more may follow when it is an options table (a table
+ * without element 1: ltl_opts). Returns the number of arguments left.
+ */
+int ltl_args(lua_State *L, int self, int most, int opts, const char *fname);
+/* The dtype of a call, given positionally at arg (a dtype name; none or nil: not given) or as
+   the dtype option (the value at optidx that ltl_opts pushed; 0: the call has no options):
+   def when neither, and both raise "fname: dtype given twice". */
+lt_dtype ltl_dtype_arg(lua_State *L, int arg, int optidx, lt_dtype def, const char *fname);
 /* The integer argument arg (what: how a message names it). Raises. */
 lua_Integer ltl_check_int(lua_State *L, int arg, const char *what);
 /* A dtype name argument. Raises. */
