@@ -136,8 +136,8 @@ local matches = load(matches_src .. "return MATCHES\n")()
 -- every `-->` text is compared with it.
 local prelude = [==[
 local got, real_print = {}, print
-local function record(s)
-  local info = debug.getinfo(3, "Sl")
+local function record(s) -- what the page's line gives (record <- emit <- print <- the page)
+  local info = debug.getinfo(4, "Sl")
   if info and info.source == "@" .. page then
     local t = got[info.currentline] or {}
     got[info.currentline], t[#t + 1] = t, s
@@ -158,25 +158,18 @@ local function show(v, nested)
   if nested and type(v) == "string" then return ("%q"):format(v) end
   return tostring(v)
 end
-function print(...)
+local function emit(conv, sep, ...) -- prints and records the values, converted
   local t = table.pack(...)
-  for i = 1, t.n do t[i] = tostring(t[i]) end
-  local s = table.concat(t, "\t", 1, t.n)
+  for i = 1, t.n do t[i] = conv(t[i]) end
+  local s = table.concat(t, sep, 1, t.n)
   record(s)
   real_print(s)
 end
-function __show(...)
-  local t = table.pack(...)
-  for i = 1, t.n do t[i] = show(t[i]) end
-  local s = table.concat(t, "  ", 1, t.n)
-  record(s)
-  real_print(s)
-end
+function print(...) emit(tostring, "\t", ...) end
+function __show(...) emit(show, "  ", ...) end
 function __raises(f)
   local ok, err = pcall(f)
-  local s = ok and "(no error)" or "error: " .. tostring(err)
-  record(s)
-  real_print(s)
+  emit(tostring, "", ok and "(no error)" or "error: " .. tostring(err))
 end
 local chunk = assert(load(code, "@" .. page))
 local ok, err = xpcall(chunk, debug.traceback)
