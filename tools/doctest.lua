@@ -87,7 +87,8 @@ end
 
 -- {====== pages and blocks ======
 
--- parse(text) -> blocks: {lang, line (of the first code line), lines, mark = {kind, why}}
+-- parse(page, text) -> the fenced blocks: {lang, line (the first code line's), lines,
+-- mark = {kind, why} or nil}; the mark is the last non-blank line before the fence.
 local function parse(page, text)
   local blocks, cur, prev = {}, nil, ""
   local n = 0
@@ -117,7 +118,6 @@ local function parse(page, text)
   if cur then error(("%s:%d: unclosed code block"):format(page, cur.line - 1)) end
   return blocks
 end
-
 -- }======
 
 -- {====== lua blocks ======
@@ -231,7 +231,6 @@ local function serialize(t) -- a table of line -> string, as Lua source
   return "{" .. table.concat(parts, ", ") .. "}"
 end
 
-
 local function run_lua(page, b) -- -> ok, message, stdout
   local code, want = transform(page, b)
   local dir = blockdir()
@@ -247,19 +246,16 @@ end
 
 -- {====== C and CMake blocks ======
 
-local prefix -- the temporary install of BUILD_DIR's host library
+local prefix -- the temporary install of BUILD_DIR's host library: {dir, pc (ltensor.pc's folder)}
 local function install()
   if prefix then return true end
-  local ok, out = sh("cmake --install " .. q(build) .. " --prefix " .. q(tmp .. "/prefix"))
+  local dir = tmp .. "/prefix"
+  local ok, out = sh("cmake --install " .. q(build) .. " --prefix " .. q(dir))
   if not ok then return false, "cmake --install " .. build .. " failed:\n" .. out end
-  local pc = sh("test -f " .. q(tmp .. "/prefix/lib/pkgconfig/ltensor.pc"))
-  if not pc then
-    local _, found = sh("find " .. q(tmp .. "/prefix") .. " -name ltensor.pc")
-    if found == "" then return false, "the build installs no ltensor.pc (LTENSOR_INSTALL_HOST?)" end
-    prefix = { dir = tmp .. "/prefix", pc = found:match("^(.-)/ltensor.pc") }
-  else
-    prefix = { dir = tmp .. "/prefix", pc = tmp .. "/prefix/lib/pkgconfig" }
-  end
+  local _, found = sh("find " .. q(dir) .. " -name ltensor.pc")
+  local pc = found:match("^(.-)/ltensor%.pc")
+  if not pc then return false, "the build installs no ltensor.pc (LTENSOR_INSTALL_HOST?)" end
+  prefix = { dir = dir, pc = pc }
   return true
 end
 
