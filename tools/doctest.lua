@@ -47,9 +47,10 @@ end
 
 local function q(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
 
--- sh(cmd): runs cmd, returns ok and its stdout and stderr together. The tools (cc, cmake,
--- python3) run without the sanitizer runtime a sanitizer build's environment preloads for
--- lua5.4 (the programs built here link it themselves).
+-- sh(cmd): runs cmd, returns ok and its stdout and stderr together. Every command but the
+-- lua5.4 of a Lua block runs without the sanitizer runtime a sanitizer build's environment
+-- preloads for lua5.4 (its leak check would fail mktemp or cc; the programs built here link
+-- the runtime themselves).
 local function sh(cmd)
   local p = io.popen("(unset LD_PRELOAD; " .. cmd .. ") 2>&1")
   local out = p:read("a")
@@ -69,18 +70,13 @@ local function write(path, s)
   f:close()
 end
 
-local tmp = (function()
-  local p = io.popen("mktemp -d")
-  local d = p:read("l")
-  p:close()
-  return d
-end)()
-local function cleanup() os.execute("rm -rf " .. q(tmp)) end
+local tmp = assert(select(2, sh("mktemp -d")):match("^(%S+)\n"), "mktemp failed")
+local function cleanup() sh("rm -rf " .. q(tmp)) end
 local nblock = 0
 local function blockdir() -- a fresh folder for one block
   nblock = nblock + 1
   local d = tmp .. "/b" .. nblock
-  os.execute("mkdir -p " .. q(d))
+  sh("mkdir " .. q(d))
   return d
 end
 -- }======
@@ -402,9 +398,9 @@ end
 
 if #pages == 0 then
   pages[1] = "README.md"
-  local p = io.popen("cd " .. q(src) .. " && ls docs/*.md")
-  for f in p:lines() do pages[#pages + 1] = f end
-  p:close()
+  for f in select(2, sh("cd " .. q(src) .. " && ls docs/*.md")):gmatch("[^\n]+") do
+    pages[#pages + 1] = f
+  end
 end
 
 local failed, total, pending_n, skipped = 0, 0, 0, {}
