@@ -28,9 +28,14 @@ const char *const ltl_capsule_names[4] = {"dltensor", "dltensor_versioned", "use
  * finalizable userdata. Lua's incremental collector runs only a few finalizers per step; small
  * userdata with __gc made faster than that (tensors and capsules in a DLPack round-trip loop)
  * would pile up without bound, so every LTL_GC_EVERY of them take one extra collector step.
+ * Not more often than one per LTL_GC_HEAP_PER_STEP bytes of Lua heap, though: such a step can
+ * cost the whole heap (a young collection traverses a touched table again, an incremental step
+ * of a large step size finishes a cycle), and one call that makes a million views kept in one
+ * table (`t:unbind()` of an expanded dim) took one every 256 of them: quadratic, 200 s.
  * Its own __gc closes the state's memory account.
  */
 #define LTL_GC_EVERY 256
+#define LTL_GC_HEAP_PER_STEP 2 /* KiB of Lua heap per finalizable userdata between steps */
 
 /* The collector's trigger (see lt_account.h): after a collection, pressure comes again once
    the tensor memory in use has grown by max(what was in use, LTL_GC_HEAP_FACTOR times the Lua
@@ -153,6 +158,7 @@ ltl_state *ltl_state_of(lua_State *L) {
 
 void ltl_count_finalizable(lua_State *L, ltl_state *st) {
   if (++st->fresh < LTL_GC_EVERY) return;
+  if (st->fresh < (unsigned)lua_gc(L, LUA_GCCOUNT) / LTL_GC_HEAP_PER_STEP) return;
   st->fresh = 0;
   if (lua_gc(L, LUA_GCISRUNNING)) lua_gc(L, LUA_GCSTEP, 0);
 }
