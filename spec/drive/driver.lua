@@ -37,6 +37,7 @@ local CHEAP_NUMEL = 1 << 22 -- above this, only calls whose cost does not grow w
 local OVER_BUDGET_NUMEL = 1 << 29 -- a copy of this many elements passes any dtype's budget
 local MAX_TICKS = 20000 -- the watchdog: 1000 Lua instructions a tick
 local CALL_SECONDS = 20 -- the watchdog: CPU seconds of one call
+local CHILD_MB = 3072 -- a child's Lua heap at most (and twice that of address space)
 
 -- {====== command line ======
 
@@ -52,6 +53,7 @@ do
     i = i + 2
   end
 end
+if opt.upto < math.maxinteger then opt.calls = math.max(opt.calls, opt.upto) end
 local trace_env = os.getenv("LTENSOR_DRIVE_TRACE")
 -- LTENSOR_DRIVE_LOG=path: each call's line, unbuffered, so that the parent shows the last
 -- ones after a crash.
@@ -72,9 +74,15 @@ if opt.seeds or opt.seconds then
   local last = opt.seeds and opt.seed + opt.seeds - 1 or math.maxinteger
   local clock0 = os.clock()
   local log = os.tmpname() -- the children's call log
+  -- A child may not take the machine whatever the driver gets wrong: its address space is
+  -- capped (not under AddressSanitizer, whose shadow needs terabytes of it: there the Lua
+  -- heap's cap, below, must do).
+  local guard = ("ulimit -v %d;"):format(CHILD_MB * 2 * 1024)
+  if (os.getenv("LD_PRELOAD") or ""):find("asan") then guard = "" end
   while seed <= last and (not opt.seconds or os.time() - t0 < opt.seconds) do
-    local cmd = ("LTENSOR_DRIVE_LOG=%q timeout -k 5 %d %q %q --seed %d --calls %d 2>&1"):format(
-      log, opt.seconds and math.max(opt.seconds, 300) or 300, interp, script, seed, opt.calls)
+    local cmd = ("%s LTENSOR_DRIVE_LOG=%q timeout -k 5 %d %q %q --seed %d --calls %d 2>&1"):format(
+      guard, log, opt.seconds and math.max(opt.seconds, 300) or 300, interp, script, seed,
+      opt.calls)
     local p = io.popen(cmd)
     for line in p:lines() do
       print(line)
@@ -136,9 +144,15 @@ local function fail(label, what)
     .. "--upto %d"):format(opt.seed, label, what, script, opt.seed, stats.calls))
 end
 
--- The watchdog: a count hook that raises once a call has run MAX_TICKS ticks or CALL_SECONDS.
-local wd = { active = false, ticks = 0, t0 = 0 }
+-- The watchdog: a count hook that raises once a call has run MAX_TICKS ticks or CALL_SECONDS,
+-- and ends the seed when the Lua heap passes CHILD_MB (ltensor's tensor memory has its budget).
+local wd = { active = false, ticks = 0, t0 = 0, heap = 0 }
 debug.sethook(function()
+  wd.heap = wd.heap + 1
+  if wd.heap % 64 == 0 and collectgarbage("count") > CHILD_MB * 1024 then
+    debug.sethook()
+    fail("the Lua heap", ("%.0f MiB, past %d MiB"):format(collectgarbage("count") / 1024, CHILD_MB))
+  end
   if not wd.active then return end
   wd.ticks = wd.ticks + 1
   if wd.ticks > MAX_TICKS or (wd.ticks % 64 == 0 and os.clock() - wd.t0 > CALL_SECONDS) then
@@ -251,7 +265,8 @@ local function call(label, fn, args, quiet)
     stats.skipped = stats.skipped + 1
     return nil
   end
-  local table_error = ctx.table_error
+  local table_error = ctx.table_error -- a callback among the arguments raises a table
+  ctx.table_error = false
   wd.ticks, wd.t0, wd.active = 0, os.clock(), true
   local r = table.pack(pcall(fn, table.unpack(args, 1, args.n)))
   wd.active = false

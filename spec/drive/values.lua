@@ -299,11 +299,16 @@ M.DTYPES = { "bool", "uint8", "int8", "int16", "int32", "int64", "uint16", "uint
   "float16", "bfloat16", "float32", "float64", "complex64", "complex128" }
 M.ALIASES = { "float", "double", "half", "long", "int", "short", "cfloat", "cdouble" }
 
+-- A random shape: mostly small, 0-d and empty included, sometimes one long dim (the others
+-- then at most 2: a million elements at most, so tables and strings of it stay small).
 function M.shape(rng)
   local nd = rng:pick({ 0, 1, 1, 1, 2, 2, 2, 3, 3, 4, 5 })
   local s = {}
   for i = 1, nd do s[i] = rng:pick({ 1, 1, 2, 2, 3, 3, 4, 5, 0, 7 }) end
-  if nd > 0 and rng:chance(0.04) then s[rng:int(nd)] = rng:pick({ 1000, 70000 }) end
+  if nd > 0 and rng:chance(0.04) then
+    for i = 1, nd do s[i] = math.min(s[i], 2) end
+    s[rng:int(nd)] = rng:pick({ 1000, 70000 })
+  end
   return s
 end
 
@@ -316,8 +321,13 @@ function M.scalar(rng, dtype)
   return rng:pick(M.NUMBERS)
 end
 
+-- Nested tables of small integers in the given shape (at most 6 per dim).
 local function nested(rng, shape, dim)
-  dim = dim or 1
+  if not dim then
+    local s = {}
+    for i, n in ipairs(shape) do s[i] = math.min(n, 6) end
+    shape, dim = s, 1
+  end
   if dim > #shape then return rng:int(-3, 9) end
   local t = {}
   for i = 1, shape[dim] do t[i] = nested(rng, shape, dim + 1) end
@@ -342,7 +352,6 @@ local function base(ctx)
     return ctx.call("lt.randint", lt.randint, { -5, 10, shape, { dtype = dtype }, n = 4 })
   end
   if c == 5 and #shape <= 3 then
-    for i = 1, #shape do shape[i] = math.min(shape[i], 6) end
     return ctx.call("lt.tensor", lt.tensor, { nested(rng, shape), dtype, n = 2 })
   end
   if c == 6 then
