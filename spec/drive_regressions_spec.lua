@@ -36,6 +36,17 @@ describe("driver regressions", function()
     raises(opaque, lt.cat, { u, t })
   end)
 
+  -- seed 2102, call 1355: `t:add_(x, {alpha = a})` on a float8 t asked lt_dtypes whether t is
+  -- integral, one past its end (UBSan: index 15 out of bounds for type 'lt_dtype_info [15]').
+  it("refuses add and sub with alpha on an opaque tensor", function()
+    local t = float8(2)
+    local opaque = { "opaque tensors have no arithmetic", "cannot be read or written" }
+    raises(opaque, t.add_, t, -3.5, { alpha = 1.5 })
+    raises(opaque, t.sub, t, 2, { alpha = 2 })
+    raises(opaque, t.add, t, lt.ones(2), { alpha = 0.5 })
+    raises(opaque, lt.ones(2).sub, lt.ones(2), t, { alpha = 2 })
+  end)
+
   it("refuses an opaque tensor among lt.where's operands before promoting", function()
     local t = float8(2)
     local cond = lt.ones(2, "bool")
