@@ -110,7 +110,7 @@ local function string_for(ctx, name)
     if rng:chance(0.05) then return rng:pick({ "", "/nonexistent/dir/x.npy", ctx.tmp }) end
     return ("%s/p%d%s"):format(ctx.tmp, rng:int(6), ext)
   end
-  if name == "equation" then return rng:pick(EQUATIONS) end
+  if name == "equation" then return rng:pick(EQUATIONS) end -- (einsum's operands follow it)
   if name == "state" then
     local g = ctx.pool:pick("generator")
     local ok, s = pcall(function() return g:get_state() end)
@@ -129,35 +129,70 @@ local function string_for(ctx, name)
   return rng:pick(WORDS)
 end
 
+-- A tensor of the given shape and dtype with small values (made by a traced call).
+local function made(ctx, label, shape, dt)
+  if dt:find("float") or dt:find("complex") then
+    return ctx.call(label, lt.rand, { shape, { dtype = dt }, n = 2 })
+  end
+  return ctx.call(label, lt.randint, { 0, 3, shape, { dtype = dt }, n = 4 })
+end
+
+-- An index tensor for the receiver S along st.dim: 1-d for index_* and take, S's number of
+-- dims for gather and scatter, values mostly within the dim's size (1-based), int64 mostly.
+local function index_for(ctx, st, S)
+  local rng = ctx.rng
+  local n = st.dim and size_of(S, st.dim) or S.numel
+  if type(n) ~= "number" or n > 1 << 40 then n = 3 end
+  local shape
+  if st.fname:find("^index_") or st.fname == "take" or st.fname == "index_select" then
+    shape = { rng:int(0, 4) }
+  else
+    shape = {}
+    for i = 1, S.ndim do shape[i] = rng:int(math.min(S.shape[i], 1), S.shape[i]) end
+  end
+  st.index_shape = shape
+  local low = rng:chance(0.8) and 1 or -n
+  local dt = rng:chance(0.85) and "int64" or rng:pick({ "int32", "float32", "uint8", "bool" })
+  return ctx.call("lt.randint(index)", lt.randint, { low, math.max(n, low) + 1, shape,
+    { dtype = dt }, n = 4 })
+end
+
 -- A tensor for a tensor parameter: an index within the receiver's sizes, a mask of its shape,
--- one of its shape (or a matrix product's partner), or a pool tensor.
+-- a source of the index's shape, a matrix product's partner, one of the receiver's shape and
+-- (mostly) dtype, or a pool tensor.
 local function tensor_for(ctx, st, name)
   local rng, S = ctx.rng, st.S
-  local r = rng:int(10)
-  if S and (name == "index" or name == "mask" or r <= 3) then
-    local shape = S.shape
-    if name == "index" then
-      local n = st.dim and size_of(S, st.dim) or S.numel
-      if type(n) ~= "number" or n > 1 << 40 then n = 3 end
-      shape = rng:chance(0.5) and { rng:int(0, 4) } or shape
-      return ctx.call("lt.randint(index)", lt.randint, { -n, n + 1, shape,
-        { dtype = rng:pick({ "int64", "int64", "int32", "float32", "uint8" }) }, n = 4 })
-    end
-    if name == "mask" then
-      local m = ctx.call("lt.rand(mask)", lt.rand, { shape, n = 1 })
-      return m and ctx.call("t:gt", m.gt, { m, 0.5, n = 2 })
-    end
-    if name == "mat2" or name == "vec" or name == "mat1" or st.matmul then
-      local last = S.ndim > 0 and S.shape[S.ndim] or 1
-      shape = name == "vec" and { last } or { last, rng:int(0, 3) }
-      if name == "mat2" and S.ndim == 3 then shape = { S.shape[1], last, 2 } end
-    end
-    if shape[1] and shape[1] > 1000 then shape = { 2 } end
-    return ctx.call("lt.rand(like)", lt.rand, { shape, { dtype = rng:pick({ "float32",
-      "float64", "complex64" }) }, n = 2 })
+  if not S or rng:chance(0.3) then
+    return ctx.pool:pick("tensor", rng:chance(0.9)) or ctx.pool:pick("tensor")
   end
-  if r <= 9 then return ctx.pool:pick("tensor", true) end
-  return ctx.pool:pick("tensor")
+  if name == "index" then return index_for(ctx, st, S) end
+  if name == "mask" then
+    local m = ctx.call("lt.rand(mask)", lt.rand, { S.shape, n = 1 })
+    return m and ctx.call("t:gt", m.gt, { m, 0.5, n = 2 })
+  end
+  local shape = S.shape
+  if name == "src" and st.index_shape then
+    if st.fname:find("^index_") then -- S's shape, the indexed dim as long as the index
+      shape = { table.unpack(S.shape) }
+      local d = st.dim and (st.dim < 0 and S.ndim + 1 + st.dim or st.dim) or 1
+      if shape[d] then shape[d] = st.index_shape[1] end
+    else
+      shape = st.index_shape
+    end
+  elseif name == "mat2" or name == "vec" or name == "mat1" or st.matmul then
+    local last = S.ndim > 0 and S.shape[S.ndim] or 1
+    shape = name == "vec" and { last } or { last, rng:int(0, 3) }
+    if name == "mat2" and S.ndim == 3 then shape = { S.shape[1], last, 2 } end
+    if st.fname == "dot" then shape = { last } end
+    if st.fname:find("^addmm") and S.ndim == 2 then -- input (n x m) = mat1 (n x k) mat2 (k x m)
+      st.k = st.k or rng:int(0, 3)
+      shape = name == "mat1" and { S.shape[1], st.k } or { st.k, S.shape[2] }
+    end
+  end
+  if shape[1] and shape[1] > 1000 then shape = { 2 } end
+  local dt = rng:chance(0.7) and S.dtype or rng:pick({ "float32", "float64", "complex64" })
+  if not lt[dt] then dt = "float32" end -- an opaque receiver
+  return made(ctx, "lt.rand(like)", shape, dt) or ctx.pool:pick("tensor", true)
 end
 
 local function callback(ctx)
@@ -323,6 +358,28 @@ local function view_shape(ctx, S)
   return V.shape(rng)
 end
 
+-- Operands that fit an einsum equation: one per term left of "->", a size per letter (the
+-- same letter, the same size), "..." as up to two leading dims.
+local function einsum_operands(ctx, eq)
+  local rng, sizes, out = ctx.rng, {}, {}
+  local batch = {}
+  for i = 1, rng:int(0, 2) do batch[i] = rng:int(1, 3) end
+  local lhs = eq:match("^(.-)%->") or eq
+  for term in (lhs .. ","):gmatch("([^,]*),") do
+    local shape = {}
+    if term:find("...", 1, true) then
+      for _, b in ipairs(batch) do shape[#shape + 1] = b end
+    end
+    for ch in term:gsub("%.%.%.", ""):gmatch("%a") do
+      sizes[ch] = sizes[ch] or rng:int(0, 4)
+      shape[#shape + 1] = sizes[ch]
+    end
+    out[#out + 1] = made(ctx, "lt.rand(einsum)", shape, rng:pick({ "float32", "float64",
+      "int64", "complex64" }))
+  end
+  return out
+end
+
 local SHAPED = { empty = true, zeros = true, ones = true, rand = true, randn = true,
   normal = true, randint = true }
 
@@ -363,6 +420,8 @@ local function varargs(ctx, st, f, p)
   elseif S and (name == "get" or name == "set") then
     for i = 1, S.ndim do out[i] = rng:int(-S.shape[i] - 1, S.shape[i] + 1) end
     if name == "set" then out[#out + 1] = V.scalar(rng, S.dtype) end
+  elseif name == "einsum" and type(st.equation) == "string" and rng:chance(0.8) then
+    for _, v in ipairs(einsum_operands(ctx, st.equation)) do out[#out + 1] = v end
   elseif SHAPED[name] or name == "from_bytes" then
     spread(V.shape(rng))
     if name ~= "from_bytes" and rng:chance(0.5) then
@@ -381,8 +440,8 @@ end
 -- module function): a list with its count in n.
 function M.build(ctx, f, self)
   local rng = ctx.rng
-  local st = { S = V.info(self), matmul = f.name:find("m[mv]$") or f.name == "matmul"
-    or f.name == "dot" or f.name == "outer" }
+  local st = { S = V.info(self), fname = f.name, matmul = f.name:find("m[mv]$")
+    or f.name == "matmul" or f.name == "dot" or f.name == "outer" }
   ctx.table_error = false
   local args, n = {}, 0
   local function put(v)
@@ -398,10 +457,11 @@ function M.build(ctx, f, self)
       put(V.hostile(ctx))
     else
       put(gen(ctx, st, p.type, p.name))
+      if p.name == "equation" then st.equation = args[n] end
     end
     if i == 1 and not self and p.name == "t" then st.S = V.info(args[1]) end
   end
-  while n > 0 and args[n] == nil and rng:chance(0.7) do n = n - 1 end
+  while n > 0 and args[n] == nil and rng:chance(0.9) do n = n - 1 end
   if rng:chance(EXTRA_P) then put(V.hostile(ctx)) end
   args.n = n
   return args

@@ -352,9 +352,20 @@ do
   end
 end
 
-local function receiver(kind)
+-- The dims a method's receiver needs, where it is not any (most of the time one of those).
+local NDIM = { mm = 2, addmm = 2, addmm_ = 2, mv = 2, bmm = 3, dot = 1, outer = 1, trace = 2,
+  t = 2, diag = 1, tril = 2, triu = 2, cross = 1 }
+
+local function receiver(kind, name)
   if rng:chance(0.1) then return V.hostile(ctx) end
-  if kind == "tensor" then return ctx.pool:pick("tensor", rng:chance(0.85)) end
+  if kind == "tensor" then
+    local nd = NDIM[name]
+    if nd and rng:chance(0.7) then
+      local t = ctx.pool:pick("tensor", true, function(info) return info.ndim == nd end)
+      if t then return t end
+    end
+    return ctx.pool:pick("tensor", rng:chance(0.85))
+  end
   return ctx.pool:pick(kind) or V.hostile(ctx)
 end
 
@@ -370,10 +381,11 @@ end
 
 local function api_call()
   local e = rng:pick(API)
-  local self = e.recv and receiver(e.recv) or nil
+  local self = e.recv and receiver(e.recv, e.def and e.def.name) or nil
   local args = e.def and A.build(ctx, e.def, self) or A.generic(ctx)
   if e.recv then
-    args = { self, table.unpack(args, 1, args.n), n = args.n + 1 }
+    for k = args.n, 1, -1 do args[k + 1] = args[k] end -- (args may hold nils)
+    args[1], args.n = self, args.n + 1
   end
   if rng:chance(0.05) then
     call(e.label .. " in a coroutine", in_coroutine(e.fn), args)

@@ -157,11 +157,14 @@ function Pool:add(v, note)
 end
 
 -- A random value of the kind ("tensor", "capsule", "wrapper", "generator") or of any kind;
--- live = true: a tensor that is not released.
-function Pool:pick(kind, live)
+-- live = true: a tensor that is not released, and if given, whose info passes the filter.
+function Pool:pick(kind, live, filter)
   local cands = {}
   for _, e in ipairs(self.list) do
-    if (not kind or e.kind == kind) and (not live or M.info(e.v)) then cands[#cands + 1] = e end
+    local info = live and M.info(e.v)
+    if (not kind or e.kind == kind) and (not live or info and (not filter or filter(info))) then
+      cands[#cands + 1] = e
+    end
   end
   if #cands == 0 then return nil end
   return self.rng:pick(cands).v
