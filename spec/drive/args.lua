@@ -198,6 +198,7 @@ end
 local function callback(ctx)
   local rng, pool = ctx.rng, ctx.pool
   local k = rng:int(10)
+  local left = 3 -- the costly ones act on their first three elements only
   local fns = {
     function(x) return x end,
     function() return nil end,
@@ -206,16 +207,19 @@ local function callback(ctx)
     function() error("driver callback raised", 0) end,
     function() error({}) end,
     function(x)
-      local t = pool:pick("tensor")
+      left = left - 1
+      local t = left >= 0 and pool:pick("tensor")
       if t then V.close(t) end
       return x
     end,
     function(x)
-      collectgarbage()
+      left = left - 1
+      if left >= 0 then collectgarbage() end
       return x
     end,
     function(x)
-      local t = pool:pick("tensor", true)
+      left = left - 1
+      local t = left >= 0 and pool:pick("tensor", true)
       if t then pcall(t.fill_, t, 1) end
       return x
     end,
