@@ -197,7 +197,7 @@ end
 
 local function callback(ctx)
   local rng, pool = ctx.rng, ctx.pool
-  local k = rng:int(10)
+  local k = rng:int(11)
   local left = 3 -- the costly ones act on their first three elements only
   local fns = {
     function(x) return x end,
@@ -224,9 +224,10 @@ local function callback(ctx)
       return x
     end,
     function(x) return x * 2 end,
+    function(x) return coroutine.yield(x) end, -- across ltensor's C call, or outside any
   }
   local names = { "identity", "nil", "table", "string", "raises", "raises_table", "closes",
-    "collects", "writes", "doubles" }
+    "collects", "writes", "doubles", "yields" }
   if k == 6 then ctx.table_error = true end
   return V.name(fns[k], "fn:" .. names[k])
 end

@@ -413,6 +413,12 @@ local UNOPS = {
 local PROPS = { "shape", "dtype", "ndim", "device", "T", "mT", "__dlpack_c_exchange_api",
   "junk", "__gc", "__index" }
 
+local METAMETHODS = {}
+for k, v in pairs(core._metatable) do
+  if type(v) == "function" then METAMETHODS[#METAMETHODS + 1] = k end
+end
+table.sort(METAMETHODS)
+
 local function operand(S)
   return A.build(ctx, { name = "op", params = { { name = "other", type = "ltensor.Operand" } } },
     S)[1]
@@ -460,9 +466,12 @@ local function operator()
     local v = rng:chance(0.2) and V.hostile(ctx) or rng:chance(0.6) and V.scalar(rng, info and
       info.dtype) or operand(info)
     call("t[k] = v", function(x, key, val) x[key] = val end, { t, key_for(t), v, n = 3 })
-  else
+  elseif rng:chance(0.7) then
     local p = rng:pick(PROPS)
     call("property", function(x, name) return x[name] end, { t, p, n = 2 })
+  else -- a metamethod of the tensor metatable called directly, on any value
+    local name = rng:pick(METAMETHODS)
+    call("metatable." .. name, core._metatable[name], { t, operand(V.info(t)), n = 2 })
   end
 end
 
