@@ -3,7 +3,8 @@
 #   make test   the same set-up, then the whole suite (C tests, busted specs, examples)
 # and: make bench, make asan (the suite under AddressSanitizer + UBSan alone), make tsan (the
 # threaded example, the pool's test and the math specs under ThreadSanitizer), make valgrind,
-# make fuzz, make install, make docs (docs/API.md), make clean.
+# make fuzz (the libFuzzer targets, then make drive), make drive (the seeded random driver under
+# AddressSanitizer + UBSan), make install, make docs (docs/API.md), make clean.
 
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
@@ -13,15 +14,25 @@ FUZZ_BUILD ?= build-fuzz
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS = fuzz_dlpack_import fuzz_index fuzz_bytes fuzz_npy_header fuzz_zip_dir \
                fuzz_safetensors_header
+DRIVE_SECONDS ?= 600
+DRIVE_SEED ?= $(shell date +%s)
+DRIVE_CALLS ?= 5000
 CMAKE      ?= cmake
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_ARGS ?=
 ASAN_SKIP   = ^(rock_install|dlpack_external_header)$$
 LUA_ENV     = LUA_PATH="$(CURDIR)/lua/?.lua;$(CURDIR)/lua/?/init.lua;;" \
               LUA_CPATH="$(CURDIR)/$(BUILD)/lua/?.so;;"
+# lua5.4 with the module of $(ASAN_BUILD): the sanitizer runtime preloaded, as CTest does there.
+ASAN_LUA_ENV = LUA_PATH="$(CURDIR)/lua/?.lua;$(CURDIR)/lua/?/init.lua;;" \
+              LUA_CPATH="$(CURDIR)/$(ASAN_BUILD)/lua/?.so;;" \
+              LD_PRELOAD="$$($${CC:-cc} -print-file-name=libasan.so)" \
+              ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+              LSAN_OPTIONS=suppressions=$(CURDIR)/spec/lsan.supp:print_suppressions=0 \
+              UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
 
-.PHONY: all deps build run test test-noblas bench asan tsan valgrind fuzz install docs clean
+.PHONY: all deps build run test test-noblas bench asan tsan valgrind fuzz drive install docs clean
 
 all: build
 
@@ -97,6 +108,7 @@ valgrind: build
 
 # libFuzzer (clang): each target FUZZ_SECONDS on a growing copy of its seed corpus in
 # $(FUZZ_BUILD)/corpus (the source tree is never written); crashes land in $(FUZZ_BUILD)/artifacts.
+# Then the seeded random driver for DRIVE_SECONDS (make drive).
 fuzz: deps
 	CC=clang $(CMAKE) -S . -B $(FUZZ_BUILD) -DLTENSOR_FUZZ=ON -DLTENSOR_BUILD_TESTS=OFF \
 	  -DLTENSOR_BUILD_BENCH=OFF $(CMAKE_ARGS)
@@ -109,6 +121,17 @@ fuzz: deps
 	    -artifact_prefix=$(FUZZ_BUILD)/artifacts/ $(FUZZ_BUILD)/corpus/$$t spec/fuzz/corpus/$$t \
 	    || exit 1; \
 	done
+	$(MAKE) drive
+
+# The seeded random driver (spec/drive/driver.lua) under AddressSanitizer + UBSan, long: seeds
+# from DRIVE_SEED (default: the time, printed) on, each in a child process with DRIVE_CALLS
+# calls, until DRIVE_SECONDS have passed; a failing seed prints its last calls and its replay.
+drive: deps
+	$(CMAKE) -S . -B $(ASAN_BUILD) -DLTENSOR_WERROR=ON -DLTENSOR_BUILD_BENCH=OFF \
+	  -DLTENSOR_SANITIZE=address,undefined $(CMAKE_ARGS)
+	$(CMAKE) --build $(ASAN_BUILD) -j $(JOBS) --target ltensor_module
+	$(ASAN_LUA_ENV) lua5.4 spec/drive/driver.lua --seconds $(DRIVE_SECONDS) \
+	  --seed $(DRIVE_SEED) --calls $(DRIVE_CALLS)
 
 # Benchmarks print ratios measured side by side in one run; LTENSOR_BENCH_QUICK=1 shortens them.
 bench: build
