@@ -4,10 +4,11 @@
  * strides allow, else a copy), and arange.
  *
  * Owns: per-dtype inner loops generated from LT_DTYPES (a canonical buffer between any two
- * dtypes; same-dtype moves and transposing tiles by element size), overlap handling, and the
- * write rules applied in bulk. Lua-free.
+ * dtypes; same-dtype moves by element size), overlap handling, and the write rules applied in
+ * bulk. Lua-free.
  *
- * Calls lt_iter.c, lt_pool.c, lt_tensor.c, lt_storage.c, lt_dtype.c. Called by lt_math.c,
+ * Calls lt_iter.c, lt_pool.c, lt_transpose.c (the copies of transposes), lt_tensor.c,
+ * lt_storage.c, lt_dtype.c. Called by lt_math.c,
  * lt_reduce.c, lt_linalg.c, lt_dlpack.c and the binding.
  */
 #ifndef LT_COPY_H
