@@ -69,13 +69,14 @@ static inline int vformat(const char *fmt, va_list ap) {
   return 1;
 }
 
-#define FORMAT_OR_FAIL(fmt)      \
-  do {                           \
-    va_list ap_;                 \
-    va_start(ap_, fmt);          \
-    int ok_ = vformat(fmt, ap_); \
-    va_end(ap_);                 \
-    if (!ok_) return 0;          \
+/* Formats the arguments that follow fmt in the variadic function where it stands into code;
+   fits: whether they did. */
+#define FORMAT_CODE(fmt, fits)  \
+  do {                          \
+    va_list ap_;                \
+    va_start(ap_, fmt);         \
+    (fits) = vformat(fmt, ap_); \
+    va_end(ap_);                \
   } while (0)
 
 static inline void py_report(const char *what, const char *src) {
@@ -92,7 +93,9 @@ static inline PyObject *py_run(int start, const char *src) {
 
 /* Python statements ran without error. */
 PRINTF_LIKE(1, 2) static inline int py_ok(const char *fmt, ...) {
-  FORMAT_OR_FAIL(fmt);
+  int fits;
+  FORMAT_CODE(fmt, fits);
+  if (!fits) return 0;
   PyObject *r = py_run(Py_file_input, code);
   Py_XDECREF(r);
   return r != NULL;
@@ -100,7 +103,9 @@ PRINTF_LIKE(1, 2) static inline int py_ok(const char *fmt, ...) {
 
 /* A Python expression is true (reported when false or failing). */
 PRINTF_LIKE(1, 2) static inline int py_true(const char *fmt, ...) {
-  FORMAT_OR_FAIL(fmt);
+  int fits;
+  FORMAT_CODE(fmt, fits);
+  if (!fits) return 0;
   PyObject *r = py_run(Py_eval_input, code);
   if (!r) return 0;
   int t = PyObject_IsTrue(r);
@@ -154,7 +159,9 @@ static inline int lua_run(const char *src, int nres) {
 
 /* Lua statements ran without error. */
 PRINTF_LIKE(1, 2) static inline int lua_ok(const char *fmt, ...) {
-  FORMAT_OR_FAIL(fmt);
+  int fits;
+  FORMAT_CODE(fmt, fits);
+  if (!fits) return 0;
   if (lua_run(code, 0) != LUA_OK) {
     fprintf(stderr, "  lua error in: %s\n  %s\n", code, lua_tostring(L, -1));
     lua_pop(L, 1);
@@ -165,7 +172,9 @@ PRINTF_LIKE(1, 2) static inline int lua_ok(const char *fmt, ...) {
 
 /* A Lua expression is true (reported when false or failing). */
 PRINTF_LIKE(1, 2) static inline int lua_true(const char *fmt, ...) {
-  FORMAT_OR_FAIL(fmt);
+  int fits;
+  FORMAT_CODE(fmt, fits);
+  if (!fits) return 0;
   char src[sizeof code + 16];
   snprintf(src, sizeof src, "return (%s)", code);
   if (lua_run(src, 1) != LUA_OK) {
@@ -181,7 +190,9 @@ PRINTF_LIKE(1, 2) static inline int lua_true(const char *fmt, ...) {
 
 /* Lua statements raise an error whose message contains needle. */
 PRINTF_LIKE(2, 3) static inline int lua_raises(const char *needle, const char *fmt, ...) {
-  FORMAT_OR_FAIL(fmt);
+  int fits;
+  FORMAT_CODE(fmt, fits);
+  if (!fits) return 0;
   if (lua_run(code, 0) == LUA_OK) {
     fprintf(stderr, "  lua: no error from: %s\n", code);
     return 0;
@@ -205,7 +216,9 @@ static inline int lua_eval(const char *expr) {
 
 /* Sets Python global pyvar to the value of the Lua expression (plain values, see pylua.h). */
 PRINTF_LIKE(2, 3) static inline int lua_to_py(const char *pyvar, const char *fmt, ...) {
-  FORMAT_OR_FAIL(fmt);
+  int fits;
+  FORMAT_CODE(fmt, fits);
+  if (!fits) return 0;
   if (!lua_eval(code)) return 0;
   PyObject *v = pylua_to_py(L, -1);
   lua_pop(L, 1);
@@ -232,7 +245,9 @@ static inline int py_value_to_lua(const char *luavar, const char *expr,
 
 /* Sets Lua global luavar to the value of the Python expression. */
 PRINTF_LIKE(2, 3) static inline int py_to_lua(const char *luavar, const char *fmt, ...) {
-  FORMAT_OR_FAIL(fmt);
+  int fits;
+  FORMAT_CODE(fmt, fits);
+  if (!fits) return 0;
   return py_value_to_lua(luavar, code, pylua_push_py, "cannot give Lua the value of");
 }
 
@@ -243,7 +258,9 @@ static inline int pycapsule_to_lua_(const char *luavar, const char *expr) {
 }
 
 PRINTF_LIKE(2, 3) static inline int pycapsule_to_lua(const char *luavar, const char *fmt, ...) {
-  FORMAT_OR_FAIL(fmt);
+  int fits;
+  FORMAT_CODE(fmt, fits);
+  if (!fits) return 0;
   return pycapsule_to_lua_(luavar, code);
 }
 
@@ -263,14 +280,18 @@ static inline int lua_capsule_take_(const char *pyvar, const char *expr, int exp
 
 /* Python global pyvar = an Exporter of the Lua capsule the Lua expression gives. */
 PRINTF_LIKE(2, 3) static inline int lua_capsule_to_py(const char *pyvar, const char *fmt, ...) {
-  FORMAT_OR_FAIL(fmt);
+  int fits;
+  FORMAT_CODE(fmt, fits);
+  if (!fits) return 0;
   return lua_capsule_take_(pyvar, code, 1);
 }
 
 /* Python global pyvar = the PyCapsule itself, taken from the Lua capsule the expression gives. */
 PRINTF_LIKE(2, 3)
 static inline int lua_capsule_to_pycapsule(const char *pyvar, const char *fmt, ...) {
-  FORMAT_OR_FAIL(fmt);
+  int fits;
+  FORMAT_CODE(fmt, fits);
+  if (!fits) return 0;
   return lua_capsule_take_(pyvar, code, 0);
 }
 
