@@ -32,13 +32,17 @@
 
 /* NumPy -> Lua: Lua global luavar = ltensor_py_push(the array expr). */
 PRINTF_LIKE(2, 3) static int np_to_lua(const char *luavar, const char *fmt, ...) {
-  FORMAT_OR_FAIL(fmt);
+  int fits;
+  FORMAT_CODE(fmt, fits);
+  if (!fits) return 0;
   return py_tensor_to_lua_(luavar, code);
 }
 
 /* Lua -> NumPy: Python global pyvar = np.from_dlpack(ltensor_py_export(the tensor expr)). */
 PRINTF_LIKE(2, 3) static int lua_to_np(const char *pyvar, const char *fmt, ...) {
-  FORMAT_OR_FAIL(fmt);
+  int fits;
+  FORMAT_CODE(fmt, fits);
+  if (!fits) return 0;
   if (!lua_tensor_to_py_("_ex", code)) return 0;
   return py_ok("%s = np.from_dlpack(_ex); del _ex", pyvar);
 }

@@ -185,12 +185,8 @@ static int global_has_mt(lua_State *L, const char *global, const char *mt) {
 
 enum { NBAD = 26 };
 
-/* Builds invalid case i (NULL when it does not apply to this form); *want: a piece of the
-   error message. Data is real owned memory, so the deleter's free shows under ASan. */
-static tblock *bad_case(int i, int versioned, const char **want) {
-  if (!versioned && i < 3) return NULL; /* version cases */
-  tblock *b = mk(versioned, F32, 2, A(2, 3), 64);
-  DLTensor *d = tdl(b);
+/* Invalid cases 0 to 12 (of b, whose DLTensor is d): the version, dims, shape and strides. */
+static void bad_layout(tblock *b, DLTensor *d, int i, const char **want) {
   switch (i) {
     case 0:
       b->m.v.version.major = 2;
@@ -256,6 +252,13 @@ static tblock *bad_case(int i, int versioned, const char **want) {
       set_strides(b, 1, A(-((int64_t)1 << 62)));
       *want = "strides overflow";
       break;
+    default: abort();
+  }
+}
+
+/* Invalid cases 13 to 25: the dtype, device, data and offset. */
+static void bad_contents(DLTensor *d, int i, const char **want) {
+  switch (i) {
     case 13:
       d->dtype.code = 18;
       *want = "invalid dtype (code 18";
@@ -311,6 +314,17 @@ static tblock *bad_case(int i, int versioned, const char **want) {
       break;
     default: abort();
   }
+}
+
+/* Builds invalid case i (NULL when it does not apply to this form); *want: a piece of the
+   error message. Data is real owned memory, so the deleter's free shows under ASan. */
+static tblock *bad_case(int i, int versioned, const char **want) {
+  if (!versioned && i < 3) return NULL; /* version cases */
+  tblock *b = mk(versioned, F32, 2, A(2, 3), 64);
+  if (i < 13)
+    bad_layout(b, tdl(b), i, want);
+  else
+    bad_contents(tdl(b), i, want);
   return b;
 }
 
@@ -376,10 +390,9 @@ static void test_validation_lua(void) {
 
 /* {====== accepted layouts ====== */
 
-static void test_accept_core(void) {
+static void accept_strided(void) {
   lt_error err;
   lt_tensor *t = NULL;
-
   /* NULL strides: compact row-major */
   tblock *b = mk_iota(1, 2, A(2, 3), 6);
   long before = deleted();
@@ -430,7 +443,15 @@ static void test_accept_core(void) {
   CHECK(deleted() == before + 3);
   b->m.v.deleter = del_versioned;
   b->m.v.deleter(&b->m.v);
+}
 
+static void accept_unusual(void) {
+  lt_error err;
+  lt_tensor *t = NULL;
+  tblock *b;
+  void *out = NULL;
+  DLManagedTensorVersioned *m;
+  long before;
   /* size 0 with NULL data is accepted and re-exports with an address (torch < 2.3 leaks NULL) */
   before = deleted();
   b = mk(1, F32, 2, A(0, 3), 0);
@@ -501,6 +522,11 @@ static void test_accept_core(void) {
   CHECK(lt_clone(t, &c, &err) != LT_OK && c == NULL);
   lt_tensor_free(t);
   CHECK(deleted() == before + 7);
+}
+
+static void test_accept_core(void) {
+  accept_strided();
+  accept_unusual();
 }
 
 static void test_accept_lua(void) {
@@ -658,11 +684,8 @@ static void test_read_only(void) {
 
 /* {====== opaque: fp8, vector lanes, CUDA ====== */
 
-static void test_opaque_lua(void) {
-  lua_State *L = new_state();
-  long before = deleted();
+static void opaque_fp8_lanes(lua_State *L) {
   int versioned = 0;
-
   /* fp8 e4m3fn */
   tblock *b = mk(1, dt_of(kDLFloat8_e4m3fn, 8, 1), 2, A(2, 3), 6);
   CHECKF(lua_import(L, &b->m, 1, "f"), "%s", g_msg);
@@ -724,7 +747,11 @@ static void test_opaque_lua(void) {
     CHECK(d->data == b->owned && dims_eq(d->shape, A(1, 3), 2));
     m4->deleter(m4);
   }
+}
 
+static void opaque_devices(lua_State *L) {
+  int versioned = 0;
+  tblock *b;
   /* CUDA: a fake device pointer, never dereferenced */
   void *fake = (void *)(uintptr_t)0xdead0000u;
   b = mk(1, F32, 2, A(2, 2), 0);
@@ -776,7 +803,13 @@ static void test_opaque_lua(void) {
   tdl(b)->device.device_type = kDLCUDAHost;
   CHECKF(lua_import(L, &b->m, 1, "h"), "%s", g_msg);
   LTRUE(L, "h.device == 'cuda_host:0' and h[2] == 1");
+}
 
+static void test_opaque_lua(void) {
+  lua_State *L = new_state();
+  long before = deleted();
+  opaque_fp8_lanes(L);
+  opaque_devices(L);
   CHECK(deleted() == before);
   lua_close(L);
   CHECK(deleted() == before + 5);
@@ -905,27 +938,7 @@ static void test_export_core(void) {
 
 /* {====== capsules in Lua ====== */
 
-static void test_capsules(void) {
-  static const char *const names[] = {"dltensor", "dltensor_versioned", "used_dltensor",
-                                      "used_dltensor_versioned"};
-  /* the four metatables exist once ltensor.core is loaded (nothing else required) */
-  lua_State *L = luaL_newstate();
-  luaL_openlibs(L);
-  luaL_requiref(L, "ltensor.core", luaopen_ltensor_core, 0);
-  lua_pop(L, 1);
-  for (int i = 0; i < 4; i++) {
-    CHECKF(luaL_getmetatable(L, names[i]) == LUA_TTABLE, "no registry metatable %s", names[i]);
-    CHECKF(lua_getfield(L, -1, "__name") == LUA_TSTRING && !strcmp(lua_tostring(L, -1), names[i]),
-           "__name of %s", names[i]);
-    lua_pop(L, 1);
-    CHECKF((lua_getfield(L, -1, "__gc") == LUA_TFUNCTION) == (i < 2), "__gc of %s", names[i]);
-    lua_pop(L, 2);
-  }
-  lua_close(L);
-
-  L = new_state();
-  long before = deleted();
-
+static void capsules_raw(lua_State *L, long before) {
   /* a capsule dropped unconsumed: deleter once, at collection */
   tblock *b = mk_iota(1, 1, A(2), 2);
   push_capsule(L, &b->m, 1);
@@ -983,7 +996,10 @@ static void test_capsules(void) {
   LERR(L, "return dlpack.from_dlpack('s')", "got string");
   LERR(L, "return dlpack.from_dlpack({})", "got table");
   LERR(L, "return dlpack.from_dlpack()", "value expected");
+}
 
+static void capsules_own(lua_State *L, long before) {
+  tblock *b;
   /* ltensor's own capsules: one pointer, the registry metatables, by version */
   LOK(L,
       "x = lt.tensor({1, 2, 3}, 'float32')\n"
@@ -1046,9 +1062,35 @@ static void test_capsules(void) {
   CHECK(deleted() == before + 4 || deleted() == before + 5);
   LOK(L, "pc = nil; obj = nil; collectgarbage(); collectgarbage()");
   CHECK(deleted() == before + 5); /* the copy holds nothing of the producer's */
+}
 
+/* The four metatables exist once ltensor.core is loaded (nothing else required). */
+static void capsules_metatables(void) {
+  static const char *const names[] = {"dltensor", "dltensor_versioned", "used_dltensor",
+                                      "used_dltensor_versioned"};
+  lua_State *L = luaL_newstate();
+  luaL_openlibs(L);
+  luaL_requiref(L, "ltensor.core", luaopen_ltensor_core, 0);
+  lua_pop(L, 1);
+  for (int i = 0; i < 4; i++) {
+    CHECKF(luaL_getmetatable(L, names[i]) == LUA_TTABLE, "no registry metatable %s", names[i]);
+    CHECKF(lua_getfield(L, -1, "__name") == LUA_TSTRING && !strcmp(lua_tostring(L, -1), names[i]),
+           "__name of %s", names[i]);
+    lua_pop(L, 1);
+    CHECKF((lua_getfield(L, -1, "__gc") == LUA_TFUNCTION) == (i < 2), "__gc of %s", names[i]);
+    lua_pop(L, 2);
+  }
+  lua_close(L);
+}
+
+static void test_capsules(void) {
+  capsules_metatables();
+  lua_State *L = new_state();
+  long before = deleted();
+  capsules_raw(L, before);
+  capsules_own(L, before);
   /* unconsumed capsules at lua_close: deleter once each */
-  b = mk_iota(1, 1, A(2), 2);
+  tblock *b = mk_iota(1, 1, A(2), 2);
   push_capsule(L, &b->m, 1);
   lua_setglobal(L, "left1");
   b = mk_iota(0, 1, A(2), 2);

@@ -557,7 +557,82 @@ static void store_fails(lt_dtype dt, lt_scalar s, int line) {
 #define STORE_OK(dt, s, want) store_int_ok((dt), (s), (int64_t)(want), __LINE__)
 #define STORE_FAILS(dt, s) store_fails((dt), (s), __LINE__)
 
-static void test_store_int(void) {
+static void store_int_examples(void) {
+  /* the brief's examples, spelled out */
+  STORE_OK(LT_INT8, sc_f(127.9), 127);
+  STORE_FAILS(LT_INT8, sc_f(128.0));
+  STORE_OK(LT_INT8, sc_f(-128.9), -128);
+  STORE_FAILS(LT_INT8, sc_f(-129.0));
+  STORE_OK(LT_UINT8, sc_f(-0.5), 0);
+  STORE_FAILS(LT_UINT8, sc_f(-1.0));
+  STORE_OK(LT_UINT8, sc_f(255.99), 255);
+  STORE_FAILS(LT_UINT8, sc_f(256.0));
+  STORE_OK(LT_INT32, sc_f(2147483647.9), 2147483647);
+  STORE_FAILS(LT_INT32, sc_f(2147483648.0));
+  STORE_OK(LT_INT32, sc_f(-2147483648.9), INT32_MIN);
+  STORE_FAILS(LT_INT32, sc_f(-2147483649.0));
+  STORE_OK(LT_UINT32, sc_f(4294967295.5), 4294967295);
+  STORE_FAILS(LT_UINT32, sc_f(4294967296.0));
+
+  /* integers out of range are refused, not wrapped (torch refuses a scalar that overflows) */
+  static const struct {
+    lt_dtype dt;
+    int64_t lo, hi;
+  } ranges[] = {{LT_INT8, INT8_MIN, INT8_MAX},    {LT_UINT8, 0, UINT8_MAX},
+                {LT_INT16, INT16_MIN, INT16_MAX}, {LT_UINT16, 0, UINT16_MAX},
+                {LT_INT32, INT32_MIN, INT32_MAX}, {LT_UINT32, 0, UINT32_MAX}};
+  for (size_t i = 0; i < sizeof ranges / sizeof ranges[0]; i++) {
+    STORE_OK(ranges[i].dt, sc_i(ranges[i].lo), ranges[i].lo);
+    STORE_OK(ranges[i].dt, sc_i(ranges[i].hi), ranges[i].hi);
+    STORE_OK(ranges[i].dt, sc_u((uint64_t)ranges[i].hi), ranges[i].hi);
+    STORE_FAILS(ranges[i].dt, sc_i(ranges[i].lo - 1));
+    STORE_FAILS(ranges[i].dt, sc_i(ranges[i].hi + 1));
+    STORE_FAILS(ranges[i].dt, sc_u((uint64_t)ranges[i].hi + 1));
+    STORE_FAILS(ranges[i].dt, sc_u(UINT64_MAX));
+  }
+  STORE_FAILS(LT_INT32, sc_i(INT64_C(0x10000000005))); /* not its low 32 bits */
+  STORE_FAILS(LT_UINT8, sc_u(UINT64_C(0x8000000000000101)));
+  STORE_OK(LT_INT64, sc_i(INT64_MIN), INT64_MIN);
+  STORE_OK(LT_INT64, sc_i(INT64_MAX), INT64_MAX);
+  STORE_OK(LT_INT64, sc_u(INT64_MAX), INT64_MAX);
+  STORE_FAILS(LT_INT64, sc_u((uint64_t)INT64_MAX + 1));
+  STORE_FAILS(LT_INT64, sc_u(UINT64_MAX));
+  STORE_OK(LT_UINT64, sc_u(UINT64_MAX), -1);
+  /* an LT_SK_INT into uint64 is its 64 bits (Lua's integers, string.pack "I8") */
+  STORE_OK(LT_UINT64, sc_i(-1), -1); /* all ones */
+  STORE_OK(LT_UINT64, sc_i(INT64_MIN), INT64_MIN);
+  STORE_OK(LT_UINT64, sc_i(INT64_MAX), INT64_MAX);
+  /* floats into uint64: in [0, 2^64) after truncation */
+  STORE_OK(LT_UINT64, sc_f(0x1p63), INT64_MIN);
+  STORE_OK(LT_UINT64, sc_f(0x1p64 - 0x1p11), -(int64_t)2048);
+  STORE_FAILS(LT_UINT64, sc_f(0x1p64));
+  STORE_OK(LT_UINT64, sc_f(-0.9), 0);
+  STORE_FAILS(LT_UINT64, sc_f(-1.0));
+  STORE_FAILS(LT_INT64, sc_f(0x1p63));
+  STORE_OK(LT_INT64, sc_f(-0x1p63), INT64_MIN);
+}
+
+static void store_bool(void) {
+  /* anything -> bool is != 0 */
+  STORE_OK(LT_BOOL, sc_i(0), 0);
+  STORE_OK(LT_BOOL, sc_i(256), 1); /* not wrapped to 0 */
+  STORE_OK(LT_BOOL, sc_i(-1), 1);
+  STORE_OK(LT_BOOL, sc_u(UINT64_C(1) << 63), 1);
+  STORE_OK(LT_BOOL, sc_u(0), 0);
+  STORE_OK(LT_BOOL, sc_f(0.0), 0);
+  STORE_OK(LT_BOOL, sc_f(-0.0), 0);
+  STORE_OK(LT_BOOL, sc_f(0.25), 1);
+  STORE_OK(LT_BOOL, sc_f(-1e-300), 1);
+  STORE_OK(LT_BOOL, sc_f(NAN), 1);
+  STORE_OK(LT_BOOL, sc_f(INFINITY), 1);
+  STORE_OK(LT_BOOL, sc_c(0.0, 0.0), 0);
+  STORE_OK(LT_BOOL, sc_c(0.0, 2.0), 1);
+  STORE_OK(LT_BOOL, sc_c(NAN, 0.0), 1);
+}
+
+/* Floats into each integer dtype: truncated toward zero; NaN, inf and the values past the
+   range's exact boundaries refused. */
+static void store_int_floats(void) {
   static const struct {
     lt_dtype dt;
     int bits, is_signed;
@@ -614,74 +689,12 @@ static void test_store_int(void) {
       STORE_OK(dt, sc_f(nextafter(0x1p64, 0)), (int64_t)UINT64_C(18446744073709549568));
     }
   }
-  /* the brief's examples, spelled out */
-  STORE_OK(LT_INT8, sc_f(127.9), 127);
-  STORE_FAILS(LT_INT8, sc_f(128.0));
-  STORE_OK(LT_INT8, sc_f(-128.9), -128);
-  STORE_FAILS(LT_INT8, sc_f(-129.0));
-  STORE_OK(LT_UINT8, sc_f(-0.5), 0);
-  STORE_FAILS(LT_UINT8, sc_f(-1.0));
-  STORE_OK(LT_UINT8, sc_f(255.99), 255);
-  STORE_FAILS(LT_UINT8, sc_f(256.0));
-  STORE_OK(LT_INT32, sc_f(2147483647.9), 2147483647);
-  STORE_FAILS(LT_INT32, sc_f(2147483648.0));
-  STORE_OK(LT_INT32, sc_f(-2147483648.9), INT32_MIN);
-  STORE_FAILS(LT_INT32, sc_f(-2147483649.0));
-  STORE_OK(LT_UINT32, sc_f(4294967295.5), 4294967295);
-  STORE_FAILS(LT_UINT32, sc_f(4294967296.0));
+}
 
-  /* integers out of range are refused, not wrapped (torch refuses a scalar that overflows) */
-  static const struct {
-    lt_dtype dt;
-    int64_t lo, hi;
-  } ranges[] = {{LT_INT8, INT8_MIN, INT8_MAX},    {LT_UINT8, 0, UINT8_MAX},
-                {LT_INT16, INT16_MIN, INT16_MAX}, {LT_UINT16, 0, UINT16_MAX},
-                {LT_INT32, INT32_MIN, INT32_MAX}, {LT_UINT32, 0, UINT32_MAX}};
-  for (size_t i = 0; i < sizeof ranges / sizeof ranges[0]; i++) {
-    STORE_OK(ranges[i].dt, sc_i(ranges[i].lo), ranges[i].lo);
-    STORE_OK(ranges[i].dt, sc_i(ranges[i].hi), ranges[i].hi);
-    STORE_OK(ranges[i].dt, sc_u((uint64_t)ranges[i].hi), ranges[i].hi);
-    STORE_FAILS(ranges[i].dt, sc_i(ranges[i].lo - 1));
-    STORE_FAILS(ranges[i].dt, sc_i(ranges[i].hi + 1));
-    STORE_FAILS(ranges[i].dt, sc_u((uint64_t)ranges[i].hi + 1));
-    STORE_FAILS(ranges[i].dt, sc_u(UINT64_MAX));
-  }
-  STORE_FAILS(LT_INT32, sc_i(INT64_C(0x10000000005))); /* not its low 32 bits */
-  STORE_FAILS(LT_UINT8, sc_u(UINT64_C(0x8000000000000101)));
-  STORE_OK(LT_INT64, sc_i(INT64_MIN), INT64_MIN);
-  STORE_OK(LT_INT64, sc_i(INT64_MAX), INT64_MAX);
-  STORE_OK(LT_INT64, sc_u(INT64_MAX), INT64_MAX);
-  STORE_FAILS(LT_INT64, sc_u((uint64_t)INT64_MAX + 1));
-  STORE_FAILS(LT_INT64, sc_u(UINT64_MAX));
-  STORE_OK(LT_UINT64, sc_u(UINT64_MAX), -1);
-  /* an LT_SK_INT into uint64 is its 64 bits (Lua's integers, string.pack "I8") */
-  STORE_OK(LT_UINT64, sc_i(-1), -1); /* all ones */
-  STORE_OK(LT_UINT64, sc_i(INT64_MIN), INT64_MIN);
-  STORE_OK(LT_UINT64, sc_i(INT64_MAX), INT64_MAX);
-  /* floats into uint64: in [0, 2^64) after truncation */
-  STORE_OK(LT_UINT64, sc_f(0x1p63), INT64_MIN);
-  STORE_OK(LT_UINT64, sc_f(0x1p64 - 0x1p11), -(int64_t)2048);
-  STORE_FAILS(LT_UINT64, sc_f(0x1p64));
-  STORE_OK(LT_UINT64, sc_f(-0.9), 0);
-  STORE_FAILS(LT_UINT64, sc_f(-1.0));
-  STORE_FAILS(LT_INT64, sc_f(0x1p63));
-  STORE_OK(LT_INT64, sc_f(-0x1p63), INT64_MIN);
-
-  /* anything -> bool is != 0 */
-  STORE_OK(LT_BOOL, sc_i(0), 0);
-  STORE_OK(LT_BOOL, sc_i(256), 1); /* not wrapped to 0 */
-  STORE_OK(LT_BOOL, sc_i(-1), 1);
-  STORE_OK(LT_BOOL, sc_u(UINT64_C(1) << 63), 1);
-  STORE_OK(LT_BOOL, sc_u(0), 0);
-  STORE_OK(LT_BOOL, sc_f(0.0), 0);
-  STORE_OK(LT_BOOL, sc_f(-0.0), 0);
-  STORE_OK(LT_BOOL, sc_f(0.25), 1);
-  STORE_OK(LT_BOOL, sc_f(-1e-300), 1);
-  STORE_OK(LT_BOOL, sc_f(NAN), 1);
-  STORE_OK(LT_BOOL, sc_f(INFINITY), 1);
-  STORE_OK(LT_BOOL, sc_c(0.0, 0.0), 0);
-  STORE_OK(LT_BOOL, sc_c(0.0, 2.0), 1);
-  STORE_OK(LT_BOOL, sc_c(NAN, 0.0), 1);
+static void test_store_int(void) {
+  store_int_floats();
+  store_int_examples();
+  store_bool();
 }
 
 /* lt_store_wrap: the core's own results; integers keep their low bits, floats are checked. */

@@ -580,11 +580,7 @@ static void test_borrowed_view_of_shared_clone(void) {
 
 /* {====== imports ====== */
 
-static void test_import(void) {
-  lua_State *L = new_state();
-  LOK(L, "t = lt.arange(6, 'float32'):view(2, 3)");
-  int top = lua_gettop(L);
-
+static void import_shared(lua_State *L, int top) {
   /* round trip through the regular table: a writable tensor sharing the memory */
   push_global(L, "t");
   DLManagedTensorVersioned *m = export_at(L, REG, -1);
@@ -616,7 +612,10 @@ static void test_import(void) {
     LOK(L, "t[1][1] = 11");
     LTRUE(L, "rr[1][1] == 11");
   }
+}
 
+static void import_owned(lua_State *L, int top) {
+  DLManagedTensorVersioned *m;
   /* the const table makes even a writable export read-only; ours with a counting deleter */
   long d0 = g_deleted;
   m = mk(5, 1, 0);
@@ -645,7 +644,10 @@ static void test_import(void) {
   LERR(L, "h[1] = 1", "read-only");
   LOK(L, "h = nil; collectgarbage(); collectgarbage()");
   CHECK(g_deleted == d0 + 3);
+}
 
+static void import_refused(lua_State *L, int top) {
+  DLManagedTensorVersioned *m;
   /* failures: -1, one message pushed, the deleter run exactly once */
   const ltensor_exchange_api *apis[] = {REG, CONST};
   for (int k = 0; k < 2; k++) {
@@ -693,12 +695,20 @@ static void test_import(void) {
     CHECK(g_deleted == before + 5);
     lua_settop(L, top);
   }
+}
 
+static void test_import(void) {
+  lua_State *L = new_state();
+  LOK(L, "t = lt.arange(6, 'float32'):view(2, 3)");
+  int top = lua_gettop(L);
+  import_shared(L, top);
+  import_owned(L, top);
+  import_refused(L, top);
   /* an import from another state: the tensor crosses states through the exchange */
   lua_State *L2 = new_state();
   LOK(L2, "x = lt.tensor({1, 2, 3}, 'float32')");
   push_global(L2, "x");
-  m = export_at(L2, REG, -1);
+  DLManagedTensorVersioned *m = export_at(L2, REG, -1);
   lua_close(L2);
   if (m) {
     CHECK(REG->managed_tensor_to_lua_no_sync(L, m) == 0);
