@@ -26,36 +26,33 @@ static uint64_t xorshift64(void) {
   return rng;
 }
 
-static uint32_t f32_bits(float f) {
-  uint32_t u;
-  memcpy(&u, &f, sizeof u);
-  return u;
-}
-static float f32_of(uint32_t u) {
+/* Bits and values through a union (C11 reads the other member as those bytes). */
+typedef union {
   float f;
-  memcpy(&f, &u, sizeof f);
-  return f;
-}
-static double f64_of(uint64_t u) {
+  uint32_t u;
+} f32_u;
+typedef union {
   double d;
-  memcpy(&d, &u, sizeof d);
-  return d;
-}
+  uint64_t u;
+} f64_u;
+static uint32_t f32_bits(float f) { return (f32_u){.f = f}.u; }
+static float f32_of(uint32_t u) { return (f32_u){.u = u}.f; }
+static double f64_of(uint64_t u) { return (f64_u){.u = u}.d; }
 
-/* The volatile operands keep GCC from folding a widen-then-narrow pair into nothing. */
-static uint16_t gcc_f16_of_f64(double d) {
-  volatile double vd = d;
-  gcc_f16 h = (gcc_f16)vd;
+/* GCC's own conversions to float16, as bits. The volatile operands keep GCC from folding a
+   widen-then-narrow pair into nothing. */
+static uint16_t f16_bits(gcc_f16 h) {
   uint16_t b;
   memcpy(&b, &h, sizeof b);
   return b;
+}
+static uint16_t gcc_f16_of_f64(double d) {
+  volatile double vd = d;
+  return f16_bits((gcc_f16)vd);
 }
 static uint16_t gcc_f16_of_f32(float f) {
   volatile float vf = f;
-  gcc_f16 h = (gcc_f16)vf;
-  uint16_t b;
-  memcpy(&b, &h, sizeof b);
-  return b;
+  return f16_bits((gcc_f16)vf);
 }
 static float gcc_f32_of_f16(uint16_t b) {
   volatile gcc_f16 h;
@@ -448,76 +445,37 @@ static void test_table(void) {
 
 /* {====== (e) lt_store and lt_load ====== */
 
-static lt_scalar sc_f(double f) {
-  lt_scalar s;
-  memset(&s, 0, sizeof s);
-  s.kind = LT_SK_FLOAT;
-  s.v.f = f;
-  return s;
-}
-static lt_scalar sc_i(int64_t i) {
-  lt_scalar s;
-  memset(&s, 0, sizeof s);
-  s.kind = LT_SK_INT;
-  s.v.i = i;
-  return s;
-}
-static lt_scalar sc_u(uint64_t u) {
-  lt_scalar s;
-  memset(&s, 0, sizeof s);
-  s.kind = LT_SK_UINT;
-  s.v.u = u;
-  return s;
-}
+/* Scalars of each kind (the fields not given are zero). */
+static lt_scalar sc_f(double f) { return (lt_scalar){.kind = LT_SK_FLOAT, .v.f = f}; }
+static lt_scalar sc_i(int64_t i) { return (lt_scalar){.kind = LT_SK_INT, .v.i = i}; }
+static lt_scalar sc_u(uint64_t u) { return (lt_scalar){.kind = LT_SK_UINT, .v.u = u}; }
 static lt_scalar sc_c(double re, double im) {
-  lt_scalar s;
-  memset(&s, 0, sizeof s);
-  s.kind = LT_SK_COMPLEX;
-  s.v.f = re;
-  s.im = im;
-  return s;
+  return (lt_scalar){.kind = LT_SK_COMPLEX, .v.f = re, .im = im};
 }
 
 /* The integer in an element, read with plain C types (independent of lt_load). */
 static int64_t raw_int(lt_dtype dt, const unsigned char *p) {
+  union {
+    int8_t i8;
+    int16_t i16;
+    int32_t i32;
+    int64_t i64;
+    uint16_t u16;
+    uint32_t u32;
+    uint64_t u64;
+    unsigned char bytes[16];
+  } v;
+  memcpy(v.bytes, p, lt_dtypes[dt].size);
   switch (dt) {
     case LT_BOOL:
     case LT_UINT8: return p[0];
-    case LT_INT8: {
-      int8_t v;
-      memcpy(&v, p, 1);
-      return v;
-    }
-    case LT_INT16: {
-      int16_t v;
-      memcpy(&v, p, 2);
-      return v;
-    }
-    case LT_INT32: {
-      int32_t v;
-      memcpy(&v, p, 4);
-      return v;
-    }
-    case LT_INT64: {
-      int64_t v;
-      memcpy(&v, p, 8);
-      return v;
-    }
-    case LT_UINT16: {
-      uint16_t v;
-      memcpy(&v, p, 2);
-      return v;
-    }
-    case LT_UINT32: {
-      uint32_t v;
-      memcpy(&v, p, 4);
-      return v;
-    }
-    case LT_UINT64: {
-      uint64_t v;
-      memcpy(&v, p, 8);
-      return (int64_t)v;
-    }
+    case LT_INT8: return v.i8;
+    case LT_INT16: return v.i16;
+    case LT_INT32: return v.i32;
+    case LT_INT64: return v.i64;
+    case LT_UINT16: return v.u16;
+    case LT_UINT32: return v.u32;
+    case LT_UINT64: return (int64_t)v.u64;
     default: return -12345;
   }
 }

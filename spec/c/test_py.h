@@ -461,6 +461,39 @@ static const char tp_py_samples[] =
     "W1 = writes(7, 0.1, complex(0.1, -0.2), False)   # Lua writes, Python reads\n"
     "W2 = writes(99, -0.7, complex(-0.7, 0.3), True)  # Python writes, Lua reads\n";
 
+/* The bitwise expressions both interop tests run: in Lua on A, B and in Python (NumPy and torch
+   spell them alike) on a, b. */
+static const char *const tp_bitwise_ops[][2] = {
+    {"A & B", "a & b"},
+    {"A | B", "a | b"},
+    {"A ~ B", "a ^ b"},
+    {"~A", "~a"},
+    {"A:bitwise_and(B[1])", "a & b[0]"},
+    {"A:t():bitwise_or(B:t())", "a.T | b.T"},
+    {"A:bitwise_xor(5)", "a ^ 5"},
+    {"3 & A", "3 & a"},
+};
+#define TP_NBITWISE (sizeof tp_bitwise_ops / sizeof *tp_bitwise_ops)
+
+/* The einsum equations both interop tests run, and their operands (arrays both make: ea 4x5,
+   eb 5x6, ec 6x3, ev 5, ew 4, em 5x5, ex 3x4x5, ey 3x5x6). */
+static const char *const tp_einsum_eqs[][2] = {
+    {"ij,jk->ik", "ea, eb"},
+    {"bij,bjk->bik", "ex, ey"},
+    {"bij,bkj->bik", "ex, ex"},
+    {"i,j->ij", "ev, ew"},
+    {"i,i->", "ev, ev"},
+    {"ii->", "em"},
+    {"ii->i", "em"},
+    {"ij->ji", "ea"},
+    {"ij,ij->ij", "ea, ea"},
+    {"ji,jk->ik", "ea, ea"},
+    {"...ij,...jk->...ik", "ex, eb"},
+    {"ij,jk,kl->il", "ea, eb, ec"},
+    {"ijk,j->k", "ex, ew"},
+};
+#define TP_NEINSUM (sizeof tp_einsum_eqs / sizeof *tp_einsum_eqs)
+
 /* }====== */
 
 #endif

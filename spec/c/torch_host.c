@@ -798,14 +798,7 @@ static void test_bitwise(void) {
              {"int32", 32, "-2**31", "2**31"},
              {"int64", 64, "-2**63", "2**63 - 1"}};
   static const char *const ops[][2] = {
-      {"A & B", "a & b"},
-      {"A | B", "a | b"},
-      {"A ~ B", "a ^ b"},
-      {"~A", "~a"},
-      {"A:bitwise_and(B[1])", "a & b[0]"},
-      {"A:t():bitwise_or(B:t())", "a.T | b.T"},
-      {"A:bitwise_xor(5)", "a ^ 5"},
-      {"3 & A", "3 & a"},
+      /* after test_py.h's tp_bitwise_ops */
       {"A:clone():bitwise_or_(B)", "a | b"},
       {"A:bitwise_not()", "a.bitwise_not()"},
   };
@@ -819,9 +812,10 @@ static void test_bitwise(void) {
     CHECK(torch_to_lua("A", "a") && torch_to_lua("B", "b"));
     if (is_bool)
       CHECK(py_ok("a, b = a.bool(), b.bool()") && lua_ok("A, B = A:to('bool'), B:to('bool')"));
-    for (size_t i = 0; i < sizeof ops / sizeof *ops; i++) {
-      set_context("bitwise %s: %s", dt, ops[i][0]);
-      CHECK(lua_ok("rr = %s", ops[i][0]) && py_ok("pr = %s", ops[i][1]));
+    for (size_t i = 0; i < TP_NBITWISE + sizeof ops / sizeof *ops; i++) {
+      const char *const *op = i < TP_NBITWISE ? tp_bitwise_ops[i] : ops[i - TP_NBITWISE];
+      set_context("bitwise %s: %s", dt, op[0]);
+      CHECK(lua_ok("rr = %s", op[0]) && py_ok("pr = %s", op[1]));
       CHECK(lua_to_py("ld", "rr.dtype") && py_eq("ld.decode()", "tname(pr)"));
       CHECK(lua_to_py("lr", "rr:tolist()") && py_eq("lr", "pr.tolist()"));
     }
@@ -939,25 +933,11 @@ static void test_einsum(void) {
   static const char *const names[] = {"ea", "eb", "ec", "ev", "ew", "em", "ex", "ey", "ez"};
   static const char *const shapes[] = {"4, 5", "5, 6",    "6, 3",    "5",         "4",
                                        "5, 5", "3, 4, 5", "3, 5, 6", "2, 1, 4, 5"};
-  static const struct {
-    const char *eq, *args;
-  } eqs[] = {
-      {"ij,jk->ik", "ea, eb"},
+  static const char *const eqs[][2] = {
+      /* after test_py.h's tp_einsum_eqs */
       {"ij,jk", "ea, eb"},
-      {"bij,bjk->bik", "ex, ey"},
-      {"bij,bkj->bik", "ex, ex"},
-      {"i,j->ij", "ev, ew"},
-      {"i,i->", "ev, ev"},
-      {"ii->", "em"},
-      {"ii->i", "em"},
-      {"ij->ji", "ea"},
       {"ij->", "ea"},
-      {"ij,ij->ij", "ea, ea"},
-      {"ji,jk->ik", "ea, ea"},
-      {"...ij,...jk->...ik", "ex, eb"},
       {"...ij,...jk", "ez, ey"},
-      {"ij,jk,kl->il", "ea, eb, ec"},
-      {"ijk,j->k", "ex, ew"},
       {"i J, J k -> k", "ea, eb"},
       {"bij,bjk,kl->bl", "ex, ey, ec"},
   };
@@ -972,10 +952,11 @@ static void test_einsum(void) {
         CHECK(py_ok("%s = torch.randn(%s, dtype=torch.float64)", names[i], shapes[i]));
       CHECK(torch_to_lua(names[i], "%s", names[i]));
     }
-    for (size_t i = 0; i < sizeof eqs / sizeof *eqs; i++) {
-      set_context("einsum %s '%s'", dts[d], eqs[i].eq);
-      CHECK(lua_to_torch("r", "lt.einsum('%s', %s)", eqs[i].eq, eqs[i].args));
-      CHECK(py_ok("pr = torch.einsum('%s', %s)", eqs[i].eq, eqs[i].args));
+    for (size_t i = 0; i < TP_NEINSUM + sizeof eqs / sizeof *eqs; i++) {
+      const char *const *eq = i < TP_NEINSUM ? tp_einsum_eqs[i] : eqs[i - TP_NEINSUM];
+      set_context("einsum %s '%s'", dts[d], eq[0]);
+      CHECK(lua_to_torch("r", "lt.einsum('%s', %s)", eq[0], eq[1]));
+      CHECK(py_ok("pr = torch.einsum('%s', %s)", eq[0], eq[1]));
       CHECK(py_true("r.shape == pr.shape and r.dtype == pr.dtype"));
       if (is_int)
         CHECK(py_true("torch.equal(r, pr)"));
