@@ -724,17 +724,26 @@ static int l_is_tensor(lua_State *L) {
   return 1;
 }
 
+/* A state with ltensor_is, where global `name` is h (6 floats) lent as a 2x3 tensor (flags,
+ *lease when lease is not NULL); with keep, the tensor also stays on the stack. */
+static lua_State *lent_state(hbuf *h, const char *name, int flags, ltensor_lease **lease,
+                             int keep) {
+  lua_State *L = new_state();
+  lua_register(L, "ltensor_is", l_is_tensor);
+  hb_init(h, 6);
+  DLTensor d = mkdesc(h->data, 2, A(2, 3), NULL);
+  CHECK_RC(ltensor_push_borrowed(L, &d, flags, hb_release, h, lease), LTENSOR_OK);
+  if (keep) lua_pushvalue(L, -1);
+  lua_setglobal(L, name);
+  return L;
+}
+
 static void revoke_accesses(void) {
   /* the accesses work on a live borrowed tensor (so the list says something), and all raise
      once it is revoked */
-  lua_State *L = new_state();
-  lua_register(L, "ltensor_is", l_is_tensor);
   hbuf hp;
-  hb_init(&hp, 6);
-  DLTensor d = mkdesc(hp.data, 2, A(2, 3), NULL);
   ltensor_lease *lease = NULL;
-  CHECK_RC(ltensor_push_borrowed(L, &d, 0, hb_release, &hp, &lease), LTENSOR_OK);
-  lua_setglobal(L, "pt");
+  lua_State *L = lent_state(&hp, "pt", 0, &lease, 0);
   for (size_t i = 0; i < NACCESS; i++)
     if (accesses[i].pre) run_access(L, "pt", (int)i, 1);
   LOK(L, "collectgarbage(); collectgarbage()"); /* capsules made above hold exports */
@@ -747,17 +756,10 @@ static void revoke_accesses(void) {
 }
 
 static void revoke_lease_or_index(void) {
-  lua_State *L;
-  DLTensor d;
-  ltensor_lease *lease = NULL;
   /* ltensor_revoke_lease, with views and copies made before */
-  L = new_state();
-  lua_register(L, "ltensor_is", l_is_tensor);
   hbuf h;
-  hb_init(&h, 6);
-  d = mkdesc(h.data, 2, A(2, 3), NULL);
-  CHECK_RC(ltensor_push_borrowed(L, &d, 0, hb_release, &h, &lease), LTENSOR_OK);
-  lua_setglobal(L, "t");
+  ltensor_lease *lease = NULL;
+  lua_State *L = lent_state(&h, "t", 0, &lease, 0);
   LOK(L, make_views);
   LTRUE(L, "ltensor_is(t) and ltensor_is(r1) and not ltensor_is(w) and not ltensor_is(1)");
   CHECK(h.released == 0);
@@ -774,13 +776,7 @@ static void revoke_lease_or_index(void) {
   CHECK(h.released == 1);
 
   /* ltensor_revoke(L, idx) on the tensor itself (no lease), then the lease-free path twice */
-  L = new_state();
-  lua_register(L, "ltensor_is", l_is_tensor);
-  hb_init(&h, 6);
-  d = mkdesc(h.data, 2, A(2, 3), NULL);
-  CHECK_RC(ltensor_push_borrowed(L, &d, 0, hb_release, &h, NULL), LTENSOR_OK);
-  lua_pushvalue(L, -1);
-  lua_setglobal(L, "t");
+  L = lent_state(&h, "t", 0, NULL, 1);
   LOK(L, make_views);
   CHECK_RC(ltensor_revoke(L, 1), LTENSOR_OK);
   CHECK(lua_gettop(L) == 1);
@@ -794,18 +790,11 @@ static void revoke_lease_or_index(void) {
 }
 
 static void revoke_views_and_clones(void) {
-  lua_State *L;
-  DLTensor d;
-  ltensor_lease *lease = NULL;
-  hbuf h;
   /* ltensor_revoke through a view revokes the base and the other views; the lease after is
      harmless; a read-only host tensor says released too */
-  L = new_state();
-  lua_register(L, "ltensor_is", l_is_tensor);
-  hb_init(&h, 6);
-  d = mkdesc(h.data, 2, A(2, 3), NULL);
-  CHECK_RC(ltensor_push_borrowed(L, &d, LTENSOR_READ_ONLY, hb_release, &h, &lease), LTENSOR_OK);
-  lua_setglobal(L, "t");
+  hbuf h;
+  ltensor_lease *lease = NULL;
+  lua_State *L = lent_state(&h, "t", LTENSOR_READ_ONLY, &lease, 0);
   LOK(L, make_views);
   getg(L, "tr");
   CHECK_RC(ltensor_revoke(L, -1), LTENSOR_OK);
@@ -838,9 +827,8 @@ static void revoke_views_and_clones(void) {
 }
 
 static void revoke_refused(void) {
-  lua_State *L;
   /* errors: non-tensors and released (closed) tensors: ERRTYPE with a message */
-  L = new_state();
+  lua_State *L = new_state();
   LOK(L, "do local y <close> = lt.zeros(2); closed = y end; cap = dlpack.to_dlpack(lt.zeros(2))");
   LOK(L, "w = dlpack.ReadOnlyTensorWrapper(lt.zeros(2))");
   const char *nontensors[] = {"nil", "1", "'s'", "{}", "closed", "cap", "w", "io.stdout", NULL};
@@ -1234,10 +1222,8 @@ static void test_borrow_and_checks(void) {
   LTRUE(L, "host_is(a) and host_is(v) and host_is(hb)");
   LTRUE(L, "not host_is(1) and not host_is(nil) and not host_is({}) and not host_is('x')");
   LTRUE(L, "not host_is(closed) and not host_is(r) and not host_is(io.stdout) and not host_is()");
-  LERR(L, "host_sum(5)", "bad argument #1 to 'host_sum'");
-  LERR(L, "host_sum()", "bad argument #1 to 'host_sum'");
-  LERR(L, "host_sum({1, 2})", "bad argument #1 to 'host_sum'");
-  LERR(L, "host_sum(closed)", "bad argument #1 to 'host_sum'");
+  LERRS(L, "bad argument #1 to 'host_sum'", "host_sum(5)", "host_sum()", "host_sum({1, 2})",
+        "host_sum(closed)");
   LERR(L, "host_sum(r)", "released");
   LERR(L, "host_sum(r)", "bad argument #1");
   LERR(L, "host_sum(a, 'x')", "bad argument #2 to 'host_sum'");

@@ -888,6 +888,19 @@ static void put(lua_State *L, int d) {
   lua_settop(L, 0);
 }
 
+/* Slot d of state s now models a tensor of its own storage (a new handle): kind, ro, layout lo,
+   and the shadow reference sh, which passes to the slot. */
+static slot *slot_new(int s, int d, char kind, int ro, const layout *lo, int sh) {
+  slot *sl = &g_slot[s][d];
+  sl->live = 1;
+  sl->handle = ++g_handles;
+  sl->kind = kind;
+  sl->ro = ro;
+  sl->lo = *lo;
+  sl->sh = sh;
+  return sl;
+}
+
 /* A host export goes to state s through ltensor_push_managed (the host lets go of it). */
 static void op_import(int s) {
   lua_State *L = g_L[s];
@@ -904,13 +917,7 @@ static void op_import(int s) {
     return;
   }
   put(L, d);
-  slot *sl = &g_slot[s][d];
-  sl->live = 1;
-  sl->handle = ++g_handles;
-  sl->kind = x->kind;
-  sl->ro = x->ro;
-  sl->lo = x->lo;
-  sl->sh = x->sh; /* the reference passes to the slot */
+  slot_new(s, d, x->kind, x->ro, &x->lo, x->sh); /* the reference passes to the slot */
   x->sh = -1;
 }
 
@@ -1029,13 +1036,7 @@ static void op_capsule_use(int s) {
     }
     put(L2, d);
   }
-  slot *sl = &g_slot[dst_s][d];
-  sl->live = 1;
-  sl->handle = ++g_handles;
-  sl->kind = c->sh < 0 ? 'o' : c->kind;
-  sl->ro = c->ro;
-  sl->lo = c->lo;
-  sl->sh = c->sh;
+  slot_new(dst_s, d, c->sh < 0 ? 'o' : c->kind, c->ro, &c->lo, c->sh);
   c->sh = -1;
 }
 
@@ -1103,13 +1104,7 @@ static void op_borrow(int s) {
   COUNT(10, "push_borrowed");
   if (!outcome(rc == LTENSOR_OK, NULL, "push_borrowed")) return;
   put(L, d);
-  slot *sl = &g_slot[s][d];
-  sl->live = 1;
-  sl->handle = ++g_handles;
-  sl->kind = 'f';
-  sl->ro = ro;
-  sl->lo = lo;
-  sl->sh = sh_ref(b->sh);
+  slot *sl = slot_new(s, d, 'f', ro, &lo, sh_ref(b->sh));
   if (lease) g_leases[g_nleases++] = (lease_rec){lease, s, sl->handle};
 }
 
@@ -1193,13 +1188,7 @@ static void op_host_made(int s) {
     return;
   }
   put(L, d);
-  slot *sl = &g_slot[s][d];
-  sl->live = 1;
-  sl->handle = ++g_handles;
-  sl->kind = 'f';
-  sl->ro = ro;
-  sl->lo = lo;
-  sl->sh = sh;
+  slot_new(s, d, 'f', ro, &lo, sh);
 }
 
 /* from_dlpack(ReadOnlyTensorWrapper(t)): read-only, sharing t (or a snapshot of a clone). */

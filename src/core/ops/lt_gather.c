@@ -256,20 +256,14 @@ static int index_1d(const lt_tensor *idx, lt_frame *f, lt_tensor **res, lt_error
   if (rc) return rc;
   if (idx->ndim > 1)
     return lt_fail(err, LT_EARG, "index must be 0-d or 1-d (got %d dims)", idx->ndim);
-  lt_tensor *v = lt_frame_of(f, idx);
-  if (v->ndim == 0) {
-    v->ndim = 1;
-    v->shape[0] = 1;
-    v->strides[0] = 0;
-  }
-  *res = v;
+  *res = as_1d(f, idx);
   return LT_OK;
 }
 
 static int one_dim_key(const lt_tensor *t, int dim, const lt_tensor *idx, lt_frame *f,
                        lt_adv_key *k, lt_error *err) {
   int rc = lt_check_dim(t, dim, err);
-  lt_tensor *v;
+  lt_tensor *v = NULL;
   if (!rc) rc = index_1d(idx, f, &v, err);
   if (rc) return rc;
   k->n = 1;
