@@ -415,6 +415,16 @@ int lt_cast(const lt_tensor *t, lt_dtype dt, lt_tensor **out, lt_error *err) {
   return LT_OK;
 }
 
+int lt_cast_over(lt_tensor **t, lt_dtype dt, lt_error *err) {
+  lt_tensor *c = NULL;
+  int rc = (*t)->dtype == dt ? LT_OK : lt_cast(*t, dt, &c, err);
+  if (c) {
+    lt_tensor_free(*t);
+    *t = c;
+  }
+  return rc;
+}
+
 int lt_clone(const lt_tensor *t, lt_tensor **out, lt_error *err) {
   return lt_cast(t, t->dtype, out, err);
 }

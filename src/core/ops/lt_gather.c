@@ -239,6 +239,17 @@ int lt_adv_write(lt_tensor *v, const lt_adv_key *key, const lt_tensor *src, cons
 
 /* {====== along one dim ====== */
 
+/* The n elements of the new contiguous o: src's elements at the byte offsets off from its data,
+   on the pool's threads. */
+static void gather_into(lt_tensor *o, const lt_tensor *src, const int64_t *off, int64_t n) {
+  lt_moves m = {.dt = src->dtype, .es = lt_esize(src), .op = LT_PUT_COPY, .n = n};
+  m.dst = lt_data(o);
+  m.dstep = (int64_t)m.es;
+  m.src = lt_data(src);
+  m.soff = off;
+  lt_moves_run(&m, 1);
+}
+
 /* t in f, a 0-d tensor seen as 1-d of size 1. */
 static lt_tensor *as_1d(lt_frame *f, const lt_tensor *t) {
   lt_tensor *v = lt_frame_of(f, t);
@@ -362,12 +373,7 @@ int lt_gather(const lt_tensor *t, int dim, const lt_tensor *idx, int base, lt_te
     free(off);
     return rc;
   }
-  lt_moves m = {.dt = t->dtype, .es = lt_esize(t), .op = LT_PUT_COPY, .n = lt_numel(iv)};
-  m.dst = lt_data(o);
-  m.dstep = (int64_t)m.es;
-  m.src = lt_data(tv);
-  m.soff = off;
-  lt_moves_run(&m, 1);
+  gather_into(o, tv, off, lt_numel(iv));
   free(off);
   *out = o;
   return LT_OK;
@@ -526,12 +532,7 @@ int lt_masked_select(const lt_tensor *t, const lt_tensor *mask, lt_tensor **out,
   if (!rc) rc = lt_tensor_new(t->dtype, 1, &k, 0, &o, err);
   if (!rc) {
     mask_scan(mb, tb, off);
-    lt_moves m = {.dt = t->dtype, .es = lt_esize(t), .op = LT_PUT_COPY, .n = k};
-    m.dst = lt_data(o);
-    m.dstep = (int64_t)m.es;
-    m.src = lt_data(tb);
-    m.soff = off;
-    lt_moves_run(&m, 1);
+    gather_into(o, tb, off, k);
     *out = o;
   }
   free(off);
