@@ -242,11 +242,14 @@ int lt_adv_write(lt_tensor *v, const lt_adv_key *key, const lt_tensor *src, cons
 /* The n elements of the new contiguous o: src's elements at the byte offsets off from its data,
    on the pool's threads. */
 static void gather_into(lt_tensor *o, const lt_tensor *src, const int64_t *off, int64_t n) {
-  lt_moves m = {.dt = src->dtype, .es = lt_esize(src), .op = LT_PUT_COPY, .n = n};
-  m.dst = lt_data(o);
-  m.dstep = (int64_t)m.es;
-  m.src = lt_data(src);
-  m.soff = off;
+  lt_moves m = {.dt = src->dtype,
+                .es = lt_esize(src),
+                .op = LT_PUT_COPY,
+                .n = n,
+                .dst = lt_data(o),
+                .dstep = (int64_t)lt_esize(src),
+                .src = lt_data(src),
+                .soff = off};
   lt_moves_run(&m, 1);
 }
 
@@ -566,12 +569,15 @@ int lt_mask_read(const lt_tensor *v, const lt_tensor *mask, lt_tensor **out, lt_
   rc = lt_tensor_new(v->dtype, 1 + v->ndim - m, shape, 0, &o, err);
   if (!rc) {
     mask_scan(mask, lead, off);
-    lt_moves mv = {.dt = v->dtype, .es = (size_t)es, .op = LT_PUT_COPY, .n = k};
-    mv.dst = lt_data(o);
-    mv.dstep = es;
-    mv.src = lt_data(v);
-    mv.soff = off;
-    mv.nr = v->ndim - m;
+    lt_moves mv = {.dt = v->dtype,
+                   .es = (size_t)es,
+                   .op = LT_PUT_COPY,
+                   .n = k,
+                   .dst = lt_data(o),
+                   .dstep = es,
+                   .src = lt_data(v),
+                   .soff = off,
+                   .nr = v->ndim - m};
     for (int i = 0; i < mv.nr; i++) {
       mv.rs[i] = v->shape[m + i];
       mv.rd[i] = o->strides[1 + i] * es;
@@ -611,11 +617,14 @@ int lt_masked_scatter(lt_tensor *t, const lt_tensor *mask, const lt_tensor *src,
     for (int d = 0; d < src->ndim; d++) st[d] = src->strides[d] * es;
     lt_walk_offsets(src->ndim, src->shape, st, 0, soff);
     mask_scan(mb, t, off);
-    lt_moves m = {.dt = t->dtype, .es = (size_t)es, .op = LT_PUT_COPY, .n = k};
-    m.dst = lt_data(t);
-    m.doff = off;
-    m.src = lt_data(src);
-    m.soff = soff;
+    lt_moves m = {.dt = t->dtype,
+                  .es = (size_t)es,
+                  .op = LT_PUT_COPY,
+                  .n = k,
+                  .dst = lt_data(t),
+                  .doff = off,
+                  .src = lt_data(src),
+                  .soff = soff};
     lt_moves_run(&m, 1); /* the positions are distinct */
   }
   free(off);
