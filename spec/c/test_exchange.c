@@ -240,6 +240,22 @@ static void check_managed(lua_State *L, const char *what, DLManagedTensorVersion
   }
 }
 
+/* Global `name` of L exported through api (apiname) and checked (check_managed; label says what
+   it is); the export, which the caller frees. */
+static DLManagedTensorVersioned *export_checked(lua_State *L, const ltensor_exchange_api *api,
+                                                const char *apiname, const char *name,
+                                                const char *label, uint64_t fl, int ndim,
+                                                const int64_t *shape, const int64_t *strides,
+                                                int empty) {
+  char what[64];
+  snprintf(what, sizeof what, "%s: %s", apiname, label);
+  push_global(L, name);
+  DLManagedTensorVersioned *m = export_at(L, api, -1);
+  check_managed(L, what, m, name, fl, ndim, shape, strides, empty);
+  lua_pop(L, 1);
+  return m;
+}
+
 static void test_export(void) {
   lua_State *L = new_state();
   LOK(L,
@@ -271,40 +287,23 @@ static void test_export(void) {
     if (m2) m2->deleter(m2);
     lua_pop(L, 1);
 
-    push_global(L, "tt");
-    snprintf(what, sizeof what, "%s: transposed", name);
-    DLManagedTensorVersioned *mt = export_at(L, api, -1);
-    check_managed(L, what, mt, "tt", fl, 2, sh32, st32, 0);
+    DLManagedTensorVersioned *mt =
+        export_checked(L, api, name, "tt", "transposed", fl, 2, sh32, st32, 0);
     if (mt) mt->deleter(mt);
-    lua_pop(L, 1);
-
-    push_global(L, "row");
-    snprintf(what, sizeof what, "%s: a row (offset view)", name);
-    DLManagedTensorVersioned *mr = export_at(L, api, -1);
-    check_managed(L, what, mr, "row", fl, 1, sh3, st1, 0);
+    DLManagedTensorVersioned *mr =
+        export_checked(L, api, name, "row", "a row (offset view)", fl, 1, sh3, st1, 0);
     if (mr && m) {
       CHECK((char *)mr->dl_tensor.data == (char *)m->dl_tensor.data + 3 * sizeof(float));
       CHECK(((float *)mr->dl_tensor.data)[0] == 3.0f);
     }
     if (mr) mr->deleter(mr);
-    lua_pop(L, 1);
-
-    push_global(L, "s");
-    snprintf(what, sizeof what, "%s: 0-d", name);
-    DLManagedTensorVersioned *ms = export_at(L, api, -1);
-    check_managed(L, what, ms, "s", fl, 0, NULL, NULL, 0);
+    DLManagedTensorVersioned *ms = export_checked(L, api, name, "s", "0-d", fl, 0, NULL, NULL, 0);
     if (ms) {
       CHECK(ms->dl_tensor.data && *(float *)ms->dl_tensor.data == 5.5f);
       ms->deleter(ms);
     }
-    lua_pop(L, 1);
-
-    push_global(L, "e");
-    snprintf(what, sizeof what, "%s: empty", name);
-    DLManagedTensorVersioned *me = export_at(L, api, -1);
-    check_managed(L, what, me, "e", fl, 2, sh03, st23, 1);
+    DLManagedTensorVersioned *me = export_checked(L, api, name, "e", "empty", fl, 2, sh03, st23, 1);
     if (me) me->deleter(me);
-    lua_pop(L, 1);
 
     /* the export shares memory both ways, and keeps it alive after the tensor is collected */
     if (m && !k) {

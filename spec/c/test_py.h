@@ -461,6 +461,30 @@ static const char tp_py_samples[] =
     "W1 = writes(7, 0.1, complex(0.1, -0.2), False)   # Lua writes, Python reads\n"
     "W2 = writes(99, -0.7, complex(-0.7, 0.3), True)  # Python writes, Lua reads\n";
 
+/* A host's way to take a Lua tensor (the expression fmt, ...) to a Python global pyvar:
+   lua_to_np, lua_to_torch. */
+typedef int (*tp_to_py_fn)(const char *pyvar, const char *fmt, ...);
+
+/* ltensor's own memory, exported to Python by to_py and dropped many times (leaks show under the
+   sanitizers and valgrind). */
+static inline void tp_many_exports(tp_to_py_fn to_py) {
+  set_context("lua-allocated, many");
+  CHECK(lua_ok("for i = 1, 50 do _G['x' .. i] = lt.arange(1000) end"));
+  for (int i = 1; i <= 50; i++) CHECK(to_py("xs", "x%d:narrow(1, %d, 10)", i, i));
+  CHECK(py_true("xs.tolist() == list(range(49, 59))"));
+  CHECK(lua_ok("for i = 1, 50 do _G['x' .. i] = nil end") && py_ok("del xs"));
+  lua_gc_full();
+}
+
+/* A capsule of Python's (the expression producer), consumed in Lua, then passed again. */
+static inline void tp_consumed_twice(const char *producer) {
+  set_context("consumed capsules");
+  CHECK(pycapsule_to_lua("cap", "%s", producer));
+  CHECK(lua_ok("t = dlpack.from_dlpack(cap)"));
+  CHECK(lua_raises("already consumed", "dlpack.from_dlpack(cap)"));
+  CHECK(lua_true("t[3] == 2.0"));
+}
+
 /* The bitwise expressions both interop tests run: in Lua on A, B and in Python (NumPy and torch
    spell them alike) on a, b. */
 static const char *const tp_bitwise_ops[][2] = {

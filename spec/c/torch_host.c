@@ -559,13 +559,7 @@ static void test_ownership(void) {
   CHECK(py_ok("e[3] = 9") && lua_true("e0[4] == 9 and e1[4] == 3 and e1[1] == -1"));
   CHECK(lua_ok("e0, e1 = nil") && py_ok("del e"));
 
-  set_context("lua-allocated, many");
-  /* ltensor's own memory, exported and dropped many times (leaks show under ASan) */
-  CHECK(lua_ok("for i = 1, 50 do _G['x' .. i] = lt.arange(1000) end"));
-  for (int i = 1; i <= 50; i++) CHECK(lua_to_torch("xs", "x%d:narrow(1, %d, 10)", i, i));
-  CHECK(py_true("xs.tolist() == list(range(49, 59))"));
-  CHECK(lua_ok("for i = 1, 50 do _G['x' .. i] = nil end") && py_ok("del xs"));
-  lua_gc_full();
+  tp_many_exports(lua_to_torch);
 }
 
 /* }====== */
@@ -574,12 +568,7 @@ static void test_ownership(void) {
 
 static void test_errors(void) {
   section("5: errors");
-  set_context("consumed capsules");
-  /* a capsule from torch, consumed in Lua, passed again */
-  CHECK(pycapsule_to_lua("cap", "tdl.to_dlpack(torch.arange(3.0))"));
-  CHECK(lua_ok("t = dlpack.from_dlpack(cap)"));
-  CHECK(lua_raises("already consumed", "dlpack.from_dlpack(cap)"));
-  CHECK(lua_true("t[3] == 2.0"));
+  tp_consumed_twice("tdl.to_dlpack(torch.arange(3.0))");
   /* a Lua capsule taken by the bridge, consumed by torch; torch refuses it a second time */
   CHECK(lua_ok("t = lt.arange(3); cap = dlpack.to_dlpack(t)"));
   CHECK(lua_capsule_to_py("ex", "cap"));
