@@ -239,17 +239,21 @@ int lt_adv_write(lt_tensor *v, const lt_adv_key *key, const lt_tensor *src, cons
 
 /* {====== along one dim ====== */
 
+/* A plain copy of n items of like's dtype from src to dst (the caller sets the steps or offsets
+   and any rest dims). */
+static lt_moves copy_moves(const lt_tensor *like, int64_t n, char *dst, const char *src) {
+  lt_moves m = {.dt = like->dtype, .es = lt_esize(like), .op = LT_PUT_COPY, .n = n};
+  m.dst = dst;
+  m.src = src;
+  return m;
+}
+
 /* The n elements of the new contiguous o: src's elements at the byte offsets off from its data,
    on the pool's threads. */
 static void gather_into(lt_tensor *o, const lt_tensor *src, const int64_t *off, int64_t n) {
-  lt_moves m = {.dt = src->dtype,
-                .es = lt_esize(src),
-                .op = LT_PUT_COPY,
-                .n = n,
-                .dst = lt_data(o),
-                .dstep = (int64_t)lt_esize(src),
-                .src = lt_data(src),
-                .soff = off};
+  lt_moves m = copy_moves(src, n, lt_data(o), lt_data(src));
+  m.dstep = (int64_t)m.es;
+  m.soff = off;
   lt_moves_run(&m, 1);
 }
 
@@ -471,12 +475,7 @@ int lt_take(const lt_tensor *t, const lt_tensor *idx, int base, lt_tensor **out,
     }
     off[k] = o2 * es;
   }
-  lt_moves m = {.dt = t->dtype, .es = (size_t)es, .op = LT_PUT_COPY, .n = n};
-  m.dst = lt_data(o);
-  m.dstep = es;
-  m.src = lt_data(t);
-  m.soff = off;
-  lt_moves_run(&m, 1);
+  gather_into(o, t, off, n);
   free(off);
   *out = o;
   return LT_OK;
@@ -569,15 +568,10 @@ int lt_mask_read(const lt_tensor *v, const lt_tensor *mask, lt_tensor **out, lt_
   rc = lt_tensor_new(v->dtype, 1 + v->ndim - m, shape, 0, &o, err);
   if (!rc) {
     mask_scan(mask, lead, off);
-    lt_moves mv = {.dt = v->dtype,
-                   .es = (size_t)es,
-                   .op = LT_PUT_COPY,
-                   .n = k,
-                   .dst = lt_data(o),
-                   .dstep = es,
-                   .src = lt_data(v),
-                   .soff = off,
-                   .nr = v->ndim - m};
+    lt_moves mv = copy_moves(v, k, lt_data(o), lt_data(v));
+    mv.dstep = es;
+    mv.soff = off;
+    mv.nr = v->ndim - m;
     for (int i = 0; i < mv.nr; i++) {
       mv.rs[i] = v->shape[m + i];
       mv.rd[i] = o->strides[1 + i] * es;
@@ -617,14 +611,9 @@ int lt_masked_scatter(lt_tensor *t, const lt_tensor *mask, const lt_tensor *src,
     for (int d = 0; d < src->ndim; d++) st[d] = src->strides[d] * es;
     lt_walk_offsets(src->ndim, src->shape, st, 0, soff);
     mask_scan(mb, t, off);
-    lt_moves m = {.dt = t->dtype,
-                  .es = (size_t)es,
-                  .op = LT_PUT_COPY,
-                  .n = k,
-                  .dst = lt_data(t),
-                  .doff = off,
-                  .src = lt_data(src),
-                  .soff = soff};
+    lt_moves m = copy_moves(t, k, lt_data(t), lt_data(src));
+    m.doff = off;
+    m.soff = soff;
     lt_moves_run(&m, 1); /* the positions are distinct */
   }
   free(off);
