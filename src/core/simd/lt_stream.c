@@ -82,11 +82,22 @@ int lt_stream_worth(double bytes) {
 #define S_MIN(x, w) (((x) != (x) || (x) < (w)) ? (x) : (w))
 
 /* The operations, each with its scalar expression S_<op> above. */
-#define STREAM_UNOPS(X, T, F)                                                           \
-  X(ABS, T, F)                                                                          \
-  X(NEG, T, F) X(FLOOR, T, F) X(CEIL, T, F) X(ROUND, T, F) X(TRUNC, T, F) X(FRAC, T, F) \
-      X(RELU, T, F)
-#define STREAM_BINOPS(X, T) X(ADD, T) X(SUB, T) X(MUL, T) X(DIV, T) X(MAX, T) X(MIN, T)
+#define STREAM_UNOPS(X, T, F) \
+  X(ABS, T, F)                \
+  X(NEG, T, F)                \
+  X(FLOOR, T, F)              \
+  X(CEIL, T, F)               \
+  X(ROUND, T, F)              \
+  X(TRUNC, T, F)              \
+  X(FRAC, T, F)               \
+  X(RELU, T, F)
+#define STREAM_BINOPS(X, T) \
+  X(ADD, T)                 \
+  X(SUB, T)                 \
+  X(MUL, T)                 \
+  X(DIV, T)                 \
+  X(MAX, T)                 \
+  X(MIN, T)
 
 /* The portable loops (also the heads and tails of the vector ones). */
 #define UN_CASE(OP, T, F)             \
