@@ -579,7 +579,7 @@ describe("errors", function()
     raises("random_spec%.lua:%d+: bernoulli_: expected a real dtype, got complex64",
       function() return lt.zeros(2, "complex64"):bernoulli_() end)
     raises("std must be non%-negative, got nan", lt.normal, 0, 0 / 0, { 2 })
-    raises("random_: too many arguments %(at most 2,",
+    raises("random_: too many arguments %(at most 2 after the tensor, then an options table%)",
       function() return lt.zeros(2):random_(1, 2, 3) end)
     raises("expected a floating dtype", function() return lt.zeros(2, "int32"):normal_() end)
     raises("does not fit uint8", function() return lt.zeros(2, "uint8"):random_(0, 257) end)
@@ -605,7 +605,8 @@ describe("errors", function()
       function() return lt.zeros(2):uniform_({ dtype = "float32" }) end)
     raises("randn: generator must be a Generator, got number", lt.randn, 3, { generator = 5 })
     raises("rand: unknown dtype 'flaot'", lt.rand, 3, { dtype = "flaot" })
-    raises("too many arguments", lt.randperm, 3, 4)
+    raises("randperm: too many arguments %(at most 2, then an options table%)", lt.randperm, 3,
+      "int32", 4)
     raises("Generator expected", lt.default_generator.manual_seed, {}, 1)
   end)
   it("set_state refuses a state of the wrong size", function()

@@ -401,7 +401,7 @@ describe("gather and scatter", function()
     -- integer means floor, as torch
     local r = lt.tensor({ 0, 0 }, "int64"):scatter_reduce_(1, I { 1, 1 }, I { -3, 0 }, "mean")
     assert.same({ -1, 0 }, r:tolist())
-    raises("reduce must be one of", base.scatter_reduce, base, 1, idx, src, "max")
+    raises("reduce must be 'sum', 'prod', 'mean', 'amax' or 'amin', got 'max'", base.scatter_reduce, base, 1, idx, src, "max")
     local c = lt.zeros(2, "complex64")
     raises("reduce 'amax' is not supported for complex64", c.scatter_reduce_, c, 1, I { 1 },
       lt.ones(1, "complex64"), "amax")

@@ -97,10 +97,12 @@ static const char *const load_keys[] = {"mmap", "strict"};
 
 /* lt.load(path [, {mmap = true, strict = false}]) */
 static int f_load(lua_State *L) {
+  ltl_args(L, 0, 1, 1, "load");
   const char *path = luaL_checkstring(L, 1);
   ltl_opts(L, 2, "load", load_keys, 2);
   int top = lua_gettop(L); /* the options' values are on top, in load_keys' order */
-  int map = ltl_opt_bool(L, top - 1, 0, "mmap"), strict = ltl_opt_bool(L, top, 1, "strict");
+  int map = ltl_bool_option(L, top - 1, 0, "load", "mmap");
+  int strict = ltl_bool_option(L, top, 1, "load", "strict");
   file_kind k = check_kind(L, path);
   lt_error err;
   if (!strict && k != F_SAFETENSORS)
@@ -176,10 +178,11 @@ static const char *const save_keys[] = {"compress", "metadata"};
 
 /* lt.save(path, x [, {compress = true, metadata = {...}}]) */
 static int f_save(lua_State *L) {
+  ltl_args(L, 0, 2, 1, "save");
   const char *path = luaL_checkstring(L, 1);
   ltl_opts(L, 3, "save", save_keys, 2);
   int meta = lua_gettop(L); /* the options' values are on top, in save_keys' order */
-  int compress = ltl_opt_bool(L, meta - 1, 0, "compress");
+  int compress = ltl_bool_option(L, meta - 1, 0, "save", "compress");
   file_kind k = check_kind(L, path);
   lt_error err;
   if (compress && k != F_NPZ) return ltl_error(L, "%s: compress is for .npz files", path);

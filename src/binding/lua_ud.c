@@ -174,6 +174,14 @@ void ltl_setfuncs(lua_State *L, int idx, const luaL_Reg *l) {
   lua_pop(L, 1);
 }
 
+void ltl_module_forms(lua_State *L, int methods, int module, const char *const *names) {
+  for (; *names; names++) {
+    if (lua_getfield(L, methods, *names) != LUA_TFUNCTION)
+      luaL_error(L, "ltensor: module form '%s' names no method", *names);
+    lua_setfield(L, module, *names);
+  }
+}
+
 /* }====== */
 
 /* {====== userdata ====== */
@@ -338,6 +346,8 @@ int ltl_push_import(lua_State *L, void *m, int versioned, int readonly) {
 
 /* {====== arguments ====== */
 
+static int extra_key(lua_State *L, lua_Integer n);
+
 /* Whether the value at idx is an options table: a table without element 1 (a sequence there is
    a positional argument: dims, a shape). */
 static int is_options(lua_State *L, int idx) {
@@ -347,20 +357,35 @@ static int is_options(lua_State *L, int idx) {
   return !seq;
 }
 
+int ltl_too_many(lua_State *L, int self, int most, int opts, const char *fname) {
+  static const char *const after[] = {"", " after the tensor", " after the generator"};
+  return ltl_error(L, "%s: too many arguments (at most %d%s%s)", fname, most,
+                   after[self > 0 && self < 3 ? self : 0], opts ? ", then an options table" : "");
+}
+
 int ltl_args(lua_State *L, int self, int most, int opts, const char *fname) {
-  int n = lua_gettop(L);
+  int n = lua_gettop(L), own = self != 0;
   while (n > 0 && lua_isnil(L, n)) n--;
   lua_settop(L, n);
-  if (n <= self + most || (opts && n == self + most + 1 && is_options(L, n))) return n;
-  return ltl_error(L, "%s: too many arguments (at most %d%s%s)", fname, most,
-                   self ? " after the tensor" : "", opts ? ", then an options table" : "");
+  if (n <= own + most || (opts && n == own + most + 1 && is_options(L, n))) return n;
+  return ltl_too_many(L, self, most, opts, fname);
+}
+
+void ltl_args_end(lua_State *L, int self, int used, int opts, const char *fname) {
+  if (lua_gettop(L) > used) ltl_too_many(L, self, used - (self != 0), opts, fname);
+}
+
+lt_dtype ltl_dtype_pick(lua_State *L, int arg, lt_dtype opt, lt_dtype def, const char *fname) {
+  int pos = !lua_isnoneornil(L, arg);
+  if (pos && opt != LT_NDTYPES)
+    ltl_error(L, "%s: dtype given twice (as an argument and as an option)", fname);
+  if (opt != LT_NDTYPES) return opt;
+  return pos ? ltl_check_dtype(L, arg) : def;
 }
 
 lt_dtype ltl_dtype_arg(lua_State *L, int arg, int optidx, lt_dtype def, const char *fname) {
-  int pos = !lua_isnoneornil(L, arg), opt = optidx && !lua_isnil(L, optidx);
-  if (pos && opt) ltl_error(L, "%s: dtype given twice (as an argument and as an option)", fname);
-  if (opt) return ltl_dtype_option(L, optidx, fname, def);
-  return pos ? ltl_check_dtype(L, arg) : def;
+  lt_dtype opt = optidx ? ltl_dtype_option(L, optidx, fname, LT_NDTYPES) : LT_NDTYPES;
+  return ltl_dtype_pick(L, arg, opt, def, fname);
 }
 
 lua_Integer ltl_check_int(lua_State *L, int arg, const char *what) {
@@ -373,6 +398,10 @@ lua_Integer ltl_check_int(lua_State *L, int arg, const char *what) {
     luaL_typeerror(L, arg, "integer");
   }
   return v;
+}
+
+lua_Integer ltl_opt_int(lua_State *L, int arg, lua_Integer def, const char *what) {
+  return lua_isnoneornil(L, arg) ? def : ltl_check_int(L, arg, what);
 }
 
 lt_dtype ltl_check_dtype(lua_State *L, int arg) {
@@ -412,6 +441,10 @@ int ltl_check_dim(lua_State *L, int arg, int ndim) {
                   lua_pushfstring(L, "dim %I out of range for a tensor of %d dims",
                                   lua_tointeger(L, arg), ndim));
   return (int)d - 1;
+}
+
+int ltl_opt_dim(lua_State *L, int arg, int ndim, int def) {
+  return lua_isnoneornil(L, arg) ? def : ltl_check_dim(L, arg, ndim);
 }
 
 lt_dtype ltl_dtype_option(lua_State *L, int idx, const char *fname, lt_dtype def) {
@@ -458,6 +491,14 @@ int ltl_opts(lua_State *L, int first, const char *fname, const char *const *keys
   return opts ? top - 1 : top;
 }
 
+int ltl_dtype_opts(lua_State *L, int first, const char *fname, lt_dtype *opt) {
+  static const char *const keys[] = {"dtype"};
+  int last = ltl_opts(L, first, fname, keys, 1);
+  *opt = ltl_dtype_option(L, -1, fname, LT_NDTYPES);
+  lua_settop(L, last);
+  return last;
+}
+
 int ltl_opt_bool(lua_State *L, int arg, int def, const char *what) {
   if (lua_isnoneornil(L, arg)) return def;
   if (lua_type(L, arg) != LUA_TBOOLEAN)
@@ -466,12 +507,36 @@ int ltl_opt_bool(lua_State *L, int arg, int def, const char *what) {
   return lua_toboolean(L, arg);
 }
 
+int ltl_bool_option(lua_State *L, int idx, int def, const char *fname, const char *key) {
+  if (lua_isnil(L, idx)) return def;
+  if (lua_type(L, idx) != LUA_TBOOLEAN)
+    ltl_error(L, "%s: %s must be a boolean, got %s", fname, key, luaL_typename(L, idx));
+  return lua_toboolean(L, idx);
+}
+
+int ltl_choice_option(lua_State *L, int idx, int def, const char *fname, const char *key,
+                      const char *const *choices) {
+  if (lua_isnil(L, idx)) return def;
+  const char *v = lua_type(L, idx) == LUA_TSTRING ? lua_tostring(L, idx) : NULL;
+  for (int i = 0; v && choices[i]; i++)
+    if (strcmp(v, choices[i]) == 0) return i;
+  luaL_Buffer b;
+  luaL_buffinit(L, &b);
+  for (int i = 0; choices[i]; i++) {
+    if (i) luaL_addstring(&b, choices[i + 1] ? ", " : " or ");
+    luaL_addchar(&b, '\'');
+    luaL_addstring(&b, choices[i]);
+    luaL_addchar(&b, '\'');
+  }
+  luaL_pushresult(&b);
+  const char *expected = lua_tostring(L, -1);
+  const char *got = v ? lua_pushfstring(L, "'%s'", v) : luaL_typename(L, idx);
+  return ltl_error(L, "%s: %s must be %s, got %s", fname, key, expected, got);
+}
+
 int ltl_index_error(lua_State *L, lua_Integer i, int64_t n, int dim) {
-  luaL_where(L, 1);
-  lua_pushfstring(L, "index %I is out of range for dim %d of size %I%s", i, dim + 1, (lua_Integer)n,
-                  i == 0 ? " (indices are 1-based)" : "");
-  lua_concat(L, 2);
-  return lua_error(L);
+  return ltl_error(L, "index %I is out of range for dim %d of size %I%s", i, dim + 1,
+                   (lua_Integer)n, i == 0 ? " (indices are 1-based)" : "");
 }
 
 int64_t ltl_norm_index(lua_State *L, lua_Integer i, int64_t n, int dim) {
@@ -499,6 +564,14 @@ int ltl_check_sizes(lua_State *L, int arg, int64_t *sizes, int allow_neg1, int *
       sizes[n++] = v;
       lua_pop(L, 1);
     }
+    lua_pushvalue(L, arg); /* {dtype = ...} is options, not a shape: say so */
+    if (extra_key(L, (lua_Integer)len))
+      luaL_argerror(
+          L, arg,
+          lua_pushfstring(L, "a shape is a sequence of sizes, got a table with key %s%s%s",
+                          lua_type(L, -1) == LUA_TSTRING ? "'" : "", luaL_tolstring(L, -1, NULL),
+                          lua_type(L, -2) == LUA_TSTRING ? "'" : ""));
+    lua_pop(L, 1);
     *next = arg + 1;
     return n;
   }
@@ -516,6 +589,16 @@ int ltl_check_sizes(lua_State *L, int arg, int64_t *sizes, int allow_neg1, int *
     luaL_typeerror(L, arg, "shape (table or integers)");
   *next = arg + n;
   return n;
+}
+
+lt_tensor **ltl_out(lua_State *L) { return &ltl_newud(L)->t; }
+
+int ltl_fail(lua_State *L, const char *fname, const lt_error *err) {
+  return ltl_error(L, "%s: %s", fname, err->msg);
+}
+
+int ltl_result(lua_State *L, int rc, const lt_error *err, const char *fname) {
+  return rc ? ltl_fail(L, fname, err) : 1;
 }
 
 const lt_tensor **ltl_tensors(lua_State *L, int idx, lua_Integer n, int in_table, const char *what,
