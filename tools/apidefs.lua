@@ -120,8 +120,16 @@ local function take_block(defs, vars, file, block, code, lines, i)
     return i
   end
   -- a function: `function Var.name(args) end`, `function Var:name(args) end` or
-  -- `Var["name"] = function(self, args) end`
+  -- `Var["name"] = function(self, args) end`; a method's line may go on with its module form,
+  -- `function Tensor:flip(...) end; ltensor.flip = Tensor.flip`
   local var, sep, name, args
+  local fcode, mvar, mname, ovar, oname =
+    (code or ""):match("^(function .- end); (%w+)%.([%w_]+) = (%w+)%.([%w_]+)$")
+  if fcode then
+    code = fcode
+    defs.forms[#defs.forms + 1] = { var = mvar, name = mname, of = ovar, method = oname,
+      file = file, line = block[#block].n + 1, where = file .. ":" .. (block[#block].n + 1) }
+  end
   if code then
     var, sep, name, args = code:match("^function (%w+)([.:])([%w_]+)%((.-)%) end$")
     if not var then
@@ -168,10 +176,11 @@ local function take_block(defs, vars, file, block, code, lines, i)
   return i
 end
 
--- A module form, `ltensor.flip = Tensor.flip` (a line of its own): lt.flip(t, ...) is the method
--- t:flip(...) as a function of the tensor, as torch.flip is Tensor.flip. It becomes a function
--- of the module's class whose parameters are t and the method's, documented by the method's
--- block, so that one block serves both (defs.forms lists them, in file order).
+-- A module form, `ltensor.flip = Tensor.flip` (after the method's `function ... end` on its
+-- line, or on a line of its own): lt.flip(t, ...) is the method t:flip(...) as a function of
+-- the tensor, as torch.flip is Tensor.flip. It becomes a function of the module's class whose
+-- parameters are t and the method's, documented by the method's block, so that one block
+-- serves both (defs.forms lists them, in file order).
 local function take_forms(defs, vars)
   for _, form in ipairs(defs.forms) do
     local m

@@ -220,15 +220,25 @@ static int m_histc(lua_State *L) {
 /* }====== */
 
 static const luaL_Reg sort_methods[] = {
-    {"sort", m_sort},         {"argsort", m_argsort},
-    {"topk", m_topk},         {"kthvalue", m_kthvalue},
-    {"median", m_median},     {"mode", m_mode},
-    {"unique", m_unique},     {"cumsum", m_cumsum},
-    {"cumprod", m_cumprod},   {"cumsum_", m_cumsum_},
-    {"cumprod_", m_cumprod_}, {"cummax", m_cummax},
-    {"cummin", m_cummin},     {"bincount", m_bincount},
-    {"histc", m_histc},       {NULL, NULL},
-};
+    /* sorting */
+    {"sort", m_sort},
+    {"argsort", m_argsort},
+    {"topk", m_topk},
+    {"kthvalue", m_kthvalue},
+    {"median", m_median},
+    {"mode", m_mode},
+    {"unique", m_unique},
+    /* scans, and the in-place forms torch has */
+    {"cumsum", m_cumsum},
+    {"cumprod", m_cumprod},
+    {"cumsum_", m_cumsum_},
+    {"cumprod_", m_cumprod_},
+    {"cummax", m_cummax},
+    {"cummin", m_cummin},
+    /* counting */
+    {"bincount", m_bincount},
+    {"histc", m_histc},
+    {NULL, NULL}};
 static const luaL_Reg sort_funcs[] = {{"searchsorted", f_searchsorted}, {NULL, NULL}};
 
 /* The methods that are also lt.X, the tensor first, as torch has torch.X. */

@@ -1,6 +1,7 @@
 /*
- * lua_ud.h -- the binding's base (lua_ud.c): what every other binding file may use. Not
- * installed. Every binding file may include it; it includes no other binding header.
+ * lua_ud.h -- the binding's base (lua_ud.c, and lua_args.c for the arguments of a call): what
+ * every other binding file may use. Not installed. Every binding file may include it; it
+ * includes no other binding header.
  *
  * A tensor in Lua is a full userdata holding one lt_tensor pointer; NULL once released (by
  * __gc, __close or a host revoke), after which every use raises LTL_RELEASED. Its block also
@@ -341,6 +342,8 @@ static inline void ltl_store_element(lua_State *L, int idx, lt_dtype dt, char *p
   }
   ltl_store_value(L, idx, dt, p);
 }
+/* Whether the table at the top has a key other than 1..n (n its length); if so, pushes it. */
+int ltl_extra_key(lua_State *L, lua_Integer n);
 /* Pushes a new tensor made from the (nested) table at idx; dtype inferred unless
    dt < LT_NDTYPES. */
 lt_tensor *ltl_from_table(lua_State *L, int idx, lt_dtype dt);

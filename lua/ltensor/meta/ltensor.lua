@@ -13,10 +13,10 @@
 -- ltensor/index.lua, ltensor/sort.lua and ltensor/random.lua; the last three keep their group's
 -- module functions too, and ltensor/file.lua holds lt.save and lt.load); properties and
 -- constants are `---@field` lines of their class. A method that is also a module function (lt.f
--- as torch.f) is followed by the line `ltensor.f = Tensor.f`: its block documents both. Every
--- function follows Lua's rule for arguments: trailing nils are absent, and one more than the
--- block lists raises "f: too many arguments (at most N ...)". Dims and positions are 1-based,
--- negative counting from the end.
+-- as torch.f) says so on its line, `function Tensor:f(args) end; ltensor.f = Tensor.f`, and its
+-- block documents both. Every function follows Lua's rule for arguments: trailing nils are
+-- absent, and one more than the block lists raises "f: too many arguments (at most N ...)".
+-- Dims and positions are 1-based, negative counting from the end.
 
 ---@alias ltensor.dtype
 ---| "bool"

@@ -1,6 +1,6 @@
 ---@meta _
 -- LuaLS definitions of ltensor.Tensor, part 5: sorting and scans (src/binding/lua_sort.c), their
--- module forms (`ltensor.f = Tensor.f` after a method's block: lt.f(t, ...), as torch.f) and
+-- module forms (`; ltensor.f = Tensor.f` after a method's `end`: lt.f(t, ...), as torch.f) and
 -- lt.searchsorted.
 -- torch's positional order (`sort(dim, descending)`, `topk(k, dim, largest, sorted)`), its
 -- keyword-only arguments in one trailing options table. dim defaults to the last one where
@@ -22,8 +22,7 @@ local ltensor = {}
 ---@param opts? {stable:boolean} accepted for torch's sake: every sort is stable
 ---@return ltensor.Tensor values
 ---@return ltensor.Tensor positions # int64, 1-based along dim
-function Tensor:sort(dim, descending, opts) end
-ltensor.sort = Tensor.sort
+function Tensor:sort(dim, descending, opts) end; ltensor.sort = Tensor.sort
 
 --- The 1-based positions (int64) that sort the elements along dim (default the last): the
 --- second result of sort.
@@ -31,8 +30,7 @@ ltensor.sort = Tensor.sort
 ---@param descending? boolean
 ---@param opts? {stable:boolean}
 ---@return ltensor.Tensor positions
-function Tensor:argsort(dim, descending, opts) end
-ltensor.argsort = Tensor.argsort
+function Tensor:argsort(dim, descending, opts) end; ltensor.argsort = Tensor.argsort
 
 --- The k largest elements along dim (default the last), or the k smallest when largest is
 --- false, sorted, and their 1-based positions; NaN counts as the largest.
@@ -42,8 +40,7 @@ ltensor.argsort = Tensor.argsort
 ---@param sorted? boolean accepted for torch's sake: the result is always sorted
 ---@return ltensor.Tensor values
 ---@return ltensor.Tensor positions # int64, 1-based along dim
-function Tensor:topk(k, dim, largest, sorted) end
-ltensor.topk = Tensor.topk
+function Tensor:topk(k, dim, largest, sorted) end; ltensor.topk = Tensor.topk
 
 --- The k-th smallest element along dim (default the last; k is 1-based) and its 1-based
 --- position; keepdim keeps dim with size 1.
@@ -52,8 +49,7 @@ ltensor.topk = Tensor.topk
 ---@param keepdim? boolean
 ---@return ltensor.Tensor values
 ---@return ltensor.Tensor positions # int64, 1-based along dim
-function Tensor:kthvalue(k, dim, keepdim) end
-ltensor.kthvalue = Tensor.kthvalue
+function Tensor:kthvalue(k, dim, keepdim) end; ltensor.kthvalue = Tensor.kthvalue
 
 --- The lower median: over every element a Lua value; with a dim, the medians along it and
 --- their 1-based positions. NaN propagates.
@@ -61,8 +57,7 @@ ltensor.kthvalue = Tensor.kthvalue
 ---@param keepdim? boolean only with a dim
 ---@return ltensor.Scalar|ltensor.Tensor values # a Lua value without a dim
 ---@return ltensor.Tensor? positions # int64, 1-based, with a dim
-function Tensor:median(dim, keepdim) end
-ltensor.median = Tensor.median
+function Tensor:median(dim, keepdim) end; ltensor.median = Tensor.median
 
 --- The most frequent value along dim (default the last; the smallest of a tie) and its last
 --- 1-based position.
@@ -70,8 +65,7 @@ ltensor.median = Tensor.median
 ---@param keepdim? boolean
 ---@return ltensor.Tensor values
 ---@return ltensor.Tensor positions # int64, 1-based along dim
-function Tensor:mode(dim, keepdim) end
-ltensor.mode = Tensor.mode
+function Tensor:mode(dim, keepdim) end; ltensor.mode = Tensor.mode
 
 --- The distinct elements, sorted, as a 1-d tensor (every NaN one value); {dim = d}: the
 --- distinct slices along d in lexicographic order. return_inverse adds each element's
@@ -81,8 +75,7 @@ ltensor.mode = Tensor.mode
 ---@return ltensor.Tensor values
 ---@return ltensor.Tensor? inverse # int64, 1-based, with return_inverse
 ---@return ltensor.Tensor? counts # int64, with return_counts
-function Tensor:unique(opts) end
-ltensor.unique = Tensor.unique
+function Tensor:unique(opts) end; ltensor.unique = Tensor.unique
 
 -- }======
 
@@ -93,8 +86,7 @@ ltensor.unique = Tensor.unique
 ---@param dim integer
 ---@param dtype? ltensor.dtype|ltensor.DtypeOptions
 ---@return ltensor.Tensor
-function Tensor:cumsum(dim, dtype) end
-ltensor.cumsum = Tensor.cumsum
+function Tensor:cumsum(dim, dtype) end; ltensor.cumsum = Tensor.cumsum
 
 --- In place: cumsum written into t, in t's dtype (computed in dtype when one is given).
 ---@param dim integer
@@ -107,8 +99,7 @@ function Tensor:cumsum_(dim, dtype) end
 ---@param dim integer
 ---@param dtype? ltensor.dtype|ltensor.DtypeOptions
 ---@return ltensor.Tensor
-function Tensor:cumprod(dim, dtype) end
-ltensor.cumprod = Tensor.cumprod
+function Tensor:cumprod(dim, dtype) end; ltensor.cumprod = Tensor.cumprod
 
 --- In place: cumprod written into t, in t's dtype (computed in dtype when one is given).
 ---@param dim integer
@@ -121,16 +112,14 @@ function Tensor:cumprod_(dim, dtype) end
 ---@param dim integer
 ---@return ltensor.Tensor values
 ---@return ltensor.Tensor positions # int64, 1-based along dim
-function Tensor:cummax(dim) end
-ltensor.cummax = Tensor.cummax
+function Tensor:cummax(dim) end; ltensor.cummax = Tensor.cummax
 
 --- The running minimum along dim (required) and the 1-based position it came from (a tie takes
 --- the later one; a NaN takes over and stays).
 ---@param dim integer
 ---@return ltensor.Tensor values
 ---@return ltensor.Tensor positions # int64, 1-based along dim
-function Tensor:cummin(dim) end
-ltensor.cummin = Tensor.cummin
+function Tensor:cummin(dim) end; ltensor.cummin = Tensor.cummin
 
 -- }======
 
@@ -142,8 +131,7 @@ ltensor.cummin = Tensor.cummin
 ---@param weights? ltensor.Tensor|{weights:ltensor.Tensor,minlength:integer} the weights, or an options table
 ---@param minlength? integer
 ---@return ltensor.Tensor
-function Tensor:bincount(weights, minlength) end
-ltensor.bincount = Tensor.bincount
+function Tensor:bincount(weights, minlength) end; ltensor.bincount = Tensor.bincount
 
 --- A histogram of a floating tensor's elements in bins (default 100) equal bins from min to
 --- max (both 0 by default; min == max takes the data's range), in t's dtype; elements outside
@@ -152,8 +140,7 @@ ltensor.bincount = Tensor.bincount
 ---@param min? number
 ---@param max? number
 ---@return ltensor.Tensor
-function Tensor:histc(bins, min, max) end
-ltensor.histc = Tensor.histc
+function Tensor:histc(bins, min, max) end; ltensor.histc = Tensor.histc
 
 -- }======
 

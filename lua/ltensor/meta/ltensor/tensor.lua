@@ -2,8 +2,8 @@
 -- LuaLS definitions of ltensor.Tensor, part 1: the class (properties, operators, metamethods)
 -- and the methods that describe, convert, copy, view and index (src/binding/lua_tensor.c,
 -- lua_index.c, lua_dlpack.c). The math and reductions are in ltensor/math.lua, the shape copies
--- in ltensor/shape.lua. A line `ltensor.f = Tensor.f` after a method's block declares its module
--- form lt.f(t, ...), which that block documents (torch.f). Conventions: see ../ltensor.lua.
+-- in ltensor/shape.lua. `; ltensor.f = Tensor.f` after a method's `end` declares its module
+-- form lt.f(t, ...), which its block documents (torch.f). Conventions: see ../ltensor.lua.
 -- Nothing requires this file.
 
 --- A tensor: a typed, strided view of a block of memory it may share with other tensors and
@@ -70,8 +70,7 @@ function Tensor:stride(d) end
 
 --- The number of elements.
 ---@return integer
-function Tensor:numel() end
-ltensor.numel = Tensor.numel
+function Tensor:numel() end; ltensor.numel = Tensor.numel
 
 --- The number of dims, as t.ndim.
 ---@return integer
@@ -126,8 +125,7 @@ function Tensor:bytes() end
 
 --- A copy (copy-on-write: the data is shared until either side is written).
 ---@return ltensor.Tensor
-function Tensor:clone() end
-ltensor.clone = Tensor.clone
+function Tensor:clone() end; ltensor.clone = Tensor.clone
 
 --- t itself when contiguous, else a contiguous copy.
 ---@return ltensor.Tensor
@@ -202,13 +200,11 @@ function Tensor:copy_(src) end
 --- Writes value into every element.
 ---@param value ltensor.Scalar
 ---@return ltensor.Tensor self
-function Tensor:fill_(value) end
-ltensor.fill_ = Tensor.fill_
+function Tensor:fill_(value) end; ltensor.fill_ = Tensor.fill_
 
 --- Writes zero into every element.
 ---@return ltensor.Tensor self
-function Tensor:zero_() end
-ltensor.zero_ = Tensor.zero_
+function Tensor:zero_() end; ltensor.zero_ = Tensor.zero_
 
 --- The element at the 1-based indices (one per dim), allocating nothing.
 ---@param ... integer
@@ -232,55 +228,47 @@ function Tensor:view(...) end
 --- A view with another shape when one fits, else a copy (one size may be -1).
 ---@param ... integer|ltensor.Shape the sizes or a shape table
 ---@return ltensor.Tensor
-function Tensor:reshape(...) end
-ltensor.reshape = Tensor.reshape
+function Tensor:reshape(...) end; ltensor.reshape = Tensor.reshape
 
 --- A view with dims dim0 and dim1 swapped.
 ---@param dim0 integer
 ---@param dim1 integer
 ---@return ltensor.Tensor
-function Tensor:transpose(dim0, dim1) end
-ltensor.transpose = Tensor.transpose
+function Tensor:transpose(dim0, dim1) end; ltensor.transpose = Tensor.transpose
 
 --- A view with the dims in the given order.
 ---@param ... integer|ltensor.Shape the dims, or one table of them
 ---@return ltensor.Tensor
-function Tensor:permute(...) end
-ltensor.permute = Tensor.permute
+function Tensor:permute(...) end; ltensor.permute = Tensor.permute
 
 --- A view of length elements of dim from position start.
 ---@param dim integer
 ---@param start integer
 ---@param length integer
 ---@return ltensor.Tensor
-function Tensor:narrow(dim, start, length) end
-ltensor.narrow = Tensor.narrow
+function Tensor:narrow(dim, start, length) end; ltensor.narrow = Tensor.narrow
 
 --- A view of position index along dim, that dim removed.
 ---@param dim integer
 ---@param index integer
 ---@return ltensor.Tensor
-function Tensor:select(dim, index) end
-ltensor.select = Tensor.select
+function Tensor:select(dim, index) end; ltensor.select = Tensor.select
 
 --- A view with a dim of size 1 inserted at dim.
 ---@param dim integer
 ---@return ltensor.Tensor
-function Tensor:unsqueeze(dim) end
-ltensor.unsqueeze = Tensor.unsqueeze
+function Tensor:unsqueeze(dim) end; ltensor.unsqueeze = Tensor.unsqueeze
 
 --- A view without the dims of size 1 (only dim when given).
 ---@param dim? integer
 ---@return ltensor.Tensor
-function Tensor:squeeze(dim) end
-ltensor.squeeze = Tensor.squeeze
+function Tensor:squeeze(dim) end; ltensor.squeeze = Tensor.squeeze
 
 --- The dims from start_dim to end_dim (default all) merged into one: a view when possible.
 ---@param start_dim? integer
 ---@param end_dim? integer
 ---@return ltensor.Tensor
-function Tensor:flatten(start_dim, end_dim) end
-ltensor.flatten = Tensor.flatten
+function Tensor:flatten(start_dim, end_dim) end; ltensor.flatten = Tensor.flatten
 
 --- A view with dims of size 1 expanded to the sizes (stride 0; -1 keeps a size).
 ---@param ... integer|ltensor.Shape the sizes or a shape table
