@@ -55,18 +55,18 @@ describe("constructors given bad input", function()
     end)
 
     it("raises for a ragged nested table, naming the expected length and dim", function()
-      raises("expected a sequence of length 2 at dim 2 %(got length 1%)", lt.tensor,
+      raises("expected a sequence of length 2 at dim 2, got length 1", lt.tensor,
         { { 1, 2 }, { 3 } })
-      raises("length 1 at dim 2 %(got length 2%)", lt.tensor, { { 1 }, { 2, 3 } })
+      raises("length 1 at dim 2, got length 2", lt.tensor, { { 1 }, { 2, 3 } })
     end)
 
     it("raises when a table stands where a number is expected, and the reverse", function()
-      raises("expected a number or boolean at dim 1 %(got table%)", lt.tensor, { 1, { 2 } })
-      raises("expected a sequence of length 1 at dim 2 %(got number%)", lt.tensor, { { 1 }, 2 })
+      raises("expected a number or boolean at dim 1, got table", lt.tensor, { 1, { 2 } })
+      raises("expected a sequence of length 1 at dim 2, got number", lt.tensor, { { 1 }, 2 })
     end)
 
     it("raises for a string element", function()
-      raises("expected a number or boolean at dim 1 %(got string%)", lt.tensor, { "a" })
+      raises("expected a number or boolean at dim 1, got string", lt.tensor, { "a" })
       raises("got string", lt.tensor, { { 1, 2 }, "ab" })
     end)
 

@@ -57,9 +57,9 @@ describe("t[index tensor]", function()
 
   it("raises for index tensors of other dtypes, naming the entry", function()
     local m = grid()
-    raises("an index tensor must be bool, int64 or int32 %(got float32%)",
+    raises("an index tensor must be bool, int64 or int32, got float32",
       function() return m[lt.tensor { 1.0 }] end)
-    raises("key entry #2: an index tensor must be bool, int64 or int32 %(got uint8%)",
+    raises("key entry #2: an index tensor must be bool, int64 or int32, got uint8",
       function() return m[{ 1, lt.tensor({ 1 }, "uint8") }] end)
     raises("too many indices", function() return lt.arange(3)[{ 1, I { 1 } }] end)
   end)

@@ -218,7 +218,7 @@ static void index_key(lua_State *L, lt_tensor *v, int kidx, lt_adv_key *k) {
         k->dims[k->n] = dim, k->udims[k->n] = dim + selected, k->idx[k->n++] = x;
         dim++;
       } else {
-        ltl_error(L, "key entry #%d: an index tensor must be bool, int64 or int32 (got %s)", (int)e,
+        ltl_error(L, "key entry #%d: an index tensor must be bool, int64 or int32, got %s", (int)e,
                   x->dtype < LT_NDTYPES ? lt_dtypes[x->dtype].name : "an opaque dtype");
       }
     } else if (lua_type(L, at) == LUA_TNUMBER) {

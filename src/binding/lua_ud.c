@@ -444,7 +444,7 @@ void ltl_check_readable(lua_State *L, const lt_tensor *t) {
 /* Element kinds met while reading a nested table, in promotion order. */
 enum { K_NONE, K_BOOL, K_INT, K_FLOAT };
 
-static const char *dim_error = "expected a sequence of length %I at dim %d (got %s)";
+static const char *dim_error = "expected a sequence of length %I at dim %d, got %s";
 
 /* The usual table keeps 1..n in its array part, and then nothing follows key n in the traversal
    order: one lua_next settles it. A table where something does follow is walked whole. */
@@ -479,7 +479,7 @@ static void scan_table(lua_State *L, int dim, int ndim, const int64_t *shape, in
         return;
       }
       default:
-        ltl_error(L, "expected a number or boolean at dim %d (got %s)", dim, luaL_typename(L, -1));
+        ltl_error(L, "expected a number or boolean at dim %d, got %s", dim, luaL_typename(L, -1));
         return;
     }
   }
@@ -489,7 +489,7 @@ static void scan_table(lua_State *L, int dim, int ndim, const int64_t *shape, in
                   ? lua_pushfstring(L, "length %I", (lua_Integer)lua_rawlen(L, -1))
                   : luaL_typename(L, -1));
   if (ltl_extra_key(L, (lua_Integer)shape[dim]))
-    ltl_error(L, "expected a sequence at dim %d (got a table with key %s)", dim + 1,
+    ltl_error(L, "expected a sequence at dim %d, got a table with key %s", dim + 1,
               luaL_tolstring(L, -1, NULL));
   for (int64_t i = 1; i <= shape[dim]; i++) {
     lua_rawgeti(L, -1, i);
