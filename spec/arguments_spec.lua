@@ -404,6 +404,19 @@ describe("the argument rules over every function in the definitions", function()
     assert.matches(WHERE .. "seed: too many arguments %(at most 0 after the generator%)$", err)
   end)
 
+  it("gives every method torch also has as torch.f its lt.f, the tensor first", function()
+    for name in ([[flip roll tile split chunk unbind tril triu diag diagonal trace broadcast_to
+      sort argsort topk kthvalue median mode unique cumsum cumprod cummax cummin bincount histc
+      index_select index_add index_copy index_fill gather scatter scatter_add scatter_reduce take
+      masked_select masked_scatter nonzero clone flatten narrow numel permute reshape select
+      squeeze transpose unsqueeze fill_ zero_]]):gmatch("%S+") do
+      assert.equal(core._methods[name], lt[name], name)
+    end
+    assert.is_function(lt.searchsorted)
+    assert.is_function(lt.is_tensor)
+    assert.same({ 3, 2 }, lt.transpose(T(), 1, 2).shape)
+  end)
+
   it("forwards optional arguments as nils", function()
     local function sorted(t, dim, descending, opts) return lt.searchsorted(t, dim, opts) end
     assert.same({ 2 }, sorted(lt.tensor({ 1, 3 }), lt.tensor({ 2 })):tolist())

@@ -322,6 +322,30 @@ describe("constructors", function()
       return v
     end)())
   end)
+  it("take the dtype positionally too, the same draws as with the option", function()
+    local function g() return { generator = lt.Generator(5) } end
+    for _, make in ipairs({
+      function(dt, o) return lt.rand(2, 3, dt, o) end,
+      function(dt, o) return lt.randn({ 4 }, dt, o) end,
+      function(dt, o) return lt.normal(1, 2, { 3 }, dt, o) end,
+      function(dt, o) return lt.rand_like(lt.zeros(3), dt, o) end,
+    }) do
+      local a = make("float64", g())
+      local o = g()
+      o.dtype = "float64"
+      local b = make(nil, o)
+      assert.equal("float64", a.dtype)
+      assert.same(a:tolist(), b:tolist())
+    end
+    assert.equal("int32", lt.randint(0, 9, { 2 }, "int32").dtype)
+    assert.equal("int16", lt.randint(9, { 2 }, "int16").dtype)
+    assert.equal("int8", lt.randperm(4, "int8").dtype)
+    assert.equal("int8", lt.randint_like(lt.zeros(2), 0, 5, "int8").dtype)
+    assert.equal("int8", lt.randint_like(lt.zeros(2), 5, "int8").dtype)
+    raises("rand: dtype given twice", lt.rand, 2, "float64", { dtype = "float64" })
+    raises("rand: too many arguments %(at most 2, then an options table%)", lt.rand, 2,
+      "float64", 3)
+  end)
   it("_like versions take the shape and dtype of a tensor", function()
     local t = lt.zeros({ 3, 2 }, "float64")
     local r = lt.rand_like(t)

@@ -230,12 +230,14 @@ int ltl_check_sizes(lua_State *L, int arg, int64_t *sizes, int allow_neg1, int *
       lua_pop(L, 1);
     }
     lua_pushvalue(L, arg); /* {dtype = ...} is options, not a shape: say so */
-    if (ltl_extra_key(L, (lua_Integer)len))
+    if (ltl_extra_key(L, (lua_Integer)len)) {
+      const char *q = lua_type(L, -1) == LUA_TSTRING ? "'" : "";
+      const char *key = luaL_tolstring(L, -1, NULL);
       luaL_argerror(
           L, arg,
-          lua_pushfstring(L, "a shape is a sequence of sizes, got a table with key %s%s%s",
-                          lua_type(L, -1) == LUA_TSTRING ? "'" : "", luaL_tolstring(L, -1, NULL),
-                          lua_type(L, -2) == LUA_TSTRING ? "'" : ""));
+          lua_pushfstring(L, "a shape is a sequence of sizes, got a table with key %s%s%s", q, key,
+                          q));
+    }
     lua_pop(L, 1);
     *next = arg + 1;
     return n;

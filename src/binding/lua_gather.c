@@ -294,8 +294,9 @@ static int f_where(lua_State *L) {
   }
   lua_pushvalue(L, lua_upvalueindex(1));
   lua_insert(L, 1);
-  if (lua_pcall(L, lua_gettop(L) - 1, 1, 0) == LUA_OK) return 1;
-  if (lua_type(L, -1) == LUA_TSTRING) { /* raised below this C function: say where it was called */
+  int status = lua_pcall(L, lua_gettop(L) - 1, 1, 0);
+  if (status == LUA_OK) return 1;
+  if (status != LUA_ERRMEM && lua_type(L, -1) == LUA_TSTRING) { /* say where it was called */
     luaL_where(L, 1);
     lua_insert(L, -2);
     lua_concat(L, 2);
