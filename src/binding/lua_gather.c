@@ -7,9 +7,9 @@
  * the end), keyword-only arguments in a trailing options table. A method ending in _ writes
  * its tensor (read-only ones raise, copy-on-write clones get a block of their own) and returns
  * it; the form without _ writes a clone. Every check (every index value included) happens in
- * the core before the first element is written. lt.index_select, lt.gather, lt.take,
- * lt.masked_select and lt.nonzero are the same functions with the tensor first. Read only by
- * lua_init.c (ltl_part_gather); calls the base (lua_ud.h) and the core (lt_gather.h).
+ * the core before the first element is written. The methods torch also has as torch.X are lt.X
+ * too, the same functions with the tensor first (gather_forms). Read only by lua_init.c
+ * (ltl_part_gather); calls the base (lua_ud.h) and the core (lt_gather.h).
  */
 #include <string.h>
 

@@ -1,7 +1,7 @@
 /*
  * lua_sort.c -- sorting and scans in Lua: sort, argsort, topk, kthvalue, median, mode, unique,
- * cumsum, cumprod, cummax, cummin, bincount, histc (methods) and lt.searchsorted,
- * lt.bincount, lt.histc.
+ * cumsum, cumprod (and their in-place cumsum_, cumprod_), cummax, cummin, bincount, histc
+ * (methods, each also lt.X, the tensor first: sort_forms) and lt.searchsorted.
  *
  * Arguments follow torch 2.x's positional order (`sort(dim, descending)`, `topk(k, dim,
  * largest, sorted)`), torch's keyword-only arguments in one trailing options table (ltl_opts:

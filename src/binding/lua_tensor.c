@@ -1,8 +1,10 @@
 /*
  * lua_tensor.c -- the tensor of ltensor.core in Lua: the constructors (lt.tensor, empty, zeros,
- * ones, full, arange, from_bytes, is_tensor), the methods that describe, convert, copy and view
- * a tensor, its properties (shape, dtype, ndim, device, T), __gc / __close, and __lt / __le,
- * which refuse (pointing to t:lt(x) and t:le(x): Lua makes a comparison's result a boolean).
+ * ones, full, arange, from_bytes, is_tensor), the methods that describe, convert (to, and
+ * torch's shorthands float, double, ... as closures over a dtype), copy and view a tensor (those
+ * torch also has as torch.X are lt.X too: forms), its properties (shape, dtype, ndim, device,
+ * T), __gc / __close, and __lt / __le, which refuse (pointing to t:lt(x) and t:le(x): Lua makes
+ * a comparison's result a boolean).
  *
  * Argument handling only: views, copies and fills are the core's. Indexing (__index, get/set,
  * copy_) is lua_index.c's, math lua_math.c's. Read only by lua_init.c (ltl_part_tensor);
