@@ -522,6 +522,10 @@ static int run_op(lua_State *l) {
       dim_view(l, in, t, op);
       keep(l, slots, dst);
       break;
+    case 4: /* permute */
+      fz_method(l, t, "permute", push_perm(l, in, ndim));
+      keep(l, slots, dst);
+      break;
     case 8: {
       int n = fz_u8(in) & 1;
       if (n) push_dim(l, in);
