@@ -303,25 +303,9 @@ static void test_strided(void) {
 
 static void test_deleters(void) {
   section("4: deleters");
-  set_context("numpy -> lua, consumed");
-  /* NumPy's managed tensor holds the array: it lives while Lua holds the tensor or a view */
-  CHECK(py_ok("d = np.arange(10.0); wd = weakref.ref(d); cap = d.__dlpack__(); del d"));
-  CHECK(pycapsule_to_lua("cap", "cap"));
-  CHECK(py_true("repr(cap).startswith('<capsule object \"used_dltensor\"')"));
-  CHECK(lua_ok("t = dlpack.from_dlpack(cap); v = t:narrow(1, 2, 3)"));
-  CHECK(py_ok("del cap; gc.collect()") && py_true("wd() is not None"));
-  lua_gc_full();
-  CHECK(py_true("wd() is not None"));
-  CHECK(lua_ok("t = nil") && (lua_gc_full(), py_true("wd() is not None")));
-  CHECK(lua_true("v[1] == 1.0 and v[3] == 3.0"));
-  CHECK(lua_ok("v = nil; cap = nil") && (lua_gc_full(), py_true("wd() is None")));
-
-  set_context("numpy -> lua, never consumed");
-  /* a Lua capsule nobody consumed: its __gc calls NumPy's deleter */
-  CHECK(py_ok("d = np.arange(10.0); wd = weakref.ref(d)"));
-  CHECK(pycapsule_to_lua("cap2", "d.__dlpack__()"));
-  CHECK(py_ok("del d; gc.collect()") && py_true("wd() is not None"));
-  CHECK(lua_ok("cap2 = nil") && (lua_gc_full(), py_true("wd() is None")));
+  /* NumPy's managed tensor holds the array */
+  tp_import_lifetimes("numpy", "d = np.arange(10.0)", "d.__dlpack__()", NULL,
+                      "d = np.arange(10.0)");
 
   set_context("lua -> numpy, consumed");
   /* a host tensor in Lua, exported to NumPy: ltensor's export holds the host tensor, whose
@@ -335,15 +319,7 @@ static void test_deleters(void) {
   CHECK(py_ok("del hb; gc.collect()") && host_deleted == before + 1);
 
   set_context("lua -> numpy, never consumed");
-  before = host_deleted;
-  CHECK(host_to_lua("h", 0, host_f64, 8, 0));
-  CHECK(lua_ok("hcap = dlpack.to_dlpack(h)"));
-  CHECK(lua_capsule_to_py("ex", "hcap"));
-  CHECK(lua_true("tostring(hcap):find('used_dltensor', 1, true) ~= nil"));
-  CHECK(py_true("repr(ex.__dlpack__()).startswith('<capsule object \"dltensor\"')"));
-  CHECK(py_true("ex.__dlpack_device__() == (1, 0)"));
-  CHECK(lua_ok("h, hcap = nil") && (lua_gc_full(), host_deleted == before));
-  CHECK(py_ok("del ex") && host_deleted == before + 1); /* the bridge's destructor */
+  tp_unconsumed_export(0);
 
   set_context("lua -> numpy -> lua");
   /* a round trip: Lua's tensor -> NumPy's array -> NumPy's export -> a second Lua tensor */
@@ -356,10 +332,7 @@ static void test_deleters(void) {
   CHECK(np_to_lua("h2", "hb if hb.flags.writeable else alias(hb)"));
   CHECK(lua_true("h2:data_ptr() == h:data_ptr() and h2[6] == 5.5"));
   CHECK(lua_ok("h2[1] = -1") && py_true("hb[0] == -1") && lua_true("h[1] == -1"));
-  CHECK(py_ok("del hb; gc.collect()") && lua_ok("h = nil"));
-  CHECK((lua_gc_full(), host_deleted == before));
-  CHECK(lua_true("h2[2] == 1.5"));
-  CHECK(lua_ok("h2 = nil") && (lua_gc_full(), host_deleted == before + 1));
+  tp_round_trip_release(before, "h2[2] == 1.5");
 
   tp_many_exports(lua_to_np);
 }

@@ -427,7 +427,16 @@ static const char tp_py_helpers[] =
     "def raises(f, exc=Exception):\n"
     "    try: f()\n"
     "    except exc: return True\n"
-    "    return False\n";
+    "    return False\n"
+    "def capname(c): return repr(c).split('\"')[1]\n"
+    "FREED = {}  # name -> how many times the weakref callback ran\n"
+    "def watch(name, t):  # counts t's finalization (a capsule's manager keeps it alive)\n"
+    "    FREED[name] = 0\n"
+    "    def fin(_ref): FREED[name] += 1\n"
+    "    WATCHED[name] = weakref.ref(t, fin)\n"
+    "WATCHED = {}\n"
+    "def alive(name): return WATCHED[name]() is not None\n"
+    "def freed_once(name): return WATCHED[name]() is None and FREED[name] == 1\n";
 
 /* Sample values of each dtype (the extremes, -0.0, the smallest subnormal, inf), by name, and
    two values to write (W1: Lua writes, Python reads; W2: the other way). */
@@ -483,6 +492,58 @@ static inline void tp_consumed_twice(const char *producer) {
   CHECK(lua_ok("t = dlpack.from_dlpack(cap)"));
   CHECK(lua_raises("already consumed", "dlpack.from_dlpack(cap)"));
   CHECK(lua_true("t[3] == 2.0"));
+}
+
+/* Python's array d, made by the statement make, exported as a capsule (the expression capsule,
+   of d) and consumed in Lua: the producer's managed tensor holds d while Lua holds the import
+   or a view of it. refused (NULL: none): an expression of cap that the library must refuse once
+   Lua consumed cap. Then d made by make_unconsumed, its capsule never consumed: the Lua
+   capsule's __gc calls the producer's deleter. lib names the library in the contexts. */
+static inline void tp_import_lifetimes(const char *lib, const char *make, const char *capsule,
+                                       const char *refused, const char *make_unconsumed) {
+  set_context("%s -> lua, consumed", lib);
+  CHECK(py_ok("%s; watch('d', d)", make));
+  CHECK(py_ok("cap = %s; del d; gc.collect()", capsule) && py_true("alive('d')"));
+  CHECK(pycapsule_to_lua("cap", "cap"));
+  CHECK(py_true("capname(cap) == 'used_dltensor'"));
+  CHECK(!refused || py_true("raises(lambda: %s)", refused)); /* consumed: the library too */
+  CHECK(lua_ok("t = dlpack.from_dlpack(cap); v = t:narrow(1, 2, 3)"));
+  CHECK(py_ok("del cap; gc.collect()") && py_true("alive('d')"));
+  CHECK((lua_gc_full(), py_true("alive('d')")));
+  CHECK(lua_ok("t = nil") && (lua_gc_full(), py_true("alive('d')")));
+  CHECK(lua_true("v[1] == 1.0 and v[3] == 3.0"));
+  CHECK(lua_ok("v = nil; cap = nil") && (lua_gc_full(), py_true("freed_once('d')")));
+
+  set_context("%s -> lua, never consumed", lib);
+  CHECK(py_ok("%s; watch('d2', d)", make_unconsumed));
+  CHECK(pycapsule_to_lua("cap2", "%s", capsule));
+  CHECK(py_ok("del d; gc.collect()") && py_true("alive('d2')"));
+  CHECK(lua_ok("cap2 = nil") && (lua_gc_full(), py_true("freed_once('d2')")));
+}
+
+/* A host tensor's Lua capsule taken by the bridge, as a pylua Exporter or (capsule) as a raw
+   Python capsule, and never consumed in Python: the host's deleter runs when the bridge's
+   object goes, not before. */
+static inline void tp_unconsumed_export(int capsule) {
+  int before = host_deleted;
+  CHECK(host_to_lua("h", 0, host_f64, 8, 0));
+  CHECK(lua_ok("hcap = dlpack.to_dlpack(h)"));
+  CHECK(capsule ? lua_capsule_to_pycapsule("ex", "hcap") : lua_capsule_to_py("ex", "hcap"));
+  CHECK(lua_true("tostring(hcap):find('used_dltensor', 1, true) ~= nil"));
+  CHECK(py_true("capname(ex if %d else ex.__dlpack__()) == 'dltensor'", capsule));
+  CHECK(capsule || py_true("ex.__dlpack_device__() == (1, 0)"));
+  CHECK(lua_ok("h, hcap = nil") && (lua_gc_full(), host_deleted == before));
+  CHECK(py_ok("del ex") && host_deleted == before + 1); /* the bridge's destructor */
+}
+
+/* The end of a round trip Lua -> Python -> Lua of a host tensor h (host_deleted was before),
+   its second Lua tensor h2: Python lets go of hb and Lua of h, and the host tensor lives while
+   h2 does (h2_check: a Lua expression true of h2's values). */
+static inline void tp_round_trip_release(int before, const char *h2_check) {
+  CHECK(py_ok("del hb; gc.collect()") && lua_ok("h = nil"));
+  CHECK((lua_gc_full(), host_deleted == before));
+  CHECK(lua_true("%s", h2_check));
+  CHECK(lua_ok("h2 = nil") && (lua_gc_full(), host_deleted == before + 1));
 }
 
 /* The bitwise expressions both interop tests run: in Lua on A, B and in Python (NumPy and torch

@@ -117,7 +117,6 @@ static const char py_torch[] =
     "def overlaps(t):  # an expanded dim: elements share addresses, torch refuses writes\n"
     "    return any(s == 0 and n > 1 for s, n in zip(t.stride(), t.shape))\n"
     "def shares(a, b): return a.storage().data_ptr() == b.storage().data_ptr()\n"
-    "def capname(c): return repr(c).split('\"')[1]\n"
     "def refuses(f, why):  # f raises a RuntimeError that says why\n"
     "    try: f()\n"
     "    except RuntimeError as e:\n"
@@ -137,15 +136,7 @@ static const char py_torch[] =
     "    n = d.ndim\n"
     "    return (d.data + d.byte_offset, d.shape[:n], d.strides[:n] if d.strides else None)\n"
     "def dl_strides(t):  # the strides torch 1.13 exports: 1 for each dim of size 1\n"
-    "    return [1 if n < 2 else s for n, s in zip(t.shape, t.stride())]\n"
-    "FREED = {}  # name -> how many times the weakref callback ran\n"
-    "def watch(name, t):  # counts t's finalization (torch keeps it while a capsule holds it)\n"
-    "    FREED[name] = 0\n"
-    "    def fin(_ref): FREED[name] += 1\n"
-    "    WATCHED[name] = weakref.ref(t, fin)\n"
-    "WATCHED = {}\n"
-    "def alive(name): return WATCHED[name]() is not None\n"
-    "def freed_once(name): return WATCHED[name]() is None and FREED[name] == 1\n";
+    "    return [1 if n < 2 else s for n, s in zip(t.shape, t.stride())]\n";
 
 /* }====== */
 
@@ -458,25 +449,8 @@ static void test_views(void) {
 
 static void test_ownership(void) {
   section("4: ownership and deleters");
-  set_context("torch -> lua, consumed");
-  /* torch's managed tensor holds the tensor: it lives while Lua holds the import or a view */
-  CHECK(py_ok("d = torch.arange(10.0, dtype=torch.float64); watch('d', d)"));
-  CHECK(py_ok("cap = tdl.to_dlpack(d); del d; gc.collect()") && py_true("alive('d')"));
-  CHECK(pycapsule_to_lua("cap", "cap"));
-  CHECK(py_true("capname(cap) == 'used_dltensor'"));
-  CHECK(py_true("raises(lambda: tdl.from_dlpack(cap))")); /* consumed: torch refuses it too */
-  CHECK(lua_ok("t = dlpack.from_dlpack(cap); v = t:narrow(1, 2, 3)"));
-  CHECK(py_ok("del cap; gc.collect()") && py_true("alive('d')"));
-  CHECK(lua_ok("t = nil") && (lua_gc_full(), py_true("alive('d')")));
-  CHECK(lua_true("v[1] == 1.0 and v[3] == 3.0"));
-  CHECK(lua_ok("v = nil; cap = nil") && (lua_gc_full(), py_true("freed_once('d')")));
-
-  set_context("torch -> lua, never consumed");
-  /* a Lua capsule nobody consumed: its __gc calls torch's deleter */
-  CHECK(py_ok("d = torch.arange(10.0); watch('d2', d)"));
-  CHECK(pycapsule_to_lua("cap2", "tdl.to_dlpack(d)"));
-  CHECK(py_ok("del d; gc.collect()") && py_true("alive('d2')"));
-  CHECK(lua_ok("cap2 = nil") && (lua_gc_full(), py_true("freed_once('d2')")));
+  tp_import_lifetimes("torch", "d = torch.arange(10.0, dtype=torch.float64)", "tdl.to_dlpack(d)",
+                      "tdl.from_dlpack(cap)", "d = torch.arange(10.0)");
 
   set_context("torch -> lua -> torch");
   /* torch's tensor -> a Lua tensor -> ltensor's export -> a second torch tensor: one memory,
@@ -505,17 +479,7 @@ static void test_ownership(void) {
   CHECK(py_ok("del hv; gc.collect()") && host_deleted == before + 1);
 
   set_context("lua -> torch, never consumed");
-  for (int capsule = 0; capsule <= 1; capsule++) {
-    before = host_deleted;
-    CHECK(host_to_lua("h", 0, host_f64, 8, 0));
-    CHECK(lua_ok("hcap = dlpack.to_dlpack(h)"));
-    CHECK(capsule ? lua_capsule_to_pycapsule("ex", "hcap") : lua_capsule_to_py("ex", "hcap"));
-    CHECK(lua_true("tostring(hcap):find('used_dltensor', 1, true) ~= nil"));
-    CHECK(py_true("capname(ex if %d else ex.__dlpack__()) == 'dltensor'", capsule));
-    CHECK(capsule || py_true("ex.__dlpack_device__() == (1, 0)"));
-    CHECK(lua_ok("h, hcap = nil") && (lua_gc_full(), host_deleted == before));
-    CHECK(py_ok("del ex") && host_deleted == before + 1); /* the bridge's destructor */
-  }
+  for (int capsule = 0; capsule <= 1; capsule++) tp_unconsumed_export(capsule);
 
   set_context("empty tensors, both ways");
   /* torch's empty tensors have no data (data_ptr 0): ltensor takes the NULL pointer and still
@@ -546,10 +510,7 @@ static void test_ownership(void) {
   CHECK(lua_true("h2:data_ptr() == h:data_ptr() + 8 and h2[5] == 5.5"));
   CHECK(lua_ok("h2[1] = -1") && py_true("hb[1] == -1") && lua_true("h[2] == -1"));
   CHECK(py_ok("hb[5] = -5") && lua_true("h2[5] == -5 and h[6] == -5"));
-  CHECK(py_ok("del hb; gc.collect()") && lua_ok("h = nil"));
-  CHECK((lua_gc_full(), host_deleted == before));
-  CHECK(lua_true("h2[2] == 2.5"));
-  CHECK(lua_ok("h2 = nil") && (lua_gc_full(), host_deleted == before + 1));
+  tp_round_trip_release(before, "h2[2] == 2.5");
 
   set_context("a torch write seen by a Lua clone's source only");
   /* a copy-on-write clone of an import is a copy: torch's later writes do not reach it */
