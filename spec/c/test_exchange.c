@@ -215,6 +215,15 @@ static DLManagedTensorVersioned *export_at(lua_State *L, const ltensor_exchange_
   return m;
 }
 
+/* export_at on the Lua global name. */
+static DLManagedTensorVersioned *export_global(lua_State *L, const ltensor_exchange_api *api,
+                                               const char *name) {
+  push_global(L, name);
+  DLManagedTensorVersioned *m = export_at(L, api, -1);
+  lua_pop(L, 1);
+  return m;
+}
+
 /* Checks the versioned managed tensor m against what the tensor `expr` says. */
 static void check_managed(lua_State *L, const char *what, DLManagedTensorVersioned *m,
                           const char *expr, uint64_t flags, int ndim, const int64_t *shape,
@@ -306,9 +315,7 @@ static void test_export(void) {
     }
     if (m) {
       LOK(L, "keep = lt.tensor({0, 2, 4}, 'float32'):view(3, 1)");
-      push_global(L, "keep");
-      DLManagedTensorVersioned *mk2 = export_at(L, api, -1);
-      lua_pop(L, 1);
+      DLManagedTensorVersioned *mk2 = export_global(L, api, "keep");
       LOK(L, "keep = nil; collectgarbage(); collectgarbage()");
       if (mk2) {
         float *p = mk2->dl_tensor.data;
@@ -365,9 +372,7 @@ static void test_export_read_only(void) {
       lua_pop(L, 1);
     }
   /* a read-only export of a wrapper, imported: sees later writes to t */
-  push_global(L, "w");
-  DLManagedTensorVersioned *m = export_at(L, REG, -1);
-  lua_pop(L, 1);
+  DLManagedTensorVersioned *m = export_global(L, REG, "w");
   if (m) {
     LOK(L, "t[3] = 33");
     CHECK(((float *)m->dl_tensor.data)[2] == 33.0f);
@@ -382,6 +387,19 @@ static void test_export_read_only(void) {
   lua_close(L);
 }
 
+/* m (deleted here; NULL: a failed export, already counted) is a read-only export of shared, which
+   the Lua tensor name still holds: no copy was made. */
+static void read_only_shared(lua_State *L, DLManagedTensorVersioned *m, const char *name,
+                             void *shared) {
+  if (!m) return;
+  char expr[64];
+  snprintf(expr, sizeof expr, "%s:const_data_ptr()", name);
+  CHECK(m->flags == DLPACK_FLAG_BITMASK_READ_ONLY);
+  CHECK(m->dl_tensor.data == shared);
+  CHECKF(addr(L, expr) == shared, "%s", expr);
+  m->deleter(m);
+}
+
 /* Copy-on-write clones: the regular table gives the clone its own memory first; the const
    table and wrappers never do. */
 static void test_export_cow(void) {
@@ -394,9 +412,7 @@ static void test_export_cow(void) {
   LTRUE(L, "c1:const_data_ptr() == src:const_data_ptr()"); /* the premise: clones share */
 
   /* regular, on a clone: the clone moves to its own memory, the export holds that */
-  push_global(L, "c1");
-  DLManagedTensorVersioned *m = export_at(L, REG, -1);
-  lua_pop(L, 1);
+  DLManagedTensorVersioned *m = export_global(L, REG, "c1");
   if (m) {
     void *now = addr(L, "c1:const_data_ptr()");
     CHECKF(now != shared, "c1 still shares %p", shared);
@@ -408,29 +424,15 @@ static void test_export_cow(void) {
   }
 
   /* const, on a clone: READ_ONLY and no copy */
-  push_global(L, "c2");
-  m = export_at(L, CONST, -1);
-  lua_pop(L, 1);
-  if (m) {
-    CHECK(m->flags == DLPACK_FLAG_BITMASK_READ_ONLY);
-    CHECK(m->dl_tensor.data == shared);
-    CHECK(addr(L, "c2:const_data_ptr()") == shared);
-    m->deleter(m);
-  }
+  m = export_global(L, CONST, "c2");
+  read_only_shared(L, m, "c2", shared);
   LTRUE(L, "c2:const_data_ptr() == src:const_data_ptr()");
   LOK(L, "c2[2] = 50"); /* still copy-on-write afterwards */
   LTRUE(L, "c2[2] == 50 and src[2] == 1 and c2:const_data_ptr() ~= src:const_data_ptr()");
 
   /* regular, through a wrapper of a clone: read-only, no copy */
-  push_global(L, "w5");
-  m = export_at(L, REG, -1);
-  lua_pop(L, 1);
-  if (m) {
-    CHECK(m->flags == DLPACK_FLAG_BITMASK_READ_ONLY);
-    CHECK(m->dl_tensor.data == shared);
-    CHECK(addr(L, "c5:const_data_ptr()") == shared);
-    m->deleter(m);
-  }
+  m = export_global(L, REG, "w5");
+  read_only_shared(L, m, "c5", shared);
 
   /* dltensor_from_lua_no_sync: regular unshares, const does not */
   DLTensor d;
@@ -455,9 +457,7 @@ static void test_export_cow(void) {
 
   /* regular, on a view of a clone: the clone and all its views move together */
   LOK(L, "c6 = src:clone(); v6 = c6[{{2, 3}}]; v6b = c6[{{3, 4}}]");
-  push_global(L, "v6");
-  m = export_at(L, REG, -1);
-  lua_pop(L, 1);
+  m = export_global(L, REG, "v6");
   if (m) {
     void *c6 = addr(L, "c6:const_data_ptr()");
     CHECK(c6 != shared && m->dl_tensor.data == (char *)c6 + sizeof(float));
@@ -469,9 +469,7 @@ static void test_export_cow(void) {
   }
 
   /* the source of clones, exported writable, moves too: the clones keep the original */
-  push_global(L, "src");
-  m = export_at(L, REG, -1);
-  lua_pop(L, 1);
+  m = export_global(L, REG, "src");
   if (m) {
     CHECK(m->dl_tensor.data == addr(L, "src:const_data_ptr()"));
     ((float *)m->dl_tensor.data)[1] = -1.0f;
@@ -495,9 +493,7 @@ static void test_read_only_export_then_clone(void) {
   DLTensor d;
   CHECK(CONST->dltensor_from_lua_no_sync(L, -1, &d) == 0);
   lua_pop(L, 1);
-  push_global(L, "u");
-  DLManagedTensorVersioned *mu = export_at(L, CONST, -1);
-  lua_pop(L, 1);
+  DLManagedTensorVersioned *mu = export_global(L, CONST, "u");
   /* clone each, write the original, drop the clones */
   LOK(L,
       "c = t:clone(); t[1] = 100; cu = u:clone(); u[1] = 100\n"
@@ -572,9 +568,7 @@ static void test_borrowed_view_of_shared_clone(void) {
 
 static void import_shared(lua_State *L, int top) {
   /* round trip through the regular table: a writable tensor sharing the memory */
-  push_global(L, "t");
-  DLManagedTensorVersioned *m = export_at(L, REG, -1);
-  lua_pop(L, 1);
+  DLManagedTensorVersioned *m = export_global(L, REG, "t");
   if (m) {
     CHECK(REG->managed_tensor_to_lua_no_sync(L, m) == 0);
     CHECK(lua_gettop(L) == top + 1);
@@ -589,9 +583,7 @@ static void import_shared(lua_State *L, int top) {
   }
 
   /* through the const table: read-only, still sharing */
-  push_global(L, "t");
-  m = export_at(L, CONST, -1);
-  lua_pop(L, 1);
+  m = export_global(L, CONST, "t");
   if (m) {
     CHECK(CONST->managed_tensor_to_lua_no_sync(L, m) == 0);
     CHECK(lua_gettop(L) == top + 1);
@@ -856,9 +848,7 @@ static void test_errors(void) {
   LTRUE(L, "same(dlpack.from_dlpack(legacy):tolist(), {0, 1, 2})");
   /* a view of a released tensor still works */
   LTRUE(L, "relv2:numel() == 2");
-  push_global(L, "relv2");
-  DLManagedTensorVersioned *m = export_at(L, REG, -1);
-  lua_pop(L, 1);
+  DLManagedTensorVersioned *m = export_global(L, REG, "relv2");
   if (m) m->deleter(m);
 
   /* out of memory in Lua while reporting an error: still -1 and a message, no raise */
