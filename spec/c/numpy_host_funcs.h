@@ -288,9 +288,7 @@ static void np16_products(const char *dt) {
 }
 
 static void test_funcs_np(void) {
-  section("8: issue 16's functions against NumPy");
-  set_context("set-up");
-  CHECK(py_ok("%s", py_np16));
+  CHECK(tp_section_setup("8: issue 16's functions against NumPy", py_np16));
   CHECK(py_ok("def f32(v): return np.asarray(v).astype(np.float32)"));
   np16_float("float32", "1e-5");
   np16_float("float64", "1e-12");

@@ -57,9 +57,7 @@ static const char *const index_dtypes[] = {"float32", "float64", "int32",    "in
                                            "uint8",   "int16",   "complex64"};
 
 static void test_index_np(void) {
-  section("9: indexing with tensors against NumPy");
-  set_context("index set-up");
-  CHECK(py_ok("%s", py_index));
+  CHECK(tp_section_setup("9: indexing with tensors against NumPy", py_index));
   static const char *const ivars[] = {"i1", "i2", "i3", "ia", "t", "g", "g2"};
   for (size_t i = 0; i < sizeof ivars / sizeof *ivars; i++) {
     char up[8];

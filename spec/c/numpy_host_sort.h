@@ -121,9 +121,7 @@ float16 accumulates in float16 */
 }
 
 static void test_sort_np(void) {
-  section("10: issue 15's sorting and scans against NumPy");
-  set_context("set-up");
-  CHECK(py_ok("%s", py_sort));
+  CHECK(tp_section_setup("10: issue 15's sorting and scans against NumPy", py_sort));
   for (size_t i = 0; i < sizeof sort_dtypes / sizeof *sort_dtypes; i++) sort_dtype(sort_dtypes[i]);
 
   set_context("cumsum of a long float32 row");

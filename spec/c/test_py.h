@@ -470,6 +470,14 @@ static const char tp_py_samples[] =
     "W1 = writes(7, 0.1, complex(0.1, -0.2), False)   # Lua writes, Python reads\n"
     "W2 = writes(99, -0.7, complex(-0.7, 0.3), True)  # Python writes, Lua reads\n";
 
+/* Starts the section name of checks against a Python library: the Python code setup (the
+   section's data and helpers) runs in the context "<name>: set-up". Whether it ran. */
+static inline int tp_section_setup(const char *name, const char *setup) {
+  section(name);
+  set_context("%s: set-up", name);
+  return py_ok("%s", setup);
+}
+
 /* A host's way to take a Lua tensor (the expression fmt, ...) to a Python global pyvar:
    lua_to_np, lua_to_torch. */
 typedef int (*tp_to_py_fn)(const char *pyvar, const char *fmt, ...);
@@ -483,6 +491,22 @@ static inline void tp_many_exports(tp_to_py_fn to_py) {
   CHECK(py_true("xs.tolist() == list(range(49, 59))"));
   CHECK(lua_ok("for i = 1, 50 do _G['x' .. i] = nil end") && py_ok("del xs"));
   lua_gc_full();
+}
+
+/* A host's way to take a Python tensor (the expression fmt, ...) to a Lua global luavar:
+   np_to_lua, torch_to_lua. */
+typedef int (*tp_to_lua_fn)(const char *luavar, const char *fmt, ...);
+
+/* A copy-on-write clone of an import (Python's 4-element float tensor e, made by the statement
+   make, taken by to_lua) is a copy: Python's later writes reach the import, not the clone. */
+static inline void tp_clone_of_import(const char *make, tp_to_lua_fn to_lua) {
+  set_context("clone of an import");
+  CHECK(py_ok("%s", make) && to_lua("e0", "e"));
+  CHECK(lua_ok("e1 = e0:clone(); e1[1] = -1; e0[2] = -2"));
+  CHECK(py_true("e.tolist() == [0.0, -2.0, 2.0, 3.0]"));
+  CHECK(lua_true("e1[1] == -1 and e1[2] == 1"));
+  CHECK(py_ok("e[3] = 9") && lua_true("e0[4] == 9 and e1[4] == 3"));
+  CHECK(lua_ok("e0, e1 = nil") && py_ok("del e"));
 }
 
 /* A capsule of Python's (the expression producer), consumed in Lua, then passed again. */
