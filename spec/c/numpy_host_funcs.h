@@ -184,10 +184,7 @@ static void np16_float(const char *dt, const char *tol) {
   CHECK(py_ok("x2 = x[:500].reshape(20, 25); y2 = y[:500].reshape(25, 20).T"));
   CHECK(np_to_lua("X", "x") && np_to_lua("Y", "y") && np_to_lua("U", "u") && np_to_lua("P", "p") &&
         np_to_lua("W", "w") && np_to_lua("X2", "x2") && np_to_lua("Y2", "y2"));
-  for (size_t i = 0; i < sizeof np16_funcs / sizeof *np16_funcs; i++) {
-    set_context("funcs %s: %s", dt, np16_funcs[i][0]);
-    CHECK(agree(np16_funcs[i][0], np16_funcs[i][1]));
-  }
+  TP_AGREE_EACH(agree, np16_funcs, "funcs %s", dt);
 
   set_context("softmax %s: set-up", dt);
   CHECK(
@@ -279,10 +276,7 @@ static void np16_products(const char *dt) {
     snprintf(ne, sizeof ne, "np.einsum('%s', %s)", eq[0], eq[1]);
     CHECK(agree(le, ne));
   }
-  for (size_t i = 0; i < sizeof np16_mm / sizeof *np16_mm; i++) {
-    set_context("products %s: %s", dt, np16_mm[i][0]);
-    CHECK(agree(np16_mm[i][0], np16_mm[i][1]));
-  }
+  TP_AGREE_EACH(agree, np16_mm, "products %s", dt);
   CHECK(lua_ok("ea, eb, ec, ev, ew, em, ex, ey, ma, mb, mv, mw, mb1, mb2 = nil") &&
         py_ok("del ea, eb, ec, ev, ew, em, ex, ey, ma, mb, mv, mw, mb1, mb2"));
 }
@@ -298,10 +292,7 @@ static void test_funcs_np(void) {
       py_ok("r = np.random.default_rng(20); i = r.integers(-9, 10, 200)\n"
             "j = r.integers(1, 6, 200) * (r.integers(0, 2, 200) * 2 - 1)"));
   CHECK(np_to_lua("I", "i") && np_to_lua("J", "j"));
-  for (size_t k = 0; k < sizeof np16_int_funcs / sizeof *np16_int_funcs; k++) {
-    set_context("funcs int64: %s", np16_int_funcs[k][0]);
-    CHECK(agree(np16_int_funcs[k][0], np16_int_funcs[k][1]));
-  }
+  TP_AGREE_EACH(agree, np16_int_funcs, "funcs int64");
   CHECK(lua_ok("I, J = nil") && py_ok("del i, j"));
 
   np16_bitwise();

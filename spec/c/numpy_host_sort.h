@@ -147,10 +147,7 @@ static void test_sort_np(void) {
       {"H:to('float32'):histc(5, -1, 3)",
        "np.histogram(h.astype(np.float32), 5, (-1, 3))[0].astype(np.float32)"},
   };
-  for (size_t i = 0; i < sizeof counting / sizeof *counting; i++) {
-    set_context("counting: %s", counting[i][0]);
-    CHECK(agree(counting[i][0], counting[i][1]));
-  }
+  TP_AGREE_EACH(agree, counting, "counting");
   CHECK(lua_ok("X, B, W, H = nil") && py_ok("del x, b, w, h, r"));
   set_context("%s", "");
   lua_gc_full();

@@ -478,6 +478,26 @@ static inline int tp_section_setup(const char *name, const char *setup) {
   return py_ok("%s", setup);
 }
 
+/* Each case's Lua expression (cases[i][0]) agrees with its Python one (cases[i][1]) by the
+   host's agree, checked in the context "<fmt, ...>: <the Lua expression>". TP_AGREE_EACH
+   counts a table's cases. */
+typedef int (*tp_agree_fn)(const char *lua_expr, const char *py_expr);
+PRINTF_LIKE(4, 5)
+static inline void tp_agree_each(tp_agree_fn agree, const char *const (*cases)[2], size_t n,
+                                 const char *fmt, ...) {
+  char what[128];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(what, sizeof what, fmt, ap);
+  va_end(ap);
+  for (size_t i = 0; i < n; i++) {
+    set_context("%s: %s", what, cases[i][0]);
+    CHECK(agree(cases[i][0], cases[i][1]));
+  }
+}
+#define TP_AGREE_EACH(agree, cases, ...) \
+  tp_agree_each(agree, cases, sizeof cases / sizeof *cases, __VA_ARGS__)
+
 /* A host's way to take a Lua tensor (the expression fmt, ...) to a Python global pyvar:
    lua_to_np, lua_to_torch. */
 typedef int (*tp_to_py_fn)(const char *pyvar, const char *fmt, ...);

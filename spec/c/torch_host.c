@@ -980,13 +980,22 @@ static const char *const int_funcs[][2] = {
     {"I:remainder(J)", "I.remainder(J)"},
 };
 
+/* Lua's r = lua_expr and torch's want = torch_expr agree: dtype, shape, and values within the
+   Python global FTOL, relative and absolute (compared in float64, NaN equal to NaN). */
+static int func_agrees(const char *lua_expr, const char *torch_expr) {
+  return lua_ok("r = %s", lua_expr) && py_ok("want = %s", torch_expr) &&
+         lua_to_py("ld", "r.dtype") && py_true("'torch.' + ld.decode() == str(want.dtype)") &&
+         lua_to_torch("r", "r:to('float64')") && py_true("r.shape == want.shape") &&
+         py_true("torch.allclose(r, want.double(), rtol=FTOL, atol=FTOL, equal_nan=True)");
+}
+
 static void test_funcs(void) {
   section("12: elementwise functions against torch");
   static const char *const dts[] = {"float32", "float64"};
   CHECK(py_ok("import torch.nn.functional as F; torch.manual_seed(16)"));
   CHECK(py_ok("sp = [float('nan'), float('inf'), -float('inf'), 0.0, -0.0, 1.0, -1.0]"));
   for (size_t d = 0; d < 2; d++) {
-    const char *dt = dts[d], *tol = d ? "1e-12" : "1e-5";
+    const char *dt = dts[d];
     set_context("funcs %s: set-up", dt);
     CHECK(
         py_ok("X = torch.cat([torch.randn(500, dtype=torch.%s) * 4, "
@@ -1001,27 +1010,16 @@ static void test_funcs(void) {
     CHECK(py_ok("W = torch.rand(507, dtype=torch.%s)", dt));
     CHECK(torch_to_lua("X", "X") && torch_to_lua("Y", "Y") && torch_to_lua("U", "U") &&
           torch_to_lua("P", "P") && torch_to_lua("W", "W"));
-    for (size_t i = 0; i < sizeof funcs / sizeof *funcs; i++) {
-      set_context("funcs %s: %s", dt, funcs[i][0]);
-      CHECK(lua_ok("r = %s", funcs[i][0]) && py_ok("want = %s", funcs[i][1]));
-      CHECK(lua_to_py("ld", "r.dtype") && py_true("'torch.' + ld.decode() == str(want.dtype)"));
-      CHECK(lua_to_torch("r", "r:to('float64')") && py_true("r.shape == want.shape"));
-      CHECK(
-          py_true("torch.allclose(r, want.double(), rtol=%s, atol=%s, equal_nan=True)", tol, tol));
-    }
+    CHECK(py_ok("FTOL = %s", d ? "1e-12" : "1e-5"));
+    TP_AGREE_EACH(func_agrees, funcs, "funcs %s", dt);
   }
   set_context("funcs int64: set-up");
   CHECK(
       py_ok("I = torch.randint(-9, 10, (200,)); J = torch.randint(1, 6, (200,)) * "
             "(torch.randint(0, 2, (200,)) * 2 - 1)"));
   CHECK(torch_to_lua("I", "I") && torch_to_lua("J", "J"));
-  for (size_t i = 0; i < sizeof int_funcs / sizeof *int_funcs; i++) {
-    set_context("funcs int64: %s", int_funcs[i][0]);
-    CHECK(lua_ok("r = %s", int_funcs[i][0]) && py_ok("want = %s", int_funcs[i][1]));
-    CHECK(lua_to_py("ld", "r.dtype") && py_true("'torch.' + ld.decode() == str(want.dtype)"));
-    CHECK(lua_to_torch("r", "r:to('float64')") && py_true("r.shape == want.shape"));
-    CHECK(py_true("torch.allclose(r, want.double(), rtol=1e-6, atol=1e-6, equal_nan=True)"));
-  }
+  CHECK(py_ok("FTOL = 1e-6"));
+  TP_AGREE_EACH(func_agrees, int_funcs, "funcs int64");
   set_context("%s", "");
   CHECK(lua_ok("X, Y, U, P, W, I, J, r = nil") && py_ok("del X, Y, U, P, W, I, J, r, want, ld"));
 }
