@@ -119,34 +119,38 @@ static const char *const np16_int_funcs[][2] = {
     {"I:isfinite()", "np.isfinite(i)"},
 };
 
-/* Softmax family, comparisons, vector products: 'd' rows run along each of the 3 axes (%d),
-   'v' rows give plain Lua values, 't' rows tensors. */
-static const char *const np16_cmp[][3] = {
-    {"d", "S:softmax(%d)", "softmax(s, %d)"},
-    {"d", "S:log_softmax(%d)", "log_softmax(s, %d)"},
-    {"d", "S:logsumexp(%d)", "logsumexp(s, %d)"},
-    {"d", "S:logsumexp(%d, true)", "logsumexp(s, %d, True)"},
-    {"d", "S:permute(3, 1, 2):softmax(%d)", "softmax(s.transpose(2, 0, 1), %d)"},
-    {"t", "S:logsumexp({1, 3})", "logsumexp(s, (0, 2))"},
-    {"t", "A:isclose(B2)", "np.isclose(a, b2)"},
-    {"t", "A:isclose(B2, 0, 1e-6)", "np.isclose(a, b2, rtol=0, atol=1e-6)"},
-    {"t", "A:isclose(B, 0.5, 0.1)", "np.isclose(a, b, rtol=0.5, atol=0.1)"},
-    {"t", "S:isclose(S, 0, 0, true)", "np.isclose(s, s, rtol=0, atol=0, equal_nan=True)"},
-    {"t", "S:isclose(S)", "np.isclose(s, s)"},
-    {"v", "A:allclose(B2)", "np.allclose(a, b2)"},
-    {"v", "A:allclose(B)", "np.allclose(a, b)"},
-    {"v", "A:equal(A:clone())", "np.array_equal(a, a.copy())"},
-    {"v", "A:equal(B2)", "np.array_equal(a, b2)"},
-    {"v", "A:dist(B)", "np.linalg.norm((a - b).ravel())"},
-    {"v", "A:dist(B, 1)", "np.linalg.norm((a - b).ravel(), 1)"},
-    {"v", "A:dist(B, math.huge)", "np.linalg.norm((a - b).ravel(), np.inf)"},
-    {"v", "A:dist(B, 3.5)", "np.linalg.norm((a - b).ravel(), 3.5)"},
-    {"v", "A:dist(U:narrow(1, 1, 3))", "np.linalg.norm((a - u[:3]).ravel())"},
-    {"t", "U:outer(W)", "np.outer(u, w)"},
-    {"t", "A:cross(B)", "np.cross(a, b)"},
-    {"t", "C1:cross(C2)", "np.cross(c1, c2, axis=0)"},
-    {"t", "C1:cross(C2, 3)", "np.cross(c1, c2, axis=2)"},
-    {"t", "C1:permute(3, 2, 1):cross(C2:permute(3, 2, 1), 1)",
+/* Softmax family, comparisons, vector products: ALONG_AXES rows run along each of the 3 axes
+   (%d in both expressions), PLAIN_VALUE rows give plain Lua values, TENSOR rows tensors. */
+enum np16_kind { ALONG_AXES, PLAIN_VALUE, TENSOR };
+static const struct {
+  enum np16_kind kind;
+  const char *lua, *np;
+} np16_cmp[] = {
+    {ALONG_AXES, "S:softmax(%d)", "softmax(s, %d)"},
+    {ALONG_AXES, "S:log_softmax(%d)", "log_softmax(s, %d)"},
+    {ALONG_AXES, "S:logsumexp(%d)", "logsumexp(s, %d)"},
+    {ALONG_AXES, "S:logsumexp(%d, true)", "logsumexp(s, %d, True)"},
+    {ALONG_AXES, "S:permute(3, 1, 2):softmax(%d)", "softmax(s.transpose(2, 0, 1), %d)"},
+    {TENSOR, "S:logsumexp({1, 3})", "logsumexp(s, (0, 2))"},
+    {TENSOR, "A:isclose(B2)", "np.isclose(a, b2)"},
+    {TENSOR, "A:isclose(B2, 0, 1e-6)", "np.isclose(a, b2, rtol=0, atol=1e-6)"},
+    {TENSOR, "A:isclose(B, 0.5, 0.1)", "np.isclose(a, b, rtol=0.5, atol=0.1)"},
+    {TENSOR, "S:isclose(S, 0, 0, true)", "np.isclose(s, s, rtol=0, atol=0, equal_nan=True)"},
+    {TENSOR, "S:isclose(S)", "np.isclose(s, s)"},
+    {PLAIN_VALUE, "A:allclose(B2)", "np.allclose(a, b2)"},
+    {PLAIN_VALUE, "A:allclose(B)", "np.allclose(a, b)"},
+    {PLAIN_VALUE, "A:equal(A:clone())", "np.array_equal(a, a.copy())"},
+    {PLAIN_VALUE, "A:equal(B2)", "np.array_equal(a, b2)"},
+    {PLAIN_VALUE, "A:dist(B)", "np.linalg.norm((a - b).ravel())"},
+    {PLAIN_VALUE, "A:dist(B, 1)", "np.linalg.norm((a - b).ravel(), 1)"},
+    {PLAIN_VALUE, "A:dist(B, math.huge)", "np.linalg.norm((a - b).ravel(), np.inf)"},
+    {PLAIN_VALUE, "A:dist(B, 3.5)", "np.linalg.norm((a - b).ravel(), 3.5)"},
+    {PLAIN_VALUE, "A:dist(U:narrow(1, 1, 3))", "np.linalg.norm((a - u[:3]).ravel())"},
+    {TENSOR, "U:outer(W)", "np.outer(u, w)"},
+    {TENSOR, "A:cross(B)", "np.cross(a, b)"},
+    {TENSOR, "C1:cross(C2)", "np.cross(c1, c2, axis=0)"},
+    {TENSOR, "C1:cross(C2, 3)", "np.cross(c1, c2, axis=2)"},
+    {TENSOR, "C1:permute(3, 2, 1):cross(C2:permute(3, 2, 1), 1)",
      "np.cross(c1.transpose(2, 1, 0), c2.transpose(2, 1, 0), axis=0)"},
 };
 
@@ -200,17 +204,19 @@ static void np16_float(const char *dt, const char *tol) {
   CHECK(np_to_lua("S", "s") && np_to_lua("A", "a") && np_to_lua("B", "b") &&
         np_to_lua("B2", "b2") && np_to_lua("C1", "c1") && np_to_lua("C2", "c2"));
   for (size_t i = 0; i < sizeof np16_cmp / sizeof *np16_cmp; i++) {
-    for (int k = 0; np16_cmp[i][0][0] == 'd' && k < 3; k++) {
-      set_context("softmax %s: %s, axis %d", dt, np16_cmp[i][1], k + 1);
-      CHECK(agree_dim(np16_cmp[i][1], np16_cmp[i][2], k));
+    const char *le = np16_cmp[i].lua, *ne = np16_cmp[i].np;
+    for (int k = 0; np16_cmp[i].kind == ALONG_AXES && k < 3; k++) {
+      set_context("softmax %s: %s, axis %d", dt, le, k + 1);
+      CHECK(agree_dim(le, ne, k));
     }
-    if (np16_cmp[i][0][0] == 'd') continue;
-    set_context("compare %s: %s", dt, np16_cmp[i][1]);
-    if (np16_cmp[i][0][0] == 'v')
-      CHECK(agree_value(np16_cmp[i][1], np16_cmp[i][2], tol));
+    if (np16_cmp[i].kind == ALONG_AXES) continue;
+    set_context("compare %s: %s", dt, le);
+    if (np16_cmp[i].kind == PLAIN_VALUE)
+      CHECK(agree_value(le, ne, tol));
     else
-      CHECK(agree(np16_cmp[i][1], np16_cmp[i][2]));
+      CHECK(agree(le, ne));
   }
+
   CHECK(lua_ok("X, Y, U, P, W, X2, Y2, S, A, B, B2, C1, C2 = nil") &&
         py_ok("del x, y, u, p, w, x2, y2, s, a, b, b2, c1, c2"));
 }
