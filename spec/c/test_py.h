@@ -498,6 +498,20 @@ static inline void tp_agree_each(tp_agree_fn agree, const char *const (*cases)[2
 #define TP_AGREE_EACH(agree, cases, ...) \
   tp_agree_each(agree, cases, sizeof cases / sizeof *cases, __VA_ARGS__)
 
+/* The Lua tensor in global lv and the Python array pv agree: values, shape, strides (pv's as the
+   Python expression strides gives them; not compared for empty arrays, whose strides mean
+   nothing), bytes and the address of the first element. Each host's Python defines pvals,
+   psize, pbytes and paddr for its library's arrays. */
+static inline void tp_same_as_pv(const char *lv, const char *strides) {
+  char eq[96];
+  CHECK(lua_to_py("lv", "%s:tolist()", lv) && py_eq("strict(lv)", "pvals(pv)"));
+  CHECK(lua_to_py("ls", "%s.shape", lv) && py_eq("ls", "list(pv.shape)"));
+  snprintf(eq, sizeof eq, "%s if psize(pv) else 0", strides);
+  CHECK(lua_to_py("ls", "%s:stride()", lv) && py_eq("ls if psize(pv) else 0", eq));
+  CHECK(lua_to_py("lb", "%s:bytes()", lv) && py_eq("lb", "pbytes(pv)"));
+  CHECK(lua_to_py("lp", "%s:data_ptr()", lv) && py_true("psize(pv) == 0 or lp == paddr(pv)"));
+}
+
 /* A host's way to take a Lua tensor (the expression fmt, ...) to a Python global pyvar:
    lua_to_np, lua_to_torch. */
 typedef int (*tp_to_py_fn)(const char *pyvar, const char *fmt, ...);

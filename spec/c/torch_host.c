@@ -109,9 +109,11 @@ static const char py_torch[] =
     "def tdt(name): return getattr(torch, name)\n"
     "def tname(t): return str(t.dtype).replace('torch.', '')\n"
     "def tvals(t): return strict(cplx(t.tolist()))\n"
+    "pvals, psize, paddr = tvals, torch.Tensor.numel, torch.Tensor.data_ptr  # tp_same_as_pv's\n"
     "def tbytes(t):  # the elements' bytes in row-major order\n"
     "    c = t.contiguous()\n"
     "    return ctypes.string_at(c.data_ptr(), c.numel() * c.element_size())\n"
+    "pbytes = tbytes\n"
     "def sample(dt): return torch.tensor(SAMPLES[dt], dtype=tdt(dt)).reshape(2, 3)\n"
     "def scalar(dt, v): return torch.tensor(v, dtype=tdt(dt)).item()\n"
     "def overlaps(t):  # an expanded dim: elements share addresses, torch refuses writes\n"
@@ -206,18 +208,6 @@ static void lua_to_torch_dtype(const char *dt, int capsule) {
   CHECK(lua_to_py("lx", "u[1][2]") &&
         py_eq("strict(cplx(lx))", "strict(cplx(scalar(dt, W2[dt])))"));
   CHECK(lua_ok("u = nil") && py_ok("del b"));
-}
-
-/* The Lua tensor in global lv and torch's tensor pv agree: values, shape, strides (pv's as
-   the Python expression strides gives them), bytes and the address of the first element. */
-static void same_as_pv(const char *lv, const char *strides) {
-  char eq[96];
-  CHECK(lua_to_py("lv", "%s:tolist()", lv) && py_eq("strict(lv)", "tvals(pv)"));
-  CHECK(lua_to_py("ls", "%s.shape", lv) && py_eq("ls", "list(pv.shape)"));
-  snprintf(eq, sizeof eq, "%s if pv.numel() else 0", strides);
-  CHECK(lua_to_py("ls", "%s:stride()", lv) && py_eq("ls if pv.numel() else 0", eq));
-  CHECK(lua_to_py("lb", "%s:bytes()", lv) && py_eq("lb", "tbytes(pv)"));
-  CHECK(lua_to_py("lp", "%s:data_ptr()", lv) && py_true("pv.numel() == 0 or lp == pv.data_ptr()"));
 }
 
 /* torch refuses the Lua capsule the Lua expression gives (a host tensor's export, so that its
@@ -345,7 +335,7 @@ static void views_from_torch(void) {
     set_context("torch -> lua %s", torch_views[i]);
     CHECK(py_ok("base.copy_(base0); pv = %s", torch_views[i]));
     CHECK(torch_to_lua("v", "pv"));
-    same_as_pv("v", "dl_strides(pv)");
+    tp_same_as_pv("v", "dl_strides(pv)");
     /* torch writes its base (all views see it), Lua reads; Lua writes through its tensor
        where elements do not overlap, torch reads */
     CHECK(py_ok("base.add_(100)"));
@@ -386,7 +376,7 @@ static void views_to_torch(void) {
     CHECK(lua_ok("s = lt.arange(24, 'int32'):reshape(4, 6); sv = %s", lua_views[i]));
     CHECK(lua_to_torch("pv", "sv"));
     CHECK(py_true("pv.dtype == torch.int32"));
-    same_as_pv("sv", "list(pv.stride())");
+    tp_same_as_pv("sv", "list(pv.stride())");
     /* Lua writes the base, torch sees it through the view; torch writes the view where its
        elements do not overlap, Lua sees it */
     CHECK(lua_ok("for i = 1, 4 do for j = 1, 6 do s:set(i, j, -(i * 10 + j)) end end"));
