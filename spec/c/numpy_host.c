@@ -269,14 +269,7 @@ static void test_strided(void) {
       "s:permute(2, 1):narrow(1, 2, 4)[{{-1, 1, -2}}]",
   };
   for (size_t i = 0; i < sizeof lua_views / sizeof *lua_views; i++) {
-    set_context("lua -> numpy %s", lua_views[i]);
-    CHECK(lua_ok("s = lt.arange(24, 'int32'):reshape(4, 6); sv = %s", lua_views[i]));
-    CHECK(lua_to_np("pv", "sv"));
-    CHECK(py_true("pv.dtype == np.int32"));
-    tp_same_as_pv("sv", "lstrides(pv)");
-    /* Lua writes the base, NumPy sees it through the view */
-    CHECK(lua_ok("for i = 1, 4 do for j = 1, 6 do s:set(i, j, -(i * 10 + j)) end end"));
-    CHECK(lua_to_py("lv", "sv:tolist()") && py_eq("strict(lv)", "np_vals(pv)"));
+    tp_lua_view("numpy", lua_views[i], lua_to_np, "np.int32", "lstrides(pv)");
     CHECK(py_true("(pv < 0).all()"));
     CHECK(lua_ok("s, sv = nil") && py_ok("del pv"));
   }
@@ -384,20 +377,10 @@ static void test_errors(void) {
   Py_XDECREF(again);
   PyErr_Clear();
   /* NumPy consumes the exporter's capsule once; a second np.from_dlpack fails cleanly */
-  CHECK(py_ok("b = np.from_dlpack(ex)") && py_true("b.tolist() == [0, 1, 2]"));
-  CHECK(py_true("raises(lambda: np.from_dlpack(ex))"));
-  CHECK(py_true("b.tolist() == [0, 1, 2]"));
-  CHECK(lua_ok("t[1] = 5") && py_true("b[0] == 5"));
-  CHECK(lua_ok("t, cap = nil") && py_ok("del b, ex"));
+  tp_export_consumed_once("np.from_dlpack");
 
   set_context("read-only");
-  /* a read-only tensor (made here: ltensor has no Lua constructor for one) */
-  int before = host_deleted;
-  CHECK(host_to_lua("ro", 1, host_f64, 4, DLPACK_FLAG_BITMASK_READ_ONLY));
-  CHECK(lua_true("ro:is_read_only() and ro[2] == 1.5"));
-  CHECK(lua_raises("read-only", "ro[1] = 0"));
-  CHECK(lua_raises("read-only", "dlpack.to_dlpack(ro)"));
-  CHECK(lua_raises("read-only", "ro:__dlpack()"));
+  int before = tp_read_only_host();
   CHECK(lua_raises("read-only", "ro:narrow(1, 2, 2):__dlpack{max_version = {0, 8}}"));
   CHECK(
       lua_true("tostring(ro:__dlpack{max_version = {1, 0}}):find('\"dltensor_versioned\"', 1, "

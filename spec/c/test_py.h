@@ -516,6 +516,22 @@ static inline void tp_same_as_pv(const char *lv, const char *strides) {
    lua_to_np, lua_to_torch. */
 typedef int (*tp_to_py_fn)(const char *pyvar, const char *fmt, ...);
 
+/* The view (a Lua expression of s, an int32 4x6 arange; or a tensor of its own) taken by to_py
+   to the Python global pv of the library lib (int32: its int32 dtype): the same values, shape,
+   strides (as the Python expression strides gives pv's), bytes and address; then Lua writes s
+   (every element negative), and pv shows it. The caller checks its library's writes, then
+   drops s, sv and pv. */
+static inline void tp_lua_view(const char *lib, const char *view, tp_to_py_fn to_py,
+                               const char *int32, const char *strides) {
+  set_context("lua -> %s %s", lib, view);
+  CHECK(lua_ok("s = lt.arange(24, 'int32'):reshape(4, 6); sv = %s", view));
+  CHECK(to_py("pv", "sv"));
+  CHECK(py_true("pv.dtype == %s", int32));
+  tp_same_as_pv("sv", strides);
+  CHECK(lua_ok("for i = 1, 4 do for j = 1, 6 do s:set(i, j, -(i * 10 + j)) end end"));
+  CHECK(lua_to_py("lv", "sv:tolist()") && py_eq("strict(lv)", "pvals(pv)"));
+}
+
 /* ltensor's own memory, exported to Python by to_py and dropped many times (leaks show under the
    sanitizers and valgrind). */
 static inline void tp_many_exports(tp_to_py_fn to_py) {
@@ -602,6 +618,31 @@ static inline void tp_round_trip_release(int before, const char *h2_check) {
   CHECK((lua_gc_full(), host_deleted == before));
   CHECK(lua_true("%s", h2_check));
   CHECK(lua_ok("h2 = nil") && (lua_gc_full(), host_deleted == before + 1));
+}
+
+/* The Lua capsule cap of t (lt.arange(3)), taken by the bridge into the Exporter ex, imported
+   by the library's from_dlpack (a Python function name): one memory; the Exporter's capsule is
+   used, a second import fails cleanly. Drops t, cap, ex and the import. */
+static inline void tp_export_consumed_once(const char *from_dlpack) {
+  CHECK(py_ok("b = %s(ex)", from_dlpack) && py_true("b.tolist() == [0, 1, 2]"));
+  CHECK(py_true("capname(ex.__dlpack__()) == 'used_dltensor'"));
+  CHECK(py_true("raises(lambda: %s(ex))", from_dlpack));
+  CHECK(py_true("b.tolist() == [0, 1, 2]"));
+  CHECK(lua_ok("t[1] = 5") && py_true("b[0] == 5"));
+  CHECK(lua_ok("t, cap = nil") && py_ok("del b, ex"));
+}
+
+/* Makes the Lua global ro a read-only host tensor of 4 float64 (a versioned export with
+   READ_ONLY: ltensor has no Lua constructor for one), which refuses writes and every export
+   that cannot say read-only. Returns host_deleted before it. */
+static inline int tp_read_only_host(void) {
+  int before = host_deleted;
+  CHECK(host_to_lua("ro", 1, host_f64, 4, DLPACK_FLAG_BITMASK_READ_ONLY));
+  CHECK(lua_true("ro:is_read_only() and ro[2] == 1.5"));
+  CHECK(lua_raises("read-only", "ro[1] = 0"));
+  CHECK(lua_raises("read-only", "dlpack.to_dlpack(ro)"));
+  CHECK(lua_raises("read-only", "ro:__dlpack()"));
+  return before;
 }
 
 /* The bitwise expressions both interop tests run: in Lua on A, B and in Python (NumPy and torch
