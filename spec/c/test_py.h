@@ -498,18 +498,23 @@ static inline void tp_agree_each(tp_agree_fn agree, const char *const (*cases)[2
 #define TP_AGREE_EACH(agree, cases, ...) \
   tp_agree_each(agree, cases, sizeof cases / sizeof *cases, __VA_ARGS__)
 
-/* The Lua tensor in global lv and the Python array pv agree: values, shape, strides (pv's as the
-   Python expression strides gives them; not compared for empty arrays, whose strides mean
-   nothing), bytes and the address of the first element. Each host's Python defines pvals,
-   psize, pbytes and paddr for its library's arrays. */
-static inline void tp_same_as_pv(const char *lv, const char *strides) {
-  char eq[96];
-  CHECK(lua_to_py("lv", "%s:tolist()", lv) && py_eq("strict(lv)", "pvals(pv)"));
-  CHECK(lua_to_py("ls", "%s.shape", lv) && py_eq("ls", "list(pv.shape)"));
-  snprintf(eq, sizeof eq, "%s if psize(pv) else 0", strides);
-  CHECK(lua_to_py("ls", "%s:stride()", lv) && py_eq("ls if psize(pv) else 0", eq));
-  CHECK(lua_to_py("lb", "%s:bytes()", lv) && py_eq("lb", "pbytes(pv)"));
-  CHECK(lua_to_py("lp", "%s:data_ptr()", lv) && py_true("psize(pv) == 0 or lp == paddr(pv)"));
+/* The Lua tensor in global lv and the Python array in global pa agree: values, shape, strides
+   (pa's as the Python expression strides gives them; not compared for empty arrays, whose
+   strides mean nothing), bytes and the address of the first element. Each host's Python
+   defines pvals, psize, pbytes and paddr for its library's arrays. */
+static inline void tp_same_as(const char *lv, const char *pa, const char *strides) {
+  char rhs[128], lhs[64];
+  snprintf(rhs, sizeof rhs, "pvals(%s)", pa);
+  CHECK(lua_to_py("lv", "%s:tolist()", lv) && py_eq("strict(lv)", rhs));
+  snprintf(rhs, sizeof rhs, "list(%s.shape)", pa);
+  CHECK(lua_to_py("ls", "%s.shape", lv) && py_eq("ls", rhs));
+  snprintf(lhs, sizeof lhs, "ls if psize(%s) else 0", pa);
+  snprintf(rhs, sizeof rhs, "%s if psize(%s) else 0", strides, pa);
+  CHECK(lua_to_py("ls", "%s:stride()", lv) && py_eq(lhs, rhs));
+  snprintf(rhs, sizeof rhs, "pbytes(%s)", pa);
+  CHECK(lua_to_py("lb", "%s:bytes()", lv) && py_eq("lb", rhs));
+  CHECK(lua_to_py("lp", "%s:data_ptr()", lv) &&
+        py_true("psize(%s) == 0 or lp == paddr(%s)", pa, pa));
 }
 
 /* A host's way to take a Lua tensor (the expression fmt, ...) to a Python global pyvar:
@@ -527,7 +532,7 @@ static inline void tp_lua_view(const char *lib, const char *view, tp_to_py_fn to
   CHECK(lua_ok("s = lt.arange(24, 'int32'):reshape(4, 6); sv = %s", view));
   CHECK(to_py("pv", "sv"));
   CHECK(py_true("pv.dtype == %s", int32));
-  tp_same_as_pv("sv", strides);
+  tp_same_as("sv", "pv", strides);
   CHECK(lua_ok("for i = 1, 4 do for j = 1, 6 do s:set(i, j, -(i * 10 + j)) end end"));
   CHECK(lua_to_py("lv", "sv:tolist()") && py_eq("strict(lv)", "pvals(pv)"));
 }
