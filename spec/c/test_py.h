@@ -650,6 +650,37 @@ static inline int tp_read_only_host(void) {
   return before;
 }
 
+/* Makes the Lua global u: the samples of dtype dt (SAMPLES[dt] of tp_py_samples) written one
+   by one into a new tensor, reshaped to 2x3. Whether it ran. */
+static inline int tp_lua_sample(const char *dt) {
+  return py_to_lua("vals", "SAMPLES['%s']", dt) &&
+         lua_ok(
+             "u = lt.zeros({6}, '%s'); for i = 1, #vals do u[i] = vals[i] end; "
+             "u = u:reshape(2, 3)",
+             dt);
+}
+
+/* The views of s (tp_lua_view's) that both interop tests export; each adds its own. */
+static const char *const tp_lua_views[] = {
+    "s:transpose(1, 2)",
+    "s:narrow(2, 2, 3)",
+    "s:narrow(1, 2, 2):transpose(1, 2)",
+    "s:select(2, 3)",
+    "s:select(1, 2):select(1, 3)",
+    "s:narrow(1, 1, 0)",
+    "s:unsqueeze(2)",
+    "s:select(1, 2):unsqueeze(1):expand(3, 6)",
+};
+
+/* Runs the host's check of one Lua view (view_to) on each of tp_lua_views, then on the n of its
+   own (extra), then collects. */
+static inline void tp_each_lua_view(void (*view_to)(const char *), const char *const *extra,
+                                    size_t n) {
+  for (size_t i = 0; i < sizeof tp_lua_views / sizeof *tp_lua_views; i++) view_to(tp_lua_views[i]);
+  for (size_t i = 0; i < n; i++) view_to(extra[i]);
+  lua_gc_full();
+}
+
 /* The bitwise expressions both interop tests run: in Lua on A, B and in Python (NumPy and torch
    spell them alike) on a, b. */
 static const char *const tp_bitwise_ops[][2] = {
