@@ -110,22 +110,16 @@ static void lua_to_numpy_dtype(const char *dt) {
   CHECK(lua_ok("u = nil") && py_ok("del b"));
 }
 
+/* NumPy 1.24 has no DLPack bool: its export refuses cleanly. */
+static void numpy_refuses_bool(void) {
+  CHECK(py_true("raises(lambda: np.zeros(3, bool).__dlpack__(), BufferError)"));
+}
+
 static void test_dtypes(void) {
   section("1, 2: dtypes both ways, zero copy");
   int bool_out = py_flag("NP_BOOL_OUT"), bool_in = py_flag("NP_BOOL_IN");
-  for (size_t i = 0; i < sizeof dtypes / sizeof *dtypes; i++) {
-    const char *dt = dtypes[i];
-    int is_bool = strcmp(dt, "bool") == 0;
-    set_context("numpy -> lua %s", dt);
-    if (!is_bool || bool_out) {
-      numpy_to_lua_dtype(dt);
-    } else { /* NumPy 1.24 has no DLPack bool: its export refuses cleanly */
-      CHECK(py_true("raises(lambda: np.zeros(3, bool).__dlpack__(), BufferError)"));
-    }
-    set_context("lua -> numpy %s", dt);
-    if (!is_bool || bool_in) lua_to_numpy_dtype(dt);
-  }
-  lua_gc_full();
+  tp_dtypes_both_ways("numpy", dtypes, sizeof dtypes / sizeof *dtypes, bool_out, bool_in,
+                      numpy_to_lua_dtype, numpy_refuses_bool, lua_to_numpy_dtype);
 
   set_context("bool refused by numpy");
   if (!bool_in) {
@@ -229,13 +223,9 @@ static void test_strided(void) {
   };
   CHECK(py_ok("base0 = np.arange(24, dtype=np.float64).reshape(4, 6) * 1.5; base = base0.copy()"));
   for (size_t i = 0; i < sizeof np_views / sizeof *np_views; i++) {
-    set_context("numpy -> lua %s", np_views[i]);
-    CHECK(py_ok("base[...] = base0; pv = %s", np_views[i]));
-    CHECK(np_to_lua("v", "pv"));
-    tp_same_as("v", "pv", "lstrides(pv)");
     /* NumPy writes through its view, Lua reads; Lua writes through its tensor, NumPy reads */
-    CHECK(py_ok("pv[...] += 100"));
-    CHECK(lua_to_py("lv", "v:tolist()") && py_eq("strict(lv)", "np_vals(pv)"));
+    tp_py_view("numpy", np_views[i], "base[...] = base0", np_to_lua, "lstrides(pv)",
+               "pv[...] += 100");
     CHECK(lua_ok("v:fill_(-2)"));
     CHECK(py_true("(pv == -2).all()"));
     CHECK(py_true("(base == -2).sum() == (pv.size if np.shares_memory(pv, base) else 0)"));

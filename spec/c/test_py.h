@@ -650,6 +650,26 @@ static inline int tp_read_only_host(void) {
   return before;
 }
 
+/* Every dtype of the list both ways between Lua and the library lib: to_lua(dt) checks one
+   Python -> Lua, from_lua(dt) one Lua -> Python. bool only where the library has it: its
+   export (bool_out; else refused() checks that it refuses cleanly), its import (bool_in). */
+static inline void tp_dtypes_both_ways(const char *lib, const char *const *dtypes, size_t n,
+                                       int bool_out, int bool_in, void (*to_lua)(const char *),
+                                       void (*refused)(void), void (*from_lua)(const char *)) {
+  for (size_t i = 0; i < n; i++) {
+    const char *dt = dtypes[i];
+    int is_bool = strcmp(dt, "bool") == 0;
+    set_context("%s -> lua %s", lib, dt);
+    if (!is_bool || bool_out)
+      to_lua(dt);
+    else
+      refused();
+    set_context("lua -> %s %s", lib, dt);
+    if (!is_bool || bool_in) from_lua(dt);
+  }
+  lua_gc_full();
+}
+
 /* Makes the Lua global u: the samples of dtype dt (SAMPLES[dt] of tp_py_samples) written one
    by one into a new tensor, reshaped to 2x3. Whether it ran. */
 static inline int tp_lua_sample(const char *dt) {
@@ -658,6 +678,20 @@ static inline int tp_lua_sample(const char *dt) {
              "u = lt.zeros({6}, '%s'); for i = 1, #vals do u[i] = vals[i] end; "
              "u = u:reshape(2, 3)",
              dt);
+}
+
+/* The library lib's view (a Python expression of its array base), made after the statement
+   reset, taken by to_lua to the Lua global v: the same values, shape, strides (as the Python
+   expression strides gives pv's), bytes and address; then the library writes (the statement
+   write), and v shows it. The caller checks Lua's writes, then drops v and pv. */
+static inline void tp_py_view(const char *lib, const char *view, const char *reset,
+                              tp_to_lua_fn to_lua, const char *strides, const char *write) {
+  set_context("%s -> lua %s", lib, view);
+  CHECK(py_ok("%s; pv = %s", reset, view));
+  CHECK(to_lua("v", "pv"));
+  tp_same_as("v", "pv", strides);
+  CHECK(py_ok("%s", write));
+  CHECK(lua_to_py("lv", "v:tolist()") && py_eq("strict(lv)", "pvals(pv)"));
 }
 
 /* The views of s (tp_lua_view's) that both interop tests export; each adds its own. */
