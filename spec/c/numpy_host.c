@@ -163,31 +163,47 @@ static void test_dtypes(void) {
   lua_gc_full();
 }
 
-/* Copy-on-write clones and exports: observable behaviour equals an eager copy. */
+/* A tensor x0 and its clone x1, one of them (exported) exported to NumPy as pc, before or after
+   the clone: two writes (each followed by what pc holds then), then Lua's values; pc is the
+   exported tensor's memory (and not the other's, when other is given). A writable export
+   materializes a clone: observable behaviour equals an eager copy. */
+static const struct {
+  const char *what, *make, *exported, *write[2], *pc[2], *lua, *other;
+} clone_cases[] = {
+    {"export a clone",
+     "x0 = lt.arange(6); x1 = x0:clone()",
+     "x1",
+     {"x0[1] = 100", "x1[2] = 200"},
+     {"[0, 1, 2, 3, 4, 5]", "[0, 200, 2, 3, 4, 5]"},
+     "x0[1] == 100 and x0[2] == 1 and x1[1] == 0",
+     "x0"},
+    {"clone after export",
+     "x0 = lt.arange(4)",
+     "x0",
+     {"x1 = x0:clone(); x1[1] = 50", "x0[2] = 70"},
+     {"[0, 1, 2, 3]", "[0, 70, 2, 3]"},
+     "x1[1] == 50 and x1[2] == 1",
+     NULL},
+};
+
 static void test_clones(void) {
   section("2: copy-on-write clones and exports");
-  set_context("export a clone");
-  CHECK(lua_ok("c0 = lt.arange(6); c1 = c0:clone()"));
-  CHECK(lua_to_np("pc", "c1")); /* a writable export materializes the clone */
-  CHECK(lua_ok("c0[1] = 100"));
-  CHECK(py_true("pc.tolist() == [0, 1, 2, 3, 4, 5]"));
-  CHECK(lua_ok("c1[2] = 200"));
-  CHECK(py_true("pc.tolist() == [0, 200, 2, 3, 4, 5]"));
-  CHECK(lua_true("c0[1] == 100 and c0[2] == 1 and c1[1] == 0"));
-  CHECK(lua_to_py("lp", "c1:data_ptr()") && py_true("lp == pc.ctypes.data"));
-  CHECK(lua_to_py("lp", "c0:data_ptr()") && py_true("lp != pc.ctypes.data"));
-
-  set_context("clone after export");
-  CHECK(lua_ok("d0 = lt.arange(4)"));
-  CHECK(lua_to_np("pd", "d0"));
-  CHECK(lua_ok("d1 = d0:clone(); d1[1] = 50"));
-  CHECK(py_true("pd.tolist() == [0, 1, 2, 3]"));
-  CHECK(lua_ok("d0[2] = 70"));
-  CHECK(py_true("pd.tolist() == [0, 70, 2, 3]"));
-  CHECK(lua_true("d1[1] == 50 and d1[2] == 1"));
-  CHECK(lua_to_py("lp", "d0:data_ptr()") && py_true("lp == pd.ctypes.data"));
-
-  CHECK(lua_ok("c0, c1, d0, d1 = nil") && py_ok("del pc, pd"));
+  for (size_t i = 0; i < sizeof clone_cases / sizeof *clone_cases; i++) {
+    set_context("%s", clone_cases[i].what);
+    CHECK(lua_ok("%s", clone_cases[i].make));
+    CHECK(lua_to_np("pc", "%s", clone_cases[i].exported));
+    for (int w = 0; w < 2; w++) {
+      CHECK(lua_ok("%s", clone_cases[i].write[w]));
+      CHECK(py_true("pc.tolist() == %s", clone_cases[i].pc[w]));
+    }
+    CHECK(lua_true("%s", clone_cases[i].lua));
+    CHECK(lua_to_py("lp", "%s:data_ptr()", clone_cases[i].exported) &&
+          py_true("lp == pc.ctypes.data"));
+    if (clone_cases[i].other)
+      CHECK(lua_to_py("lp", "%s:data_ptr()", clone_cases[i].other) &&
+            py_true("lp != pc.ctypes.data"));
+    CHECK(lua_ok("x0, x1 = nil") && py_ok("del pc"));
+  }
   tp_clone_of_import("e = np.arange(4.0)", np_to_lua);
   lua_gc_full();
 }
