@@ -15,6 +15,12 @@
  * (host_new, host_to_lua) are made here with a deleter that counts in host_deleted. tp_open_lua
  * opens the Lua side with ltensor linked in or loaded with require.
  *
+ * Then the cases both hosts run (tp_*), given the library's name, the host's conversions
+ * (lua_to_np / np_to_lua, lua_to_torch / torch_to_lua) and Python expressions: every dtype both
+ * ways, views both ways, lifetimes of imports and exports, clones, read-only tensors, tables
+ * of (Lua, Python) expressions that must agree. The host's Python names pvals, psize, pbytes and
+ * paddr for its library's arrays (tp_same_as).
+ *
  * The caller starts Python (pylua_start) into G before anything else, and includes this header
  * first (Python.h sets feature macros for the system headers).
  */
