@@ -620,6 +620,30 @@ static void test_outlives_state(void) {
 
 /* {====== 8: matrix products against torch's ====== */
 
+/* The operands names[i] of shapes[i] (n of them), random of dtype dt in torch (int64: integers
+   from -9 to 8) and shared into Lua under the same names; ctx starts each context. */
+static void random_operands(const char *ctx, const char *dt, const char *const *names,
+                            const char *const *shapes, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    set_context("%s%s %s", ctx, dt, names[i]);
+    if (strcmp(dt, "int64") == 0)
+      CHECK(py_ok("%s = torch.randint(-9, 9, (%s,), dtype=torch.int64)", names[i], shapes[i]));
+    else
+      CHECK(py_ok("%s = torch.randn(%s, dtype=torch.%s)", names[i], shapes[i], dt));
+    CHECK(torch_to_lua(names[i], "%s", names[i]));
+  }
+}
+
+/* torch's r (Lua's result) is torch's want (a Python expression): shape and dtype, then the
+   values exactly (is_int) or within tol. */
+static void same_result(const char *want, int is_int, const char *tol) {
+  CHECK(py_true("r.shape == (%s).shape and r.dtype == (%s).dtype", want, want));
+  if (is_int)
+    CHECK(py_true("torch.equal(r, %s)", want));
+  else
+    CHECK(py_true("torch.allclose(r, %s, rtol=%s, atol=%s)", want, tol, tol));
+}
+
 /* mm, bmm, mv, dot, addmm and matmul (with transposed, strided and broadcast operands) of
    torch's random tensors, shared into Lua, computed by ltensor (the BLAS where one was built in)
    and compared with torch's own results: within 1e-4 (float32, complex64), 1e-10 (float64,
@@ -654,22 +678,11 @@ static void test_products(void) {
     const char *dt = dts[d];
     int is_int = strcmp(dt, "int64") == 0;
     const char *tol = strstr(dt, "32") || strcmp(dt, "complex64") == 0 ? "1e-4" : "1e-10";
-    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
-      set_context("%s %s", dt, names[i]);
-      if (is_int)
-        CHECK(py_ok("%s = torch.randint(-9, 9, (%s,), dtype=torch.int64)", names[i], shapes[i]));
-      else
-        CHECK(py_ok("%s = torch.randn(%s, dtype=torch.%s)", names[i], shapes[i], dt));
-      CHECK(torch_to_lua(names[i], "%s", names[i]));
-    }
+    random_operands("", dt, names, shapes, sizeof names / sizeof *names);
     for (size_t i = 0; i < sizeof ops / sizeof *ops; i++) {
       set_context("%s %s", dt, ops[i].lua);
       CHECK(lua_to_torch("r", "%s", ops[i].lua));
-      CHECK(py_true("r.shape == (%s).shape and r.dtype == (%s).dtype", ops[i].torch, ops[i].torch));
-      if (is_int)
-        CHECK(py_true("torch.equal(r, %s)", ops[i].torch));
-      else
-        CHECK(py_true("torch.allclose(r, %s, rtol=%s, atol=%s)", ops[i].torch, tol, tol));
+      same_result(ops[i].torch, is_int, tol);
     }
   }
   set_context("%s", "");
@@ -845,24 +858,13 @@ static void test_einsum(void) {
   CHECK(py_ok("torch.manual_seed(16)"));
   for (size_t d = 0; d < sizeof dts / sizeof *dts; d++) {
     int is_int = strcmp(dts[d], "int64") == 0;
-    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
-      set_context("einsum %s %s", dts[d], names[i]);
-      if (is_int)
-        CHECK(py_ok("%s = torch.randint(-9, 9, (%s,), dtype=torch.int64)", names[i], shapes[i]));
-      else
-        CHECK(py_ok("%s = torch.randn(%s, dtype=torch.float64)", names[i], shapes[i]));
-      CHECK(torch_to_lua(names[i], "%s", names[i]));
-    }
+    random_operands("einsum ", dts[d], names, shapes, sizeof names / sizeof *names);
     for (size_t i = 0; i < TP_NEINSUM + sizeof eqs / sizeof *eqs; i++) {
       const char *const *eq = i < TP_NEINSUM ? tp_einsum_eqs[i] : eqs[i - TP_NEINSUM];
       set_context("einsum %s '%s'", dts[d], eq[0]);
       CHECK(lua_to_torch("r", "lt.einsum('%s', %s)", eq[0], eq[1]));
       CHECK(py_ok("pr = torch.einsum('%s', %s)", eq[0], eq[1]));
-      CHECK(py_true("r.shape == pr.shape and r.dtype == pr.dtype"));
-      if (is_int)
-        CHECK(py_true("torch.equal(r, pr)"));
-      else
-        CHECK(py_true("torch.allclose(r, pr, rtol=1e-10, atol=1e-10)"));
+      same_result("pr", is_int, "1e-10");
     }
   }
   set_context("%s", "");
