@@ -138,14 +138,14 @@ int lt_count_nonzero(const lt_tensor *a, const int *dims, int ndims, int keepdim
 
 /* Replace the intermediate *a by op(*a), *a op b, or its reduction (freeing the old one; *a is
    NULL on failure). */
-static int step_unary(lt_unop op, lt_tensor **a, lt_error *err) {
+static int step_unary(lt_func op, lt_tensor **a, lt_error *err) {
   lt_tensor *r;
   int rc = lt_unary(op, *a, NULL, &r, err);
   lt_tensor_free(*a);
   *a = rc ? NULL : r;
   return rc;
 }
-static int step_binary(lt_binop op, lt_tensor **a, const lt_operand *b, lt_error *err) {
+static int step_binary(lt_func op, lt_tensor **a, const lt_operand *b, lt_error *err) {
   lt_operand x = {*a, {LT_SK_INT, {0}, 0}, 0};
   lt_tensor *r;
   int rc = lt_binary(op, &x, b, NULL, &r, err);
