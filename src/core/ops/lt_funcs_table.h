@@ -198,14 +198,17 @@ LT_REF(GE, SMALL, SMALL, x >= y)
 LT_FN(AND, logical_and, 2, LOGICAL, MIL, NULL, NULL, NULL)
 LT_K2B(AND, BOOL, x && y)
 LT_REF(AND, SMALL, SMALL, x != 0 && y != 0)
+LT_REFC(AND, x != 0 && y != 0)
 
 LT_FN(OR, logical_or, 2, LOGICAL, MIL, NULL, NULL, NULL)
 LT_K2B(OR, BOOL, x || y)
 LT_REF(OR, SMALL, SMALL, x != 0 || y != 0)
+LT_REFC(OR, x != 0 || y != 0)
 
 LT_FN(NOT, logical_not, 1, LOGICAL, MIL, NULL, NULL, NULL)
 LT_K1B(NOT, BOOL, !x)
 LT_REF(NOT, SMALL, NONE, x == 0)
+LT_REFC(NOT, x == 0)
 
 /* }====== */
 
