@@ -167,11 +167,31 @@ local function take_block(defs, vars, file, block, code, lines, i)
   return i
 end
 
+-- A module form documented by its method's block (`ltensor.exp = Tensor.exp`): a function of
+-- the module whose first argument, t, is the tensor the method takes as self.
+local function add_alias(defs, vars, a)
+  local src
+  for _, f in ipairs(defs.functions) do
+    if f.class == vars[a.svar] and f.sep == ":" and f.name == a.sname then src = f end
+  end
+  if not vars[a.var] or not src then
+    defs.problems[#defs.problems + 1] = a.where .. ": `" .. a.svar .. "." .. a.sname ..
+      "` is no documented method, or `" .. a.var .. "` no class's table"
+    return
+  end
+  local f = { class = vars[a.var], sep = ".", name = a.name, desc = src.desc, returns = src.returns,
+    overloads = {}, file = src.file, line = src.line, method = src.name,
+    params = { { name = "t", type = src.class, desc = "" } }, args = { "t" } }
+  for _, p in ipairs(src.params) do f.params[#f.params + 1] = p end
+  for _, x in ipairs(src.args) do f.args[#f.args + 1] = x end
+  defs.functions[#defs.functions + 1] = f
+end
+
 -- Reads the files (paths relative to root, default M.FILES) into the definitions table.
 function M.read(root, files)
   local defs = { classes = {}, class_order = {}, functions = {}, aliases = {}, meta = {},
     problems = {}, files = files or M.FILES }
-  local vars = {}
+  local vars, aliases = {}, {}
   for _, file in ipairs(defs.files) do
     local fh = assert(io.open(root .. "/" .. file, "r"))
     local lines = {}
@@ -182,6 +202,11 @@ function M.read(root, files)
       local l = lines[i]
       if l:match("^%-%-%-") then
         block[#block + 1] = { s = l, n = i }
+      elseif #block == 0 and l:match("^%w+%.[%w_]+ = %w+%.[%w_]+$") then
+        -- `ltensor.exp = Tensor.exp`: the method's block serves its module form too
+        local var, name, svar, sname = l:match("^(%w+)%.([%w_]+) = (%w+)%.([%w_]+)$")
+        aliases[#aliases + 1] = { var = var, name = name, svar = svar, sname = sname,
+          where = file .. ":" .. i }
       else
         if #block > 0 then
           local code = l:match("^%S") and not l:match("^%-%-") and l or nil
@@ -193,6 +218,7 @@ function M.read(root, files)
     end
     if #block > 0 then take_block(defs, vars, file, block, nil, lines, #lines) end
   end
+  for _, a in ipairs(aliases) do add_alias(defs, vars, a) end
   return defs
 end
 
