@@ -307,6 +307,31 @@ end)
 
 -- {====== nan_to_num ======
 
+describe("square", function()
+  it("is t * t in t's dtype, as torch: bool gives int64, integers wrap", function()
+    assert.same({ 9, 0.25, 4 }, lt.tensor({ -3.0, 0.5, 2 }):square():tolist())
+    local i = lt.tensor({ 3, -4 }, "int8"):square()
+    assert.equal("int8", i.dtype)
+    assert.same({ 9, 16 }, i:tolist())
+    assert.same({ 64 }, lt.tensor({ 200 }, "uint8"):square():tolist()) -- 40000 mod 256
+    local b = lt.tensor({ true, false }):square()
+    assert.equal("int64", b.dtype)
+    assert.same({ 1, 0 }, b:tolist())
+    local z = lt.zeros({ 1 }, "complex64")
+    z[1] = { 1, 2 }
+    assert.same({ { -3, 4 } }, z:square():tolist())
+  end)
+  it("has the in-place and module forms", function()
+    local t = lt.tensor({ 1.5, -2 })
+    assert.equal(t, t:square_())
+    assert.same({ 2.25, 4 }, t:tolist())
+    assert.same({ 4, 9 }, lt.square(lt.tensor({ 2, -3 })):tolist())
+    raises("square_: result type int64 can't be cast to the tensor's dtype bool", function()
+      return lt.tensor({ true }):square_() end)
+    raises("square: too many arguments", function() return t:square(2) end)
+  end)
+end)
+
 describe("nan_to_num", function()
   local t = lt.tensor({ nan, inf, -inf, 1.5 }, "float64")
   it("defaults: 0, the largest and lowest finite values of the dtype", function()

@@ -269,6 +269,14 @@ LT_S1(ABS, LT_SU_ABS)
 LT_REF(ABS, ANY, NONE, fabs(x))
 LT_REFC(ABS, cabs(x))
 
+/* x * x: bool gives int64 (torch's pow(x, 2)), integers wrap */
+LT_FN(SQUARE, square, 1, POW, MIL, NULL, NULL, NULL)
+LT_K1(SQUARE, INT, (T)((U)x * (U)x))
+LT_K1(SQUARE, FLT, x * x)
+LT_K1(SQUARE, CPX, ((T){x.re * x.re - x.im * x.im, 2 * x.re * x.im}))
+LT_REF(SQUARE, ANY, NONE, x * x)
+LT_REFC(SQUARE, x * x)
+
 LT_FN(SIGN, sign, 1, SAME, MIL, NULL, NULL, NULL)
 LT_K1(SIGN, SINT, (T)((x > 0) - (x < 0)))
 LT_K1(SIGN, UINT, (T)(x > 0))

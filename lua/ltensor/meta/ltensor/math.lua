@@ -310,6 +310,15 @@ ltensor.round = Tensor.round
 ---@return ltensor.Tensor self
 function Tensor:round_() end
 
+--- t * t, elementwise (bool gives int64, integers wrap), as torch.square.
+---@return ltensor.Tensor
+function Tensor:square() end
+ltensor.square = Tensor.square
+
+--- In place: square written into t.
+---@return ltensor.Tensor self
+function Tensor:square_() end
+
 --- -1, 0 or 1 by the sign of each element.
 ---@return ltensor.Tensor
 function Tensor:sign() end
