@@ -2,8 +2,9 @@
  * lua_funcs.c -- the elementwise functions in Lua, registered from the rows of lt_funcs.h: for
  * every row, the method t:name(...), the in-place t:name_(...) and the module form
  * lt.name(t, ...) its forms name, each a closure of one dispatcher (call_row) over the row; the
- * operators (+ - * / // % ^ unary -, & | ~ << >> unary ~), which run the same rows; and lerp and
- * nan_to_num, whose arguments are not operands.
+ * operators (+ - * / // % ^ unary -, & | ~ << >> unary ~), which run the same rows; and the
+ * elementwise functions whose arguments are not one or two operands: lerp, nan_to_num, clamp,
+ * lt.where, masked_fill (with their module and in-place forms, funcs_forms).
  *
  * Every call follows the argument layer (lua_ud.h): trailing nils are absent, an extra
  * argument raises, the row's one option (torch's keyword-only argument: add's alpha, div's
@@ -14,9 +15,23 @@
  */
 #include <string.h>
 
-#include "lt_funcs.h"
+#include "lt_math.h"
 #include "lua_parts.h"
 #include "lua_ud.h"
+
+/* Where a call's result goes: in place, t itself (readied for writing); else a new tensor
+   userdata pushed on top. *res holds the in-place result's pointer. */
+static lt_tensor **result_slot(lua_State *L, lt_tensor *t, int inplace, lt_tensor **res) {
+  if (!inplace) return &ltl_newud(L)->t;
+  ltl_prepare_write(L, t);
+  return res;
+}
+
+/* The call's result: the new tensor on top, or t (argument 1) in place. */
+static int result(lua_State *L, int inplace) {
+  if (inplace) lua_settop(L, 1);
+  return 1;
+}
 
 /* {====== options ====== */
 
@@ -114,16 +129,11 @@ static int run_row(lua_State *L, lt_func f, int inplace, const char *name) {
   for (int i = 0; i < r->nin; i++) ltl_check_operand(L, i + 1, &ops[i], name);
   if (has_alpha) scale_by_alpha(L, name, &ops[0], &ops[1], &alpha);
   lt_error err;
-  lt_tensor **out = &res;
-  if (inplace)
-    ltl_prepare_write(L, t);
-  else
-    out = &ltl_newud(L)->t;
+  lt_tensor **out = result_slot(L, t, inplace, &res);
   int rc = r->nin == 1 ? lt_unary(f, t, inplace ? t : NULL, out, &err)
                        : lt_binary(f, &ops[0], &ops[1], inplace ? t : NULL, out, &err);
   if (rc) return ltl_error(L, "%s: %s", name, err.msg);
-  if (inplace) lua_settop(L, 1);
-  return 1;
+  return result(L, inplace);
 }
 
 /* The closure of a row's form: upvalues the row (an integer), in place (a boolean) and the name
@@ -205,7 +215,53 @@ static const luaL_Reg funcs_metameth[] = {
 
 /* }====== */
 
-/* {====== lerp and nan_to_num ====== */
+/* {====== lerp, nan_to_num, clamp, where, masked_fill ====== */
+
+/* t:clamp(min, max) (either may be nil) and clamp_ */
+static int clamp(lua_State *L, int inplace) {
+  const char *name = inplace ? "clamp_" : "clamp";
+  ltl_args(L, 1, 2, 0, name);
+  lt_tensor *t = ltl_check(L, 1), *res;
+  lt_operand lo, hi;
+  int has_lo = !lua_isnoneornil(L, 2), has_hi = !lua_isnoneornil(L, 3);
+  if (has_lo) ltl_check_operand(L, 2, &lo, name);
+  if (has_hi) ltl_check_operand(L, 3, &hi, name);
+  lt_error err;
+  lt_tensor **out = result_slot(L, t, inplace, &res);
+  if (lt_clamp(t, has_lo ? &lo : NULL, has_hi ? &hi : NULL, inplace ? t : NULL, out, &err))
+    return ltl_error(L, "%s: %s", name, err.msg);
+  return result(L, inplace);
+}
+static int m_clamp(lua_State *L) { return clamp(L, 0); }
+static int m_clamp_(lua_State *L) { return clamp(L, 1); }
+
+/* lt.where(cond, a, b) */
+static int f_where(lua_State *L) {
+  ltl_args(L, 0, 3, 0, "where");
+  lt_tensor *c = ltl_check(L, 1);
+  lt_operand a, b;
+  ltl_check_operand(L, 2, &a, "where");
+  ltl_check_operand(L, 3, &b, "where");
+  lt_error err;
+  ltl_ud *ud = ltl_newud(L);
+  if (lt_where(c, &a, &b, &ud->t, &err)) return ltl_error(L, "where: %s", err.msg);
+  return 1;
+}
+
+/* t:masked_fill(mask, value): where(mask, value, t) in t's dtype; masked_fill_ writes t. */
+static int masked_fill(lua_State *L, int inplace) {
+  const char *name = inplace ? "masked_fill_" : "masked_fill";
+  ltl_args(L, 1, 2, 0, name);
+  lt_tensor *t = ltl_check(L, 1), *mask = ltl_check(L, 2), *res;
+  lt_operand v;
+  ltl_check_operand(L, 3, &v, name);
+  lt_error err;
+  lt_tensor **out = result_slot(L, t, inplace, &res);
+  if (lt_masked_fill(t, mask, &v, inplace, out, &err)) return ltl_error(L, "%s: %s", name, err.msg);
+  return result(L, inplace);
+}
+static int m_masked_fill(lua_State *L) { return masked_fill(L, 0); }
+static int m_masked_fill_(lua_State *L) { return masked_fill(L, 1); }
 
 /* t:lerp(end, weight): weight a number or a tensor; lerp_ writes t. */
 static int lerp(lua_State *L, int inplace) {
@@ -217,15 +273,10 @@ static int lerp(lua_State *L, int inplace) {
   ltl_check_operand(L, 2, &e, name);
   ltl_check_operand(L, 3, &w, name);
   lt_error err;
-  lt_tensor **out = &res;
-  if (inplace)
-    ltl_prepare_write(L, t);
-  else
-    out = &ltl_newud(L)->t;
+  lt_tensor **out = result_slot(L, t, inplace, &res);
   if (lt_lerp(&a, &e, &w, inplace ? t : NULL, out, &err))
     return ltl_error(L, "%s: %s", name, err.msg);
-  if (inplace) lua_settop(L, 1);
-  return 1;
+  return result(L, inplace);
 }
 static int m_lerp(lua_State *L) { return lerp(L, 0); }
 static int m_lerp_(lua_State *L) { return lerp(L, 1); }
@@ -251,29 +302,40 @@ static int nan_to_num(lua_State *L, int inplace) {
   lua_settop(L, 1);
   lt_tensor *t = ltl_check(L, 1), *res;
   lt_error err;
-  lt_tensor **out = &res;
-  if (inplace)
-    ltl_prepare_write(L, t);
-  else
-    out = &ltl_newud(L)->t;
+  lt_tensor **out = result_slot(L, t, inplace, &res);
   if (lt_nan_to_num(t, has[0] ? &v[0] : NULL, has[1] ? &v[1] : NULL, has[2] ? &v[2] : NULL,
                     inplace ? t : NULL, out, &err))
     return ltl_error(L, "%s: %s", name, err.msg);
-  if (inplace) lua_settop(L, 1);
-  return 1;
+  return result(L, inplace);
 }
 static int m_nan_to_num(lua_State *L) { return nan_to_num(L, 0); }
 static int m_nan_to_num_(lua_State *L) { return nan_to_num(L, 1); }
 
-static const luaL_Reg funcs_methods[] = {{"lerp", m_lerp},
-                                         {"lerp_", m_lerp_},
-                                         {"nan_to_num", m_nan_to_num},
-                                         {"nan_to_num_", m_nan_to_num_},
-                                         {NULL, NULL}};
-/* their module forms: torch.lerp, torch.nan_to_num */
-static const luaL_Reg funcs_funcs[] = {
-    {"lerp", m_lerp}, {"nan_to_num", m_nan_to_num}, {NULL, NULL}};
+/* Functions that torch has as torch.f and as an in-place method: t:name(...), lt.name(t, ...)
+   and t:name_(...) (open_funcs). */
+static const struct {
+  const char *name;
+  lua_CFunction f, f_;
+} funcs_forms[] = {{"lerp", m_lerp, m_lerp_},
+                   {"nan_to_num", m_nan_to_num, m_nan_to_num_},
+                   {"clamp", m_clamp, m_clamp_},
+                   {"masked_fill", m_masked_fill, m_masked_fill_}};
+/* The module's own. */
+static const luaL_Reg funcs_funcs[] = {{"where", f_where}, {NULL, NULL}};
 
 /* }====== */
 
-const ltl_part ltl_part_funcs = {funcs_metameth, funcs_methods, NULL, funcs_funcs, open_rows};
+static void open_funcs(lua_State *L, const ltl_tables *at) {
+  open_rows(L, at);
+  for (size_t i = 0; i < sizeof funcs_forms / sizeof funcs_forms[0]; i++) {
+    lua_pushcfunction(L, funcs_forms[i].f);
+    lua_pushvalue(L, -1);
+    lua_setfield(L, at->methods, funcs_forms[i].name);
+    lua_setfield(L, at->module, funcs_forms[i].name);
+    lua_pushfstring(L, "%s_", funcs_forms[i].name);
+    lua_pushcfunction(L, funcs_forms[i].f_);
+    lua_settable(L, at->methods);
+  }
+}
+
+const ltl_part ltl_part_funcs = {funcs_metameth, NULL, NULL, funcs_funcs, open_funcs};

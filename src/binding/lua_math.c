@@ -1,15 +1,15 @@
 /*
- * lua_math.c -- tensor math in Lua beyond the table of elementwise functions (lua_funcs.c):
- * clamp, masked_fill, lt.where, the matrix products (matmul, mm, bmm, mv, dot, addmm), t and mT,
+ * lua_math.c -- tensor math in Lua beyond the elementwise functions (lua_funcs.c) and the
+ * reductions (lua_reduce.c): the matrix products (matmul, mm, bmm, mv, dot, addmm), t and mT,
  * lt.cat / lt.stack, map/apply for the rare per-element Lua function (always on the calling
- * thread: the core's pool never runs Lua), and lt.set_num_threads / get_num_threads
- * (reductions: lua_reduce.c).
+ * thread: the core's pool never runs Lua), and lt.set_num_threads / get_num_threads.
  *
  * Argument handling only: every operation is the core's (lt_math.h, lt_linalg.h). Operands are
  * tensors or Lua scalars (numbers, booleans); dims are 1-based (negative from the end). Every
  * call counts its arguments as the argument layer does (ltl_args: trailing nils absent, one
  * more raises), and the methods torch also has as torch.f are module functions too
- * (math_funcs). Read only by lua_init.c (ltl_part_math); calls the base (lua_ud.h) and the core.
+ * (math_both). Read only by lua_init.c (ltl_part_math); calls the base (lua_ud.h) and the
+ * core.
  */
 #include <limits.h>
 #include <string.h>
@@ -26,64 +26,6 @@ static int result(lua_State *L, int inplace) {
   if (inplace) lua_settop(L, 1);
   return 1;
 }
-
-/* {====== clamp, where, masked_fill ====== */
-
-/* t:clamp(min, max) (either may be nil) and clamp_ */
-static int clamp(lua_State *L, int inplace) {
-  const char *name = inplace ? "clamp_" : "clamp";
-  ltl_args(L, 1, 2, 0, name);
-  lt_tensor *t = ltl_check(L, 1), *res;
-  lt_operand lo, hi;
-  int has_lo = !lua_isnoneornil(L, 2), has_hi = !lua_isnoneornil(L, 3);
-  if (has_lo) ltl_check_operand(L, 2, &lo, name);
-  if (has_hi) ltl_check_operand(L, 3, &hi, name);
-  lt_error err;
-  lt_tensor **out = &res;
-  if (inplace)
-    ltl_prepare_write(L, t);
-  else
-    out = &ltl_newud(L)->t;
-  if (lt_clamp(t, has_lo ? &lo : NULL, has_hi ? &hi : NULL, inplace ? t : NULL, out, &err))
-    return ltl_error(L, "%s: %s", name, err.msg);
-  return result(L, inplace);
-}
-static int m_clamp(lua_State *L) { return clamp(L, 0); }
-static int m_clamp_(lua_State *L) { return clamp(L, 1); }
-
-/* lt.where(cond, a, b) */
-static int f_where(lua_State *L) {
-  ltl_args(L, 0, 3, 0, "where");
-  lt_tensor *c = ltl_check(L, 1);
-  lt_operand a, b;
-  ltl_check_operand(L, 2, &a, "where");
-  ltl_check_operand(L, 3, &b, "where");
-  lt_error err;
-  ltl_ud *ud = ltl_newud(L);
-  if (lt_where(c, &a, &b, &ud->t, &err)) return ltl_error(L, "where: %s", err.msg);
-  return 1;
-}
-
-/* t:masked_fill(mask, value): where(mask, value, t) in t's dtype; masked_fill_ writes t. */
-static int masked_fill(lua_State *L, int inplace) {
-  const char *name = inplace ? "masked_fill_" : "masked_fill";
-  ltl_args(L, 1, 2, 0, name);
-  lt_tensor *t = ltl_check(L, 1), *mask = ltl_check(L, 2), *res;
-  lt_operand v;
-  ltl_check_operand(L, 3, &v, name);
-  lt_error err;
-  lt_tensor **out = &res;
-  if (inplace)
-    ltl_prepare_write(L, t);
-  else
-    out = &ltl_newud(L)->t;
-  if (lt_masked_fill(t, mask, &v, inplace, out, &err)) return ltl_error(L, "%s: %s", name, err.msg);
-  return result(L, inplace);
-}
-static int m_masked_fill(lua_State *L) { return masked_fill(L, 0); }
-static int m_masked_fill_(lua_State *L) { return masked_fill(L, 1); }
-
-/* }====== */
 
 /* {====== linear algebra, cat, stack ====== */
 
@@ -281,25 +223,6 @@ static int m_apply(lua_State *L) {
 
 /* }====== */
 
-static const luaL_Reg math_methods[] = {
-    {"clamp", m_clamp},
-    {"clamp_", m_clamp_},
-    {"masked_fill", m_masked_fill},
-    {"masked_fill_", m_masked_fill_},
-    {"matmul", m_matmul},
-    {"mm", m_mm},
-    {"bmm", m_bmm},
-    {"mv", m_mv},
-    {"dot", m_dot},
-    {"addmm", m_addmm},
-    {"addmm_", m_addmm_},
-    {"t", m_t},
-    {"t_", m_t_},
-    {"map", m_map},
-    {"apply", m_apply},
-    {NULL, NULL},
-};
-
 /* {====== threads ====== */
 
 /* lt.set_num_threads(n): the process-wide count of threads for bulk operations. */
@@ -319,27 +242,27 @@ static int f_get_num_threads(lua_State *L) {
 
 /* }====== */
 
-/* The module's functions: lt.where, cat, stack, the threads, and the module forms of the
-   methods torch also has as torch.f. */
-static const luaL_Reg math_funcs[] = {{"where", f_where},
-                                      {"cat", f_cat},
+/* The methods torch also has as torch.f: methods and module functions both (open_math). */
+static const luaL_Reg math_both[] = {
+    {"matmul", m_matmul}, {"mm", m_mm},       {"bmm", m_bmm}, {"mv", m_mv},
+    {"dot", m_dot},       {"addmm", m_addmm}, {"t", m_t},     {NULL, NULL},
+};
+/* The methods alone. */
+static const luaL_Reg math_methods[] = {
+    {"addmm_", m_addmm_}, {"t_", m_t_}, {"map", m_map}, {"apply", m_apply}, {NULL, NULL},
+};
+/* The module's own functions. */
+static const luaL_Reg math_funcs[] = {{"cat", f_cat},
                                       {"stack", f_stack},
                                       {"set_num_threads", f_set_num_threads},
                                       {"get_num_threads", f_get_num_threads},
-                                      {"clamp", m_clamp},
-                                      {"masked_fill", m_masked_fill},
-                                      {"matmul", m_matmul},
-                                      {"mm", m_mm},
-                                      {"bmm", m_bmm},
-                                      {"mv", m_mv},
-                                      {"dot", m_dot},
-                                      {"addmm", m_addmm},
-                                      {"t", m_t},
                                       {NULL, NULL}};
 
 static void open_math(lua_State *L, const ltl_tables *at) {
   lua_pushcfunction(L, p_mT);
   lua_setfield(L, at->props, "mT");
+  ltl_setfuncs(L, at->methods, math_both);
+  ltl_setfuncs(L, at->module, math_both);
 }
 
 const ltl_part ltl_part_math = {NULL, math_methods, NULL, math_funcs, open_math};

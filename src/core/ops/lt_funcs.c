@@ -326,37 +326,50 @@ static int check_cast(lt_dtype rt, const lt_tensor *inplace, lt_error *err) {
   return LT_OK;
 }
 
-/* Runs row f over its operands ops[0..n) (n = the row's nin), the result in *out or inplace. */
-static int run_row(lt_func f, int n, const lt_operand *const *ops, lt_tensor *inplace,
-                   lt_tensor **out, lt_error *err) {
-  const lt_func_row *r = &lt_funcs[f];
-  if ((unsigned)f >= (unsigned)LT_NFUNCS || r->nin != n)
-    return lt_fail(err, LT_EARG, "not a function of %d operand%s", n, n == 1 ? "" : "s");
+/* Whether every tensor among the n operands may be read. */
+static int check_readable(int n, const lt_operand *const *ops, lt_error *err) {
   for (int i = 0; i < n; i++) {
     int rc = ops[i]->t ? lt_check_readable(ops[i]->t, err) : LT_OK;
     if (rc) return rc;
   }
-  lt_dtype p = lt_result_type(n, ops), rt, ct, oc;
-  row_types(r, p, &rt, &ct, &oc);
-  lt_kernel k = r->k[ct];
-  if (!k)
-    return lt_fail(err, LT_EARG, "not supported for %s%s%s%s", lt_dtypes[p].name,
-                   r->hint ? " (" : "", r->hint ? r->hint : "", r->hint ? ")" : "");
-  int rc = check_cast(rt, inplace, err);
-  if (rc) return rc;
-  const lt_tensor *in[2];
-  lt_tensor *owned[2];
+  return LT_OK;
+}
+
+/* Runs k (its streaming twin instead when it has one and the operation is large) given ctx
+   over the n operands converted to ct, the result of dtype rt computed as oc. */
+static int run_converted(lt_kernel k, lt_kernel twin, void *ctx, int n,
+                         const lt_operand *const *ops, lt_dtype ct, lt_dtype oc, lt_dtype rt,
+                         lt_tensor *inplace, lt_tensor **out, const char *fail, lt_error *err) {
+  const lt_tensor *in[3];
+  lt_tensor *owned[3];
   int ndim;
   int64_t shape[LT_MAX_NDIM];
-  if ((rc = convert(n, ops, ct, in, owned, &ndim, shape, err))) return rc;
+  int rc = convert(n, ops, ct, in, owned, &ndim, shape, err);
+  if (rc) return rc;
   double numel = 1; /* in double: an expanded view's sizes may multiply past int64 */
   for (int d = 0; d < ndim; d++) numel *= (double)shape[d];
-  if (r->nt[ct] && lt_stream_worth((double)(n + 1) * numel * (double)lt_dtypes[ct].size))
-    k = r->nt[ct];
-  rc = lt_run_elementwise(k, NULL, n, in, ndim, shape, oc, rt, inplace, out,
-                          r->fail ? r->fail : "failed", err);
+  if (twin && lt_stream_worth((double)(n + 1) * numel * (double)lt_dtypes[ct].size)) k = twin;
+  rc = lt_run_elementwise(k, ctx, n, in, ndim, shape, oc, rt, inplace, out, fail, err);
   for (int i = 0; i < n; i++) lt_tensor_free(owned[i]);
   return rc;
+}
+
+/* Runs row f over its operands ops[0..n) (n = the row's nin), the result in *out or inplace. */
+static int run_row(lt_func f, int n, const lt_operand *const *ops, lt_tensor *inplace,
+                   lt_tensor **out, lt_error *err) {
+  if ((unsigned)f >= (unsigned)LT_NFUNCS || lt_funcs[f].nin != n)
+    return lt_fail(err, LT_EARG, "not a function of %d operand%s", n, n == 1 ? "" : "s");
+  const lt_func_row *r = &lt_funcs[f];
+  int rc = check_readable(n, ops, err);
+  if (rc) return rc;
+  lt_dtype p = lt_result_type(n, ops), rt, ct, oc;
+  row_types(r, p, &rt, &ct, &oc);
+  if (!r->k[ct])
+    return lt_fail(err, LT_EARG, "not supported for %s%s%s%s", lt_dtypes[p].name,
+                   r->hint ? " (" : "", r->hint ? r->hint : "", r->hint ? ")" : "");
+  if ((rc = check_cast(rt, inplace, err))) return rc;
+  return run_converted(r->k[ct], r->nt[ct], NULL, n, ops, ct, oc, rt, inplace, out,
+                       r->fail ? r->fail : "failed", err);
 }
 
 int lt_unary(lt_func f, const lt_tensor *a, lt_tensor *inplace, lt_tensor **out, lt_error *err) {
@@ -393,26 +406,16 @@ LERP(FLOAT64, double)
 int lt_lerp(const lt_operand *a, const lt_operand *end, const lt_operand *weight,
             lt_tensor *inplace, lt_tensor **out, lt_error *err) {
   const lt_operand *ops[3] = {a, end, weight};
-  for (int i = 0; i < 3; i++) {
-    int rc = ops[i]->t ? lt_check_readable(ops[i]->t, err) : LT_OK;
-    if (rc) return rc;
-  }
+  int rc = check_readable(3, ops, err);
+  if (rc) return rc;
   lt_dtype rt = lt_result_type(2, ops); /* a float weight does not make integers lerp */
   if (weight->t) rt = lt_promote(rt, weight->t->dtype);
   if (lt_category_of(rt) != LT_CAT_FLOAT)
     return lt_fail(err, LT_EARG, "not supported for %s", lt_dtypes[rt].name);
   lt_dtype ct = lt_compute_type(rt);
-  int rc = check_cast(rt, inplace, err);
-  if (rc) return rc;
-  const lt_tensor *in[3];
-  lt_tensor *owned[3];
-  int ndim;
-  int64_t shape[LT_MAX_NDIM];
-  if ((rc = convert(3, ops, ct, in, owned, &ndim, shape, err))) return rc;
-  rc = lt_run_elementwise(ct == LT_FLOAT32 ? lerp_FLOAT32 : lerp_FLOAT64, NULL, 3, in, ndim, shape,
-                          ct, rt, inplace, out, "failed", err);
-  for (int i = 0; i < 3; i++) lt_tensor_free(owned[i]);
-  return rc;
+  if ((rc = check_cast(rt, inplace, err))) return rc;
+  return run_converted(ct == LT_FLOAT32 ? lerp_FLOAT32 : lerp_FLOAT64, NULL, NULL, 3, ops, ct, ct,
+                       rt, inplace, out, "failed", err);
 }
 
 /* nan_to_num: the three replacements in the computation dtype. */
@@ -459,14 +462,9 @@ int lt_nan_to_num(const lt_tensor *a, const double *nan, const double *posinf, c
   double big = lt_float_max(a->dtype);
   nan_repl c = {nan ? *nan : 0.0, posinf ? *posinf : big, neginf ? *neginf : -big};
   lt_dtype ct = lt_compute_type(a->dtype);
-  const lt_operand oa = {a, {LT_SK_INT, {0}, 0}, 0};
-  const lt_tensor *ta;
-  lt_tensor *owned;
-  if ((rc = lt_operand_as(&oa, ct, &ta, &owned, err))) return rc;
-  rc = lt_run_elementwise(ct == LT_FLOAT32 ? nan_to_num_FLOAT32 : nan_to_num_FLOAT64, &c, 1, &ta,
-                          a->ndim, a->shape, ct, a->dtype, inplace, out, "failed", err);
-  lt_tensor_free(owned);
-  return rc;
+  const lt_operand oa = {a, {LT_SK_INT, {0}, 0}, 0}, *ops[1] = {&oa};
+  return run_converted(ct == LT_FLOAT32 ? nan_to_num_FLOAT32 : nan_to_num_FLOAT64, NULL, &c, 1, ops,
+                       ct, ct, a->dtype, inplace, out, "failed", err);
 }
 
 /* }====== */

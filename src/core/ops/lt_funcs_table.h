@@ -35,6 +35,11 @@
  *       (ANY, POS: > 0, UNIT: |v| < 1, GE1: >= 1, SMALL: 0 to 4, NZ: nonzero, SPEC: with NaN and
  *       infinities, NONE: no y); B is 1 when the dtype is bool.
  *
+ * LT_VMATH_F32(E, name, D) is the whole entry of a floating function with a vectorized float32
+ * kernel, libm's function for float64 and as the reference (tan, asin, ..., erfc), LT_VMATH
+ * with a vectorized float64 kernel too (sqrt, exp, log);
+ * LT_ROUNDING(E, name, fn) that of floor, ceil and round.
+ *
  * Every (function, dtype) has at most one kernel (a second one does not compile: -Woverride-init);
  * a dtype without one is refused ("<name>: not supported for <dtype> (<hint>)"). A new function
  * is a new entry here (docs/CONTRIBUTING.md); the binding, the tests and the module forms follow.
@@ -77,6 +82,28 @@
 #endif
 
 /* clang-format off */
+
+/* A floating function of one operand with a vectorized float32 kernel (lt_vmath_NAME_f32) and
+   libm's NAME for float64 and as its reference, on the domain D: one line for the entry. */
+#define LT_VMATH_F32(E, name, D)                    \
+  LT_FN(E, name, 1, FLOAT, MIL, NULL, NULL, NULL) \
+  LT_V1(E, FLOAT32, lt_vmath_##name##_f32)        \
+  LT_K1(E, F64, name(x))                          \
+  LT_REF(E, D, NONE, name(x))
+/* The same with a vectorized float64 kernel too (lt_vmath_NAME_f64). */
+#define LT_VMATH(E, name, D)                     \
+  LT_FN(E, name, 1, FLOAT, MIL, NULL, NULL, NULL) \
+  LT_V1(E, FLOAT32, lt_vmath_##name##_f32)        \
+  LT_V1(E, FLOAT64, lt_vmath_##name##_f64)        \
+  LT_REF(E, D, NONE, name(x))
+/* A rounding function: libm's fn for floats (with a streaming twin), integers and bool kept. */
+#define LT_ROUNDING(E, name, fn)                \
+  LT_FN(E, name, 1, SAME, MIL, NULL, NULL, NULL) \
+  LT_K1(E, FLT, LM(fn, x))                       \
+  LT_K1(E, INT, x)                               \
+  LT_K1(E, BOOL, x)                              \
+  LT_S1(E, LT_SU_##E)                            \
+  LT_REF(E, ANY, NONE, fn(x))
 
 /* {====== arithmetic ====== */
 
@@ -284,27 +311,9 @@ LT_K1(SIGN, BOOL, x)
 LT_K1(SIGN, FLT, x > 0 ? (T)1 : x < 0 ? (T)-1 : x)
 LT_REF(SIGN, ANY, NONE, (x > 0) - (x < 0))
 
-LT_FN(FLOOR, floor, 1, SAME, MIL, NULL, NULL, NULL)
-LT_K1(FLOOR, FLT, LM(floor, x))
-LT_K1(FLOOR, INT, x)
-LT_K1(FLOOR, BOOL, x)
-LT_S1(FLOOR, LT_SU_FLOOR)
-LT_REF(FLOOR, ANY, NONE, floor(x))
-
-LT_FN(CEIL, ceil, 1, SAME, MIL, NULL, NULL, NULL)
-LT_K1(CEIL, FLT, LM(ceil, x))
-LT_K1(CEIL, INT, x)
-LT_K1(CEIL, BOOL, x)
-LT_S1(CEIL, LT_SU_CEIL)
-LT_REF(CEIL, ANY, NONE, ceil(x))
-
-/* half to even, as torch */
-LT_FN(ROUND, round, 1, SAME, MIL, NULL, NULL, NULL)
-LT_K1(ROUND, FLT, LM(nearbyint, x))
-LT_K1(ROUND, INT, x)
-LT_K1(ROUND, BOOL, x)
-LT_S1(ROUND, LT_SU_ROUND)
-LT_REF(ROUND, ANY, NONE, nearbyint(x))
+LT_ROUNDING(FLOOR, floor, floor)
+LT_ROUNDING(CEIL, ceil, ceil)
+LT_ROUNDING(ROUND, round, nearbyint) /* half to even, as torch */
 
 LT_FN(TRUNC, trunc, 1, SAME, MIL, NULL, NULL, NULL)
 LT_K1(TRUNC, FLT, LM(trunc, x))
@@ -329,119 +338,36 @@ LT_REF(RELU, ANY, NONE, x > 0 ? x : 0)
 
 /* {====== unary: floating functions (integers and bool give float32) ====== */
 
-LT_FN(SQRT, sqrt, 1, FLOAT, MIL, NULL, NULL, NULL)
-LT_V1(SQRT, FLOAT32, lt_vmath_sqrt_f32)
-LT_V1(SQRT, FLOAT64, lt_vmath_sqrt_f64)
-LT_REF(SQRT, POS, NONE, sqrt(x))
+LT_VMATH(SQRT, sqrt, POS)
 
 LT_FN(RSQRT, rsqrt, 1, FLOAT, MIL, NULL, NULL, NULL)
 LT_K1(RSQRT, FLT, (T)1 / LM(sqrt, x))
 LT_REF(RSQRT, POS, NONE, 1 / sqrt(x))
 
-LT_FN(EXP, exp, 1, FLOAT, MIL, NULL, NULL, NULL)
-LT_V1(EXP, FLOAT32, lt_vmath_exp_f32)
-LT_V1(EXP, FLOAT64, lt_vmath_exp_f64)
-LT_REF(EXP, ANY, NONE, exp(x))
+LT_VMATH(EXP, exp, ANY)
 
-LT_FN(EXP2, exp2, 1, FLOAT, MIL, NULL, NULL, NULL)
-LT_V1(EXP2, FLOAT32, lt_vmath_exp2_f32)
-LT_K1(EXP2, F64, exp2(x))
-LT_REF(EXP2, ANY, NONE, exp2(x))
+LT_VMATH_F32(EXP2, exp2, ANY)
+LT_VMATH_F32(EXPM1, expm1, ANY)
 
-LT_FN(EXPM1, expm1, 1, FLOAT, MIL, NULL, NULL, NULL)
-LT_V1(EXPM1, FLOAT32, lt_vmath_expm1_f32)
-LT_K1(EXPM1, F64, expm1(x))
-LT_REF(EXPM1, ANY, NONE, expm1(x))
+LT_VMATH(LOG, log, POS)
 
-LT_FN(LOG, log, 1, FLOAT, MIL, NULL, NULL, NULL)
-LT_V1(LOG, FLOAT32, lt_vmath_log_f32)
-LT_V1(LOG, FLOAT64, lt_vmath_log_f64)
-LT_REF(LOG, POS, NONE, log(x))
-
-LT_FN(LOG2, log2, 1, FLOAT, MIL, NULL, NULL, NULL)
-LT_V1(LOG2, FLOAT32, lt_vmath_log2_f32)
-LT_K1(LOG2, F64, log2(x))
-LT_REF(LOG2, POS, NONE, log2(x))
-
-LT_FN(LOG10, log10, 1, FLOAT, MIL, NULL, NULL, NULL)
-LT_V1(LOG10, FLOAT32, lt_vmath_log10_f32)
-LT_K1(LOG10, F64, log10(x))
-LT_REF(LOG10, POS, NONE, log10(x))
-
-LT_FN(LOG1P, log1p, 1, FLOAT, MIL, NULL, NULL, NULL)
-LT_V1(LOG1P, FLOAT32, lt_vmath_log1p_f32)
-LT_K1(LOG1P, F64, log1p(x))
-LT_REF(LOG1P, POS, NONE, log1p(x))
-
-LT_FN(SIN, sin, 1, FLOAT, MIL, NULL, NULL, NULL)
-LT_V1(SIN, FLOAT32, lt_vmath_sin_f32)
-LT_K1(SIN, F64, sin(x))
-LT_REF(SIN, ANY, NONE, sin(x))
-
-LT_FN(COS, cos, 1, FLOAT, MIL, NULL, NULL, NULL)
-LT_V1(COS, FLOAT32, lt_vmath_cos_f32)
-LT_K1(COS, F64, cos(x))
-LT_REF(COS, ANY, NONE, cos(x))
-
-LT_FN(TAN, tan, 1, FLOAT, MIL, NULL, NULL, NULL)
-LT_V1(TAN, FLOAT32, lt_vmath_tan_f32)
-LT_K1(TAN, F64, tan(x))
-LT_REF(TAN, UNIT, NONE, tan(x))
-
-LT_FN(ASIN, asin, 1, FLOAT, MIL, NULL, NULL, NULL)
-LT_V1(ASIN, FLOAT32, lt_vmath_asin_f32)
-LT_K1(ASIN, F64, asin(x))
-LT_REF(ASIN, UNIT, NONE, asin(x))
-
-LT_FN(ACOS, acos, 1, FLOAT, MIL, NULL, NULL, NULL)
-LT_V1(ACOS, FLOAT32, lt_vmath_acos_f32)
-LT_K1(ACOS, F64, acos(x))
-LT_REF(ACOS, UNIT, NONE, acos(x))
-
-LT_FN(ATAN, atan, 1, FLOAT, MIL, NULL, NULL, NULL)
-LT_V1(ATAN, FLOAT32, lt_vmath_atan_f32)
-LT_K1(ATAN, F64, atan(x))
-LT_REF(ATAN, ANY, NONE, atan(x))
-
-LT_FN(SINH, sinh, 1, FLOAT, MIL, NULL, NULL, NULL)
-LT_V1(SINH, FLOAT32, lt_vmath_sinh_f32)
-LT_K1(SINH, F64, sinh(x))
-LT_REF(SINH, ANY, NONE, sinh(x))
-
-LT_FN(COSH, cosh, 1, FLOAT, MIL, NULL, NULL, NULL)
-LT_V1(COSH, FLOAT32, lt_vmath_cosh_f32)
-LT_K1(COSH, F64, cosh(x))
-LT_REF(COSH, ANY, NONE, cosh(x))
-
-LT_FN(TANH, tanh, 1, FLOAT, MIL, NULL, NULL, NULL)
-LT_V1(TANH, FLOAT32, lt_vmath_tanh_f32)
-LT_K1(TANH, F64, tanh(x))
-LT_REF(TANH, ANY, NONE, tanh(x))
-
-LT_FN(ASINH, asinh, 1, FLOAT, MIL, NULL, NULL, NULL)
-LT_V1(ASINH, FLOAT32, lt_vmath_asinh_f32)
-LT_K1(ASINH, F64, asinh(x))
-LT_REF(ASINH, ANY, NONE, asinh(x))
-
-LT_FN(ACOSH, acosh, 1, FLOAT, MIL, NULL, NULL, NULL)
-LT_V1(ACOSH, FLOAT32, lt_vmath_acosh_f32)
-LT_K1(ACOSH, F64, acosh(x))
-LT_REF(ACOSH, GE1, NONE, acosh(x))
-
-LT_FN(ATANH, atanh, 1, FLOAT, MIL, NULL, NULL, NULL)
-LT_V1(ATANH, FLOAT32, lt_vmath_atanh_f32)
-LT_K1(ATANH, F64, atanh(x))
-LT_REF(ATANH, UNIT, NONE, atanh(x))
-
-LT_FN(ERF, erf, 1, FLOAT, MIL, NULL, NULL, NULL)
-LT_V1(ERF, FLOAT32, lt_vmath_erf_f32)
-LT_K1(ERF, F64, erf(x))
-LT_REF(ERF, ANY, NONE, erf(x))
-
-LT_FN(ERFC, erfc, 1, FLOAT, MIL, NULL, NULL, NULL)
-LT_V1(ERFC, FLOAT32, lt_vmath_erfc_f32)
-LT_K1(ERFC, F64, erfc(x))
-LT_REF(ERFC, ANY, NONE, erfc(x))
+LT_VMATH_F32(LOG2, log2, POS)
+LT_VMATH_F32(LOG10, log10, POS)
+LT_VMATH_F32(LOG1P, log1p, POS)
+LT_VMATH_F32(SIN, sin, ANY)
+LT_VMATH_F32(COS, cos, ANY)
+LT_VMATH_F32(TAN, tan, UNIT)
+LT_VMATH_F32(ASIN, asin, UNIT)
+LT_VMATH_F32(ACOS, acos, UNIT)
+LT_VMATH_F32(ATAN, atan, ANY)
+LT_VMATH_F32(SINH, sinh, ANY)
+LT_VMATH_F32(COSH, cosh, ANY)
+LT_VMATH_F32(TANH, tanh, ANY)
+LT_VMATH_F32(ASINH, asinh, ANY)
+LT_VMATH_F32(ACOSH, acosh, GE1)
+LT_VMATH_F32(ATANH, atanh, UNIT)
+LT_VMATH_F32(ERF, erf, ANY)
+LT_VMATH_F32(ERFC, erfc, ANY)
 
 LT_FN(SIGMOID, sigmoid, 1, FLOAT, MIL, NULL, NULL, NULL)
 LT_V1(SIGMOID, FLOAT32, lt_vmath_sigmoid_f32)
@@ -496,6 +422,9 @@ LT_REFC(ISFINITE, isfinite(creal(x)) && isfinite(cimag(x)))
 
 /* clang-format on */
 
+#undef LT_VMATH_F32
+#undef LT_VMATH
+#undef LT_ROUNDING
 #undef LT_FN
 #undef LT_K1
 #undef LT_K1B
