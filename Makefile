@@ -1,9 +1,12 @@
 # ltensor -- a thin wrapper over CMake. The two commands a newcomer types:
-#   make run    install what is missing, build, run examples/quickstart.lua
+#   make run    install what is missing, build the module, run examples/quickstart.lua
 #   make test   the same set-up, then the whole suite (C tests, busted specs, examples)
-# and: make bench, make asan (the suite under AddressSanitizer + UBSan alone), make tsan (the
+# and, to run one's own scripts against the built module: make shell (a subshell with LUA_PATH
+# and LUA_CPATH set) or eval "$(make -s env)" (the same settings in the current shell).
+# Also: make bench, make asan (the suite under AddressSanitizer + UBSan alone), make tsan (the
 # threaded example, the pool's test and the math specs under ThreadSanitizer), make valgrind,
-# make fuzz, make install, make docs (docs/API.md), make clean.
+# make fuzz (the libFuzzer targets, then make drive), make drive (the seeded random driver under
+# AddressSanitizer + UBSan), make install, make docs (docs/API.md), make clean.
 
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
@@ -13,32 +16,51 @@ FUZZ_BUILD ?= build-fuzz
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS = fuzz_dlpack_import fuzz_index fuzz_bytes fuzz_npy_header fuzz_zip_dir \
                fuzz_safetensors_header
+DRIVE_SECONDS ?= 600
+DRIVE_SEED ?= $(shell date +%s)
+DRIVE_CALLS ?= 5000
 CMAKE      ?= cmake
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_ARGS ?=
 ASAN_SKIP   = ^(rock_install|dlpack_external_header)$$
-LUA_ENV     = LUA_PATH="$(CURDIR)/lua/?.lua;$(CURDIR)/lua/?/init.lua;;" \
-              LUA_CPATH="$(CURDIR)/$(BUILD)/lua/?.so;;"
+# Where lua5.4 finds the Lua layer (the source tree's lua/) and the built ltensor.core.
+LUA_PATH_DIRS  = $(CURDIR)/lua/?.lua;$(CURDIR)/lua/?/init.lua;;
+LUA_CPATH_DIRS = $(abspath $(BUILD))/lua/?.so;;
+LUA_ENV     = LUA_PATH="$(LUA_PATH_DIRS)" LUA_CPATH="$(LUA_CPATH_DIRS)"
+MODULE      = $(abspath $(BUILD))/lua/ltensor/core.so
+# `make -C DIR env` prints only the export lines (no "Entering directory").
+MAKEFLAGS  += --no-print-directory
+# lua5.4 with the module of $(ASAN_BUILD): the sanitizer runtime preloaded, as CTest does there.
+ASAN_LUA_ENV = LUA_PATH="$(LUA_PATH_DIRS)" \
+              LUA_CPATH="$(abspath $(ASAN_BUILD))/lua/?.so;;" \
+              LD_PRELOAD="$$($${CC:-cc} -print-file-name=libasan.so)" \
+              ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+              LSAN_OPTIONS=suppressions=$(CURDIR)/spec/lsan.supp:print_suppressions=0 \
+              UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
-
-.PHONY: all deps build run test test-noblas bench asan tsan valgrind fuzz install docs clean
+.PHONY: all deps deps-run module build run shell env test test-noblas bench asan tsan valgrind fuzz drive install docs clean
 
 all: build
 
-deps:
-	@missing=""; \
+# What is missing, installed through apt-get as root, otherwise the command that would: for
+# `make run` the compiler, CMake and Lua 5.4 (with headers, busted, LuaRocks) alone; for the
+# suite also Python's embedding library, NumPy and PyTorch (the interop tests).
+NEEDS_RUN = \
 	command -v lua5.4 >/dev/null 2>&1     || missing="$$missing lua5.4"; \
 	test -f /usr/include/lua5.4/lua.h     || missing="$$missing liblua5.4-dev"; \
 	test -f /usr/include/zlib.h           || missing="$$missing zlib1g-dev"; \
 	command -v busted >/dev/null 2>&1     || missing="$$missing lua-busted"; \
 	command -v luarocks >/dev/null 2>&1   || missing="$$missing luarocks"; \
 	command -v cmake >/dev/null 2>&1      || missing="$$missing cmake"; \
-	command -v cc >/dev/null 2>&1         || missing="$$missing gcc"; \
+	command -v cc >/dev/null 2>&1         || missing="$$missing gcc";
+NEEDS_TEST = $(NEEDS_RUN) \
 	command -v pkg-config >/dev/null 2>&1 || missing="$$missing pkg-config"; \
 	command -v git >/dev/null 2>&1        || missing="$$missing git"; \
 	pkg-config --exists python3-embed 2>/dev/null || missing="$$missing libpython3-dev"; \
 	/usr/bin/python3 -c "import numpy" >/dev/null 2>&1 || missing="$$missing python3-numpy"; \
-	/usr/bin/python3 -c "import torch" >/dev/null 2>&1 || missing="$$missing python3-torch"; \
+	/usr/bin/python3 -c "import torch" >/dev/null 2>&1 || missing="$$missing python3-torch";
+define install_missing
+	@missing=""; $($(1)) \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
 	    echo "installing:$$missing"; \
@@ -49,13 +71,41 @@ deps:
 	    exit 1; \
 	  fi; \
 	fi
+endef
 
+deps:
+	$(call install_missing,NEEDS_TEST)
+
+deps-run:
+	$(call install_missing,NEEDS_RUN)
+
+# Everything: the module, the host libraries, the C tests, the benches.
 build: deps
-	$(CMAKE) -S . -B $(BUILD) -DLTENSOR_WERROR=ON $(CMAKE_ARGS)
+	$(CMAKE) -S . -B $(BUILD) -DLTENSOR_WERROR=ON -DLTENSOR_BUILD_TESTS=ON \
+	  -DLTENSOR_BUILD_BENCH=ON $(CMAKE_ARGS)
 	$(CMAKE) --build $(BUILD) -j $(JOBS)
 
-run: build
+# What the quickstart needs: ltensor.core (the Lua layer is read from lua/), in the same build
+# directory (configured without the tests and benches, which `make build` adds back).
+module: deps-run
+	$(CMAKE) -S . -B $(BUILD) -DLTENSOR_WERROR=ON -DLTENSOR_BUILD_TESTS=OFF \
+	  -DLTENSOR_BUILD_BENCH=OFF $(CMAKE_ARGS)
+	$(CMAKE) --build $(BUILD) -j $(JOBS) --target ltensor_module
+
+run: module
 	$(LUA_ENV) lua5.4 examples/quickstart.lua
+
+# One's own scripts against the built module, from any directory: `make shell` starts $$SHELL
+# with LUA_PATH and LUA_CPATH set; `eval "$$(make -s env)"` sets them in the current shell.
+shell:
+	@test -f "$(MODULE)" || $(MAKE) --no-print-directory module
+	@echo "ltensor: LUA_PATH and LUA_CPATH set for $(MODULE); exit to leave"
+	@$(LUA_ENV) $${SHELL:-/bin/sh}
+
+env:
+	@test -f "$(MODULE)" || echo "ltensor: $(MODULE) is not built yet: run make run first" >&2
+	@echo "export LUA_PATH='$(LUA_PATH_DIRS)'"
+	@echo "export LUA_CPATH='$(LUA_CPATH_DIRS)'"
 
 # The suite runs twice: under AddressSanitizer + UBSan first, then the plain build, whose
 # ctest summary is the last line; between them the math tests of a build without the BLAS.
@@ -97,6 +147,7 @@ valgrind: build
 
 # libFuzzer (clang): each target FUZZ_SECONDS on a growing copy of its seed corpus in
 # $(FUZZ_BUILD)/corpus (the source tree is never written); crashes land in $(FUZZ_BUILD)/artifacts.
+# Then the seeded random driver for DRIVE_SECONDS (make drive).
 fuzz: deps
 	CC=clang $(CMAKE) -S . -B $(FUZZ_BUILD) -DLTENSOR_FUZZ=ON -DLTENSOR_BUILD_TESTS=OFF \
 	  -DLTENSOR_BUILD_BENCH=OFF $(CMAKE_ARGS)
@@ -109,6 +160,17 @@ fuzz: deps
 	    -artifact_prefix=$(FUZZ_BUILD)/artifacts/ $(FUZZ_BUILD)/corpus/$$t spec/fuzz/corpus/$$t \
 	    || exit 1; \
 	done
+	$(MAKE) drive
+
+# The seeded random driver (spec/drive/driver.lua) under AddressSanitizer + UBSan, long: seeds
+# from DRIVE_SEED (default: the time, printed) on, each in a child process with DRIVE_CALLS
+# calls, until DRIVE_SECONDS have passed; a failing seed prints its last calls and its replay.
+drive: deps
+	$(CMAKE) -S . -B $(ASAN_BUILD) -DLTENSOR_WERROR=ON -DLTENSOR_BUILD_BENCH=OFF \
+	  -DLTENSOR_SANITIZE=address,undefined $(CMAKE_ARGS)
+	$(CMAKE) --build $(ASAN_BUILD) -j $(JOBS) --target ltensor_module
+	$(ASAN_LUA_ENV) lua5.4 spec/drive/driver.lua --seconds $(DRIVE_SECONDS) \
+	  --seed $(DRIVE_SEED) --calls $(DRIVE_CALLS)
 
 # Benchmarks print ratios measured side by side in one run; LTENSOR_BENCH_QUICK=1 shortens them.
 bench: build

@@ -178,19 +178,26 @@ static inline PyObject *bench_py_time(PyObject *f, double *dt, const char *fmt, 
 
 /* {====== rows of ours against NumPy ======
  *
- * What bench_index, bench_sort and the other Lua-against-NumPy benches share: a row is one case,
- * a function of the Lua chunk's table (its registry reference) and one of Python's __main__,
- * each taking the number of calls. bench_rows_run times every row interleaved with the others,
- * one loop per round, at ltensor's default thread count and at 1 thread, and keeps each best
- * round by the wall clock; bench_rows_report prints the table and says whether every goal was
- * met (the ratio is NumPy's time over ours, at 1 thread and at the default count). */
+ * What bench_index, bench_sort and bench_random share: a row is one case, a function of the Lua
+ * chunk's table (its registry reference) taking the number of calls, and the Python statement
+ * that one call runs (bench_rows_main makes it a function of __main__ that loops as many times).
+ * bench_rows_run times every row interleaved with the others, one loop per round, at ltensor's
+ * default thread count and at 1 thread, and keeps each best round by the wall clock;
+ * bench_rows_report prints the table and says whether every goal was met (the ratio is NumPy's time
+ * over ours, at 1 thread and at the default count). */
 
 typedef struct {
-  const char *label, *lua, *py;
-  double goal; /* at 1 thread and at the default count (0: for information) */
-  long calls;
-  double ours, ours1, numpy; /* best loop times, ns */
+  const char *label, *lua, *py; /* py: a statement, the body of the loop */
+  double goal;                  /* at 1 thread and at the default count, or BENCH_INFO */
 } bench_row;
+#define BENCH_INFO 0.0 /* a row without a goal, for information */
+
+/* A row's measures: calls a loop, the best loop times in ns. */
+#define BENCH_MAX_ROWS 16
+typedef struct {
+  long calls;
+  double ours, ours1, numpy;
+} bench_times;
 
 /* The Lua chunk's B[fn](n) (fn(n) when n > 0, fn() otherwise) once: its time in ns, or -1
    (reported as "<who>: lua <fn>: ..."). */
@@ -221,21 +228,24 @@ static inline double bench_py_case(const char *who, const char *fn, long n) {
 }
 
 /* Times rows[0..n) for `rounds` rounds (see above); 0, or -1 when a case failed. */
-static inline int bench_rows_run(lua_State *L, int ref, const char *who, bench_row *rows, int n,
-                                 int rounds) {
+static inline int bench_rows_run(lua_State *L, int ref, const char *who, const bench_row *rows,
+                                 bench_times *t, int n, int rounds) {
   int def_threads = ltensor_get_num_threads();
   for (int round = 1; round <= rounds; round++)
     for (int r = 0; r < n; r++) {
-      bench_row *w = &rows[r];
-      double o = bench_lua_case(L, ref, who, w->lua, w->calls);
-      double p = bench_py_case(who, w->py, w->calls);
+      const bench_row *w = &rows[r];
+      bench_times *m = &t[r];
+      char pyfn[16];
+      snprintf(pyfn, sizeof pyfn, "_row%d", r);
+      double o = bench_lua_case(L, ref, who, w->lua, m->calls);
+      double p = bench_py_case(who, pyfn, m->calls);
       ltensor_set_num_threads(1);
-      double o1 = bench_lua_case(L, ref, who, w->lua, w->calls);
+      double o1 = bench_lua_case(L, ref, who, w->lua, m->calls);
       ltensor_set_num_threads(def_threads);
       if (o < 0 || p < 0 || o1 < 0) return -1;
-      if (round == 1 || o < w->ours) w->ours = o;
-      if (round == 1 || o1 < w->ours1) w->ours1 = o1;
-      if (round == 1 || p < w->numpy) w->numpy = p;
+      if (round == 1 || o < m->ours) m->ours = o;
+      if (round == 1 || o1 < m->ours1) m->ours1 = o1;
+      if (round == 1 || p < m->numpy) m->numpy = p;
     }
   return 0;
 }
@@ -244,7 +254,8 @@ static inline int bench_rows_run(lua_State *L, int ref, const char *who, bench_r
    after the standard explanation, if not NULL), and a last line "goals (<goals>): PASS|MISS
    (...)". Returns whether every goal was met. */
 static inline int bench_rows_report(const char *title, const char *note, const char *goals,
-                                    const bench_row *rows, int n, int rounds, int quick) {
+                                    const bench_row *rows, const bench_times *t, int n, int rounds,
+                                    int quick) {
   char pyver[128];
   bench_py_str("sys.version.split()[0] + ', NumPy ' + np.__version__", pyver, sizeof pyver);
   printf("%s, %s mode, best of %d rounds; %s, Python %s\n", title, quick ? "quick" : "full", rounds,
@@ -262,13 +273,14 @@ static inline int bench_rows_report(const char *title, const char *note, const c
   char summary[512] = "";
   for (int r = 0; r < n; r++) {
     const bench_row *w = &rows[r];
-    double c = (double)w->calls, ratio = w->numpy / w->ours, ratio1 = w->numpy / w->ours1;
+    const bench_times *m = &t[r];
+    double c = (double)m->calls, ratio = m->numpy / m->ours, ratio1 = m->numpy / m->ours1;
     int ok = !w->goal || (ratio >= w->goal && ratio1 >= w->goal);
     pass = pass && ok;
     char goal[16];
     snprintf(goal, sizeof goal, w->goal ? "%.1fx" : "-", w->goal);
-    printf("%-*s %10.2f %10.2f %10.2f %7.2fx %8.2fx %6s %s\n", width, w->label, w->ours1 / 1e6 / c,
-           w->ours / 1e6 / c, w->numpy / 1e6 / c, ratio1, ratio, goal,
+    printf("%-*s %10.2f %10.2f %10.2f %7.2fx %8.2fx %6s %s\n", width, w->label, m->ours1 / 1e6 / c,
+           m->ours / 1e6 / c, m->numpy / 1e6 / c, ratio1, ratio, goal,
            !w->goal ? "(information)"
            : ok     ? "PASS"
                     : "MISS");
@@ -280,6 +292,53 @@ static inline int bench_rows_report(const char *title, const char *note, const c
   }
   printf("goals (%s): %s (%s)\n", goals, pass ? "PASS" : "MISS", summary);
   return pass;
+}
+
+/* A bench of rows, whole: its name (who); the integer parameters that the Lua chunk (which
+   returns the table of its loops and a check()) gets as its arguments, in order, and Python's
+   code as globals of those names; the rows; the rounds and the calls a loop (quick, full); the
+   report's title, note and goals (bench_rows_report). */
+typedef struct {
+  const char *who, *lua_chunk, *py_code;
+  const char *names[4];
+  long long values[4];
+  int nvalues;
+  const bench_row *rows;
+  int nrows, rounds[2];
+  long calls[2];
+  const char *title, *note, *goals;
+} bench_def;
+
+/* Runs the bench of rows d in a process that embeds Python: the chunk and Python's code set up,
+   the rows timed, the report. Returns the exit status: 0; 1 when LTENSOR_BENCH_STRICT is set and
+   a goal was missed; 2 when something failed. */
+static inline int bench_rows_main(int argc, char **argv, const bench_def *d) {
+  int quick = bench_flag("LTENSOR_BENCH_QUICK");
+  double t_start = bench_now_ns();
+  G = bench_py_open(argc, argv, d->who, d->py_code, d->names, d->values, d->nvalues);
+  if (!G) return 2;
+  for (int r = 0; r < d->nrows; r++) { /* each row's loop: _row<r>(n) */
+    char def[512];
+    snprintf(def, sizeof def, "def _row%d(n):\n    for _ in range(n): %s\n", r, d->rows[r].py);
+    PyObject *f = PyRun_String(def, Py_file_input, G, G);
+    if (bench_py_done(f, 0, d->who, d->rows[r].py) < 0) return 2;
+  }
+  lua_State *L = bench_lua_open(d->who);
+  lua_Integer args[4];
+  for (int i = 0; i < d->nvalues; i++) args[i] = (lua_Integer)d->values[i];
+  int ref = L ? bench_lua_chunk(L, d->who, d->lua_chunk, args, d->nvalues) : LUA_NOREF;
+  if (ref == LUA_NOREF || bench_lua_case(L, ref, d->who, "check", 0) < 0) return 2;
+  bench_times t[BENCH_MAX_ROWS];
+  if (d->nrows > BENCH_MAX_ROWS) return 2;
+  for (int r = 0; r < d->nrows; r++) t[r] = (bench_times){d->calls[!quick], 0, 0, 0};
+  int rounds = d->rounds[!quick];
+  if (bench_rows_run(L, ref, d->who, d->rows, t, d->nrows, rounds) != 0) return 2;
+  int pass = bench_rows_report(d->title, d->note, d->goals, d->rows, t, d->nrows, rounds, quick);
+  printf("(%.1f s)\n", (bench_now_ns() - t_start) / 1e9);
+  fflush(stdout);
+  lua_close(L);
+  if (Py_FinalizeEx() != 0) return 2;
+  return bench_flag("LTENSOR_BENCH_STRICT") && !pass ? 1 : 0;
 }
 
 /* }====== */

@@ -29,9 +29,6 @@
 #define NI (1 << 20) /* indices */
 #define NM (1 << 22) /* elements of the masked vector */
 
-static lua_State *L;
-static int lua_ref = LUA_NOREF;
-
 /* The indices are a multiplicative hash of 0..NI-1 modulo NX: the same on both sides, spread
    over the whole vector (no locality a cache could use). */
 static const char lua_chunk[] =
@@ -59,43 +56,25 @@ static const char lua_chunk[] =
 static const char py_code[] = /* after import sys, numpy as np; N, M, NMASK are set */
     "x = np.arange(N, dtype=np.float32) * np.float32(0.5)\n"
     "idx = np.arange(M, dtype=np.int64) * 2654435761 % N\n"
-    "xm = (np.arange(NMASK, dtype=np.float32) * np.float32(0.618034)) % 2 - 1\n"
-    "def np_select(n):\n"
-    "    for _ in range(n): r = np.take(x, idx)\n"
-    "def np_gather(n):\n"
-    "    for _ in range(n): r = np.take_along_axis(x, idx, 0)\n"
-    "def np_mask(n):\n"
-    "    for _ in range(n): r = xm[xm > 0]\n";
+    "xm = (np.arange(NMASK, dtype=np.float32) * np.float32(0.618034)) % 2 - 1\n";
 
-static bench_row rows[] = {
-    {"index_select 1M of 16M f32", "select", "np_select", 1.0, 0, 0, 0, 0},
-    {"gather 1M of 16M f32", "gather", "np_gather", 0, 0, 0, 0, 0},
-    {"t[mask] 4M f32 (mask made)", "mask", "np_mask", 0, 0, 0, 0, 0},
+static const bench_row rows[] = {
+    {"index_select 1M of 16M f32", "select", "r = np.take(x, idx)", 1.0},
+    {"gather 1M of 16M f32", "gather", "r = np.take_along_axis(x, idx, 0)", BENCH_INFO},
+    {"t[mask] 4M f32 (mask made)", "mask", "r = xm[xm > 0]", BENCH_INFO},
 };
-#define NROWS ((int)(sizeof rows / sizeof rows[0]))
+static const bench_def bench = {"bench_index",
+                                lua_chunk,
+                                py_code,
+                                {"N", "M", "NMASK"},
+                                {NX, NI, NM},
+                                3,
+                                rows,
+                                sizeof rows / sizeof *rows,
+                                {3, 9},
+                                {3, 10},
+                                "ltensor indexing with tensors against NumPy",
+                                NULL,
+                                "index_select >= 1.0x np.take at 1 thread and at the default"};
 
-int main(int argc, char **argv) {
-  int quick = bench_flag("LTENSOR_BENCH_QUICK");
-  int rounds = quick ? 3 : 9;
-  long calls = quick ? 3 : 10;
-  double t_start = bench_now_ns();
-  static const char *const names[] = {"N", "M", "NMASK"};
-  const long long values[] = {NX, NI, NM};
-  G = bench_py_open(argc, argv, "bench_index", py_code, names, values, 3);
-  if (!G) return 2;
-  L = bench_lua_open("bench_index");
-  const lua_Integer args[] = {NX, NI, NM};
-  if (L) lua_ref = bench_lua_chunk(L, "bench_index", lua_chunk, args, 3);
-  if (lua_ref == LUA_NOREF || bench_lua_case(L, lua_ref, "bench_index", "check", 0) < 0) return 2;
-
-  for (int r = 0; r < NROWS; r++) rows[r].calls = calls;
-  if (bench_rows_run(L, lua_ref, "bench_index", rows, NROWS, rounds) != 0) return 2;
-  int pass = bench_rows_report("ltensor indexing with tensors against NumPy", NULL,
-                               "index_select >= 1.0x np.take at 1 thread and at the default", rows,
-                               NROWS, rounds, quick);
-  printf("(%.1f s)\n", (bench_now_ns() - t_start) / 1e9);
-  fflush(stdout);
-  lua_close(L);
-  if (Py_FinalizeEx() != 0) return 2;
-  return bench_flag("LTENSOR_BENCH_STRICT") && !pass ? 1 : 0;
-}
+int main(int argc, char **argv) { return bench_rows_main(argc, argv, &bench); }

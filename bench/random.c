@@ -33,9 +33,6 @@
 #include "bench.h"
 #include "ltensor.h"
 
-static lua_State *L;
-static int lua_ref = LUA_NOREF;
-
 static const char lua_chunk[] =
     "local lt = require 'ltensor'\n"
     "local N = ...\n"
@@ -57,51 +54,30 @@ static const char lua_chunk[] =
     "return B\n";
 
 static const char py_code[] = /* after import sys, numpy as np; N is set */
-    "rng = np.random.default_rng(0)\n"
-    "def randn32(n):\n"
-    "    for _ in range(n): r = rng.standard_normal(N, dtype=np.float32)\n"
-    "def rand32(n):\n"
-    "    for _ in range(n): r = rng.random(N, dtype=np.float32)\n"
-    "def randn64(n):\n"
-    "    for _ in range(n): r = rng.standard_normal(N)\n"
-    "def randint(n):\n"
-    "    for _ in range(n): r = rng.integers(0, 1000, N)\n";
+    "rng = np.random.default_rng(0)\n";
 
-/* The Lua chunk's and Python's functions have the same names. */
-static bench_row rows[] = {
-    {"randn float32", "randn32", "randn32", 1.0, 0, 0, 0, 0},
-    {"rand float32", "rand32", "rand32", 1.0, 0, 0, 0, 0},
-    {"randn float64", "randn64", "randn64", 0, 0, 0, 0, 0},
-    {"randint int64", "randint", "randint", 0, 0, 0, 0, 0},
+static const bench_row rows[] = {
+    {"randn float32", "randn32", "r = rng.standard_normal(N, dtype=np.float32)", 1.0},
+    {"rand float32", "rand32", "r = rng.random(N, dtype=np.float32)", 1.0},
+    {"randn float64", "randn64", "r = rng.standard_normal(N)", BENCH_INFO},
+    {"randint int64", "randint", "r = rng.integers(0, 1000, N)", BENCH_INFO},
 };
-#define NROWS ((int)(sizeof rows / sizeof rows[0]))
-
 int main(int argc, char **argv) {
-  int quick = bench_flag("LTENSOR_BENCH_QUICK");
-  int rounds = quick ? 2 : 7;
-  long calls = quick ? 1 : 3;
-  long long n = quick ? 1 << 22 : 1 << 24;
-  double t_start = bench_now_ns();
-  static const char *const names[] = {"N"};
-  const long long values[] = {n};
-  G = bench_py_open(argc, argv, "bench_random", py_code, names, values, 1);
-  if (!G) return 2;
-  L = bench_lua_open("bench_random");
-  const lua_Integer args[] = {(lua_Integer)n};
-  if (L) lua_ref = bench_lua_chunk(L, "bench_random", lua_chunk, args, 1);
-  if (lua_ref == LUA_NOREF || bench_lua_case(L, lua_ref, "bench_random", "check", 0) < 0) return 2;
-
-  for (int r = 0; r < NROWS; r++) rows[r].calls = calls;
-  if (bench_rows_run(L, lua_ref, "bench_random", rows, NROWS, rounds) != 0) return 2;
+  long long n = bench_flag("LTENSOR_BENCH_QUICK") ? 1 << 22 : 1 << 24;
   char note[64];
   snprintf(note, sizeof note, "%lldM elements a call", n >> 20);
-  int pass =
-      bench_rows_report("ltensor random fills against NumPy's Generator", note,
-                        "randn and rand float32 >= 1.0x NumPy at 1 thread and at the default", rows,
-                        NROWS, rounds, quick);
-  printf("(%.1f s)\n", (bench_now_ns() - t_start) / 1e9);
-  fflush(stdout);
-  lua_close(L);
-  if (Py_FinalizeEx() != 0) return 2;
-  return bench_flag("LTENSOR_BENCH_STRICT") && !pass ? 1 : 0;
+  const bench_def bench = {"bench_random",
+                           lua_chunk,
+                           py_code,
+                           {"N"},
+                           {n},
+                           1,
+                           rows,
+                           sizeof rows / sizeof *rows,
+                           {2, 7},
+                           {1, 3},
+                           "ltensor random fills against NumPy's Generator",
+                           note,
+                           "randn and rand float32 >= 1.0x NumPy at 1 thread and at the default"};
+  return bench_rows_main(argc, argv, &bench);
 }

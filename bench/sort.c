@@ -34,9 +34,6 @@
 #define NSORT 1000000
 #define NSCAN (1 << 24)
 
-static lua_State *L;
-static int lua_ref = LUA_NOREF;
-
 static const char lua_chunk[] =
     "local lt = require 'ltensor'\n"
     "local NS, NC = ...\n"
@@ -63,44 +60,26 @@ static const char py_code[] = /* after import sys, numpy as np; NS and NC are se
     "def data(n):\n"
     "    return (np.sin(np.arange(n, dtype=np.float64) * 12.9898) * 43758.5453 % 1)"
     ".astype(np.float32)\n"
-    "xs, xc = data(NS), data(NC)\n"
-    "def np_sort(n):\n"
-    "    for _ in range(n): r = np.sort(xs)\n"
-    "def np_argsort(n):\n"
-    "    for _ in range(n):\n"
-    "        i = np.argsort(xs); v = xs[i]\n"
-    "def np_cumsum(n):\n"
-    "    for _ in range(n): r = np.cumsum(xc)\n";
+    "xs, xc = data(NS), data(NC)\n";
 
-static bench_row rows[] = {
-    {"sort float32 1M (+ indices) vs np.sort", "sort", "np_sort", 1.0, 0, 0, 0, 0},
-    {"sort float32 1M vs np.argsort + take", "sort", "np_argsort", 0, 0, 0, 0, 0},
-    {"cumsum float32 16M vs np.cumsum", "cumsum", "np_cumsum", 1.0, 0, 0, 0, 0},
+static const bench_row rows[] = {
+    {"sort float32 1M (+ indices) vs np.sort", "sort", "r = np.sort(xs)", 1.0},
+    {"sort float32 1M vs np.argsort + take", "sort", "i = np.argsort(xs); v = xs[i]", BENCH_INFO},
+    {"cumsum float32 16M vs np.cumsum", "cumsum", "r = np.cumsum(xc)", 1.0},
 };
-#define NROWS ((int)(sizeof rows / sizeof rows[0]))
+static const bench_def bench = {
+    "bench_sort",
+    lua_chunk,
+    py_code,
+    {"NS", "NC"},
+    {NSORT, NSCAN},
+    2,
+    rows,
+    sizeof rows / sizeof *rows,
+    {2, 7},
+    {2, 5},
+    "ltensor sorting and scans against NumPy",
+    "our sort returns values and int64 indices, np.sort the values only",
+    "sort and cumsum >= 1.0x NumPy at 1 thread and at the default"};
 
-int main(int argc, char **argv) {
-  int quick = bench_flag("LTENSOR_BENCH_QUICK");
-  int rounds = quick ? 2 : 7;
-  double t_start = bench_now_ns();
-  static const char *const names[] = {"NS", "NC"};
-  const long long values[] = {NSORT, NSCAN};
-  G = bench_py_open(argc, argv, "bench_sort", py_code, names, values, 2);
-  if (!G) return 2;
-  L = bench_lua_open("bench_sort");
-  const lua_Integer args[] = {NSORT, NSCAN};
-  if (L) lua_ref = bench_lua_chunk(L, "bench_sort", lua_chunk, args, 2);
-  if (lua_ref == LUA_NOREF || bench_lua_case(L, lua_ref, "bench_sort", "check", 0) < 0) return 2;
-
-  for (int r = 0; r < NROWS; r++) rows[r].calls = quick ? 2 : 5;
-  if (bench_rows_run(L, lua_ref, "bench_sort", rows, NROWS, rounds) != 0) return 2;
-  int pass = bench_rows_report("ltensor sorting and scans against NumPy",
-                               "our sort returns values and int64 indices, np.sort the values only",
-                               "sort and cumsum >= 1.0x NumPy at 1 thread and at the default", rows,
-                               NROWS, rounds, quick);
-  printf("(%.1f s)\n", (bench_now_ns() - t_start) / 1e9);
-  fflush(stdout);
-  lua_close(L);
-  if (Py_FinalizeEx() != 0) return 2;
-  return bench_flag("LTENSOR_BENCH_STRICT") && !pass ? 1 : 0;
-}
+int main(int argc, char **argv) { return bench_rows_main(argc, argv, &bench); }

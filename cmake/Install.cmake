@@ -8,8 +8,9 @@ install(DIRECTORY lua/ltensor/meta/ DESTINATION ${LTENSOR_LUADIR}/ltensor/meta
         FILES_MATCHING PATTERN "*.lua")
 # The host library: libltensor.a and libltensor.so in lib/, ltensor.h and dlpack.h side by side
 # in include/ltensor/, the CMake package (ltensor::ltensor, the static library, and
-# ltensor::ltensor_shared) in lib/cmake/ltensor/, and lib/pkgconfig/ltensor.pc. The rock leaves it
-# out: LuaRocks takes everything in its lib/ for Lua C modules.
+# ltensor::ltensor_shared) in lib/cmake/ltensor/, and lib/pkgconfig/ltensor.pc (static) and
+# ltensor-shared.pc. The rock leaves it out: LuaRocks takes everything in its lib/ for Lua C
+# modules.
 if(NOT LTENSOR_INSTALL_HOST)
   return()
 endif()
@@ -64,15 +65,24 @@ foreach(_d LIBDIR INCLUDEDIR)
     set(LT_PC_${_d} "\${prefix}/${CMAKE_INSTALL_${_d}}")
   endif()
 endforeach()
-# What a static link needs beyond -lltensor -lm -pthread: dlopen (the BLAS is loaded at run
-# time, src/core/ops/lt_blas.c, and never linked).
-set(LT_PC_REQUIRES_PRIVATE "")
-set(LT_PC_LIBS_PRIVATE "")
+# Two packages, as the CMake package has two targets: ltensor.pc links the static library
+# (ltensor::ltensor) by its path, so `pkg-config --libs ltensor`, with or without --static, never
+# picks libltensor.so and the host runs without LD_LIBRARY_PATH; it adds what the archive needs
+# (-lm, -pthread, dlopen for the BLAS loaded at run time (src/core/ops/lt_blas.c), zlib for .npz
+# deflate (src/core/io/lt_zip.c)). ltensor-shared.pc links libltensor.so (ltensor::ltensor_shared),
+# which carries those itself.
+set(LT_PC_DL "")
 foreach(_l ${CMAKE_DL_LIBS})
-  string(APPEND LT_PC_LIBS_PRIVATE " -l${_l}")
+  string(APPEND LT_PC_DL " -l${_l}")
 endforeach()
-if(ZLIB_FOUND) # .npz deflate (src/core/io/lt_zip.c)
-  string(APPEND LT_PC_REQUIRES_PRIVATE " zlib")
+set(LT_PC_ZLIB "")
+if(ZLIB_FOUND)
+  set(LT_PC_ZLIB " zlib")
 endif()
-configure_file(cmake/ltensor.pc.in ${PROJECT_BINARY_DIR}/ltensor.pc @ONLY)
-install(FILES ${PROJECT_BINARY_DIR}/ltensor.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+function(ltensor_pc LT_PC_NAME LT_PC_KIND LT_PC_REQUIRES LT_PC_LIBS)
+  configure_file(cmake/ltensor.pc.in ${PROJECT_BINARY_DIR}/${LT_PC_NAME}.pc @ONLY)
+  install(FILES ${PROJECT_BINARY_DIR}/${LT_PC_NAME}.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+endfunction()
+set(_static "${CMAKE_STATIC_LIBRARY_PREFIX}ltensor${CMAKE_STATIC_LIBRARY_SUFFIX}")
+ltensor_pc(ltensor "static library" "${LT_PC_ZLIB}" "\${libdir}/${_static} -lm -pthread${LT_PC_DL}")
+ltensor_pc(ltensor-shared "shared library" "" "-L\${libdir} -lltensor")

@@ -55,6 +55,13 @@ function M.st_file(header, data)
   return string.pack("<I8", #header) .. header .. (data or "")
 end
 
+-- A new temporary .safetensors file holding st_file(header, data); its path.
+function M.st_tmp(header, data)
+  local p = M.tmp(".safetensors")
+  M.write(p, M.st_file(header, data))
+  return p
+end
+
 local crc_table = {}
 for i = 0, 255 do
   local c = i

@@ -6,8 +6,8 @@ local helpers = require "helpers"
 local raises = helpers.raises
 
 local fx = require "file_fixtures"
-local tmp, write, read, lit, npy, st_file, zip = fx.tmp, fx.write, fx.read, fx.lit, fx.npy,
-  fx.st_file, fx.zip
+local tmp, write, read, lit, npy, st_file, st_tmp, zip = fx.tmp, fx.write, fx.read, fx.lit,
+  fx.npy, fx.st_file, fx.st_tmp, fx.zip
 teardown(fx.cleanup)
 
 local samples = {
@@ -304,11 +304,10 @@ describe(".safetensors", function()
   end)
 
   it("keeps float8 tensors opaque and saves them back unchanged", function()
-    local p = tmp(".safetensors")
     local header = '{"x":{"dtype":"F8_E4M3","shape":[2,2],"data_offsets":[0,4]},'
       .. '"y":{"dtype":"F8_E5M2","shape":[3],"data_offsets":[4,7]},'
       .. '"__metadata__":{"a":"b"}}'
-    write(p, st_file(header, "\1\2\3\4\5\6\7"))
+    local p = st_tmp(header, "\1\2\3\4\5\6\7")
     local r, meta = lt.load(p)
     assert.same({ a = "b" }, meta)
     assert.equal("float8_e4m3fn", r.x.dtype)
@@ -458,9 +457,8 @@ describe(".safetensors", function()
   end)
 
   it("reads JSON escapes and spaces as the format allows", function()
-    local p = tmp(".safetensors")
-    write(p, st_file(' { "\\u00e9\\ud83d\\ude00\\n" : { "shape" : [ ] , "dtype" : "I32" ,'
-      .. ' "data_offsets" : [ 0 , 4 ] } }   ', string.pack("<i4", -7)))
+    local p = st_tmp(' { "\\u00e9\\ud83d\\ude00\\n" : { "shape" : [ ] , "dtype" : "I32" ,'
+      .. ' "data_offsets" : [ 0 , 4 ] } }   ', string.pack("<i4", -7))
     local r, _, names = lt.load(p)
     assert.equal("\u{e9}\u{1F600}\n", names[1])
     assert.equal(-7, r["\u{e9}\u{1F600}\n"]:item())
@@ -481,9 +479,8 @@ describe(".safetensors", function()
   end)
 
   it("refuses to map a tensor whose offset is misaligned for its dtype", function()
-    local p = tmp(".safetensors")
-    write(p, st_file('{"a":{"dtype":"U8","shape":[1],"data_offsets":[0,1]},'
-      .. '"b":{"dtype":"F32","shape":[1],"data_offsets":[1,5]}}      ', "\1" .. string.pack("<f", 2)))
+    local p = st_tmp('{"a":{"dtype":"U8","shape":[1],"data_offsets":[0,1]},'
+      .. '"b":{"dtype":"F32","shape":[1],"data_offsets":[1,5]}}      ', "\1" .. string.pack("<f", 2))
     assert.equal(2, lt.load(p).b:item())
     raises("tensor 'b' at byte %d+ is not aligned.*load it without mmap", lt.load, p, { mmap = true })
   end)
@@ -697,11 +694,10 @@ describe("loading many names", function()
   end)
 
   it("still refuses a name given twice", function()
-    local p = tmp(".safetensors")
     local h = '{"b":{"dtype":"U8","shape":[1],"data_offsets":[0,1]},'
       .. '"a":{"dtype":"U8","shape":[1],"data_offsets":[1,2]},'
       .. '"b":{"dtype":"U8","shape":[0],"data_offsets":[2,2]}}'
-    write(p, st_file(h, "\1\2"))
+    local p = st_tmp(h, "\1\2")
     raises(lit(p) .. ": header names tensor 'b' twice", lt.load, p)
     local z = tmp(".npz")
     local i4 = npy(1, "{'descr': '<i4', 'fortran_order': False, 'shape': (1,), }", "\0\0\0\0")

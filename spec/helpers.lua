@@ -18,6 +18,28 @@ function M.raises(patterns, fn, ...)
     table.concat(patterns, " | ")))
 end
 
+-- near(expected, actual, tol, path): nested lists of numbers agree within a relative (and as
+-- small absolute) tolerance tol (default 1e-12); NaN matches NaN, infinities match exactly. path
+-- names the value in messages.
+function M.near(expected, actual, tol, path)
+  tol = tol or 1e-12
+  path = path or "value"
+  if type(expected) == "table" then
+    assert.equal("table", type(actual), path .. " is not a list")
+    assert.equal(#expected, #actual, path .. " has the wrong length")
+    for i = 1, #expected do M.near(expected[i], actual[i], tol, path .. "[" .. i .. "]") end
+    return
+  end
+  if expected ~= expected then
+    assert.is_true(actual ~= actual, ("%s: expected nan, got %s"):format(path, tostring(actual)))
+  elseif expected == math.huge or expected == -math.huge then
+    assert.equal(expected, actual, path)
+  else
+    local ok = math.abs(expected - actual) <= tol * math.max(1, math.abs(expected))
+    assert.is_true(ok, ("%s: expected %.17g, got %.17g"):format(path, expected, actual))
+  end
+end
+
 -- A field of /proc/self/status in kB: "VmRSS" (resident now) or "VmHWM" (the peak so far).
 function M.status_kb(field)
   local f = assert(io.open("/proc/self/status"))

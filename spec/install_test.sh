@@ -22,7 +22,7 @@ run cmake --install "$build" --prefix "$prefix"
 for f in include/ltensor/ltensor.h include/ltensor/dlpack.h; do
   [ -f "$prefix/$f" ] || { echo "not installed: $f"; exit 1; }
 done
-for f in libltensor.a libltensor.so ltensor.pc ltensorConfig.cmake ltensorConfigVersion.cmake \
+for f in libltensor.a libltensor.so ltensor.pc ltensor-shared.pc ltensorConfig.cmake ltensorConfigVersion.cmake \
          core.so init.lua dlpack.lua; do
   [ -n "$(find "$prefix" -name "$f")" ] || { echo "not installed: $f"; exit 1; }
 done
@@ -46,35 +46,28 @@ for h in host host_shared; do
   echo "cmake $h: OK"
 done
 
-# pkg-config: cc host.c $(pkg-config --cflags --libs ltensor) links libltensor.so; a static host
-# names libltensor.a from the same package
+# pkg-config: ltensor links libltensor.a, so the README's recipes, cc host.c $(pkg-config
+# --cflags --libs ltensor) with or without --static, give a host that runs without
+# LD_LIBRARY_PATH; ltensor-shared links libltensor.so, found at run time through an rpath
 pc=$(dirname "$(find "$prefix" -name ltensor.pc | head -n1)")
 export PKG_CONFIG_PATH=$pc
-libdir=$(pkg-config --variable=libdir ltensor)
+libdir=$(pkg-config --variable=libdir ltensor-shared)
 cflags=(-std=c11 -Wall -Wextra -Wpedantic -Werror ${flags[@]+"${flags[@]}"})
-run cc "${cflags[@]}" -o "$tmp/host_pc" "$src/spec/install/host.c" \
-  $(pkg-config --cflags --libs ltensor)
-static_libs=() # what a static link needs besides libltensor.a (Lua, -ldl for the BLAS loaded at run time)
-for f in $(pkg-config --static --libs ltensor); do
-  [ "$f" = -lltensor ] || static_libs+=("$f")
+pc_host() { # name, pkg-config's arguments, more link flags: builds it, runs it with no LD_LIBRARY_PATH
+  local name=$1 pcargs=$2 out
+  shift 2
+  run cc "${cflags[@]}" -o "$tmp/$name" "$src/spec/install/host.c" $(pkg-config $pcargs) "$@"
+  out=$(env -u LD_LIBRARY_PATH "$tmp/$name") || { echo "pkg-config $pcargs: $out"; exit 1; }
+  [ "$out" = OK ] || { echo "pkg-config $pcargs: $out"; exit 1; }
+}
+for static in "" --static; do
+  pc_host "host_pc$static" "$static --cflags --libs ltensor"
+  [ -z "$(needed "$tmp/host_pc$static")" ] || { echo "pkg-config $static ltensor links libltensor.so"; exit 1; }
+  echo "pkg-config ${static:+$static }--libs ltensor: libltensor.a, runs without LD_LIBRARY_PATH: OK"
 done
-run cc "${cflags[@]}" -o "$tmp/host_pc_static" "$src/spec/install/host.c" \
-  $(pkg-config --cflags ltensor) "$libdir/libltensor.a" "${static_libs[@]}"
-[ -n "$(needed "$tmp/host_pc")" ] || { echo "host_pc does not link libltensor.so"; exit 1; }
-[ -z "$(needed "$tmp/host_pc_static")" ] || { echo "host_pc_static links libltensor.so"; exit 1; }
-out=$(LD_LIBRARY_PATH=$libdir "$tmp/host_pc") || { echo "pkg-config host_pc failed: $out"; exit 1; }
-[ "$out" = OK ] || { echo "pkg-config host_pc: $out"; exit 1; }
-echo "pkg-config host_pc: OK"
-out=$("$tmp/host_pc_static") || { echo "pkg-config host_pc_static failed: $out"; exit 1; }
-[ "$out" = OK ] || { echo "pkg-config host_pc_static: $out"; exit 1; }
-echo "pkg-config host_pc_static: OK"
-# README "Embedding": linked against libltensor.so with an rpath, the host finds the library
-# with no LD_LIBRARY_PATH
-run cc "${cflags[@]}" -o "$tmp/host_pc_rpath" "$src/spec/install/host.c" \
-  $(pkg-config --cflags --libs ltensor) -Wl,-rpath,"$libdir"
-out=$(env -u LD_LIBRARY_PATH "$tmp/host_pc_rpath") || { echo "rpath host_pc failed: $out"; exit 1; }
-[ "$out" = OK ] || { echo "rpath host_pc: $out"; exit 1; }
-echo "pkg-config host with -Wl,-rpath: OK"
+pc_host host_pc_shared "--cflags --libs ltensor-shared" -Wl,-rpath,"$libdir"
+[ -n "$(needed "$tmp/host_pc_shared")" ] || { echo "pkg-config ltensor-shared does not link libltensor.so"; exit 1; }
+echo "pkg-config --libs ltensor-shared with -Wl,-rpath: libltensor.so, runs: OK"
 
 # CMake: ltensor::python, when the build made it
 if [ -n "$(find "$build" -maxdepth 2 -name libltensor_python.a)" ]; then

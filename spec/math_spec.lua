@@ -32,25 +32,9 @@ local function value(kind, expected, v)
   assert.equal(expected, v)
 end
 
--- Nested lists of numbers agree within a relative (and as small absolute) tolerance; NaN
--- matches NaN.
-local function near(expected, actual, tol, path)
-  tol = tol or 1e-6
-  path = path or "value"
-  if type(expected) == "table" then
-    assert.equal("table", type(actual), path .. " is not a list")
-    assert.equal(#expected, #actual, path .. " has the wrong length")
-    for i = 1, #expected do near(expected[i], actual[i], tol, path .. "[" .. i .. "]") end
-    return
-  end
-  if isnan(expected) then
-    assert.is_true(isnan(actual), ("%s: expected nan, got %s"):format(path, tostring(actual)))
-  elseif expected == math.huge or expected == -math.huge then
-    assert.equal(expected, actual, path)
-  else
-    local ok = math.abs(expected - actual) <= tol * math.max(1, math.abs(expected))
-    assert.is_true(ok, ("%s: expected %.17g, got %.17g"):format(path, expected, actual))
-  end
+-- Nested lists of numbers agree within a relative tolerance (helpers.near, 1e-6 here).
+local function near(expected, actual, tol)
+  require("helpers").near(expected, actual, tol or 1e-6)
 end
 
 -- The tensor has dtype `dtype` and values near `expected`.

@@ -64,25 +64,23 @@ function ref.randint(seed, offset, low, high, n)
   for k = 0, n - 1 do r[k + 1] = low + mulhi64(x64(w, k), high - low) end
   return r
 end
-function ref.randn32(seed, offset, n)
-  local w, r = stream(seed, offset), {}
+-- Box-Muller on pairs of uniforms: element k of n from the pair of draws m = k // 2, the
+-- uniforms uniform(w, j) of draw j.
+local function box_muller(w, n, uniform)
+  local r = {}
   for k = 0, n - 1 do
     local m = k // 2
-    local u1, u2 = 1 - u24(w(2 * m)), u24(w(2 * m + 1))
+    local u1, u2 = 1 - uniform(w, 2 * m), uniform(w, 2 * m + 1)
     local rr = math.sqrt(-2 * math.log(u1))
     r[k + 1] = k % 2 == 0 and rr * math.cos(2 * math.pi * u2) or rr * math.sin(2 * math.pi * u2)
   end
   return r
 end
+function ref.randn32(seed, offset, n)
+  return box_muller(stream(seed, offset), n, function(w, j) return u24(w(j)) end)
+end
 function ref.randn64(seed, offset, n)
-  local w, r = stream(seed, offset), {}
-  for k = 0, n - 1 do
-    local m = k // 2
-    local u1, u2 = 1 - u53(x64(w, 2 * m)), u53(x64(w, 2 * m + 1))
-    local rr = math.sqrt(-2 * math.log(u1))
-    r[k + 1] = k % 2 == 0 and rr * math.cos(2 * math.pi * u2) or rr * math.sin(2 * math.pi * u2)
-  end
-  return r
+  return box_muller(stream(seed, offset), n, function(w, j) return u53(x64(w, j)) end)
 end
 function ref.randperm(seed, offset, n)
   local w, v = stream(seed, offset), {}

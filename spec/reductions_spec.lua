@@ -14,14 +14,7 @@ local function kind(v) return math.type(v) or type(v) end
 
 -- Nested lists agree within a relative tolerance.
 local function near(expected, actual, tol)
-  tol = tol or 1e-9
-  if type(expected) == "table" then
-    assert.equal(#expected, #actual)
-    for i = 1, #expected do near(expected[i], actual[i], tol) end
-    return
-  end
-  assert.is_true(math.abs(expected - actual) <= tol * math.max(1, math.abs(expected)),
-    ("expected %.17g, got %.17g"):format(expected, actual))
+  require("helpers").near(expected, actual, tol or 1e-9)
 end
 
 describe("a reduction over every element", function()

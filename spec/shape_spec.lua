@@ -128,6 +128,15 @@ describe("split, chunk and unbind", function()
       function() lt.arange(0):chunk(math.maxinteger) end)
   end)
 
+  it("split, chunk and unbind refuse more pieces than a table could hold, before making any", function()
+    -- an expanded dim of 2^40 once made views until the Lua heap filled the machine
+    local big = lt.zeros(1):expand(2 ^ 40)
+    helpers.raises("unbind: 1099511627776 pieces is more than 16777216", big.unbind, big)
+    helpers.raises("split: 1099511627776 pieces is more than 16777216", big.split, big, 1)
+    helpers.raises("chunk: 1099511627776 pieces is more than 16777216", big.chunk, big, 2 ^ 40)
+    assert.equal(2, #big:chunk(2))
+  end)
+
   it("unbind gives the selected views", function()
     local t = m23()
     local u = t:unbind(2)

@@ -7,22 +7,8 @@ local raises = require("helpers").raises
 local inf = math.huge
 local function isnan(x) return x ~= x end
 
--- Nested lists agree within a relative tolerance (NaN matches NaN).
-local function near(expected, actual, tol)
-  tol = tol or 1e-12
-  if type(expected) == "table" then
-    assert.equal(#expected, #actual)
-    for i = 1, #expected do near(expected[i], actual[i], tol) end
-    return
-  end
-  if isnan(expected) then
-    assert.is_true(isnan(actual), "expected nan, got " .. tostring(actual))
-    return
-  end
-  if expected == actual then return end
-  assert.is_true(math.abs(expected - actual) <= tol * math.max(1, math.abs(expected)),
-    ("expected %.17g, got %.17g"):format(expected, actual))
-end
+-- Nested lists agree within a relative tolerance (NaN matches NaN; default 1e-12).
+local near = require("helpers").near
 
 -- The softmax of a Lua list, from the definition (shifted by the largest element).
 local function softmax_list(xs)

@@ -37,7 +37,126 @@ local function new_class(defs, name)
   return c
 end
 
--- One block of `---` lines and the code line after it (nil at a blank line or a comment).
+local function take_alias(defs, file, tags, desc)
+  local name, ty = words(tags[1].rest)
+  local a = { name = name, type = ty ~= "" and ty or nil, desc = desc, values = {}, file = file }
+  for k = 2, #tags do
+    local v, d = tags[k].rest:match("^(%S+)%s*#?%s*(.*)$")
+    a.values[#a.values + 1] = { value = v, desc = d }
+  end
+  defs.aliases[#defs.aliases + 1] = a
+end
+
+local function take_class(defs, vars, file, tags, desc, code, problem)
+  local name = tags[1].rest:match("^([%w_.]+)")
+  local c = new_class(defs, name)
+  c.parent = c.parent or tags[1].rest:match(":%s*([%w_.]+)")
+  c.file = c.file or file
+  local metas = {}
+  for _, d in ipairs(desc) do
+    local kind, mname, mdesc = d:match("^(meta%a+) (__[%w_]+): (.*)$")
+    if kind then
+      c.metas[#c.metas + 1] = { kind = kind, name = mname, desc = mdesc }
+    else
+      metas[#metas + 1] = d
+    end
+  end
+  for _, d in ipairs(metas) do c.desc[#c.desc + 1] = d end
+  for k = 2, #tags do
+    local t = tags[k]
+    if t.tag == "field" then
+      local fname, fty, fdesc = words(t.rest)
+      c.fields[#c.fields + 1] = { name = fname, type = fty, desc = fdesc }
+    elseif t.tag == "operator" then
+      local op, sig = t.rest:match("^(%a+)(.*)$")
+      c.operators[#c.operators + 1] = { op = op, sig = sig }
+    else
+      problem("unexpected ---@" .. t.tag .. " in a class block")
+    end
+  end
+  if code then
+    local var = code:match("^local (%w+) = {}$")
+    if var then vars[var] = name else problem("a class block ends in `local Name = {}`") end
+  end
+end
+
+-- An enum's block and its values, the lines after i up to the closing brace; returns the last
+-- line read.
+local function take_enum(defs, vars, tags, desc, code, lines, i, problem)
+  local ename = trim(tags[1].rest)
+  local var, field = (code or ""):match("^(%w+)%.([%w_]+) = {$")
+  if not var or not vars[var] then
+    problem("an enum block ends in `Var.name = {` of a class's table")
+    return i
+  end
+  local e = { name = field, type = ename, desc = desc, values = {} }
+  while lines[i + 1] and not lines[i + 1]:match("^}") do
+    i = i + 1
+    local k, v = lines[i]:match("^%s*([%w_]+) = (%-?%d+),?$")
+    if k then e.values[#e.values + 1] = { key = k, value = tonumber(v) } end
+  end
+  i = i + 1
+  local c = new_class(defs, vars[var])
+  c.enums[#c.enums + 1] = e
+  return i
+end
+
+-- The tags of a function's block: parameters, returns, overloads.
+local function take_tags(f, tags, problem)
+  for _, t in ipairs(tags) do
+    if t.tag == "param" then
+      local pname, pty, pdesc = words(t.rest)
+      local opt = pname:sub(-1) == "?"
+      f.params[#f.params + 1] = { name = opt and pname:sub(1, -2) or pname, type = pty,
+        desc = pdesc, optional = opt }
+    elseif t.tag == "return" then
+      local rty, rest = t.rest:match("^(%S+)%s*(.*)$")
+      -- `---@return type [name] [# description]`, as LuaLS reads it
+      local rname, rdesc = rest:match("^([%a_][%w_]*)%s*(.*)$")
+      if not rname then rdesc = rest end
+      f.returns[#f.returns + 1] = { type = rty, name = rname, desc = trim((rdesc:gsub("^#", ""))) }
+    elseif t.tag == "overload" then
+      f.overloads[#f.overloads + 1] = t.rest
+    else
+      problem("unexpected ---@" .. t.tag .. " in the block of " .. f.name)
+    end
+  end
+end
+
+-- A function: `function Var.name(args) end`, `function Var:name(args) end` or
+-- `Var["name"] = function(self, args) end`.
+local function take_function(defs, vars, file, block, tags, desc, code, problem)
+  local var, sep, name, args
+  if code then
+    var, sep, name, args = code:match("^function (%w+)([.:])([%w_]+)%((.-)%) end$")
+    if not var then
+      var, name, args = code:match('^(%w+)%["([%w_]+)"%] = function%(self,? ?(.-)%) end$')
+      sep = ":"
+    end
+  end
+  if not var then
+    problem("a block that is neither an alias, a class, an enum nor a function")
+    return
+  end
+  if not vars[var] then problem("`" .. var .. "` is no class's table") end
+  local f = {
+    class = vars[var], sep = sep, name = name, desc = desc, params = {}, returns = {},
+    overloads = {}, args = {}, file = file, line = block[1].n,
+  }
+  for a in args:gmatch("[^,%s]+") do f.args[#f.args + 1] = a end
+  take_tags(f, tags, problem)
+  if #desc == 0 then problem(name .. " has no description line") end
+  local pnames = {}
+  for k, p in ipairs(f.params) do pnames[k] = p.name end
+  if table.concat(pnames, ",") ~= table.concat(f.args, ",") then
+    problem(name .. "'s ---@param lines (" .. table.concat(pnames, ", ") ..
+      ") are not its arguments (" .. table.concat(f.args, ", ") .. ")")
+  end
+  defs.functions[#defs.functions + 1] = f
+end
+
+-- One block of `---` lines and the code line after it (nil at a blank line or a comment);
+-- returns the last line read.
 local function take_block(defs, vars, file, block, code, lines, i)
   local where = file .. ":" .. block[1].n
   local function problem(msg) defs.problems[#defs.problems + 1] = where .. ": " .. msg end
@@ -55,115 +174,15 @@ local function take_block(defs, vars, file, block, code, lines, i)
   local first = tags[1] and tags[1].tag
   if first == "meta" then
     defs.meta[file] = trim(tags[1].rest)
-    return i
+  elseif first == "alias" then
+    take_alias(defs, file, tags, desc)
+  elseif first == "class" then
+    take_class(defs, vars, file, tags, desc, code, problem)
+  elseif first == "enum" then
+    i = take_enum(defs, vars, tags, desc, code, lines, i, problem)
+  else
+    take_function(defs, vars, file, block, tags, desc, code, problem)
   end
-  if first == "alias" then
-    local name, ty = words(tags[1].rest)
-    local a = { name = name, type = ty ~= "" and ty or nil, desc = desc, values = {}, file = file }
-    for k = 2, #tags do
-      local v, d = tags[k].rest:match("^(%S+)%s*#?%s*(.*)$")
-      a.values[#a.values + 1] = { value = v, desc = d }
-    end
-    defs.aliases[#defs.aliases + 1] = a
-    return i
-  end
-  if first == "class" then
-    local name = tags[1].rest:match("^([%w_.]+)")
-    local c = new_class(defs, name)
-    c.parent = c.parent or tags[1].rest:match(":%s*([%w_.]+)")
-    c.file = c.file or file
-    local metas = {}
-    for _, d in ipairs(desc) do
-      local kind, mname, mdesc = d:match("^(meta%a+) (__[%w_]+): (.*)$")
-      if kind then
-        c.metas[#c.metas + 1] = { kind = kind, name = mname, desc = mdesc }
-      else
-        metas[#metas + 1] = d
-      end
-    end
-    for _, d in ipairs(metas) do c.desc[#c.desc + 1] = d end
-    for k = 2, #tags do
-      local t = tags[k]
-      if t.tag == "field" then
-        local fname, fty, fdesc = words(t.rest)
-        c.fields[#c.fields + 1] = { name = fname, type = fty, desc = fdesc }
-      elseif t.tag == "operator" then
-        local op, sig = t.rest:match("^(%a+)(.*)$")
-        c.operators[#c.operators + 1] = { op = op, sig = sig }
-      else
-        problem("unexpected ---@" .. t.tag .. " in a class block")
-      end
-    end
-    if code then
-      local var = code:match("^local (%w+) = {}$")
-      if var then vars[var] = name else problem("a class block ends in `local Name = {}`") end
-    end
-    return i
-  end
-  if first == "enum" then
-    local ename = trim(tags[1].rest)
-    local var, field = (code or ""):match("^(%w+)%.([%w_]+) = {$")
-    if not var or not vars[var] then
-      problem("an enum block ends in `Var.name = {` of a class's table")
-      return i
-    end
-    local e = { name = field, type = ename, desc = desc, values = {} }
-    while lines[i + 1] and not lines[i + 1]:match("^}") do
-      i = i + 1
-      local k, v = lines[i]:match("^%s*([%w_]+) = (%-?%d+),?$")
-      if k then e.values[#e.values + 1] = { key = k, value = tonumber(v) } end
-    end
-    i = i + 1
-    local c = new_class(defs, vars[var])
-    c.enums[#c.enums + 1] = e
-    return i
-  end
-  -- a function: `function Var.name(args) end`, `function Var:name(args) end` or
-  -- `Var["name"] = function(self, args) end`
-  local var, sep, name, args
-  if code then
-    var, sep, name, args = code:match("^function (%w+)([.:])([%w_]+)%((.-)%) end$")
-    if not var then
-      var, name, args = code:match('^(%w+)%["([%w_]+)"%] = function%(self,? ?(.-)%) end$')
-      sep = ":"
-    end
-  end
-  if not var then
-    problem("a block that is neither an alias, a class, an enum nor a function")
-    return i
-  end
-  if not vars[var] then problem("`" .. var .. "` is no class's table") end
-  local f = {
-    class = vars[var], sep = sep, name = name, desc = desc, params = {}, returns = {},
-    overloads = {}, args = {}, file = file, line = block[1].n,
-  }
-  for a in args:gmatch("[^,%s]+") do f.args[#f.args + 1] = a end
-  for _, t in ipairs(tags) do
-    if t.tag == "param" then
-      local pname, pty, pdesc = words(t.rest)
-      local opt = pname:sub(-1) == "?"
-      f.params[#f.params + 1] = { name = opt and pname:sub(1, -2) or pname, type = pty,
-        desc = pdesc, optional = opt }
-    elseif t.tag == "return" then
-      local rty, rest = t.rest:match("^(%S+)%s*(.*)$")
-      -- `---@return type [name] [# description]`, as LuaLS reads it
-      local rname, rdesc = rest:match("^([%a_][%w_]*)%s*(.*)$")
-      if not rname then rdesc = rest end
-      f.returns[#f.returns + 1] = { type = rty, name = rname, desc = trim((rdesc:gsub("^#", ""))) }
-    elseif t.tag == "overload" then
-      f.overloads[#f.overloads + 1] = t.rest
-    else
-      problem("unexpected ---@" .. t.tag .. " in the block of " .. name)
-    end
-  end
-  if #desc == 0 then problem(name .. " has no description line") end
-  local pnames = {}
-  for k, p in ipairs(f.params) do pnames[k] = p.name end
-  if table.concat(pnames, ",") ~= table.concat(f.args, ",") then
-    problem(name .. "'s ---@param lines (" .. table.concat(pnames, ", ") ..
-      ") are not its arguments (" .. table.concat(f.args, ", ") .. ")")
-  end
-  defs.functions[#defs.functions + 1] = f
   return i
 end
 

@@ -66,17 +66,17 @@ end
 
 -- The sections: the module, its classes with methods, ltensor.dlpack and its wrapper, then the
 -- other types.
-local order = { "ltensor", "ltensor.Tensor", "ltensor.Generator", "ltensor.dlpack",
-  "ltensor.ReadOnlyTensorWrapper" }
-local titles = {
-  ["ltensor"] = 'Module `ltensor` (`local lt = require "ltensor"`)',
-  ["ltensor.Tensor"] = "Class `ltensor.Tensor` (`t`)",
-  ["ltensor.Generator"] = "Class `ltensor.Generator` (`g`)",
-  ["ltensor.dlpack"] = 'Module `ltensor.dlpack` (`local dlpack = require "ltensor.dlpack"`)',
-  ["ltensor.ReadOnlyTensorWrapper"] = "Class `ltensor.ReadOnlyTensorWrapper` (`w`)",
+local sections = { -- name, title
+  { "ltensor", 'Module `ltensor` (`local lt = require "ltensor"`)' },
+  { "ltensor.Tensor", "Class `ltensor.Tensor` (`t`)" },
+  { "ltensor.Generator", "Class `ltensor.Generator` (`g`)" },
+  { "ltensor.dlpack", 'Module `ltensor.dlpack` (`local dlpack = require "ltensor.dlpack"`)' },
+  { "ltensor.ReadOnlyTensorWrapper", "Class `ltensor.ReadOnlyTensorWrapper` (`w`)" },
 }
-local listed = {}
-for _, n in ipairs(order) do listed[n] = true end
+local order, titles, listed = {}, {}, {}
+for k, sec in ipairs(sections) do
+  order[k], titles[sec[1]], listed[sec[1]] = sec[1], sec[2], true
+end
 
 w("# ltensor API reference")
 w("")

@@ -99,13 +99,7 @@ static void npy_case(const char *dt, int fortran, char order) {
   }
 }
 
-static void test_files_np(void) {
-  section("11: files against NumPy and a reference safetensors");
-  CHECK(py_ok("%s", py_files));
-  for (size_t i = 0; i < sizeof dtypes / sizeof *dtypes; i++)
-    for (int f = 0; f < 2; f++)
-      for (int o = 0; o < 2; o++) npy_case(dtypes[i], f, o ? '>' : '<');
-
+static void files_npz(void) {
   set_context("npz from numpy");
   CHECK(
       py_ok("arrs = {dt: np.array(SAMPLES[dt], dt).reshape(3, 2) for dt in SAMPLES\n"
@@ -136,7 +130,9 @@ static void test_files_np(void) {
                   k ? "zipfile.ZIP_DEFLATED" : "zipfile.ZIP_STORED"));
     CHECK(py_true("zipfile.ZipFile(p).testzip() is None"));
   }
+}
 
+static void files_zip64(void) {
   set_context("npz with zip64 records");
   {
     const char *names[2] = {"a", "b"};
@@ -165,7 +161,9 @@ static void test_files_np(void) {
   CHECK(py_true("back['b'].tolist() == [[1.5, 2], [3, 4]]"));
   CHECK(py_to_lua("R", "r"));
   CHECK(lua_true("lt.load(R).b:tolist()[2][1] == 3"));
+}
 
+static void files_safetensors_out(void) {
   set_context("safetensors to the reference reader");
   CHECK(
       lua_ok("st = {}\n"
@@ -191,7 +189,9 @@ static void test_files_np(void) {
   CHECK(
       py_true("got['complex64'][0] == 'C64' and got['complex64'][1].tolist() == "
               "[[0, 1, 2], [3, 4, 5]]"));
+}
 
+static void files_safetensors_in(void) {
   set_context("safetensors from the reference writer");
   CHECK(
       py_ok("ref = {dt: (code, np.array(SAMPLES[dt], dt).reshape(3, 2)) for code, dt in\n"
@@ -221,7 +221,18 @@ static void test_files_np(void) {
   CHECK(py_ok("got, meta = st_read(s)"));
   CHECK(py_true("meta == {'a': 'b'} and got['f8'][0] == 'F8_E4M3'"));
   CHECK(py_true("all(got[k][1].tobytes() == ref[k][1].tobytes() for k in ref)"));
+}
 
+static void test_files_np(void) {
+  section("11: files against NumPy and a reference safetensors");
+  CHECK(py_ok("%s", py_files));
+  for (size_t i = 0; i < sizeof dtypes / sizeof *dtypes; i++)
+    for (int f = 0; f < 2; f++)
+      for (int o = 0; o < 2; o++) npy_case(dtypes[i], f, o ? '>' : '<');
+  files_npz();
+  files_zip64();
+  files_safetensors_out();
+  files_safetensors_in();
   /* bools as NumPy keeps them: any byte (a uint8 array viewed as bool); the plain load reads
      nonzero as true, as NumPy's comparisons do; a mapping cannot, and refuses */
   set_context("npy bools with bytes other than 0 and 1");

@@ -151,21 +151,9 @@ static const char *const np16_cmp[][3] = {
      "np.cross(c1.transpose(2, 1, 0), c2.transpose(2, 1, 0), axis=0)"},
 };
 
-/* einsum equations and their operands (names of arrays made below). */
+/* einsum equations and their operands (names of arrays made below), after test_py.h's
+   tp_einsum_eqs. */
 static const char *const np16_eqs[][2] = {
-    {"ij,jk->ik", "ea, eb"},
-    {"bij,bjk->bik", "ex, ey"},
-    {"bij,bkj->bik", "ex, ex"},
-    {"i,j->ij", "ev, ew"},
-    {"i,i->", "ev, ev"},
-    {"ii->", "em"},
-    {"ii->i", "em"},
-    {"ij->ji", "ea"},
-    {"ij,ij->ij", "ea, ea"},
-    {"ji,jk->ik", "ea, ea"},
-    {"...ij,...jk->...ik", "ex, eb"},
-    {"ij,jk,kl->il", "ea, eb, ec"},
-    {"ijk,j->k", "ex, ew"},
     {"ij", "ea"},
 };
 
@@ -237,14 +225,7 @@ static void np16_bitwise(void) {
     int width;
   } dts[] = {{"int8", 8}, {"uint8", 8}, {"int16", 16}, {"int32", 32}, {"int64", 64}};
   static const char *const ops[][2] = {
-      {"A & B", "a & b"},
-      {"A | B", "a | b"},
-      {"A ~ B", "a ^ b"},
-      {"~A", "~a"},
-      {"A:bitwise_and(B[1])", "a & b[0]"},
-      {"A:t():bitwise_or(B:t())", "a.T | b.T"},
-      {"A:bitwise_xor(5)", "a ^ 5"},
-      {"3 & A", "3 & a"},
+      /* after test_py.h's tp_bitwise_ops */
       {"A:bitwise_not()", "np.invert(a)"},
       {"A << 3", "a << 3"},
       {"A >> 3", "a >> 3"},
@@ -263,9 +244,10 @@ static void np16_bitwise(void) {
               "s = np.arange(%d, dtype=a.dtype)",
               dt, dt, dts[d].width));
     CHECK(np_to_lua("A", "a") && np_to_lua("B", "b") && np_to_lua("S", "s"));
-    for (size_t i = 0; i < sizeof ops / sizeof *ops; i++) {
-      set_context("bitwise %s: %s", dt, ops[i][0]);
-      CHECK(agree(ops[i][0], ops[i][1]));
+    for (size_t i = 0; i < TP_NBITWISE + sizeof ops / sizeof *ops; i++) {
+      const char *const *op = i < TP_NBITWISE ? tp_bitwise_ops[i] : ops[i - TP_NBITWISE];
+      set_context("bitwise %s: %s", dt, op[0]);
+      CHECK(agree(op[0], op[1]));
     }
   }
   set_context("bitwise uint8 with int8");
@@ -290,11 +272,12 @@ static void np16_products(const char *dt) {
       CHECK(py_ok("%s = r.standard_normal((%s,)).astype('%s')", names[i], shapes[i], dt));
     CHECK(np_to_lua(names[i], "%s", names[i]));
   }
-  for (size_t i = 0; i < sizeof np16_eqs / sizeof *np16_eqs; i++) {
+  for (size_t i = 0; i < TP_NEINSUM + sizeof np16_eqs / sizeof *np16_eqs; i++) {
+    const char *const *eq = i < TP_NEINSUM ? tp_einsum_eqs[i] : np16_eqs[i - TP_NEINSUM];
     char le[128], ne[128];
-    set_context("einsum %s '%s'", dt, np16_eqs[i][0]);
-    snprintf(le, sizeof le, "lt.einsum('%s', %s)", np16_eqs[i][0], np16_eqs[i][1]);
-    snprintf(ne, sizeof ne, "np.einsum('%s', %s)", np16_eqs[i][0], np16_eqs[i][1]);
+    set_context("einsum %s '%s'", dt, eq[0]);
+    snprintf(le, sizeof le, "lt.einsum('%s', %s)", eq[0], eq[1]);
+    snprintf(ne, sizeof ne, "np.einsum('%s', %s)", eq[0], eq[1]);
     CHECK(agree(le, ne));
   }
   for (size_t i = 0; i < sizeof np16_mm / sizeof *np16_mm; i++) {

@@ -176,8 +176,10 @@ typedef struct {
 /* clang-format on */
 
 static void exporter_dealloc(PyObject *self) {
+  PyTypeObject *type = Py_TYPE(self); /* a heap type: each instance holds a reference to it */
   Py_CLEAR(((exporter *)self)->capsule);
-  Py_TYPE(self)->tp_free(self);
+  type->tp_free(self);
+  Py_DECREF(type);
 }
 
 static PyObject *exporter_dlpack(PyObject *self, PyObject *args, PyObject *kwargs) {
@@ -223,19 +225,21 @@ static PyMethodDef exporter_methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-/* clang-format off */
-static PyTypeObject exporter_type = {
-    PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "pylua.Exporter",
-    .tp_doc = "A DLPack producer holding one capsule that came from Lua.",
-    .tp_basicsize = sizeof(exporter),
-    .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_dealloc = exporter_dealloc,
-    .tp_methods = exporter_methods,
+/* A heap type, made by pylua_init. */
+static PyType_Slot exporter_slots[] = {
+    {Py_tp_doc, (void *)"A DLPack producer holding one capsule that came from Lua."},
+    {Py_tp_dealloc, (void *)(uintptr_t)exporter_dealloc}, /* ISO C: a function's address as data */
+    {Py_tp_methods, exporter_methods},
+    {0, NULL},
 };
-/* clang-format on */
+static PyType_Spec exporter_spec = {"pylua.Exporter", sizeof(exporter), 0, Py_TPFLAGS_DEFAULT,
+                                    exporter_slots};
+static PyTypeObject *exporter_type;
 
-int pylua_init(void) { return PyType_Ready(&exporter_type); }
+int pylua_init(void) {
+  if (!exporter_type) exporter_type = (PyTypeObject *)PyType_FromSpec(&exporter_spec);
+  return exporter_type ? 0 : -1;
+}
 
 PyObject *pylua_exporter_new(PyObject *capsule) {
   const DLTensor *dl = NULL;
@@ -248,7 +252,7 @@ PyObject *pylua_exporter_new(PyObject *capsule) {
       PyErr_SetString(PyExc_ValueError, "invalid DLPack capsule");
     return NULL;
   }
-  exporter *e = PyObject_New(exporter, &exporter_type);
+  exporter *e = PyObject_New(exporter, exporter_type);
   if (!e) return NULL;
   e->capsule = Py_NewRef(capsule);
   e->device_type = (int)dl->device.device_type;

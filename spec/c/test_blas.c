@@ -34,14 +34,6 @@
 #include "test_core.h"
 
 #include "test_limits.h"
-#if defined(__SANITIZE_THREAD__)
-#define UNDER_TSAN 1
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define UNDER_TSAN 1
-#endif
-#endif
-
 #define N 200 /* products of N x N matrices: OpenBLAS splits them over its threads */
 #define CAP_EXTRA ((rlim_t)96 << 20) /* the own kernel fits; an OpenBLAS buffer (128 MiB) not */
 

@@ -185,12 +185,8 @@ static int global_has_mt(lua_State *L, const char *global, const char *mt) {
 
 enum { NBAD = 26 };
 
-/* Builds invalid case i (NULL when it does not apply to this form); *want: a piece of the
-   error message. Data is real owned memory, so the deleter's free shows under ASan. */
-static tblock *bad_case(int i, int versioned, const char **want) {
-  if (!versioned && i < 3) return NULL; /* version cases */
-  tblock *b = mk(versioned, F32, 2, A(2, 3), 64);
-  DLTensor *d = tdl(b);
+/* Invalid cases 0 to 12 (of b, whose DLTensor is d): the version, dims, shape and strides. */
+static void bad_layout(tblock *b, DLTensor *d, int i, const char **want) {
   switch (i) {
     case 0:
       b->m.v.version.major = 2;
@@ -256,84 +252,97 @@ static tblock *bad_case(int i, int versioned, const char **want) {
       set_strides(b, 1, A(-((int64_t)1 << 62)));
       *want = "strides overflow";
       break;
-    case 13:
-      d->dtype.code = 18;
-      *want = "invalid dtype (code 18";
-      break;
-    case 14:
-      d->dtype = dt_of(kDLInt, 12, 1);
-      *want = "code 0, bits 12,";
-      break;
-    case 15:
-      d->dtype = dt_of(kDLFloat, 8, 1);
-      *want = "code 2, bits 8,";
-      break;
-    case 16:
-      d->dtype = dt_of(kDLBool, 16, 1);
-      *want = "code 6, bits 16,";
-      break;
-    case 17:
-      d->dtype.lanes = 0;
-      *want = "lanes 0";
-      break;
-    case 18:
-      d->dtype.bits = 0;
-      *want = "bits 0,";
-      break;
-    case 19:
-      d->dtype = dt_of(kDLFloat8_e4m3fn, 16, 1);
-      *want = "code 10, bits 16,";
-      break;
-    case 20:
-      d->device.device_type = (DLDeviceType)5;
-      *want = "unknown device type 5";
-      break;
-    case 21:
-      d->device.device_type = (DLDeviceType)99;
-      *want = "unknown device type 99";
-      break;
-    case 22:
-      d->device.device_type = (DLDeviceType)0;
-      *want = "unknown device type 0";
-      break;
-    case 23:
-      d->data = NULL;
-      *want = "NULL data";
-      break;
-    case 24:
-      d->byte_offset = 2;
-      *want = "byte_offset 2 ";
-      break;
-    case 25: /* four float32 lanes: 16-byte elements */
-      d->dtype = dt_of(kDLFloat, 32, 4);
-      d->byte_offset = 4;
-      *want = "byte_offset 4 ";
-      break;
     default: abort();
   }
+}
+
+/* Invalid cases 13 to 25: the dtype (13 to 19, from float32), device (20 to 22), data and
+   offset. */
+static void bad_contents(DLTensor *d, int i, const char **want) {
+  static const struct {
+    DLDataType dt;
+    const char *want;
+  } dtypes[] = {
+      {{18, 32, 1}, "invalid dtype (code 18"},
+      {{kDLInt, 12, 1}, "code 0, bits 12,"},
+      {{kDLFloat, 8, 1}, "code 2, bits 8,"},
+      {{kDLBool, 16, 1}, "code 6, bits 16,"},
+      {{kDLFloat, 32, 0}, "lanes 0"},
+      {{kDLFloat, 0, 1}, "bits 0,"},
+      {{kDLFloat8_e4m3fn, 16, 1}, "code 10, bits 16,"},
+  };
+  static const struct {
+    int type;
+    const char *want;
+  } devices[] = {
+      {5, "unknown device type 5"}, {99, "unknown device type 99"}, {0, "unknown device type 0"}};
+  if (i >= 13 && i < 20) {
+    d->dtype = dtypes[i - 13].dt;
+    *want = dtypes[i - 13].want;
+  } else if (i >= 20 && i < 23) {
+    d->device.device_type = (DLDeviceType)devices[i - 20].type;
+    *want = devices[i - 20].want;
+  } else if (i == 23) {
+    d->data = NULL;
+    *want = "NULL data";
+  } else if (i == 24) {
+    d->byte_offset = 2;
+    *want = "byte_offset 2 ";
+  } else if (i == 25) { /* four float32 lanes: 16-byte elements */
+    d->dtype = dt_of(kDLFloat, 32, 4);
+    d->byte_offset = 4;
+    *want = "byte_offset 4 ";
+  } else {
+    abort();
+  }
+}
+
+/* Builds invalid case i (NULL when it does not apply to this form); *want: a piece of the
+   error message. Data is real owned memory, so the deleter's free shows under ASan. */
+static tblock *bad_case(int i, int versioned, const char **want) {
+  if (!versioned && i < 3) return NULL; /* version cases */
+  tblock *b = mk(versioned, F32, 2, A(2, 3), 64);
+  if (i < 13)
+    bad_layout(b, tdl(b), i, want);
+  else
+    bad_contents(tdl(b), i, want);
   return b;
 }
 
-static void test_validation_core(void) {
+/* A check of invalid case i (versioned or legacy), b built by bad_case, want a piece of its
+   message; L: a state, for the checks through Lua. */
+typedef void (*bad_check)(lua_State *L, tblock *b, int i, int versioned, const char *want);
+
+/* Runs check on every invalid case, in both forms. */
+static void each_bad_case(lua_State *L, bad_check check) {
   for (int versioned = 0; versioned <= 1; versioned++)
     for (int i = 0; i < NBAD; i++) {
       const char *want = "";
       tblock *b = bad_case(i, versioned, &want);
-      if (!b) continue;
-      long before = deleted();
-      static lt_frame sentinel_frame;
-      lt_tensor *sentinel = &sentinel_frame.t, *t = sentinel;
-      lt_error err;
-      strcpy(err.msg, "(none)");
-      int rc = lt_dlpack_import(&b->m, versioned, &t, &err);
-      CHECKF(rc != LT_OK, "case %d (versioned %d) was accepted", i, versioned);
-      CHECKF(t == sentinel, "case %d: *out was written", i);
-      CHECKF(deleted() == before + 1, "case %d (versioned %d): deleter ran %ld times", i, versioned,
-             deleted() - before);
-      CHECKF(strstr(err.msg, want) != NULL, "case %d (versioned %d): message '%s' lacks '%s'", i,
-             versioned, err.msg, want);
-      if (rc == LT_OK && t != sentinel) lt_tensor_free(t);
+      if (b) check(L, b, i, versioned, want);
     }
+}
+
+/* lt_dlpack_import refuses the case: *out unwritten, the deleter run once, the message. */
+static void bad_core(lua_State *L, tblock *b, int i, int versioned, const char *want) {
+  (void)L;
+  long before = deleted();
+  static lt_frame sentinel_frame;
+  lt_tensor *sentinel = &sentinel_frame.t, *t = sentinel;
+  lt_error err;
+  strcpy(err.msg, "(none)");
+  int rc = lt_dlpack_import(&b->m, versioned, &t, &err);
+  CHECKF(rc != LT_OK, "case %d (versioned %d) was accepted", i, versioned);
+  CHECKF(t == sentinel, "case %d: *out was written", i);
+  CHECKF(deleted() == before + 1, "case %d (versioned %d): deleter ran %ld times", i, versioned,
+         deleted() - before);
+  CHECKF(strstr(err.msg, want) != NULL, "case %d (versioned %d): message '%s' lacks '%s'", i,
+         versioned, err.msg, want);
+  if (rc == LT_OK && t != sentinel) lt_tensor_free(t);
+}
+
+static void test_validation_core(void) {
+  each_bad_case(NULL, bad_core);
   /* NULL is refused without a crash; a NULL err is allowed */
   lt_tensor *t = NULL;
   lt_error err;
@@ -345,28 +354,27 @@ static void test_validation_core(void) {
   CHECK(deleted() == before + 1);
 }
 
+/* Through Lua: refused with the message, the capsule consumed (no second deleter). */
+static void bad_lua(lua_State *L, tblock *b, int i, int versioned, const char *want) {
+  long before = deleted();
+  int ok = lua_import(L, &b->m, versioned, "t");
+  CHECKF(!ok, "case %d (versioned %d) was accepted through Lua", i, versioned);
+  CHECKF(deleted() == before + 1, "case %d (versioned %d): deleter ran %ld times at once", i,
+         versioned, deleted() - before);
+  CHECKF(strstr(g_msg, want) != NULL, "case %d (versioned %d): Lua error '%s' lacks '%s'", i,
+         versioned, g_msg, want);
+  /* the capsule was consumed before validation: no second deleter from its __gc */
+  CHECKF(capsule_ptr(L, "cap") == NULL, "case %d: capsule pointer not cleared", i);
+  CHECKF(global_has_mt(L, "cap", versioned ? "used_dltensor_versioned" : "used_dltensor"),
+         "case %d: capsule not marked used", i);
+  LOK(L, "cap = nil");
+  lua_gc(L, LUA_GCCOLLECT, 0);
+  CHECKF(deleted() == before + 1, "case %d: deleter ran again at collection", i);
+}
+
 static void test_validation_lua(void) {
   lua_State *L = new_state();
-  for (int versioned = 0; versioned <= 1; versioned++)
-    for (int i = 0; i < NBAD; i++) {
-      const char *want = "";
-      tblock *b = bad_case(i, versioned, &want);
-      if (!b) continue;
-      long before = deleted();
-      int ok = lua_import(L, &b->m, versioned, "t");
-      CHECKF(!ok, "case %d (versioned %d) was accepted through Lua", i, versioned);
-      CHECKF(deleted() == before + 1, "case %d (versioned %d): deleter ran %ld times at once", i,
-             versioned, deleted() - before);
-      CHECKF(strstr(g_msg, want) != NULL, "case %d (versioned %d): Lua error '%s' lacks '%s'", i,
-             versioned, g_msg, want);
-      /* the capsule was consumed before validation: no second deleter from its __gc */
-      CHECKF(capsule_ptr(L, "cap") == NULL, "case %d: capsule pointer not cleared", i);
-      CHECKF(global_has_mt(L, "cap", versioned ? "used_dltensor_versioned" : "used_dltensor"),
-             "case %d: capsule not marked used", i);
-      LOK(L, "cap = nil");
-      lua_gc(L, LUA_GCCOLLECT, 0);
-      CHECKF(deleted() == before + 1, "case %d: deleter ran again at collection", i);
-    }
+  each_bad_case(L, bad_lua);
   long before = deleted();
   lua_close(L);
   CHECK(deleted() == before);
@@ -376,10 +384,9 @@ static void test_validation_lua(void) {
 
 /* {====== accepted layouts ====== */
 
-static void test_accept_core(void) {
+static void accept_strided(void) {
   lt_error err;
   lt_tensor *t = NULL;
-
   /* NULL strides: compact row-major */
   tblock *b = mk_iota(1, 2, A(2, 3), 6);
   long before = deleted();
@@ -430,7 +437,15 @@ static void test_accept_core(void) {
   CHECK(deleted() == before + 3);
   b->m.v.deleter = del_versioned;
   b->m.v.deleter(&b->m.v);
+}
 
+static void accept_unusual(void) {
+  lt_error err;
+  lt_tensor *t = NULL;
+  tblock *b;
+  void *out = NULL;
+  DLManagedTensorVersioned *m;
+  long before;
   /* size 0 with NULL data is accepted and re-exports with an address (torch < 2.3 leaks NULL) */
   before = deleted();
   b = mk(1, F32, 2, A(0, 3), 0);
@@ -501,6 +516,11 @@ static void test_accept_core(void) {
   CHECK(lt_clone(t, &c, &err) != LT_OK && c == NULL);
   lt_tensor_free(t);
   CHECK(deleted() == before + 7);
+}
+
+static void test_accept_core(void) {
+  accept_strided();
+  accept_unusual();
 }
 
 static void test_accept_lua(void) {
@@ -624,22 +644,13 @@ static void test_read_only(void) {
   b->m.v.flags = DLPACK_FLAG_BITMASK_READ_ONLY;
   CHECKF(lua_import(L, &b->m, 1, "t"), "%s", g_msg);
   LTRUE(L, "t:is_read_only() == true and t[2] == 1 and same(t:tolist(), {0, 1, 2})");
-  LERR(L, "t[1] = 5", "read-only");
-  LERR(L, "t[-1] = 5", "read-only");
-  LERR(L, "t[{2}] = 5", "read-only");
-  LERR(L, "t[{{1, 2}}] = 5", "read-only");
-  LERR(L, "t:set(1, 5)", "read-only");
-  LERR(L, "t:fill_(5)", "read-only");
-  LERR(L, "t:zero_()", "read-only");
-  LERR(L, "t:copy_(lt.zeros(3))", "read-only");
-  LERR(L, "t:view(3, 1)[1][1] = 5", "read-only");
-  LERR(L, "t:view(3, 1):select(2, 1)[1] = 5", "read-only");
+  LERRS(L, "read-only", "t[1] = 5", "t[-1] = 5", "t[{2}] = 5", "t[{{1, 2}}] = 5", "t:set(1, 5)",
+        "t:fill_(5)", "t:zero_()", "t:copy_(lt.zeros(3))", "t:view(3, 1)[1][1] = 5",
+        "t:view(3, 1):select(2, 1)[1] = 5");
   LTRUE(L, "t:narrow(1, 1, 2):is_read_only()");
   CHECK(fget(b, 0) == 0.0f && fget(b, 1) == 1.0f && fget(b, 2) == 2.0f);
   LTRUE(L, "not t:clone():is_read_only()");
-  LERR(L, "dlpack.to_dlpack(t)", "read-only");
-  LERR(L, "t:__dlpack()", "read-only");
-  LERR(L, "t:__dlpack{max_version = {0, 8}}", "read-only");
+  LERRS(L, "read-only", "dlpack.to_dlpack(t)", "t:__dlpack()", "t:__dlpack{max_version = {0, 8}}");
   LOK(L, "rcap = t:__dlpack{max_version = {1, 3}}");
   int versioned = 0;
   m = take_capsule(L, "rcap", &versioned);
@@ -658,23 +669,15 @@ static void test_read_only(void) {
 
 /* {====== opaque: fp8, vector lanes, CUDA ====== */
 
-static void test_opaque_lua(void) {
-  lua_State *L = new_state();
-  long before = deleted();
+static void opaque_fp8_lanes(lua_State *L) {
   int versioned = 0;
-
   /* fp8 e4m3fn */
   tblock *b = mk(1, dt_of(kDLFloat8_e4m3fn, 8, 1), 2, A(2, 3), 6);
   CHECKF(lua_import(L, &b->m, 1, "f"), "%s", g_msg);
   LTRUE(L, "same(f.shape, {2, 3}) and f.dtype == 'float8_e4m3fn'");
   LTRUE(L, "f:numel() == 6 and f:element_size() == 1 and f.ndim == 2 and f.device == 'cpu'");
-  LERR(L, "return f[1][1]", "cannot be read");
-  LERR(L, "return f:get(1, 1)", "cannot be read");
-  LERR(L, "return f[{1, 1}]", "cannot be read");
-  LERR(L, "return f:tolist()", "cannot be read");
-  LERR(L, "f[1][1] = 0", "cannot be read");
-  LERR(L, "f:fill_(0)", "cannot be read");
-  LERR(L, "return f:clone()", "cannot be read");
+  LERRS(L, "cannot be read", "return f[1][1]", "return f:get(1, 1)", "return f[{1, 1}]",
+        "return f:tolist()", "f[1][1] = 0", "f:fill_(0)", "return f:clone()");
   LOK(L, "ft = f:transpose(1, 2); fr = f:reshape(3, 2); fv = f:view(6); fs = f[2]");
   LTRUE(L, "same(ft.shape, {3, 2}) and same(ft:stride(), {1, 3}) and same(fr.shape, {3, 2})");
   LTRUE(L, "same(fv.shape, {6}) and same(fs.shape, {3}) and fs:storage_offset() == 3");
@@ -724,7 +727,11 @@ static void test_opaque_lua(void) {
     CHECK(d->data == b->owned && dims_eq(d->shape, A(1, 3), 2));
     m4->deleter(m4);
   }
+}
 
+static void opaque_devices(lua_State *L) {
+  int versioned = 0;
+  tblock *b;
   /* CUDA: a fake device pointer, never dereferenced */
   void *fake = (void *)(uintptr_t)0xdead0000u;
   b = mk(1, F32, 2, A(2, 2), 0);
@@ -736,16 +743,11 @@ static void test_opaque_lua(void) {
   LTRUE(L,
         "select('#', g:__dlpack_device()) == 2 and g:__dlpack_device() == 2 and "
         "select(2, g:__dlpack_device()) == 0");
-  LERR(L, "return g[1][1]", "cuda:0");
-  LERR(L, "return g:get(1, 2)", "cuda:0");
-  LERR(L, "return g:tolist()", "cuda:0");
-  LERR(L, "return g:item()", "cuda:0");
-  LERR(L, "g[1][1] = 1", "cuda:0");
-  LERR(L, "g:fill_(1)", "cuda:0");
-  LERR(L, "return g:clone()", "cuda:0");
-  LERR(L, "return g:__dlpack{max_version = {1, 3}, copy = true}", "cuda:0");
-  LERR(L, "return g:__dlpack{max_version = {1, 3}, dl_device = {1, 0}}", "cuda:0");
-  LERR(L, "return dlpack.from_dlpack(g, {device = 'cpu'})", "cuda:0");
+  LERRS(L, "cuda:0", "return g[1][1]", "return g:get(1, 2)", "return g:tolist()", "return g:item()",
+        "g[1][1] = 1", "g:fill_(1)", "return g:clone()",
+        "return g:__dlpack{max_version = {1, 3}, copy = true}",
+        "return g:__dlpack{max_version = {1, 3}, dl_device = {1, 0}}",
+        "return dlpack.from_dlpack(g, {device = 'cpu'})");
   LOK(L, "gt = g:transpose(1, 2); gr = g[2]");
   LTRUE(L, "same(gt.shape, {2, 2}) and gt.device == 'cuda:0' and gr.device == 'cuda:0'");
   LOK(L, "cg = gt:__dlpack{max_version = {1, 3}, dl_device = {2, 0}}; cl = dlpack.to_dlpack(gr)");
@@ -776,7 +778,13 @@ static void test_opaque_lua(void) {
   tdl(b)->device.device_type = kDLCUDAHost;
   CHECKF(lua_import(L, &b->m, 1, "h"), "%s", g_msg);
   LTRUE(L, "h.device == 'cuda_host:0' and h[2] == 1");
+}
 
+static void test_opaque_lua(void) {
+  lua_State *L = new_state();
+  long before = deleted();
+  opaque_fp8_lanes(L);
+  opaque_devices(L);
   CHECK(deleted() == before);
   lua_close(L);
   CHECK(deleted() == before + 5);
@@ -905,27 +913,7 @@ static void test_export_core(void) {
 
 /* {====== capsules in Lua ====== */
 
-static void test_capsules(void) {
-  static const char *const names[] = {"dltensor", "dltensor_versioned", "used_dltensor",
-                                      "used_dltensor_versioned"};
-  /* the four metatables exist once ltensor.core is loaded (nothing else required) */
-  lua_State *L = luaL_newstate();
-  luaL_openlibs(L);
-  luaL_requiref(L, "ltensor.core", luaopen_ltensor_core, 0);
-  lua_pop(L, 1);
-  for (int i = 0; i < 4; i++) {
-    CHECKF(luaL_getmetatable(L, names[i]) == LUA_TTABLE, "no registry metatable %s", names[i]);
-    CHECKF(lua_getfield(L, -1, "__name") == LUA_TSTRING && !strcmp(lua_tostring(L, -1), names[i]),
-           "__name of %s", names[i]);
-    lua_pop(L, 1);
-    CHECKF((lua_getfield(L, -1, "__gc") == LUA_TFUNCTION) == (i < 2), "__gc of %s", names[i]);
-    lua_pop(L, 2);
-  }
-  lua_close(L);
-
-  L = new_state();
-  long before = deleted();
-
+static void capsules_raw(lua_State *L, long before) {
   /* a capsule dropped unconsumed: deleter once, at collection */
   tblock *b = mk_iota(1, 1, A(2), 2);
   push_capsule(L, &b->m, 1);
@@ -983,7 +971,10 @@ static void test_capsules(void) {
   LERR(L, "return dlpack.from_dlpack('s')", "got string");
   LERR(L, "return dlpack.from_dlpack({})", "got table");
   LERR(L, "return dlpack.from_dlpack()", "value expected");
+}
 
+static void capsules_own(lua_State *L, long before) {
+  tblock *b;
   /* ltensor's own capsules: one pointer, the registry metatables, by version */
   LOK(L,
       "x = lt.tensor({1, 2, 3}, 'float32')\n"
@@ -1046,9 +1037,35 @@ static void test_capsules(void) {
   CHECK(deleted() == before + 4 || deleted() == before + 5);
   LOK(L, "pc = nil; obj = nil; collectgarbage(); collectgarbage()");
   CHECK(deleted() == before + 5); /* the copy holds nothing of the producer's */
+}
 
+/* The four metatables exist once ltensor.core is loaded (nothing else required). */
+static void capsules_metatables(void) {
+  static const char *const names[] = {"dltensor", "dltensor_versioned", "used_dltensor",
+                                      "used_dltensor_versioned"};
+  lua_State *L = luaL_newstate();
+  luaL_openlibs(L);
+  luaL_requiref(L, "ltensor.core", luaopen_ltensor_core, 0);
+  lua_pop(L, 1);
+  for (int i = 0; i < 4; i++) {
+    CHECKF(luaL_getmetatable(L, names[i]) == LUA_TTABLE, "no registry metatable %s", names[i]);
+    CHECKF(lua_getfield(L, -1, "__name") == LUA_TSTRING && !strcmp(lua_tostring(L, -1), names[i]),
+           "__name of %s", names[i]);
+    lua_pop(L, 1);
+    CHECKF((lua_getfield(L, -1, "__gc") == LUA_TFUNCTION) == (i < 2), "__gc of %s", names[i]);
+    lua_pop(L, 2);
+  }
+  lua_close(L);
+}
+
+static void test_capsules(void) {
+  capsules_metatables();
+  lua_State *L = new_state();
+  long before = deleted();
+  capsules_raw(L, before);
+  capsules_own(L, before);
   /* unconsumed capsules at lua_close: deleter once each */
-  b = mk_iota(1, 1, A(2), 2);
+  tblock *b = mk_iota(1, 1, A(2), 2);
   push_capsule(L, &b->m, 1);
   lua_setglobal(L, "left1");
   b = mk_iota(0, 1, A(2), 2);

@@ -26,36 +26,33 @@ static uint64_t xorshift64(void) {
   return rng;
 }
 
-static uint32_t f32_bits(float f) {
-  uint32_t u;
-  memcpy(&u, &f, sizeof u);
-  return u;
-}
-static float f32_of(uint32_t u) {
+/* Bits and values through a union (C11 reads the other member as those bytes). */
+typedef union {
   float f;
-  memcpy(&f, &u, sizeof f);
-  return f;
-}
-static double f64_of(uint64_t u) {
+  uint32_t u;
+} f32_u;
+typedef union {
   double d;
-  memcpy(&d, &u, sizeof d);
-  return d;
-}
+  uint64_t u;
+} f64_u;
+static uint32_t f32_bits(float f) { return (f32_u){.f = f}.u; }
+static float f32_of(uint32_t u) { return (f32_u){.u = u}.f; }
+static double f64_of(uint64_t u) { return (f64_u){.u = u}.d; }
 
-/* The volatile operands keep GCC from folding a widen-then-narrow pair into nothing. */
-static uint16_t gcc_f16_of_f64(double d) {
-  volatile double vd = d;
-  gcc_f16 h = (gcc_f16)vd;
+/* GCC's own conversions to float16, as bits. The volatile operands keep GCC from folding a
+   widen-then-narrow pair into nothing. */
+static uint16_t f16_bits(gcc_f16 h) {
   uint16_t b;
   memcpy(&b, &h, sizeof b);
   return b;
+}
+static uint16_t gcc_f16_of_f64(double d) {
+  volatile double vd = d;
+  return f16_bits((gcc_f16)vd);
 }
 static uint16_t gcc_f16_of_f32(float f) {
   volatile float vf = f;
-  gcc_f16 h = (gcc_f16)vf;
-  uint16_t b;
-  memcpy(&b, &h, sizeof b);
-  return b;
+  return f16_bits((gcc_f16)vf);
 }
 static float gcc_f32_of_f16(uint16_t b) {
   volatile gcc_f16 h;
@@ -448,76 +445,37 @@ static void test_table(void) {
 
 /* {====== (e) lt_store and lt_load ====== */
 
-static lt_scalar sc_f(double f) {
-  lt_scalar s;
-  memset(&s, 0, sizeof s);
-  s.kind = LT_SK_FLOAT;
-  s.v.f = f;
-  return s;
-}
-static lt_scalar sc_i(int64_t i) {
-  lt_scalar s;
-  memset(&s, 0, sizeof s);
-  s.kind = LT_SK_INT;
-  s.v.i = i;
-  return s;
-}
-static lt_scalar sc_u(uint64_t u) {
-  lt_scalar s;
-  memset(&s, 0, sizeof s);
-  s.kind = LT_SK_UINT;
-  s.v.u = u;
-  return s;
-}
+/* Scalars of each kind (the fields not given are zero). */
+static lt_scalar sc_f(double f) { return (lt_scalar){.kind = LT_SK_FLOAT, .v.f = f}; }
+static lt_scalar sc_i(int64_t i) { return (lt_scalar){.kind = LT_SK_INT, .v.i = i}; }
+static lt_scalar sc_u(uint64_t u) { return (lt_scalar){.kind = LT_SK_UINT, .v.u = u}; }
 static lt_scalar sc_c(double re, double im) {
-  lt_scalar s;
-  memset(&s, 0, sizeof s);
-  s.kind = LT_SK_COMPLEX;
-  s.v.f = re;
-  s.im = im;
-  return s;
+  return (lt_scalar){.kind = LT_SK_COMPLEX, .v.f = re, .im = im};
 }
 
 /* The integer in an element, read with plain C types (independent of lt_load). */
 static int64_t raw_int(lt_dtype dt, const unsigned char *p) {
+  union {
+    int8_t i8;
+    int16_t i16;
+    int32_t i32;
+    int64_t i64;
+    uint16_t u16;
+    uint32_t u32;
+    uint64_t u64;
+    unsigned char bytes[16];
+  } v;
+  memcpy(v.bytes, p, lt_dtypes[dt].size);
   switch (dt) {
     case LT_BOOL:
     case LT_UINT8: return p[0];
-    case LT_INT8: {
-      int8_t v;
-      memcpy(&v, p, 1);
-      return v;
-    }
-    case LT_INT16: {
-      int16_t v;
-      memcpy(&v, p, 2);
-      return v;
-    }
-    case LT_INT32: {
-      int32_t v;
-      memcpy(&v, p, 4);
-      return v;
-    }
-    case LT_INT64: {
-      int64_t v;
-      memcpy(&v, p, 8);
-      return v;
-    }
-    case LT_UINT16: {
-      uint16_t v;
-      memcpy(&v, p, 2);
-      return v;
-    }
-    case LT_UINT32: {
-      uint32_t v;
-      memcpy(&v, p, 4);
-      return v;
-    }
-    case LT_UINT64: {
-      uint64_t v;
-      memcpy(&v, p, 8);
-      return (int64_t)v;
-    }
+    case LT_INT8: return v.i8;
+    case LT_INT16: return v.i16;
+    case LT_INT32: return v.i32;
+    case LT_INT64: return v.i64;
+    case LT_UINT16: return v.u16;
+    case LT_UINT32: return v.u32;
+    case LT_UINT64: return (int64_t)v.u64;
     default: return -12345;
   }
 }
@@ -557,7 +515,82 @@ static void store_fails(lt_dtype dt, lt_scalar s, int line) {
 #define STORE_OK(dt, s, want) store_int_ok((dt), (s), (int64_t)(want), __LINE__)
 #define STORE_FAILS(dt, s) store_fails((dt), (s), __LINE__)
 
-static void test_store_int(void) {
+static void store_int_examples(void) {
+  /* the brief's examples, spelled out */
+  STORE_OK(LT_INT8, sc_f(127.9), 127);
+  STORE_FAILS(LT_INT8, sc_f(128.0));
+  STORE_OK(LT_INT8, sc_f(-128.9), -128);
+  STORE_FAILS(LT_INT8, sc_f(-129.0));
+  STORE_OK(LT_UINT8, sc_f(-0.5), 0);
+  STORE_FAILS(LT_UINT8, sc_f(-1.0));
+  STORE_OK(LT_UINT8, sc_f(255.99), 255);
+  STORE_FAILS(LT_UINT8, sc_f(256.0));
+  STORE_OK(LT_INT32, sc_f(2147483647.9), 2147483647);
+  STORE_FAILS(LT_INT32, sc_f(2147483648.0));
+  STORE_OK(LT_INT32, sc_f(-2147483648.9), INT32_MIN);
+  STORE_FAILS(LT_INT32, sc_f(-2147483649.0));
+  STORE_OK(LT_UINT32, sc_f(4294967295.5), 4294967295);
+  STORE_FAILS(LT_UINT32, sc_f(4294967296.0));
+
+  /* integers out of range are refused, not wrapped (torch refuses a scalar that overflows) */
+  static const struct {
+    lt_dtype dt;
+    int64_t lo, hi;
+  } ranges[] = {{LT_INT8, INT8_MIN, INT8_MAX},    {LT_UINT8, 0, UINT8_MAX},
+                {LT_INT16, INT16_MIN, INT16_MAX}, {LT_UINT16, 0, UINT16_MAX},
+                {LT_INT32, INT32_MIN, INT32_MAX}, {LT_UINT32, 0, UINT32_MAX}};
+  for (size_t i = 0; i < sizeof ranges / sizeof ranges[0]; i++) {
+    STORE_OK(ranges[i].dt, sc_i(ranges[i].lo), ranges[i].lo);
+    STORE_OK(ranges[i].dt, sc_i(ranges[i].hi), ranges[i].hi);
+    STORE_OK(ranges[i].dt, sc_u((uint64_t)ranges[i].hi), ranges[i].hi);
+    STORE_FAILS(ranges[i].dt, sc_i(ranges[i].lo - 1));
+    STORE_FAILS(ranges[i].dt, sc_i(ranges[i].hi + 1));
+    STORE_FAILS(ranges[i].dt, sc_u((uint64_t)ranges[i].hi + 1));
+    STORE_FAILS(ranges[i].dt, sc_u(UINT64_MAX));
+  }
+  STORE_FAILS(LT_INT32, sc_i(INT64_C(0x10000000005))); /* not its low 32 bits */
+  STORE_FAILS(LT_UINT8, sc_u(UINT64_C(0x8000000000000101)));
+  STORE_OK(LT_INT64, sc_i(INT64_MIN), INT64_MIN);
+  STORE_OK(LT_INT64, sc_i(INT64_MAX), INT64_MAX);
+  STORE_OK(LT_INT64, sc_u(INT64_MAX), INT64_MAX);
+  STORE_FAILS(LT_INT64, sc_u((uint64_t)INT64_MAX + 1));
+  STORE_FAILS(LT_INT64, sc_u(UINT64_MAX));
+  STORE_OK(LT_UINT64, sc_u(UINT64_MAX), -1);
+  /* an LT_SK_INT into uint64 is its 64 bits (Lua's integers, string.pack "I8") */
+  STORE_OK(LT_UINT64, sc_i(-1), -1); /* all ones */
+  STORE_OK(LT_UINT64, sc_i(INT64_MIN), INT64_MIN);
+  STORE_OK(LT_UINT64, sc_i(INT64_MAX), INT64_MAX);
+  /* floats into uint64: in [0, 2^64) after truncation */
+  STORE_OK(LT_UINT64, sc_f(0x1p63), INT64_MIN);
+  STORE_OK(LT_UINT64, sc_f(0x1p64 - 0x1p11), -(int64_t)2048);
+  STORE_FAILS(LT_UINT64, sc_f(0x1p64));
+  STORE_OK(LT_UINT64, sc_f(-0.9), 0);
+  STORE_FAILS(LT_UINT64, sc_f(-1.0));
+  STORE_FAILS(LT_INT64, sc_f(0x1p63));
+  STORE_OK(LT_INT64, sc_f(-0x1p63), INT64_MIN);
+}
+
+static void store_bool(void) {
+  /* anything -> bool is != 0 */
+  STORE_OK(LT_BOOL, sc_i(0), 0);
+  STORE_OK(LT_BOOL, sc_i(256), 1); /* not wrapped to 0 */
+  STORE_OK(LT_BOOL, sc_i(-1), 1);
+  STORE_OK(LT_BOOL, sc_u(UINT64_C(1) << 63), 1);
+  STORE_OK(LT_BOOL, sc_u(0), 0);
+  STORE_OK(LT_BOOL, sc_f(0.0), 0);
+  STORE_OK(LT_BOOL, sc_f(-0.0), 0);
+  STORE_OK(LT_BOOL, sc_f(0.25), 1);
+  STORE_OK(LT_BOOL, sc_f(-1e-300), 1);
+  STORE_OK(LT_BOOL, sc_f(NAN), 1);
+  STORE_OK(LT_BOOL, sc_f(INFINITY), 1);
+  STORE_OK(LT_BOOL, sc_c(0.0, 0.0), 0);
+  STORE_OK(LT_BOOL, sc_c(0.0, 2.0), 1);
+  STORE_OK(LT_BOOL, sc_c(NAN, 0.0), 1);
+}
+
+/* Floats into each integer dtype: truncated toward zero; NaN, inf and the values past the
+   range's exact boundaries refused. */
+static void store_int_floats(void) {
   static const struct {
     lt_dtype dt;
     int bits, is_signed;
@@ -614,74 +647,12 @@ static void test_store_int(void) {
       STORE_OK(dt, sc_f(nextafter(0x1p64, 0)), (int64_t)UINT64_C(18446744073709549568));
     }
   }
-  /* the brief's examples, spelled out */
-  STORE_OK(LT_INT8, sc_f(127.9), 127);
-  STORE_FAILS(LT_INT8, sc_f(128.0));
-  STORE_OK(LT_INT8, sc_f(-128.9), -128);
-  STORE_FAILS(LT_INT8, sc_f(-129.0));
-  STORE_OK(LT_UINT8, sc_f(-0.5), 0);
-  STORE_FAILS(LT_UINT8, sc_f(-1.0));
-  STORE_OK(LT_UINT8, sc_f(255.99), 255);
-  STORE_FAILS(LT_UINT8, sc_f(256.0));
-  STORE_OK(LT_INT32, sc_f(2147483647.9), 2147483647);
-  STORE_FAILS(LT_INT32, sc_f(2147483648.0));
-  STORE_OK(LT_INT32, sc_f(-2147483648.9), INT32_MIN);
-  STORE_FAILS(LT_INT32, sc_f(-2147483649.0));
-  STORE_OK(LT_UINT32, sc_f(4294967295.5), 4294967295);
-  STORE_FAILS(LT_UINT32, sc_f(4294967296.0));
+}
 
-  /* integers out of range are refused, not wrapped (torch refuses a scalar that overflows) */
-  static const struct {
-    lt_dtype dt;
-    int64_t lo, hi;
-  } ranges[] = {{LT_INT8, INT8_MIN, INT8_MAX},    {LT_UINT8, 0, UINT8_MAX},
-                {LT_INT16, INT16_MIN, INT16_MAX}, {LT_UINT16, 0, UINT16_MAX},
-                {LT_INT32, INT32_MIN, INT32_MAX}, {LT_UINT32, 0, UINT32_MAX}};
-  for (size_t i = 0; i < sizeof ranges / sizeof ranges[0]; i++) {
-    STORE_OK(ranges[i].dt, sc_i(ranges[i].lo), ranges[i].lo);
-    STORE_OK(ranges[i].dt, sc_i(ranges[i].hi), ranges[i].hi);
-    STORE_OK(ranges[i].dt, sc_u((uint64_t)ranges[i].hi), ranges[i].hi);
-    STORE_FAILS(ranges[i].dt, sc_i(ranges[i].lo - 1));
-    STORE_FAILS(ranges[i].dt, sc_i(ranges[i].hi + 1));
-    STORE_FAILS(ranges[i].dt, sc_u((uint64_t)ranges[i].hi + 1));
-    STORE_FAILS(ranges[i].dt, sc_u(UINT64_MAX));
-  }
-  STORE_FAILS(LT_INT32, sc_i(INT64_C(0x10000000005))); /* not its low 32 bits */
-  STORE_FAILS(LT_UINT8, sc_u(UINT64_C(0x8000000000000101)));
-  STORE_OK(LT_INT64, sc_i(INT64_MIN), INT64_MIN);
-  STORE_OK(LT_INT64, sc_i(INT64_MAX), INT64_MAX);
-  STORE_OK(LT_INT64, sc_u(INT64_MAX), INT64_MAX);
-  STORE_FAILS(LT_INT64, sc_u((uint64_t)INT64_MAX + 1));
-  STORE_FAILS(LT_INT64, sc_u(UINT64_MAX));
-  STORE_OK(LT_UINT64, sc_u(UINT64_MAX), -1);
-  /* an LT_SK_INT into uint64 is its 64 bits (Lua's integers, string.pack "I8") */
-  STORE_OK(LT_UINT64, sc_i(-1), -1); /* all ones */
-  STORE_OK(LT_UINT64, sc_i(INT64_MIN), INT64_MIN);
-  STORE_OK(LT_UINT64, sc_i(INT64_MAX), INT64_MAX);
-  /* floats into uint64: in [0, 2^64) after truncation */
-  STORE_OK(LT_UINT64, sc_f(0x1p63), INT64_MIN);
-  STORE_OK(LT_UINT64, sc_f(0x1p64 - 0x1p11), -(int64_t)2048);
-  STORE_FAILS(LT_UINT64, sc_f(0x1p64));
-  STORE_OK(LT_UINT64, sc_f(-0.9), 0);
-  STORE_FAILS(LT_UINT64, sc_f(-1.0));
-  STORE_FAILS(LT_INT64, sc_f(0x1p63));
-  STORE_OK(LT_INT64, sc_f(-0x1p63), INT64_MIN);
-
-  /* anything -> bool is != 0 */
-  STORE_OK(LT_BOOL, sc_i(0), 0);
-  STORE_OK(LT_BOOL, sc_i(256), 1); /* not wrapped to 0 */
-  STORE_OK(LT_BOOL, sc_i(-1), 1);
-  STORE_OK(LT_BOOL, sc_u(UINT64_C(1) << 63), 1);
-  STORE_OK(LT_BOOL, sc_u(0), 0);
-  STORE_OK(LT_BOOL, sc_f(0.0), 0);
-  STORE_OK(LT_BOOL, sc_f(-0.0), 0);
-  STORE_OK(LT_BOOL, sc_f(0.25), 1);
-  STORE_OK(LT_BOOL, sc_f(-1e-300), 1);
-  STORE_OK(LT_BOOL, sc_f(NAN), 1);
-  STORE_OK(LT_BOOL, sc_f(INFINITY), 1);
-  STORE_OK(LT_BOOL, sc_c(0.0, 0.0), 0);
-  STORE_OK(LT_BOOL, sc_c(0.0, 2.0), 1);
-  STORE_OK(LT_BOOL, sc_c(NAN, 0.0), 1);
+static void test_store_int(void) {
+  store_int_floats();
+  store_int_examples();
+  store_bool();
 }
 
 /* lt_store_wrap: the core's own results; integers keep their low bits, floats are checked. */

@@ -240,6 +240,22 @@ static void check_managed(lua_State *L, const char *what, DLManagedTensorVersion
   }
 }
 
+/* Global `name` of L exported through api (apiname) and checked (check_managed; label says what
+   it is); the export, which the caller frees. */
+static DLManagedTensorVersioned *export_checked(lua_State *L, const ltensor_exchange_api *api,
+                                                const char *apiname, const char *name,
+                                                const char *label, uint64_t fl, int ndim,
+                                                const int64_t *shape, const int64_t *strides,
+                                                int empty) {
+  char what[64];
+  snprintf(what, sizeof what, "%s: %s", apiname, label);
+  push_global(L, name);
+  DLManagedTensorVersioned *m = export_at(L, api, -1);
+  check_managed(L, what, m, name, fl, ndim, shape, strides, empty);
+  lua_pop(L, 1);
+  return m;
+}
+
 static void test_export(void) {
   lua_State *L = new_state();
   LOK(L,
@@ -271,40 +287,23 @@ static void test_export(void) {
     if (m2) m2->deleter(m2);
     lua_pop(L, 1);
 
-    push_global(L, "tt");
-    snprintf(what, sizeof what, "%s: transposed", name);
-    DLManagedTensorVersioned *mt = export_at(L, api, -1);
-    check_managed(L, what, mt, "tt", fl, 2, sh32, st32, 0);
+    DLManagedTensorVersioned *mt =
+        export_checked(L, api, name, "tt", "transposed", fl, 2, sh32, st32, 0);
     if (mt) mt->deleter(mt);
-    lua_pop(L, 1);
-
-    push_global(L, "row");
-    snprintf(what, sizeof what, "%s: a row (offset view)", name);
-    DLManagedTensorVersioned *mr = export_at(L, api, -1);
-    check_managed(L, what, mr, "row", fl, 1, sh3, st1, 0);
+    DLManagedTensorVersioned *mr =
+        export_checked(L, api, name, "row", "a row (offset view)", fl, 1, sh3, st1, 0);
     if (mr && m) {
       CHECK((char *)mr->dl_tensor.data == (char *)m->dl_tensor.data + 3 * sizeof(float));
       CHECK(((float *)mr->dl_tensor.data)[0] == 3.0f);
     }
     if (mr) mr->deleter(mr);
-    lua_pop(L, 1);
-
-    push_global(L, "s");
-    snprintf(what, sizeof what, "%s: 0-d", name);
-    DLManagedTensorVersioned *ms = export_at(L, api, -1);
-    check_managed(L, what, ms, "s", fl, 0, NULL, NULL, 0);
+    DLManagedTensorVersioned *ms = export_checked(L, api, name, "s", "0-d", fl, 0, NULL, NULL, 0);
     if (ms) {
       CHECK(ms->dl_tensor.data && *(float *)ms->dl_tensor.data == 5.5f);
       ms->deleter(ms);
     }
-    lua_pop(L, 1);
-
-    push_global(L, "e");
-    snprintf(what, sizeof what, "%s: empty", name);
-    DLManagedTensorVersioned *me = export_at(L, api, -1);
-    check_managed(L, what, me, "e", fl, 2, sh03, st23, 1);
+    DLManagedTensorVersioned *me = export_checked(L, api, name, "e", "empty", fl, 2, sh03, st23, 1);
     if (me) me->deleter(me);
-    lua_pop(L, 1);
 
     /* the export shares memory both ways, and keeps it alive after the tensor is collected */
     if (m && !k) {
@@ -580,11 +579,7 @@ static void test_borrowed_view_of_shared_clone(void) {
 
 /* {====== imports ====== */
 
-static void test_import(void) {
-  lua_State *L = new_state();
-  LOK(L, "t = lt.arange(6, 'float32'):view(2, 3)");
-  int top = lua_gettop(L);
-
+static void import_shared(lua_State *L, int top) {
   /* round trip through the regular table: a writable tensor sharing the memory */
   push_global(L, "t");
   DLManagedTensorVersioned *m = export_at(L, REG, -1);
@@ -616,7 +611,10 @@ static void test_import(void) {
     LOK(L, "t[1][1] = 11");
     LTRUE(L, "rr[1][1] == 11");
   }
+}
 
+static void import_owned(lua_State *L, int top) {
+  DLManagedTensorVersioned *m;
   /* the const table makes even a writable export read-only; ours with a counting deleter */
   long d0 = g_deleted;
   m = mk(5, 1, 0);
@@ -645,7 +643,10 @@ static void test_import(void) {
   LERR(L, "h[1] = 1", "read-only");
   LOK(L, "h = nil; collectgarbage(); collectgarbage()");
   CHECK(g_deleted == d0 + 3);
+}
 
+static void import_refused(lua_State *L, int top) {
+  DLManagedTensorVersioned *m;
   /* failures: -1, one message pushed, the deleter run exactly once */
   const ltensor_exchange_api *apis[] = {REG, CONST};
   for (int k = 0; k < 2; k++) {
@@ -693,12 +694,20 @@ static void test_import(void) {
     CHECK(g_deleted == before + 5);
     lua_settop(L, top);
   }
+}
 
+static void test_import(void) {
+  lua_State *L = new_state();
+  LOK(L, "t = lt.arange(6, 'float32'):view(2, 3)");
+  int top = lua_gettop(L);
+  import_shared(L, top);
+  import_owned(L, top);
+  import_refused(L, top);
   /* an import from another state: the tensor crosses states through the exchange */
   lua_State *L2 = new_state();
   LOK(L2, "x = lt.tensor({1, 2, 3}, 'float32')");
   push_global(L2, "x");
-  m = export_at(L2, REG, -1);
+  DLManagedTensorVersioned *m = export_at(L2, REG, -1);
   lua_close(L2);
   if (m) {
     CHECK(REG->managed_tensor_to_lua_no_sync(L, m) == 0);

@@ -385,50 +385,49 @@ static void test_push_managed(void) {
 
 /* {====== pushing borrowed memory ====== */
 
-static void test_push_borrowed(void) {
-  lua_State *L = new_state();
-
+static void borrowed_shared(lua_State *L, hbuf *h) {
   /* no lease, strides NULL: shared both ways; a clone is a copy; release once, at collection */
-  hbuf h;
-  hb_init(&h, 6);
-  DLTensor d = mkdesc(h.data, 2, A(2, 3), NULL);
-  CHECK_RC(ltensor_push_borrowed(L, &d, 0, hb_release, &h, NULL), LTENSOR_OK);
+  hb_init(h, 6);
+  DLTensor d = mkdesc(h->data, 2, A(2, 3), NULL);
+  CHECK_RC(ltensor_push_borrowed(L, &d, 0, hb_release, h, NULL), LTENSOR_OK);
   CHECK(lua_gettop(L) == 1 && ltensor_is_tensor(L, 1));
   lua_setglobal(L, "h");
   LTRUE(L, "same(h.shape, {2, 3}) and h.dtype == 'float32' and h.device == 'cpu'");
   LTRUE(L, "h[2][1] == 3 and same(h:stride(), {3, 1}) and not h:is_read_only()");
-  CHECK(lint(L, "h:const_data_ptr()") == (lua_Integer)(intptr_t)h.addr);
+  CHECK(lint(L, "h:const_data_ptr()") == (lua_Integer)(intptr_t)h->addr);
   LOK(L, "h[1][2] = 7");
-  CHECK(h.data[1] == 7.0f);
-  h.data[4] = 40.0f;
+  CHECK(h->data[1] == 7.0f);
+  h->data[4] = 40.0f;
   LTRUE(L, "h[2][2] == 40");
   LOK(L, "c = h:clone(); r = h[2]");
   LTRUE(L, "c:const_data_ptr() ~= h:const_data_ptr()");
-  h.data[0] = -1.0f; /* the host writes after the clone: the clone keeps the old value */
+  h->data[0] = -1.0f; /* the host writes after the clone: the clone keeps the old value */
   LTRUE(L, "c[1][1] == 0 and h[1][1] == -1");
   LOK(L, "c[1][1] = 99");
-  CHECK(h.data[0] == -1.0f);
-  CHECK(h.released == 0);
+  CHECK(h->data[0] == -1.0f);
+  CHECK(h->released == 0);
   LOK(L, "h = nil; collectgarbage(); collectgarbage()");
-  CHECK(h.released == 0); /* the view r holds it */
+  CHECK(h->released == 0); /* the view r holds it */
   LTRUE(L, "r[3] == 5");
   LOK(L, "r = nil; collectgarbage(); collectgarbage()");
-  CHECK(h.released == 1);
+  CHECK(h->released == 1);
   LTRUE(L, "same(c:tolist(), {{99, 7, 2}, {3, 40, 5}})");
+}
 
+static void borrowed_layouts(lua_State *L, hbuf *hs) {
+  DLTensor d;
   /* explicit strides (a transposed layout) and a byte offset */
-  hbuf hs;
-  hb_init(&hs, 8);
-  d = mkdesc(hs.data, 2, A(3, 2), A(1, 3));
+  hb_init(hs, 8);
+  d = mkdesc(hs->data, 2, A(3, 2), A(1, 3));
   d.byte_offset = 2 * sizeof(float);
-  CHECK_RC(ltensor_push_borrowed(L, &d, 0, hb_release, &hs, NULL), LTENSOR_OK);
+  CHECK_RC(ltensor_push_borrowed(L, &d, 0, hb_release, hs, NULL), LTENSOR_OK);
   lua_setglobal(L, "s");
   LTRUE(L, "same(s:stride(), {1, 3}) and not s:is_contiguous()");
   LTRUE(L, "same(s:tolist(), {{2, 5}, {3, 6}, {4, 7}})");
   LOK(L, "s[3][2] = -7");
-  CHECK(hs.data[7] == -7.0f);
+  CHECK(hs->data[7] == -7.0f);
   LOK(L, "s = nil; collectgarbage()");
-  CHECK(hs.released == 1);
+  CHECK(hs->released == 1);
 
   /* 0-d (shape NULL), and an empty tensor with NULL data */
   hbuf h0;
@@ -446,12 +445,14 @@ static void test_push_borrowed(void) {
   LTRUE(L, "e:numel() == 0 and same(e:tolist(), {})");
   LOK(L, "z = nil; e = nil; collectgarbage()");
   CHECK(h0.released == 1 && he.released == 1);
+}
 
+static void borrowed_read_only(lua_State *L, hbuf *hr) {
+  DLTensor d;
   /* READ_ONLY: every script write raises naming the host; reads, clones and exports work */
-  hbuf hr;
-  hb_init(&hr, 6);
-  d = mkdesc(hr.data, 2, A(2, 3), NULL);
-  CHECK_RC(ltensor_push_borrowed(L, &d, LTENSOR_READ_ONLY, hb_release, &hr, NULL), LTENSOR_OK);
+  hb_init(hr, 6);
+  d = mkdesc(hr->data, 2, A(2, 3), NULL);
+  CHECK_RC(ltensor_push_borrowed(L, &d, LTENSOR_READ_ONLY, hb_release, hr, NULL), LTENSOR_OK);
   lua_setglobal(L, "ro");
   LTRUE(L, "ro:is_read_only() and ro[2][3] == 5");
   static const char *const writes[] = {"ro[1][1] = 1",
@@ -470,7 +471,7 @@ static void test_push_borrowed(void) {
                                        NULL};
   for (int i = 0; writes[i]; i++) LERR(L, writes[i], "shared it read-only");
   for (int i = 0; i < 6; i++)
-    CHECKF(hr.data[i] == (float)i, "read-only host buffer written at %d", i);
+    CHECKF(hr->data[i] == (float)i, "read-only host buffer written at %d", i);
   LERR(L, "dlpack.to_dlpack(ro)", "read-only");
   LOK(L, "rc = ro:clone(); rc[1][1] = 5");
   LTRUE(L, "rc[1][1] == 5 and not rc:is_read_only() and ro[1][1] == 0");
@@ -479,25 +480,27 @@ static void test_push_borrowed(void) {
   DLManagedTensorVersioned *ex = NULL;
   CHECK_RC(ltensor_export(L, -1, 0, &ex), LTENSOR_OK);
   lua_pop(L, 1);
-  CHECK(ex && (ex->flags & DLPACK_FLAG_BITMASK_READ_ONLY) && ex->dl_tensor.data == hr.addr);
+  CHECK(ex && (ex->flags & DLPACK_FLAG_BITMASK_READ_ONLY) && ex->dl_tensor.data == hr->addr);
   LOK(L, "ro = nil; collectgarbage(); collectgarbage()");
-  CHECK(hr.released == 0);
+  CHECK(hr->released == 0);
   if (ex) ex->deleter(ex);
-  CHECK(hr.released == 1);
+  CHECK(hr->released == 1);
+}
 
+static void borrowed_leases(lua_State *L, hbuf *hl) {
+  DLTensor d;
   /* a lease: *lease is written; release waits for ltensor_revoke_lease */
-  hbuf hl;
-  hb_init(&hl, 4);
-  d = mkdesc(hl.data, 1, A(4), NULL);
-  ltensor_lease *lease = (ltensor_lease *)&hl; /* garbage: must be overwritten */
-  CHECK_RC(ltensor_push_borrowed(L, &d, 0, hb_release, &hl, &lease), LTENSOR_OK);
-  CHECK(lease != NULL && lease != (ltensor_lease *)&hl);
+  hb_init(hl, 4);
+  d = mkdesc(hl->data, 1, A(4), NULL);
+  ltensor_lease *lease = (ltensor_lease *)hl; /* garbage: must be overwritten */
+  CHECK_RC(ltensor_push_borrowed(L, &d, 0, hb_release, hl, &lease), LTENSOR_OK);
+  CHECK(lease != NULL && lease != (ltensor_lease *)hl);
   lua_setglobal(L, "b");
   LTRUE(L, "b[4] == 3");
   LOK(L, "b = nil; collectgarbage(); collectgarbage()");
-  CHECK(hl.released <= 1);
+  CHECK(hl->released <= 1);
   ltensor_revoke_lease(lease);
-  CHECK(hl.released == 1);
+  CHECK(hl->released == 1);
 
   /* a lease revoked while the script still holds the tensor: release at once */
   hbuf hk;
@@ -525,7 +528,11 @@ static void test_push_borrowed(void) {
   ltensor_revoke_lease(lease);
   CHECK(hc.released == 1);
   ltensor_revoke_lease(NULL); /* ignored */
+}
 
+static void borrowed_invalid(lua_State *L) {
+  DLTensor d;
+  ltensor_lease *lease;
   /* release NULL is accepted */
   _Alignas(64) float plain[4] = {1, 2, 3, 4};
   d = mkdesc(plain, 1, A(4), NULL);
@@ -570,7 +577,16 @@ static void test_push_borrowed(void) {
       if (with_lease) CHECKF(lease == NULL, "%s: *lease not set to NULL", what);
     }
   }
+}
 
+static void test_push_borrowed(void) {
+  lua_State *L = new_state();
+  hbuf h, hs, hr, hl;
+  borrowed_shared(L, &h);
+  borrowed_layouts(L, &hs);
+  borrowed_read_only(L, &hr);
+  borrowed_leases(L, &hl);
+  borrowed_invalid(L);
   lua_close(L);
   CHECK(h.released == 1 && hs.released == 1 && hr.released == 1 && hl.released == 1);
 }
@@ -708,17 +724,26 @@ static int l_is_tensor(lua_State *L) {
   return 1;
 }
 
-static void test_revoke(void) {
-  /* the accesses work on a live borrowed tensor (so the list says something), and all raise
-     once it is revoked */
+/* A state with ltensor_is, where global `name` is h (6 floats) lent as a 2x3 tensor (flags,
+ *lease when lease is not NULL); with keep, the tensor also stays on the stack. */
+static lua_State *lent_state(hbuf *h, const char *name, int flags, ltensor_lease **lease,
+                             int keep) {
   lua_State *L = new_state();
   lua_register(L, "ltensor_is", l_is_tensor);
+  hb_init(h, 6);
+  DLTensor d = mkdesc(h->data, 2, A(2, 3), NULL);
+  CHECK_RC(ltensor_push_borrowed(L, &d, flags, hb_release, h, lease), LTENSOR_OK);
+  if (keep) lua_pushvalue(L, -1);
+  lua_setglobal(L, name);
+  return L;
+}
+
+static void revoke_accesses(void) {
+  /* the accesses work on a live borrowed tensor (so the list says something), and all raise
+     once it is revoked */
   hbuf hp;
-  hb_init(&hp, 6);
-  DLTensor d = mkdesc(hp.data, 2, A(2, 3), NULL);
   ltensor_lease *lease = NULL;
-  CHECK_RC(ltensor_push_borrowed(L, &d, 0, hb_release, &hp, &lease), LTENSOR_OK);
-  lua_setglobal(L, "pt");
+  lua_State *L = lent_state(&hp, "pt", 0, &lease, 0);
   for (size_t i = 0; i < NACCESS; i++)
     if (accesses[i].pre) run_access(L, "pt", (int)i, 1);
   LOK(L, "collectgarbage(); collectgarbage()"); /* capsules made above hold exports */
@@ -728,15 +753,13 @@ static void test_revoke(void) {
   for (size_t i = 0; i < NACCESS; i++) run_access(L, "pt", (int)i, 0);
   lua_close(L);
   CHECK(hp.released == 1);
+}
 
+static void revoke_lease_or_index(void) {
   /* ltensor_revoke_lease, with views and copies made before */
-  L = new_state();
-  lua_register(L, "ltensor_is", l_is_tensor);
   hbuf h;
-  hb_init(&h, 6);
-  d = mkdesc(h.data, 2, A(2, 3), NULL);
-  CHECK_RC(ltensor_push_borrowed(L, &d, 0, hb_release, &h, &lease), LTENSOR_OK);
-  lua_setglobal(L, "t");
+  ltensor_lease *lease = NULL;
+  lua_State *L = lent_state(&h, "t", 0, &lease, 0);
   LOK(L, make_views);
   LTRUE(L, "ltensor_is(t) and ltensor_is(r1) and not ltensor_is(w) and not ltensor_is(1)");
   CHECK(h.released == 0);
@@ -753,13 +776,7 @@ static void test_revoke(void) {
   CHECK(h.released == 1);
 
   /* ltensor_revoke(L, idx) on the tensor itself (no lease), then the lease-free path twice */
-  L = new_state();
-  lua_register(L, "ltensor_is", l_is_tensor);
-  hb_init(&h, 6);
-  d = mkdesc(h.data, 2, A(2, 3), NULL);
-  CHECK_RC(ltensor_push_borrowed(L, &d, 0, hb_release, &h, NULL), LTENSOR_OK);
-  lua_pushvalue(L, -1);
-  lua_setglobal(L, "t");
+  L = lent_state(&h, "t", 0, NULL, 1);
   LOK(L, make_views);
   CHECK_RC(ltensor_revoke(L, 1), LTENSOR_OK);
   CHECK(lua_gettop(L) == 1);
@@ -770,15 +787,14 @@ static void test_revoke(void) {
   lua_settop(L, 0);
   lua_close(L);
   CHECK(h.released == 1);
+}
 
+static void revoke_views_and_clones(void) {
   /* ltensor_revoke through a view revokes the base and the other views; the lease after is
      harmless; a read-only host tensor says released too */
-  L = new_state();
-  lua_register(L, "ltensor_is", l_is_tensor);
-  hb_init(&h, 6);
-  d = mkdesc(h.data, 2, A(2, 3), NULL);
-  CHECK_RC(ltensor_push_borrowed(L, &d, LTENSOR_READ_ONLY, hb_release, &h, &lease), LTENSOR_OK);
-  lua_setglobal(L, "t");
+  hbuf h;
+  ltensor_lease *lease = NULL;
+  lua_State *L = lent_state(&h, "t", LTENSOR_READ_ONLY, &lease, 0);
   LOK(L, make_views);
   getg(L, "tr");
   CHECK_RC(ltensor_revoke(L, -1), LTENSOR_OK);
@@ -808,9 +824,11 @@ static void test_revoke(void) {
   LOK(L, "x[1] = 5");
   LTRUE(L, "same(x:tolist(), {5, 1, 2})");
   lua_close(L);
+}
 
+static void revoke_refused(void) {
   /* errors: non-tensors and released (closed) tensors: ERRTYPE with a message */
-  L = new_state();
+  lua_State *L = new_state();
   LOK(L, "do local y <close> = lt.zeros(2); closed = y end; cap = dlpack.to_dlpack(lt.zeros(2))");
   LOK(L, "w = dlpack.ReadOnlyTensorWrapper(lt.zeros(2))");
   const char *nontensors[] = {"nil", "1", "'s'", "{}", "closed", "cap", "w", "io.stdout", NULL};
@@ -828,6 +846,13 @@ static void test_revoke(void) {
   fails_with(L, ltensor_revoke(L, 5), LTENSOR_ERRTYPE, 0, "tensor", "revoke(no value)");
   LTRUE(L, "w ~= nil"); /* the wrapper still works */
   lua_close(L);
+}
+
+static void test_revoke(void) {
+  revoke_accesses();
+  revoke_lease_or_index();
+  revoke_views_and_clones();
+  revoke_refused();
 }
 
 /* A host's frame loop: each frame's buffer is pushed with a lease, the script keeps what it
@@ -916,10 +941,9 @@ static void *thr_delete(void *arg) {
   return NULL;
 }
 
-static void test_export(void) {
-  lua_State *L = new_state();
+static void export_script(lua_State *L, DLManagedTensorVersioned **m_out,
+                          DLManagedTensorVersioned **mr_out) {
   DLManagedTensorVersioned *m = NULL;
-
   /* writable, from a script tensor: the managed tensor matches and shares memory */
   LOK(L, "a = lt.arange(6, 'float32'):view(2, 3)");
   getg(L, "a");
@@ -955,7 +979,11 @@ static void test_export(void) {
     CHECK((char *)mr->dl_tensor.data + mr->dl_tensor.byte_offset ==
           (char *)(intptr_t)lint(L, "a:const_data_ptr()") + sizeof(float));
   }
+  *m_out = m;
+  *mr_out = mr;
+}
 
+static void export_wrapper_clone(lua_State *L) {
   /* a wrapper: READ_ONLY even when writable was asked, same memory */
   DLManagedTensorVersioned *mw = NULL;
   LOK(L, "w = dlpack.ReadOnlyTensorWrapper(a)");
@@ -983,25 +1011,26 @@ static void test_export(void) {
     mc->deleter(mc);
   }
   if (mc2) mc2->deleter(mc2);
+}
 
+static void export_borrowed(lua_State *L, hbuf *h, DLManagedTensorVersioned **mh_out) {
   /* borrowed host memory: export before revoke stays readable after it and after lua_close;
      release runs when its deleter does, on its thread */
-  hbuf h;
-  hb_init(&h, 6);
-  DLTensor d = mkdesc(h.data, 2, A(2, 3), NULL);
+  hb_init(h, 6);
+  DLTensor d = mkdesc(h->data, 2, A(2, 3), NULL);
   ltensor_lease *lease = NULL;
-  CHECK_RC(ltensor_push_borrowed(L, &d, 0, hb_release, &h, &lease), LTENSOR_OK);
+  CHECK_RC(ltensor_push_borrowed(L, &d, 0, hb_release, h, &lease), LTENSOR_OK);
   DLManagedTensorVersioned *mh = NULL, *mh2 = NULL;
   CHECK_RC(ltensor_export(L, -1, 0, &mh), LTENSOR_OK);
   CHECK_RC(ltensor_export(L, -1, 1, &mh2), LTENSOR_OK);
   lua_setglobal(L, "h");
-  CHECK(mh && mh->dl_tensor.data == h.addr && !(mh->flags & DLPACK_FLAG_BITMASK_READ_ONLY));
+  CHECK(mh && mh->dl_tensor.data == h->addr && !(mh->flags & DLPACK_FLAG_BITMASK_READ_ONLY));
   ltensor_revoke_lease(lease);
-  CHECK(h.released == 0);
+  CHECK(h->released == 0);
   LERR(L, "return h[1][1]", "tensor has been released");
   /* a revoked tensor cannot be exported */
   getg(L, "h");
-  DLManagedTensorVersioned *none = (DLManagedTensorVersioned *)&h;
+  DLManagedTensorVersioned *none = (DLManagedTensorVersioned *)h;
   fails_with(L, ltensor_export(L, -1, 0, &none), LTENSOR_ERRTYPE, 1, "released", "export(revoked)");
   fails_with(L, ltensor_export(L, -1, 1, &none), LTENSOR_ERRTYPE, 1, "released",
              "export(revoked, read_only)");
@@ -1011,8 +1040,13 @@ static void test_export(void) {
     CHECK(f[5] == 5.0f);
   }
   if (mh2) mh2->deleter(mh2);
-  CHECK(h.released == 0);
+  CHECK(h->released == 0);
+  *mh_out = mh;
+}
 
+static void export_refused(lua_State *L) {
+  int sentinel; /* what *out holds before: a failed export leaves it */
+  DLManagedTensorVersioned *none;
   /* non-tensors and released tensors */
   LOK(L, "do local y <close> = lt.zeros(2); closed = y end; cap = dlpack.to_dlpack(lt.zeros(2))");
   const char *nontensors[] = {"nil", "1", "'s'", "{}", "closed", "cap", "io.stdout", NULL};
@@ -1021,17 +1055,26 @@ static void test_export(void) {
     snprintf(code, sizeof code, "return %s", nontensors[i]);
     snprintf(what, sizeof what, "export(%s)", nontensors[i]);
     push_eval(L, code);
-    none = (DLManagedTensorVersioned *)&h;
+    none = (DLManagedTensorVersioned *)&sentinel;
     fails_with(L, ltensor_export(L, 1, 0, &none), LTENSOR_ERRTYPE, 1,
                strcmp(nontensors[i], "closed") ? "tensor" : "released", what);
-    CHECKF(none == (DLManagedTensorVersioned *)&h, "%s wrote *out", what);
+    CHECKF(none == (DLManagedTensorVersioned *)&sentinel, "%s wrote *out", what);
     lua_settop(L, 0);
   }
   LOK(L, "x = lt.zeros(2)");
   getg(L, "x");
   fails_with(L, ltensor_export(L, 1, 0, NULL), LTENSOR_ERRARG, 1, "NULL", "export(out NULL)");
   lua_settop(L, 0);
+}
 
+static void test_export(void) {
+  lua_State *L = new_state();
+  DLManagedTensorVersioned *m = NULL, *mr = NULL, *mh = NULL;
+  hbuf h;
+  export_script(L, &m, &mr);
+  export_wrapper_clone(L);
+  export_borrowed(L, &h, &mh);
+  export_refused(L);
   lua_close(L);
   /* after lua_close: still valid, values as the script left them */
   if (m) {
@@ -1179,10 +1222,8 @@ static void test_borrow_and_checks(void) {
   LTRUE(L, "host_is(a) and host_is(v) and host_is(hb)");
   LTRUE(L, "not host_is(1) and not host_is(nil) and not host_is({}) and not host_is('x')");
   LTRUE(L, "not host_is(closed) and not host_is(r) and not host_is(io.stdout) and not host_is()");
-  LERR(L, "host_sum(5)", "bad argument #1 to 'host_sum'");
-  LERR(L, "host_sum()", "bad argument #1 to 'host_sum'");
-  LERR(L, "host_sum({1, 2})", "bad argument #1 to 'host_sum'");
-  LERR(L, "host_sum(closed)", "bad argument #1 to 'host_sum'");
+  LERRS(L, "bad argument #1 to 'host_sum'", "host_sum(5)", "host_sum()", "host_sum({1, 2})",
+        "host_sum(closed)");
   LERR(L, "host_sum(r)", "released");
   LERR(L, "host_sum(r)", "bad argument #1");
   LERR(L, "host_sum(a, 'x')", "bad argument #2 to 'host_sum'");
@@ -1318,6 +1359,83 @@ static const char scenario_after[] =
     "return not ok1 and not ok2 and e1:find('released') ~= nil and e2:find('released') ~= nil\n"
     "  and c[1][1] == 0 and c[2][3] == 5 and e[1][1] == 10 and e[2][3] == 1\n";
 
+/* The scenario's managed tensors: versioned (slot midx) and legacy pushed, then an invalid one,
+   NULL and an invalid borrowed description; every push that fails ran its deleter (counted in
+   *del_v, *del_l, *del_bad) or release (hbad) once. */
+static void scenario_managed(lua_State *L, int midx, mblock *mv, mblock *ml, mblock *mbad,
+                             const long *del_v, const long *del_l, const long *del_bad,
+                             hbuf *hbad) {
+  int rc = contract(L, STAGE("push_managed", ltensor_push_managed(L, &mv->m.v)), midx - 1, 1, OKMEM,
+                    "push_managed");
+  if (rc) {
+    g_fs.managed_fail++;
+    if (*del_v != 1) note(&g_fs.deleter, &g_fs.first_deleter);
+  }
+  rc = contract(L, STAGE("push_legacy", ltensor_push_managed_legacy(L, &ml->m.l)), midx, 1, OKMEM,
+                "push_legacy");
+  if (rc) {
+    g_fs.managed_fail++;
+    if (*del_l != 1) note(&g_fs.deleter, &g_fs.first_deleter);
+  }
+  lua_settop(L, midx);
+  rc = contract(L, STAGE("push_managed(invalid)", ltensor_push_managed(L, &mbad->m.v)), midx, 1,
+                (1u << LTENSOR_ERRARG) | (1u << LTENSOR_ERRMEM), "push_managed(invalid)");
+  if (*del_bad != 1) note(&g_fs.deleter, &g_fs.first_deleter);
+  lua_settop(L, midx);
+  rc = contract(L, STAGE("push_managed(NULL)", ltensor_push_managed(L, NULL)), midx, 1,
+                (1u << LTENSOR_ERRARG) | (1u << LTENSOR_ERRMEM), "push_managed(NULL)");
+  lua_settop(L, midx);
+  DLTensor bad = mkdesc(hbad->data, 65, NULL, NULL);
+  rc = contract(
+      L, STAGE("push_borrowed(invalid)", ltensor_push_borrowed(L, &bad, 0, hb_release, hbad, NULL)),
+      midx, 1, (1u << LTENSOR_ERRARG) | (1u << LTENSOR_ERRMEM), "push_borrowed(invalid)");
+  if (hbad->released != 1) note(&g_fs.release, &g_fs.first_release);
+  lua_settop(L, midx);
+}
+
+/* The scenario's exports (*ex of the frame's buffer at tidx, *exc of the clone at cidx) and
+   borrow, then the end of the frame: the lease (h's) revoked, the managed tensor at midx
+   revoked twice. */
+static void scenario_take_back(lua_State *L, int tidx, int midx, int cidx, hbuf *h,
+                               ltensor_lease *lease, DLManagedTensorVersioned *volatile *ex,
+                               DLManagedTensorVersioned *volatile *exc) {
+  /* take tensors back */
+  DLManagedTensorVersioned *out = (DLManagedTensorVersioned *)h;
+  DLTensor d;
+  int rc;
+  rc = contract(L, STAGE("export", ltensor_export(L, tidx, 0, &out)), cidx, 0, OKTYPE, "export");
+  if (rc == LTENSOR_OK)
+    *ex = out;
+  else
+    g_fs.export_fail++, lua_settop(L, cidx);
+  out = NULL;
+  rc = contract(L, STAGE("export(clone)", ltensor_export(L, cidx, 1, &out)), cidx, 0, OKTYPE,
+                "export(clone)");
+  if (rc == LTENSOR_OK)
+    *exc = out;
+  else
+    lua_settop(L, cidx);
+  rc = contract(L, STAGE("borrow", ltensor_borrow(L, cidx, &d)), cidx, 0, OKTYPE, "borrow");
+  lua_settop(L, cidx);
+  rc = contract(L, STAGE("export(NULL)", ltensor_export(L, tidx, 0, NULL)), cidx, 1,
+                (1u << LTENSOR_ERRARG) | (1u << LTENSOR_ERRMEM), "export(NULL)");
+  lua_settop(L, cidx);
+
+  /* end of the frame: revoke the buffer and the managed tensor, twice */
+  ltensor_revoke_lease(lease);
+  if (*ex == NULL && h->released != 1) note(&g_fs.release, &g_fs.first_release);
+  rc = contract(L, STAGE("revoke", ltensor_revoke(L, midx)), cidx, 0, OKTYPE, "revoke");
+  if (rc) g_fs.revoke_fail++;
+  lua_settop(L, cidx);
+  rc = contract(L, STAGE("revoke again", ltensor_revoke(L, midx)), cidx, 0, OKTYPE, "revoke again");
+  lua_settop(L, cidx);
+  rc = contract(L, STAGE("revoke(revoked)", ltensor_revoke(L, tidx)), cidx, 0, OKTYPE,
+                "revoke(revoked)");
+  lua_settop(L, cidx);
+  if (ltensor_is_tensor(L, tidx) || ltensor_is_tensor(L, midx))
+    note(&g_fs.contract, &g_fs.first_contract);
+}
+
 /*
  * The scenario of a host frame, on a state whose allocator fails from its request fail_at on,
  * fail_len requests (fail_at 0: never). Returns the number of growing requests it made.
@@ -1368,8 +1486,6 @@ static long scenario(long fail_at, long fail_len) {
   }
 
   int top = lua_gettop(L), rc;
-  DLManagedTensorVersioned *out;
-  DLTensor d;
 
   rc = contract(L, STAGE("ltensor_open", ltensor_open(L)), top, 0, OKMEM, "ltensor_open");
   if (rc) g_fs.open_fail++, lua_settop(L, top);
@@ -1387,33 +1503,7 @@ static long scenario(long fail_at, long fail_len) {
 
   /* managed tensors: versioned (slot midx), legacy, invalid */
   int midx = tidx + 1;
-  rc = contract(L, STAGE("push_managed", ltensor_push_managed(L, &mv->m.v)), midx - 1, 1, OKMEM,
-                "push_managed");
-  if (rc) {
-    g_fs.managed_fail++;
-    if (del_v != 1) note(&g_fs.deleter, &g_fs.first_deleter);
-  }
-  rc = contract(L, STAGE("push_legacy", ltensor_push_managed_legacy(L, &ml->m.l)), midx, 1, OKMEM,
-                "push_legacy");
-  if (rc) {
-    g_fs.managed_fail++;
-    if (del_l != 1) note(&g_fs.deleter, &g_fs.first_deleter);
-  }
-  lua_settop(L, midx);
-  rc = contract(L, STAGE("push_managed(invalid)", ltensor_push_managed(L, &mbad->m.v)), midx, 1,
-                (1u << LTENSOR_ERRARG) | (1u << LTENSOR_ERRMEM), "push_managed(invalid)");
-  if (del_bad != 1) note(&g_fs.deleter, &g_fs.first_deleter);
-  lua_settop(L, midx);
-  rc = contract(L, STAGE("push_managed(NULL)", ltensor_push_managed(L, NULL)), midx, 1,
-                (1u << LTENSOR_ERRARG) | (1u << LTENSOR_ERRMEM), "push_managed(NULL)");
-  lua_settop(L, midx);
-  DLTensor bad = mkdesc(hbad.data, 65, NULL, NULL);
-  rc = contract(
-      L,
-      STAGE("push_borrowed(invalid)", ltensor_push_borrowed(L, &bad, 0, hb_release, &hbad, NULL)),
-      midx, 1, (1u << LTENSOR_ERRARG) | (1u << LTENSOR_ERRMEM), "push_borrowed(invalid)");
-  if (hbad.released != 1) note(&g_fs.release, &g_fs.first_release);
-  lua_settop(L, midx);
+  scenario_managed(L, midx, mv, ml, mbad, &del_v, &del_l, &del_bad, &hbad);
 
   /* the script makes views and a clone (slot cidx: the clone or the message) */
   int cidx = midx + 1;
@@ -1428,39 +1518,7 @@ static long scenario(long fail_at, long fail_len) {
     if (fail_at == 0) note(&g_fs.script, &g_fs.first_script);
   }
 
-  /* take tensors back */
-  out = (DLManagedTensorVersioned *)&h;
-  rc = contract(L, STAGE("export", ltensor_export(L, tidx, 0, &out)), cidx, 0, OKTYPE, "export");
-  if (rc == LTENSOR_OK)
-    ex = out;
-  else
-    g_fs.export_fail++, lua_settop(L, cidx);
-  out = NULL;
-  rc = contract(L, STAGE("export(clone)", ltensor_export(L, cidx, 1, &out)), cidx, 0, OKTYPE,
-                "export(clone)");
-  if (rc == LTENSOR_OK)
-    exc = out;
-  else
-    lua_settop(L, cidx);
-  rc = contract(L, STAGE("borrow", ltensor_borrow(L, cidx, &d)), cidx, 0, OKTYPE, "borrow");
-  lua_settop(L, cidx);
-  rc = contract(L, STAGE("export(NULL)", ltensor_export(L, tidx, 0, NULL)), cidx, 1,
-                (1u << LTENSOR_ERRARG) | (1u << LTENSOR_ERRMEM), "export(NULL)");
-  lua_settop(L, cidx);
-
-  /* end of the frame: revoke the buffer and the managed tensor, twice */
-  ltensor_revoke_lease(lease);
-  if (ex == NULL && h.released != 1) note(&g_fs.release, &g_fs.first_release);
-  rc = contract(L, STAGE("revoke", ltensor_revoke(L, midx)), cidx, 0, OKTYPE, "revoke");
-  if (rc) g_fs.revoke_fail++;
-  lua_settop(L, cidx);
-  rc = contract(L, STAGE("revoke again", ltensor_revoke(L, midx)), cidx, 0, OKTYPE, "revoke again");
-  lua_settop(L, cidx);
-  rc = contract(L, STAGE("revoke(revoked)", ltensor_revoke(L, tidx)), cidx, 0, OKTYPE,
-                "revoke(revoked)");
-  lua_settop(L, cidx);
-  if (ltensor_is_tensor(L, tidx) || ltensor_is_tensor(L, midx))
-    note(&g_fs.contract, &g_fs.first_contract);
+  scenario_take_back(L, tidx, midx, cidx, &h, lease, &ex, &exc);
 
   /* the export comes back in (slot eidx), and a script checks what the frame left */
   int eidx = cidx + 1;

@@ -105,5 +105,11 @@ static inline void tl_load_ltensor(lua_State *L) {
 #define LERR(L, code, want)                     \
   CHECKF(!lrun(L, code) && strstr(g_msg, want), \
          "Lua: %s\n    expected an error containing '%s', got: %s", code, want, g_msg)
+/* Each of the chunks (string literals after want) raises an error containing want. */
+#define LERRS(L, want, ...)                                                                      \
+  do {                                                                                           \
+    static const char *const chunks_[] = {__VA_ARGS__};                                          \
+    for (size_t i_ = 0; i_ < sizeof chunks_ / sizeof *chunks_; i_++) LERR(L, chunks_[i_], want); \
+  } while (0)
 
 #endif

@@ -69,13 +69,14 @@ static inline int vformat(const char *fmt, va_list ap) {
   return 1;
 }
 
-#define FORMAT_OR_FAIL(fmt)      \
-  do {                           \
-    va_list ap_;                 \
-    va_start(ap_, fmt);          \
-    int ok_ = vformat(fmt, ap_); \
-    va_end(ap_);                 \
-    if (!ok_) return 0;          \
+/* Formats the arguments that follow fmt in the variadic function where it stands into code;
+   fits: whether they did. */
+#define FORMAT_CODE(fmt, fits)  \
+  do {                          \
+    va_list ap_;                \
+    va_start(ap_, fmt);         \
+    (fits) = vformat(fmt, ap_); \
+    va_end(ap_);                \
   } while (0)
 
 static inline void py_report(const char *what, const char *src) {
@@ -92,7 +93,9 @@ static inline PyObject *py_run(int start, const char *src) {
 
 /* Python statements ran without error. */
 PRINTF_LIKE(1, 2) static inline int py_ok(const char *fmt, ...) {
-  FORMAT_OR_FAIL(fmt);
+  int fits;
+  FORMAT_CODE(fmt, fits);
+  if (!fits) return 0;
   PyObject *r = py_run(Py_file_input, code);
   Py_XDECREF(r);
   return r != NULL;
@@ -100,7 +103,9 @@ PRINTF_LIKE(1, 2) static inline int py_ok(const char *fmt, ...) {
 
 /* A Python expression is true (reported when false or failing). */
 PRINTF_LIKE(1, 2) static inline int py_true(const char *fmt, ...) {
-  FORMAT_OR_FAIL(fmt);
+  int fits;
+  FORMAT_CODE(fmt, fits);
+  if (!fits) return 0;
   PyObject *r = py_run(Py_eval_input, code);
   if (!r) return 0;
   int t = PyObject_IsTrue(r);
@@ -154,7 +159,9 @@ static inline int lua_run(const char *src, int nres) {
 
 /* Lua statements ran without error. */
 PRINTF_LIKE(1, 2) static inline int lua_ok(const char *fmt, ...) {
-  FORMAT_OR_FAIL(fmt);
+  int fits;
+  FORMAT_CODE(fmt, fits);
+  if (!fits) return 0;
   if (lua_run(code, 0) != LUA_OK) {
     fprintf(stderr, "  lua error in: %s\n  %s\n", code, lua_tostring(L, -1));
     lua_pop(L, 1);
@@ -165,7 +172,9 @@ PRINTF_LIKE(1, 2) static inline int lua_ok(const char *fmt, ...) {
 
 /* A Lua expression is true (reported when false or failing). */
 PRINTF_LIKE(1, 2) static inline int lua_true(const char *fmt, ...) {
-  FORMAT_OR_FAIL(fmt);
+  int fits;
+  FORMAT_CODE(fmt, fits);
+  if (!fits) return 0;
   char src[sizeof code + 16];
   snprintf(src, sizeof src, "return (%s)", code);
   if (lua_run(src, 1) != LUA_OK) {
@@ -181,7 +190,9 @@ PRINTF_LIKE(1, 2) static inline int lua_true(const char *fmt, ...) {
 
 /* Lua statements raise an error whose message contains needle. */
 PRINTF_LIKE(2, 3) static inline int lua_raises(const char *needle, const char *fmt, ...) {
-  FORMAT_OR_FAIL(fmt);
+  int fits;
+  FORMAT_CODE(fmt, fits);
+  if (!fits) return 0;
   if (lua_run(code, 0) == LUA_OK) {
     fprintf(stderr, "  lua: no error from: %s\n", code);
     return 0;
@@ -205,7 +216,9 @@ static inline int lua_eval(const char *expr) {
 
 /* Sets Python global pyvar to the value of the Lua expression (plain values, see pylua.h). */
 PRINTF_LIKE(2, 3) static inline int lua_to_py(const char *pyvar, const char *fmt, ...) {
-  FORMAT_OR_FAIL(fmt);
+  int fits;
+  FORMAT_CODE(fmt, fits);
+  if (!fits) return 0;
   if (!lua_eval(code)) return 0;
   PyObject *v = pylua_to_py(L, -1);
   lua_pop(L, 1);
@@ -232,7 +245,9 @@ static inline int py_value_to_lua(const char *luavar, const char *expr,
 
 /* Sets Lua global luavar to the value of the Python expression. */
 PRINTF_LIKE(2, 3) static inline int py_to_lua(const char *luavar, const char *fmt, ...) {
-  FORMAT_OR_FAIL(fmt);
+  int fits;
+  FORMAT_CODE(fmt, fits);
+  if (!fits) return 0;
   return py_value_to_lua(luavar, code, pylua_push_py, "cannot give Lua the value of");
 }
 
@@ -243,7 +258,9 @@ static inline int pycapsule_to_lua_(const char *luavar, const char *expr) {
 }
 
 PRINTF_LIKE(2, 3) static inline int pycapsule_to_lua(const char *luavar, const char *fmt, ...) {
-  FORMAT_OR_FAIL(fmt);
+  int fits;
+  FORMAT_CODE(fmt, fits);
+  if (!fits) return 0;
   return pycapsule_to_lua_(luavar, code);
 }
 
@@ -263,14 +280,18 @@ static inline int lua_capsule_take_(const char *pyvar, const char *expr, int exp
 
 /* Python global pyvar = an Exporter of the Lua capsule the Lua expression gives. */
 PRINTF_LIKE(2, 3) static inline int lua_capsule_to_py(const char *pyvar, const char *fmt, ...) {
-  FORMAT_OR_FAIL(fmt);
+  int fits;
+  FORMAT_CODE(fmt, fits);
+  if (!fits) return 0;
   return lua_capsule_take_(pyvar, code, 1);
 }
 
 /* Python global pyvar = the PyCapsule itself, taken from the Lua capsule the expression gives. */
 PRINTF_LIKE(2, 3)
 static inline int lua_capsule_to_pycapsule(const char *pyvar, const char *fmt, ...) {
-  FORMAT_OR_FAIL(fmt);
+  int fits;
+  FORMAT_CODE(fmt, fits);
+  if (!fits) return 0;
   return lua_capsule_take_(pyvar, code, 0);
 }
 
@@ -439,6 +460,63 @@ static const char tp_py_samples[] =
     "    return d\n"
     "W1 = writes(7, 0.1, complex(0.1, -0.2), False)   # Lua writes, Python reads\n"
     "W2 = writes(99, -0.7, complex(-0.7, 0.3), True)  # Python writes, Lua reads\n";
+
+/* A host's way to take a Lua tensor (the expression fmt, ...) to a Python global pyvar:
+   lua_to_np, lua_to_torch. */
+typedef int (*tp_to_py_fn)(const char *pyvar, const char *fmt, ...);
+
+/* ltensor's own memory, exported to Python by to_py and dropped many times (leaks show under the
+   sanitizers and valgrind). */
+static inline void tp_many_exports(tp_to_py_fn to_py) {
+  set_context("lua-allocated, many");
+  CHECK(lua_ok("for i = 1, 50 do _G['x' .. i] = lt.arange(1000) end"));
+  for (int i = 1; i <= 50; i++) CHECK(to_py("xs", "x%d:narrow(1, %d, 10)", i, i));
+  CHECK(py_true("xs.tolist() == list(range(49, 59))"));
+  CHECK(lua_ok("for i = 1, 50 do _G['x' .. i] = nil end") && py_ok("del xs"));
+  lua_gc_full();
+}
+
+/* A capsule of Python's (the expression producer), consumed in Lua, then passed again. */
+static inline void tp_consumed_twice(const char *producer) {
+  set_context("consumed capsules");
+  CHECK(pycapsule_to_lua("cap", "%s", producer));
+  CHECK(lua_ok("t = dlpack.from_dlpack(cap)"));
+  CHECK(lua_raises("already consumed", "dlpack.from_dlpack(cap)"));
+  CHECK(lua_true("t[3] == 2.0"));
+}
+
+/* The bitwise expressions both interop tests run: in Lua on A, B and in Python (NumPy and torch
+   spell them alike) on a, b. */
+static const char *const tp_bitwise_ops[][2] = {
+    {"A & B", "a & b"},
+    {"A | B", "a | b"},
+    {"A ~ B", "a ^ b"},
+    {"~A", "~a"},
+    {"A:bitwise_and(B[1])", "a & b[0]"},
+    {"A:t():bitwise_or(B:t())", "a.T | b.T"},
+    {"A:bitwise_xor(5)", "a ^ 5"},
+    {"3 & A", "3 & a"},
+};
+#define TP_NBITWISE (sizeof tp_bitwise_ops / sizeof *tp_bitwise_ops)
+
+/* The einsum equations both interop tests run, and their operands (arrays both make: ea 4x5,
+   eb 5x6, ec 6x3, ev 5, ew 4, em 5x5, ex 3x4x5, ey 3x5x6). */
+static const char *const tp_einsum_eqs[][2] = {
+    {"ij,jk->ik", "ea, eb"},
+    {"bij,bjk->bik", "ex, ey"},
+    {"bij,bkj->bik", "ex, ex"},
+    {"i,j->ij", "ev, ew"},
+    {"i,i->", "ev, ev"},
+    {"ii->", "em"},
+    {"ii->i", "em"},
+    {"ij->ji", "ea"},
+    {"ij,ij->ij", "ea, ea"},
+    {"ji,jk->ik", "ea, ea"},
+    {"...ij,...jk->...ik", "ex, eb"},
+    {"ij,jk,kl->il", "ea, eb, ec"},
+    {"ijk,j->k", "ex, ew"},
+};
+#define TP_NEINSUM (sizeof tp_einsum_eqs / sizeof *tp_einsum_eqs)
 
 /* }====== */
 

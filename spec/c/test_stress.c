@@ -568,25 +568,17 @@ static void op_create(int s) {
 
 /* A view of a random slot, by one of the view operations; its layout is read back from Lua and
    compared with what the operation means. */
-static void op_view(int s) {
-  lua_State *L = g_L[s];
-  int src = pick_live(s);
-  if (src < 0) return;
-  slot src_copy = g_slot[s][src]; /* the destination may be the source */
-  slot *ss = &src_copy;
-  sh_ref(ss->sh);
-  const layout *a = &ss->lo;
-  layout want = *a;
-  int check = 1, ok = 0, how = rnd(9);
-  int d = rnd(NSLOTS);
-  int dims = a->ndim;
-  /* the view, and what it means for the layout (want) */
+/* The views that move dims or pick some (how: 0 transpose, 1 permute, 2 narrow, 3 select) of
+   slot src into slot d, and what each means for the layout a (want); -1 where it does not apply
+   (too few dims, no elements), else whether the call succeeded. */
+static int view_pick(lua_State *L, int how, int d, int src, const layout *a, layout *want) {
+  int ok = -1, dims = a->ndim;
   if (how == 0 && dims >= 1) { /* transpose */
     int d0 = rnd(dims), d1 = rnd(dims);
     ok = call(L, "vw", 13, "iisii", (lua_Integer)d, (lua_Integer)src, "transpose",
               (lua_Integer)d0 + 1, (lua_Integer)d1 + 1);
-    want.shape[d0] = a->shape[d1], want.shape[d1] = a->shape[d0];
-    want.strides[d0] = a->strides[d1], want.strides[d1] = a->strides[d0];
+    want->shape[d0] = a->shape[d1], want->shape[d1] = a->shape[d0];
+    want->strides[d0] = a->strides[d1], want->strides[d1] = a->strides[d0];
   } else if (how == 1 && dims >= 1) { /* permute */
     int perm[MAXD];
     for (int k = 0; k < dims; k++) perm[k] = k;
@@ -602,40 +594,48 @@ static void op_view(int s) {
     ok = lua_pcall(L, 3 + dims, 13, 0) == LUA_OK;
     if (!ok) snprintf(g_err, sizeof g_err, "%s", lua_tostring(L, -1)), lua_pop(L, 1);
     for (int k = 0; k < dims; k++)
-      want.shape[k] = a->shape[perm[k]], want.strides[k] = a->strides[perm[k]];
+      want->shape[k] = a->shape[perm[k]], want->strides[k] = a->strides[perm[k]];
   } else if (how == 2 && dims >= 1) { /* narrow */
     int dim = rnd(dims);
     int64_t n = a->shape[dim], start = rnd((int)n + 1), len = rnd((int)(n - start) + 1);
     ok = call(L, "vw", 13, "iisiii", (lua_Integer)d, (lua_Integer)src, "narrow",
               (lua_Integer)dim + 1, (lua_Integer)start + 1, (lua_Integer)len);
-    want.shape[dim] = len;
-    want.off += start * a->strides[dim];
+    want->shape[dim] = len;
+    want->off += start * a->strides[dim];
   } else if (how == 3 && dims >= 1 && lo_numel(a) > 0) { /* select */
     int dim = rnd(dims);
     int64_t i = rnd((int)a->shape[dim]);
     ok =
         call(L, "vw", 13, "iisii", (lua_Integer)d, (lua_Integer)src, "select", (lua_Integer)dim + 1,
              chance(30) ? (lua_Integer)(i - a->shape[dim]) : (lua_Integer)i + 1);
-    want.off += i * a->strides[dim];
+    want->off += i * a->strides[dim];
     for (int k = dim; k < dims - 1; k++)
-      want.shape[k] = a->shape[k + 1], want.strides[k] = a->strides[k + 1];
-    want.ndim--;
-  } else if (how == 4 && dims < MAXD) { /* unsqueeze */
+      want->shape[k] = a->shape[k + 1], want->strides[k] = a->strides[k + 1];
+    want->ndim--;
+  }
+  return ok;
+}
+
+/* The views that change the shape (how: 4 unsqueeze, 5 squeeze or expand, 6 a stepped range),
+   as view_pick. */
+static int view_reshape(lua_State *L, int how, int d, int src, const layout *a, layout *want) {
+  int ok = -1, dims = a->ndim;
+  if (how == 4 && dims < MAXD) { /* unsqueeze */
     int dim = rnd(dims + 1);
     ok = call(L, "vw", 13, "iisi", (lua_Integer)d, (lua_Integer)src, "unsqueeze",
               (lua_Integer)dim + 1);
     for (int k = dims; k > dim; k--)
-      want.shape[k] = a->shape[k - 1], want.strides[k] = a->strides[k - 1];
-    want.shape[dim] = 1, want.strides[dim] = 0; /* a size-1 stride is not compared */
-    want.ndim++;
+      want->shape[k] = a->shape[k - 1], want->strides[k] = a->strides[k - 1];
+    want->shape[dim] = 1, want->strides[dim] = 0; /* a size-1 stride is not compared */
+    want->ndim++;
   } else if (how == 5 && dims >= 1) { /* squeeze of a size-1 dim, or expand */
     int dim = rnd(dims);
     if (a->shape[dim] == 1 && chance(50)) {
       ok = call(L, "vw", 13, "iisi", (lua_Integer)d, (lua_Integer)src, "squeeze",
                 (lua_Integer)dim + 1);
       for (int k = dim; k < dims - 1; k++)
-        want.shape[k] = a->shape[k + 1], want.strides[k] = a->strides[k + 1];
-      want.ndim--;
+        want->shape[k] = a->shape[k + 1], want->strides[k] = a->strides[k + 1];
+      want->ndim--;
     } else {
       lua_getglobal(L, "vw");
       lua_pushinteger(L, d);
@@ -644,8 +644,8 @@ static void op_view(int s) {
       for (int k = 0; k < dims; k++) {
         int64_t n = a->shape[k] == 1 && chance(60) ? 1 + rnd(3) : a->shape[k];
         lua_pushinteger(L, chance(20) && n == a->shape[k] ? -1 : n);
-        if (n != a->shape[k]) want.strides[k] = 0;
-        want.shape[k] = n;
+        if (n != a->shape[k]) want->strides[k] = 0;
+        want->shape[k] = n;
       }
       ok = lua_pcall(L, 3 + dims, 13, 0) == LUA_OK;
       if (!ok) snprintf(g_err, sizeof g_err, "%s", lua_tostring(L, -1)), lua_pop(L, 1);
@@ -661,10 +661,44 @@ static void op_view(int s) {
     ok = call(L, "slice", 13, "iiiiii", (lua_Integer)d, (lua_Integer)src, (lua_Integer)dim + 1,
               (lua_Integer)x + 1, (lua_Integer)y + 1, (lua_Integer)step);
     int64_t count = (step > 0 ? y - x : x - y) / (step > 0 ? step : -step) + 1;
-    want.shape[dim] = count;
-    want.strides[dim] = a->strides[dim] * step;
-    want.off += x * a->strides[dim];
-  } else if (how == 7) { /* view(-1): works when contiguous; the layout is Lua's */
+    want->shape[dim] = count;
+    want->strides[dim] = a->strides[dim] * step;
+    want->off += x * a->strides[dim];
+  }
+  return ok;
+}
+
+/* The layout read back (sl, of n elements) is the one the view means (want), for the view how
+   of ss. */
+static void check_view(const slot *ss, const slot *sl, const layout *want, int64_t n, int how) {
+  int same = sl->lo.ndim == want->ndim && (n == 0 || ss->kind == 'o' || sl->lo.off == want->off);
+  for (int k = 0; same && k < want->ndim; k++)
+    same = sl->lo.shape[k] == want->shape[k] &&
+           (want->shape[k] <= 1 || n == 0 || sl->lo.strides[k] == want->strides[k]);
+  if (!same) {
+    char w[160], g[160];
+    lo_str(want, w, sizeof w);
+    lo_str(&sl->lo, g, sizeof g);
+    FAIL("view %d of %s: the layout read back, %s, differs from the one the view means, %s", how,
+         ss->kind == 'o' ? "other" : "modeled", g, w);
+  }
+}
+
+static void op_view(int s) {
+  lua_State *L = g_L[s];
+  int src = pick_live(s);
+  if (src < 0) return;
+  slot src_copy = g_slot[s][src]; /* the destination may be the source */
+  slot *ss = &src_copy;
+  sh_ref(ss->sh);
+  const layout *a = &ss->lo;
+  layout want = *a;
+  int check = 1, ok, how = rnd(9);
+  int d = rnd(NSLOTS);
+  /* the view, and what it means for the layout (want) */
+  ok = view_pick(L, how, d, src, a, &want);
+  if (ok < 0) ok = view_reshape(L, how, d, src, a, &want);
+  if (ok < 0 && how == 7) { /* view(-1): works when contiguous; the layout is Lua's */
     ok = call(L, "vw", 13, "iisi", (lua_Integer)d, (lua_Integer)src, "view", (lua_Integer)-1);
     check = 0;
     if (!ok && ss->st == ST_OK && !lo_contiguous(a)) { /* a view may refuse: fine */
@@ -673,7 +707,7 @@ static void op_view(int s) {
       sh_unref(ss->sh);
       return;
     }
-  } else { /* an alias: from_dlpack of a tensor shares it */
+  } else if (ok < 0) { /* an alias: from_dlpack of a tensor shares it */
     ok = call(L, "alias", 13, "ii", (lua_Integer)d, (lua_Integer)src);
   }
   COUNT(1, "view");
@@ -688,19 +722,7 @@ static void op_view(int s) {
   int64_t n = lo_numel(&sl->lo);
   sl->lo.off = a->off; /* from the addresses: */
   if (n > 0 && lo_numel(a) > 0) sl->lo.off += (p - sp) / esize_of(ss->kind == 'o' ? 'i' : ss->kind);
-  if (check) {
-    int same = sl->lo.ndim == want.ndim && (n == 0 || ss->kind == 'o' || sl->lo.off == want.off);
-    for (int k = 0; same && k < want.ndim; k++)
-      same = sl->lo.shape[k] == want.shape[k] &&
-             (want.shape[k] <= 1 || n == 0 || sl->lo.strides[k] == want.strides[k]);
-    if (!same) {
-      char w[160], g[160];
-      lo_str(&want, w, sizeof w);
-      lo_str(&sl->lo, g, sizeof g);
-      FAIL("view %d of %s: the layout read back, %s, differs from the one the view means, %s", how,
-           ss->kind == 'o' ? "other" : "modeled", g, w);
-    }
-  }
+  if (check) check_view(ss, sl, &want, n, how);
   sl->live = 1;
   sl->handle = ss->handle;
   sl->kind = ss->kind;
@@ -866,6 +888,19 @@ static void put(lua_State *L, int d) {
   lua_settop(L, 0);
 }
 
+/* Slot d of state s now models a tensor of its own storage (a new handle): kind, ro, layout lo,
+   and the shadow reference sh, which passes to the slot. */
+static slot *slot_new(int s, int d, char kind, int ro, const layout *lo, int sh) {
+  slot *sl = &g_slot[s][d];
+  sl->live = 1;
+  sl->handle = ++g_handles;
+  sl->kind = kind;
+  sl->ro = ro;
+  sl->lo = *lo;
+  sl->sh = sh;
+  return sl;
+}
+
 /* A host export goes to state s through ltensor_push_managed (the host lets go of it). */
 static void op_import(int s) {
   lua_State *L = g_L[s];
@@ -882,13 +917,7 @@ static void op_import(int s) {
     return;
   }
   put(L, d);
-  slot *sl = &g_slot[s][d];
-  sl->live = 1;
-  sl->handle = ++g_handles;
-  sl->kind = x->kind;
-  sl->ro = x->ro;
-  sl->lo = x->lo;
-  sl->sh = x->sh; /* the reference passes to the slot */
+  slot_new(s, d, x->kind, x->ro, &x->lo, x->sh); /* the reference passes to the slot */
   x->sh = -1;
 }
 
@@ -1007,13 +1036,7 @@ static void op_capsule_use(int s) {
     }
     put(L2, d);
   }
-  slot *sl = &g_slot[dst_s][d];
-  sl->live = 1;
-  sl->handle = ++g_handles;
-  sl->kind = c->sh < 0 ? 'o' : c->kind;
-  sl->ro = c->ro;
-  sl->lo = c->lo;
-  sl->sh = c->sh;
+  slot_new(dst_s, d, c->sh < 0 ? 'o' : c->kind, c->ro, &c->lo, c->sh);
   c->sh = -1;
 }
 
@@ -1081,13 +1104,7 @@ static void op_borrow(int s) {
   COUNT(10, "push_borrowed");
   if (!outcome(rc == LTENSOR_OK, NULL, "push_borrowed")) return;
   put(L, d);
-  slot *sl = &g_slot[s][d];
-  sl->live = 1;
-  sl->handle = ++g_handles;
-  sl->kind = 'f';
-  sl->ro = ro;
-  sl->lo = lo;
-  sl->sh = sh_ref(b->sh);
+  slot *sl = slot_new(s, d, 'f', ro, &lo, sh_ref(b->sh));
   if (lease) g_leases[g_nleases++] = (lease_rec){lease, s, sl->handle};
 }
 
@@ -1171,13 +1188,7 @@ static void op_host_made(int s) {
     return;
   }
   put(L, d);
-  slot *sl = &g_slot[s][d];
-  sl->live = 1;
-  sl->handle = ++g_handles;
-  sl->kind = 'f';
-  sl->ro = ro;
-  sl->lo = lo;
-  sl->sh = sh;
+  slot_new(s, d, 'f', ro, &lo, sh);
 }
 
 /* from_dlpack(ReadOnlyTensorWrapper(t)): read-only, sharing t (or a snapshot of a clone). */

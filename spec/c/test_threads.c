@@ -29,14 +29,6 @@
 #include "lt_reduce.h"
 #include "test_core.h"
 
-#if defined(__SANITIZE_THREAD__)
-#define UNDER_TSAN 1
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define UNDER_TSAN 1
-#endif
-#endif
-
 #if defined(UNDER_TSAN)
 #define TSAN_THREADS 1 /* ThreadSanitizer's own background thread, started by then */
 #else

@@ -6,6 +6,7 @@
  * tu_finish() prints "N checks, M failed" and returns the exit status of main (nonzero on any
  * failure). Printing stops after TU_MAX_REPORTS failures (they are still counted), so that an
  * exhaustive loop that goes wrong does not flood the log. dims_eq compares shapes or strides.
+ * UNDER_TSAN is defined in a ThreadSanitizer build.
  */
 #ifndef TEST_UTIL_H
 #define TEST_UTIL_H
@@ -16,6 +17,15 @@
 #include <string.h>
 
 #define TU_MAX_REPORTS 60
+
+/* UNDER_TSAN: built with ThreadSanitizer (GCC's macro, or clang's feature test). */
+#if defined(__SANITIZE_THREAD__)
+#define UNDER_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define UNDER_TSAN 1
+#endif
+#endif
 
 static long tu_checks, tu_failed;
 static char tu_context[64]; /* what the current loop is testing, for failure reports */

@@ -280,141 +280,176 @@ static void exercise(lt_tensor *t, fz_in *in, int depth) {
 
 /* }====== */
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  fz_in in = {data, size, 0};
-  memset(&g, 0, sizeof g);
-  uint8_t mode = fz_u8(&in);
-  int versioned = mode & 1;
-
-  uint32_t major = 1, minor;
-  uint8_t vb = fz_u8(&in);
-  if (vb < 0xE0) {
-    minor = vb & 7;
-  } else {
-    major = fz_u32(&in);
-    minor = fz_u32(&in);
-  }
-
+/* What an input describes (the layout above), before the managed tensor is made of it. */
+typedef struct {
+  int versioned, has_deleter, which, room;
+  uint8_t mode;
+  uint32_t major, minor;
   int32_t ndim;
-  uint8_t nb = fz_u8(&in);
-  if (nb < 0xF0)
-    ndim = nb % 7;
-  else if (nb < 0xF8)
-    ndim = 60 + nb % 8;
-  else
-    ndim = fz_i32(&in);
-  int room = ndim < 0 ? 0 : ndim > NDIM_CAP ? NDIM_CAP : ndim;
-  /* exactly `room` entries (at least one byte, so that malloc(0) is not NULL) */
-  int64_t *shape = malloc(room ? (size_t)room * sizeof(int64_t) : 1);
-  int64_t *strides = malloc(room ? (size_t)room * sizeof(int64_t) : 1);
-  int64_t rowmajor = 1;
-  for (int i = room - 1; i >= 0; i--) { /* read in order, strides filled below */
-    uint8_t sb = fz_u8(&in);
-    shape[i] = sb < 0xF0 ? sb % 6 : fz_i64(&in);
-    uint8_t tb = fz_u8(&in);
-    strides[i] = tb < 0xF0 ? (int64_t)(tb % 9) - 4 : fz_i64(&in);
-    if (strides[i] == -4) strides[i] = rowmajor;
-    if (shape[i] > 1 && __builtin_mul_overflow(rowmajor, shape[i], &rowmajor)) rowmajor = INT64_MAX;
-  }
-
+  int64_t *shape, *strides; /* exactly `room` entries each */
   DLDataType dtype;
-  uint8_t db = fz_u8(&in);
-  if (db < 0xF0) {
-    dtype = DTYPES[db % NDTYPES_IN];
-  } else {
-    dtype.code = fz_u8(&in);
-    dtype.bits = fz_u8(&in);
-    dtype.lanes = fz_u16(&in);
-  }
   DLDevice device;
-  uint8_t devb = fz_u8(&in);
-  if (devb < 0xF0) {
-    device.device_type = (DLDeviceType)DEVICES[devb % NDEVICES_IN];
-    device.device_id = fz_u8(&in) % 3;
+  uint64_t flags, byte_offset;
+  size_t bufsize, bufoff;
+} desc;
+
+/* mode, version, ndim and the dims. */
+static void read_dims(fz_in *in, desc *d) {
+  d->mode = fz_u8(in);
+  d->versioned = d->mode & 1;
+  d->has_deleter = !(d->mode & 8);
+  d->which = (d->mode >> 4) & 3;
+  d->major = 1;
+  uint8_t vb = fz_u8(in);
+  if (vb < 0xE0) {
+    d->minor = vb & 7;
   } else {
-    device.device_type = (DLDeviceType)fz_i32(&in);
-    device.device_id = fz_i32(&in);
+    d->major = fz_u32(in);
+    d->minor = fz_u32(in);
   }
-  uint8_t fb = fz_u8(&in);
-  uint64_t flags = fb < 0xF8 ? fb & 7u : fz_u64(&in);
-  uint8_t ob = fz_u8(&in);
-  uint64_t byte_offset = ob < 0xF0 ? ob % 40u : fz_u64(&in);
-  size_t bufsize = fz_u16(&in) % 4096;
-  size_t bufoff = fz_u8(&in);
-  if (bufoff > bufsize) bufoff = bufsize;
+  uint8_t nb = fz_u8(in);
+  if (nb < 0xF0)
+    d->ndim = nb % 7;
+  else if (nb < 0xF8)
+    d->ndim = 60 + nb % 8;
+  else
+    d->ndim = fz_i32(in);
+  d->room = d->ndim < 0 ? 0 : d->ndim > NDIM_CAP ? NDIM_CAP : d->ndim;
+  /* exactly `room` entries (at least one byte, so that malloc(0) is not NULL) */
+  d->shape = malloc(d->room ? (size_t)d->room * sizeof(int64_t) : 1);
+  d->strides = malloc(d->room ? (size_t)d->room * sizeof(int64_t) : 1);
+  int64_t rowmajor = 1;
+  for (int i = d->room - 1; i >= 0; i--) { /* read in order, strides filled below */
+    uint8_t sb = fz_u8(in);
+    d->shape[i] = sb < 0xF0 ? sb % 6 : fz_i64(in);
+    uint8_t tb = fz_u8(in);
+    d->strides[i] = tb < 0xF0 ? (int64_t)(tb % 9) - 4 : fz_i64(in);
+    if (d->strides[i] == -4) d->strides[i] = rowmajor;
+    if (d->shape[i] > 1 && __builtin_mul_overflow(rowmajor, d->shape[i], &rowmajor))
+      rowmajor = INT64_MAX;
+  }
+}
 
-  /* the data: the buffer holds input bytes (a pattern when the input runs out) */
+/* dtype, device, flags, byte_offset and the buffer's size and offset. */
+static void read_rest(fz_in *in, desc *d) {
+  uint8_t db = fz_u8(in);
+  if (db < 0xF0) {
+    d->dtype = DTYPES[db % NDTYPES_IN];
+  } else {
+    d->dtype.code = fz_u8(in);
+    d->dtype.bits = fz_u8(in);
+    d->dtype.lanes = fz_u16(in);
+  }
+  uint8_t devb = fz_u8(in);
+  if (devb < 0xF0) {
+    d->device.device_type = (DLDeviceType)DEVICES[devb % NDEVICES_IN];
+    d->device.device_id = fz_u8(in) % 3;
+  } else {
+    d->device.device_type = (DLDeviceType)fz_i32(in);
+    d->device.device_id = fz_i32(in);
+  }
+  uint8_t fb = fz_u8(in);
+  d->flags = fb < 0xF8 ? fb & 7u : fz_u64(in);
+  uint8_t ob = fz_u8(in);
+  d->byte_offset = ob < 0xF0 ? ob % 40u : fz_u64(in);
+  d->bufsize = fz_u16(in) % 4096;
+  d->bufoff = fz_u8(in);
+  if (d->bufoff > d->bufsize) d->bufoff = d->bufsize;
+}
+
+/* The data pointer: into g.buf, which holds input bytes (a pattern when the input runs out),
+   NULL, misaligned, or a wild address. */
+static void *make_data(fz_in *in, const desc *d) {
   void *ptr = NULL;
-  int which = (mode >> 4) & 3;
-  if (which != 1 && which != 3) {
-    g.buf = malloc(bufsize ? bufsize : 1);
-    g.bufsize = bufsize;
-    for (size_t i = 0; i < bufsize; i++)
-      g.buf[i] = in.i + i < in.n ? in.p[in.i + i] : (unsigned char)(i * 37u);
-    ptr = g.buf + bufoff + (which == 2);
-    if (which == 2 && bufoff == bufsize) ptr = g.buf + bufoff; /* stay inside (or one past) */
-  } else if (which == 3) {
-    ptr = (void *)(uintptr_t)(0x10000u + 64u * fz_u8(&in));
+  if (d->which != 1 && d->which != 3) {
+    g.buf = malloc(d->bufsize ? d->bufsize : 1);
+    g.bufsize = d->bufsize;
+    for (size_t i = 0; i < d->bufsize; i++)
+      g.buf[i] = in->i + i < in->n ? in->p[in->i + i] : (unsigned char)(i * 37u);
+    ptr = g.buf + d->bufoff + (d->which == 2);
+    if (d->which == 2 && d->bufoff == d->bufsize) ptr = g.buf + d->bufoff; /* stay inside */
+  } else if (d->which == 3) {
+    ptr = (void *)(uintptr_t)(0x10000u + 64u * fz_u8(in));
   }
-  unsigned char *snapshot = NULL;
-  if (g.buf) {
-    snapshot = malloc(bufsize ? bufsize : 1);
-    memcpy(snapshot, g.buf, bufsize);
-  }
+  return ptr;
+}
 
-  DLTensor dl = {
-      ptr,        device, ndim, dtype, (mode & 2) ? NULL : shape, (mode & 4) ? NULL : strides,
-      byte_offset};
+/* The managed tensor (versioned or legacy) of d with data ptr, recorded in g. */
+static void *make_managed(const desc *d, void *ptr) {
+  DLTensor dl = {ptr,
+                 d->device,
+                 d->ndim,
+                 d->dtype,
+                 (d->mode & 2) ? NULL : d->shape,
+                 (d->mode & 4) ? NULL : d->strides,
+                 d->byte_offset};
   void *managed;
-  int has_deleter = !(mode & 8);
-  if (versioned) {
+  if (d->versioned) {
     DLManagedTensorVersioned *m = malloc(sizeof *m);
-    m->version.major = major;
-    m->version.minor = minor;
+    m->version.major = d->major;
+    m->version.minor = d->minor;
     m->manager_ctx = &g;
-    m->deleter = has_deleter ? del_versioned : NULL;
-    m->flags = flags;
+    m->deleter = d->has_deleter ? del_versioned : NULL;
+    m->flags = d->flags;
     m->dl_tensor = dl;
     managed = m;
   } else {
     DLManagedTensor *m = malloc(sizeof *m);
     m->manager_ctx = &g;
-    m->deleter = has_deleter ? del_legacy : NULL;
+    m->deleter = d->has_deleter ? del_legacy : NULL;
     m->dl_tensor = dl;
     managed = m;
   }
   g.managed = managed;
-  g.shape = shape;
-  g.strides = strides;
+  g.shape = d->shape;
+  g.strides = d->strides;
+  return managed;
+}
 
+/* What this input describes, for reading a crash (LT_FUZZ_VERBOSE set). */
+static void describe(const desc *d) {
+  fprintf(stderr, "%s %u.%u ndim %d shape%s strides%s:", d->versioned ? "versioned" : "legacy",
+          (unsigned)d->major, (unsigned)d->minor, (int)d->ndim, (d->mode & 2) ? " NULL" : "",
+          (d->mode & 4) ? " NULL" : "");
+  for (int i = 0; i < d->room && i < 8; i++)
+    fprintf(stderr, " %lld/%lld", (long long)d->shape[i], (long long)d->strides[i]);
+  fprintf(stderr,
+          "\n  dtype (%d, %d, %d) device (%d, %d) flags %llu byte_offset %llu data %s "
+          "(buffer %zu bytes, at %zu) deleter %s\n",
+          d->dtype.code, d->dtype.bits, d->dtype.lanes, (int)d->device.device_type,
+          (int)d->device.device_id, (unsigned long long)d->flags,
+          (unsigned long long)d->byte_offset,
+          d->which == 0   ? "buffer"
+          : d->which == 1 ? "NULL"
+          : d->which == 2 ? "misaligned"
+                          : "wild",
+          d->bufsize, d->bufoff, d->has_deleter ? "yes" : "NULL");
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  fz_in in = {data, size, 0};
+  memset(&g, 0, sizeof g);
+  desc d;
+  read_dims(&in, &d);
+  read_rest(&in, &d);
+  void *managed = make_managed(&d, make_data(&in, &d));
+  unsigned char *snapshot = NULL;
+  if (g.buf) {
+    snapshot = malloc(d.bufsize ? d.bufsize : 1);
+    memcpy(snapshot, g.buf, d.bufsize);
+  }
   static int verbose = -1;
   if (verbose < 0) verbose = getenv("LT_FUZZ_VERBOSE") != NULL;
-  if (verbose) { /* what this input describes, for reading a crash */
-    fprintf(stderr, "%s %u.%u ndim %d shape%s strides%s:", versioned ? "versioned" : "legacy",
-            (unsigned)major, (unsigned)minor, (int)ndim, dl.shape ? "" : " NULL",
-            dl.strides ? "" : " NULL");
-    for (int i = 0; i < room && i < 8; i++)
-      fprintf(stderr, " %lld/%lld", (long long)shape[i], (long long)strides[i]);
-    fprintf(stderr,
-            "\n  dtype (%d, %d, %d) device (%d, %d) flags %llu byte_offset %llu data %s "
-            "(buffer %zu bytes, at %zu) deleter %s\n",
-            dtype.code, dtype.bits, dtype.lanes, (int)device.device_type, (int)device.device_id,
-            (unsigned long long)flags, (unsigned long long)byte_offset,
-            which == 0   ? "buffer"
-            : which == 1 ? "NULL"
-            : which == 2 ? "misaligned"
-                         : "wild",
-            bufsize, bufoff, has_deleter ? "yes" : "NULL");
-  }
+  if (verbose) describe(&d);
 
   lt_tensor *t = NULL;
   lt_error err;
-  int rc = lt_dlpack_import(managed, versioned, &t, &err);
+  int rc = lt_dlpack_import(managed, d.versioned, &t, &err);
   if (verbose) fprintf(stderr, "  import: %s\n", rc ? err.msg : "ok");
   if (rc == LT_OK) {
     if (!t) fail("import succeeded without a tensor");
     /* what the tensor says must be what was described */
-    if (t->ndim != ndim) fail("ndim changed");
+    if (t->ndim != d.ndim) fail("ndim changed");
     exercise(t, &in, 0);
     if (fz_u8(&in) == 0x5A) lt_storage_revoke(t->storage);
     lt_tensor_free(t);
@@ -422,17 +457,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     fail("import ran out of memory on a tiny input");
   }
 
-  if (g.deleted != has_deleter)
-    fail(has_deleter ? "deleter did not run exactly once" : "a NULL deleter was called");
-  if (!has_deleter) { /* nobody else frees them */
+  if (g.deleted != d.has_deleter)
+    fail(d.has_deleter ? "deleter did not run exactly once" : "a NULL deleter was called");
+  if (!d.has_deleter) { /* nobody else frees them */
     free(g.shape);
     free(g.strides);
     free(managed);
   }
   if (g.buf) {
     ASAN_UNPOISON_MEMORY_REGION(g.buf, g.bufsize);
-    if (versioned && (flags & DLPACK_FLAG_BITMASK_READ_ONLY) &&
-        memcmp(snapshot, g.buf, bufsize) != 0)
+    if (d.versioned && (d.flags & DLPACK_FLAG_BITMASK_READ_ONLY) &&
+        memcmp(snapshot, g.buf, d.bufsize) != 0)
       fail("a READ_ONLY tensor's memory was written");
     free(g.buf);
     free(snapshot);

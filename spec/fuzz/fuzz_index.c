@@ -419,6 +419,54 @@ static int push_sizes(lua_State *l, fz_in *in) {
   return 1;
 }
 
+/* permute's arguments: a permutation of the dims (or not, of ndim - 1 to ndim + 1 of them), as
+   a table or as arguments; returns how many it pushed. */
+static int push_perm(lua_State *l, fz_in *in, int ndim) {
+  uint8_t b = fz_u8(in);
+  int n = ndim + (int)(b % 3) - 1;
+  if (n < 0) n = 0;
+  if (b & 0x80) lua_createtable(l, n, 0);
+  for (int i = 0; i < n; i++) {
+    if (b & 0x40)
+      lua_pushinteger(l, n - i);
+    else
+      push_dim(l, in);
+    if (b & 0x80) lua_rawseti(l, -2, i + 1);
+  }
+  return b & 0x80 ? 1 : n;
+}
+
+/* t:get(i, j, ...) or t:set(i, j, ..., v) (set): ndim indices, or one more or fewer. */
+static void get_set(lua_State *l, fz_in *in, int slots, int t, int ndim, int set) {
+  uint8_t b = fz_u8(in);
+  int n = ndim + (b % 4 == 3 ? 1 : 0) - (b % 4 == 2 && ndim > 0 ? 1 : 0);
+  for (int i = 0; i < n; i++) {
+    if (b & 0x80)
+      push_key(l, in, slots, 3);
+    else
+      push_index(l, in);
+  }
+  if (set) push_value(l, in, slots, 2);
+  fz_method(l, t, set ? "set" : "get", n + set);
+}
+
+/* Reading all of t, and the odd methods (the result kept in slot dst). */
+static void read_whole(lua_State *l, fz_in *in, int slots, int t, int dst) {
+  static const char *const reads[] = {"tolist", "item",          "clone", "contiguous",    "bytes",
+                                      "zero_",  "is_contiguous", "numel", "storage_offset"};
+  uint8_t b = fz_u8(in);
+  if (b % 11 == 9) { /* tostring (ltensor.format) */
+    lua_getglobal(l, "tostring");
+    lua_pushvalue(l, t);
+    lua_call(l, 1, 1);
+  } else if (b % 11 == 10) {
+    lua_len(l, t);
+  } else {
+    fz_method(l, t, reads[b % 11], 0);
+    keep(l, slots, dst);
+  }
+}
+
 /* run_op(in, slots, op): one operation on one slot. */
 static int run_op(lua_State *l) {
   fz_in *in = lua_touserdata(l, 1);
@@ -450,32 +498,10 @@ static int run_op(lua_State *l) {
       fz_method(l, t, "transpose", 2);
       keep(l, slots, dst);
       break;
-    case 4: { /* permute: a permutation of the dims (or not), as a table or arguments */
-      uint8_t b = fz_u8(in);
-      int n = ndim + (int)(b % 3) - 1;
-      if (n < 0) n = 0;
-      if (b & 0x80) {
-        lua_createtable(l, n, 0);
-        for (int i = 0; i < n; i++) {
-          if (b & 0x40)
-            lua_pushinteger(l, n - i);
-          else
-            push_dim(l, in);
-          lua_rawseti(l, -2, i + 1);
-        }
-        n = 1;
-      } else {
-        for (int i = 0; i < n; i++) {
-          if (b & 0x40)
-            lua_pushinteger(l, n - i);
-          else
-            push_dim(l, in);
-        }
-      }
-      fz_method(l, t, "permute", n);
+    case 4: /* permute */
+      fz_method(l, t, "permute", push_perm(l, in, ndim));
       keep(l, slots, dst);
       break;
-    }
     case 5:
       push_dim(l, in);
       push_index(l, in);
@@ -513,36 +539,8 @@ static int run_op(lua_State *l) {
       keep(l, slots, dst);
       break;
     case 11:
-    case 12: { /* get(i, j, ...) / set(i, j, ..., v): ndim indices, or one more or fewer */
-      uint8_t b = fz_u8(in);
-      int n = ndim + (b % 4 == 3 ? 1 : 0) - (b % 4 == 2 && ndim > 0 ? 1 : 0);
-      for (int i = 0; i < n; i++) {
-        if (b & 0x80)
-          push_key(l, in, slots, 3);
-        else
-          push_index(l, in);
-      }
-      if (op == 12) push_value(l, in, slots, 2);
-      fz_method(l, t, op == 11 ? "get" : "set", n + (op == 12));
-      break;
-    }
-    case 13: { /* reading all of it, and the odd methods */
-      static const char *const reads[] = {"tolist",        "item",  "clone",
-                                          "contiguous",    "bytes", "zero_",
-                                          "is_contiguous", "numel", "storage_offset"};
-      uint8_t b = fz_u8(in);
-      if (b % 11 == 9) { /* tostring (ltensor.format) */
-        lua_getglobal(l, "tostring");
-        lua_pushvalue(l, t);
-        lua_call(l, 1, 1);
-      } else if (b % 11 == 10) {
-        lua_len(l, t);
-      } else {
-        fz_method(l, t, reads[b % 11], 0);
-        keep(l, slots, dst);
-      }
-      break;
-    }
+    case 12: get_set(l, in, slots, t, ndim, op == 12); break;
+    case 13: read_whole(l, in, slots, t, dst); break;
     case 14: /* copy_(v) / fill_(v) */
       push_value(l, in, slots, 0);
       fz_method(l, t, fz_u8(in) & 1 ? "copy_" : "fill_", 1);

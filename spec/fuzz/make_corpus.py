@@ -13,10 +13,11 @@ import struct
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def write(target, name, data):
+def write(target, name, data, most=200):
+    """corpus/<target>/<name> holds data (fewer than `most` bytes: seeds stay small)."""
     d = os.path.join(HERE, "corpus", target)
     os.makedirs(d, exist_ok=True)
-    assert len(data) < 200, (target, name, len(data))
+    assert len(data) < most, (target, name, len(data))
     with open(os.path.join(d, name), "wb") as f:
         f.write(bytes(data))
 
@@ -322,11 +323,8 @@ def file_seeds():
 
 
 def write_file(target, name, data):
-    d = os.path.join(HERE, "corpus", target)
-    os.makedirs(d, exist_ok=True)
-    assert len(data) < 1024, (target, name, len(data))
-    with open(os.path.join(d, name), "wb") as f:
-        f.write(bytes(data))
+    """A seed of the file formats' targets, which need more room."""
+    write(target, name, data, 1024)
 # }======
 
 

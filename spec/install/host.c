@@ -7,6 +7,7 @@
 #include <lauxlib.h>
 #include <lualib.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include <ltensor/ltensor.h> /* both spellings work with the installed include directories */
 #include "ltensor.h"
@@ -14,13 +15,14 @@
 static int released = 0;
 static void on_release(void *ctx) { ++*(int *)ctx; }
 
+/* Says what failed (with the line) and exits 1, where the condition is false. */
 #define CHECK(c, ...)                               \
   do {                                              \
     if (!(c)) {                                     \
       fprintf(stderr, "host: line %d: ", __LINE__); \
       fprintf(stderr, __VA_ARGS__);                 \
       fputc('\n', stderr);                          \
-      return 1;                                     \
+      exit(1);                                      \
     }                                               \
   } while (0)
 

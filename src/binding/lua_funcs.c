@@ -35,8 +35,10 @@ static int result(lua_State *L, int inplace) {
 
 /* {====== options ====== */
 
-/* Is the operand bool or integer (a tensor of such a dtype, or such a scalar)? */
+/* Is the operand bool or integer (a tensor of such a dtype, or such a scalar)? An opaque
+   tensor is not (it has no entry in lt_dtypes; the core refuses it). */
 static int integral(const lt_operand *o) {
+  if (o->t && o->t->dtype == LT_OPAQUE) return 0;
   if (o->t) return !lt_dtypes[o->t->dtype].is_float && !lt_dtypes[o->t->dtype].is_complex;
   return o->s.kind == LT_SK_INT || o->s.kind == LT_SK_UINT;
 }

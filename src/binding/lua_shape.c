@@ -19,7 +19,8 @@
 #include "lua_parts.h"
 #include "lua_ud.h"
 
-/* The most pieces chunk makes of an empty dim (one userdata each). */
+/* The most pieces split, chunk and unbind make (one userdata each, in one table): more is
+   refused before the first is made (an expanded dim of 2^40 would fill the Lua heap). */
 #define LTL_MAX_PIECES (1 << 24)
 
 /* {====== arguments ====== */
@@ -183,10 +184,12 @@ static int m_diag(lua_State *L) {
 
 /* Pushes a new table holding the views of t along dim d of the given lengths (n of them, or
    while the dim lasts when sizes is NULL: each `size` long, the last one shorter). */
-static int push_pieces(lua_State *L, const lt_tensor *t, int d, const int64_t *sizes, int64_t n,
-                       int64_t size) {
+static int push_pieces(lua_State *L, const char *fname, const lt_tensor *t, int d,
+                       const int64_t *sizes, int64_t n, int64_t size) {
   int64_t total = t->shape[d], start = 0;
   if (!sizes) n = size > 0 && total > 0 ? (total - 1) / size + 1 : 1; /* no overflow */
+  if (n > LTL_MAX_PIECES)
+    return ltl_error(L, "%s: %I pieces is more than %d", fname, (lua_Integer)n, LTL_MAX_PIECES);
   lua_createtable(L, n < 1 << 20 ? (int)n : 1 << 20, 0);
   for (int64_t i = 0; i < n; i++) {
     int64_t len = sizes ? sizes[i] : (total - start < size ? total - start : size);
@@ -216,7 +219,7 @@ static int m_split(lua_State *L) {
     lua_Integer size = ltl_check_int(L, 2, "split_size");
     if (size <= 0 && !(size == 0 && total == 0))
       return luaL_argerror(L, 2, lua_pushfstring(L, "size %I must be positive", size));
-    return push_pieces(L, t, d, NULL, 0, size);
+    return push_pieces(L, "split", t, d, NULL, 0, size);
   }
   lua_Unsigned n = lua_rawlen(L, 2);
   int64_t *sizes = lua_newuserdatauv(L, (size_t)(n ? n : 1) * sizeof(int64_t), 0);
@@ -239,7 +242,7 @@ static int m_split(lua_State *L) {
     return luaL_argerror(L, 2,
                          lua_pushfstring(L, "sizes add up to %I, but dim %d has size %I",
                                          (lua_Integer)sum, d + 1, (lua_Integer)total));
-  return push_pieces(L, t, d, sizes, (int64_t)n, 0);
+  return push_pieces(L, "split", t, d, sizes, (int64_t)n, 0);
 }
 
 /* t:chunk(chunks, dim = 1): views as torch.chunk makes them, each ceil(size / chunks) long
@@ -267,7 +270,7 @@ static int m_chunk(lua_State *L) {
     return 1;
   }
   int64_t size = total / chunks + (total % chunks != 0);
-  return push_pieces(L, t, d, NULL, 0, size);
+  return push_pieces(L, "chunk", t, d, NULL, 0, size);
 }
 
 /* t:unbind(dim = 1): a table of the views t:select(dim, i). */
@@ -276,6 +279,8 @@ static int m_unbind(lua_State *L) {
   int d = piece_dim(L, t, 2, "unbind");
   check_no_more(L, 2);
   int64_t n = t->shape[d];
+  if (n > LTL_MAX_PIECES)
+    return ltl_error(L, "unbind: %I pieces is more than %d", (lua_Integer)n, LTL_MAX_PIECES);
   lua_createtable(L, n < 1 << 20 ? (int)n : 1 << 20, 0);
   for (int64_t i = 0; i < n; i++) {
     lt_error err;

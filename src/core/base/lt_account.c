@@ -54,11 +54,8 @@ lt_account *lt_account_detach(void) {
 }
 
 void lt_account_attach(lt_account *a) {
-  lt_account *old = lt_account_cur_;
-  lt_account_cur_ = a;
-  (void)pthread_once(&key_once, make_key);
-  (void)pthread_setspecific(current_key, a);
-  account_release(old);
+  lt_account_switch(a);
+  account_release(a); /* the reference detach handed out, now the thread's again */
 }
 
 int lt_account_collecting(void) { return collecting; }

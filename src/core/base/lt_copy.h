@@ -4,10 +4,11 @@
  * strides allow, else a copy), and arange.
  *
  * Owns: per-dtype inner loops generated from LT_DTYPES (a canonical buffer between any two
- * dtypes; same-dtype moves and transposing tiles by element size), overlap handling, and the
- * write rules applied in bulk. Lua-free.
+ * dtypes; same-dtype moves by element size), overlap handling, and the write rules applied in
+ * bulk. Lua-free.
  *
- * Calls lt_iter.c, lt_pool.c, lt_tensor.c, lt_storage.c, lt_dtype.c. Called by lt_math.c,
+ * Calls lt_iter.c, lt_pool.c, lt_transpose.c (the copies of transposes), lt_tensor.c,
+ * lt_storage.c, lt_dtype.c. Called by lt_math.c,
  * lt_reduce.c, lt_linalg.c, lt_dlpack.c and the binding.
  */
 #ifndef LT_COPY_H
@@ -27,6 +28,8 @@ int lt_fill(lt_tensor *dst, const lt_scalar *v, lt_error *err);
 
 /* A new contiguous copy of t in dtype dt (writable); lt_clone: in t's own dtype. */
 int lt_cast(const lt_tensor *t, lt_dtype dt, lt_tensor **out, lt_error *err);
+/* *t in dtype dt: a cast replaces it (the old tensor freed); nothing when it has dt already. */
+int lt_cast_over(lt_tensor **t, lt_dtype dt, lt_error *err);
 int lt_clone(const lt_tensor *t, lt_tensor **out, lt_error *err);
 /* A writable copy of t that shares t's block until either side writes (same shape, strides and
    offset). Falls back to lt_clone when the block cannot be shared (memory from outside, a

@@ -39,13 +39,15 @@ lt_dtype lt_dtype_from_name(const char *name) {
 
 lt_dtype lt_dtype_from_dl(DLDataType dl) {
   if (dl.lanes != 1) return LT_OPAQUE;
+  lt_dtype dt = LT_OPAQUE;
   switch ((unsigned)dl.code << 8 | dl.bits) { /* on every import: a switch, not a scan */
 #define LT_X_DL(E, n, T, c, b, K) \
-  case (unsigned)(c) << 8 | (b): return LT_##E;
+  case (unsigned)(c) << 8 | (b): dt = LT_##E; break;
     LT_DTYPES(LT_X_DL)
 #undef LT_X_DL
-    default: return LT_OPAQUE;
+    default: break;
   }
+  return dt;
 }
 
 const char *lt_dl_name(DLDataType dl) {
@@ -207,6 +209,7 @@ double lt_float_max(lt_dtype dt) {
 static int store(lt_dtype dt, void *p, const lt_scalar *s, int wrap) {
   uint64_t u;
   double f;
+  int int_rc = LT_STORE_OK;
   if (!wrap) { /* float64 and complex128 hold every finite double */
     double max = dt == LT_FLOAT64 || dt == LT_COMPLEX128 ? 0.0 : lt_float_max(dt);
     if (max > 0.0 && float_overflows(s, max)) return LT_STORE_RANGE;
@@ -220,11 +223,13 @@ static int store(lt_dtype dt, void *p, const lt_scalar *s, int wrap) {
         case LT_SK_COMPLEX: *(uint8_t *)p = s->v.f != 0 || s->im != 0; break;
       }
       return LT_STORE_OK;
-#define LT_X_STORE_INT(E, T, bits, sgn)                            \
-  case LT_##E:                                                     \
-    if (scalar_int(s, bits, sgn, wrap, &u)) return LT_STORE_RANGE; \
-    *(T *)p = (T)u;                                                \
-    return LT_STORE_OK;
+#define LT_X_STORE_INT(E, T, bits, sgn)     \
+  case LT_##E:                              \
+    if (scalar_int(s, bits, sgn, wrap, &u)) \
+      int_rc = LT_STORE_RANGE;              \
+    else                                    \
+      *(T *)p = (T)u;                       \
+    break;
 #define STORE_BOOL(E, T, b)
 #define STORE_SINT(E, T, b) LT_X_STORE_INT(E, T, b, 1)
 #define STORE_UINT(E, T, b) LT_X_STORE_INT(E, T, b, 0)
@@ -249,6 +254,7 @@ static int store(lt_dtype dt, void *p, const lt_scalar *s, int wrap) {
       return LT_STORE_OK;
     default: return LT_STORE_RANGE;
   }
+  return int_rc; /* the integer dtypes' cases break out */
 }
 
 int lt_store(lt_dtype dt, void *p, const lt_scalar *s) { return store(dt, p, s, 0); }

@@ -24,7 +24,8 @@ static lt_dtype int_of(int nbits, int is_signed) {
 static lt_dtype complex_of(lt_dtype f) { return f == LT_FLOAT64 ? LT_COMPLEX128 : LT_COMPLEX64; }
 
 lt_dtype lt_promote(lt_dtype a, lt_dtype b) {
-  if (a == b) return a;
+  if (a == b || a == LT_OPAQUE) return a;
+  if (b == LT_OPAQUE) return b;
   int ca = lt_category_of(a), cb = lt_category_of(b);
   if (ca < cb) {
     lt_dtype t = a;
@@ -83,6 +84,8 @@ static lt_dtype combine(lt_dtype hi, lt_dtype lo) {
 lt_dtype lt_result_type(int n, const lt_operand *const *ops) {
   int have[3] = {0, 0, 0};
   lt_dtype r[3] = {LT_BOOL, LT_BOOL, LT_BOOL};
+  for (int i = 0; i < n; i++)
+    if (ops[i]->t && ops[i]->t->dtype == LT_OPAQUE) return LT_OPAQUE;
   for (int i = 0; i < n; i++) {
     int p = priority(ops[i]);
     lt_dtype d = operand_dtype(ops[i]);

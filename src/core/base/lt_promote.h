@@ -27,10 +27,11 @@ typedef struct {
 typedef enum { LT_CAT_BOOL, LT_CAT_INT, LT_CAT_FLOAT, LT_CAT_COMPLEX } lt_category;
 lt_category lt_category_of(lt_dtype d);
 
-/* torch.promote_types for two dtypes. */
+/* torch.promote_types for two dtypes; LT_OPAQUE when either is (lt_dtypes has no entry for it). */
 lt_dtype lt_promote(lt_dtype a, lt_dtype b);
 /* The promoted dtype of n operands under torch's rules (tensors with dims, then 0-d tensors,
-   then scalars, each joining only from a higher category). */
+   then scalars, each joining only from a higher category); LT_OPAQUE when a tensor among them
+   is opaque. */
 lt_dtype lt_result_type(int n, const lt_operand *const *ops);
 /* The dtype a kernel computes in for a result of dtype r (float16, bfloat16: float32). */
 static inline lt_dtype lt_compute_type(lt_dtype r) {

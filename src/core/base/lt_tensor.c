@@ -295,15 +295,11 @@ int lt_tensor_alias(const lt_tensor *t, lt_tensor **out, lt_error *err) {
   return LT_OK;
 }
 
-/* Runs an in-place view operation on a frame of t, then gives the result its own header. */
-#define VIEW_OF(t, out, err, op)         \
-  do {                                   \
-    lt_frame f_;                         \
-    lt_tensor *v = lt_frame_of(&f_, t);  \
-    int rc_ = (op);                      \
-    if (rc_) return rc_;                 \
-    return lt_tensor_alias(v, out, err); \
-  } while (0)
+/* The end of a view operation: an in-place one ran on v, a frame of the tensor (lt_frame_of),
+   with result rc; on success v gets its own header. */
+static int view_result(int rc, const lt_tensor *v, lt_tensor **out, lt_error *err) {
+  return rc ? rc : lt_tensor_alias(v, out, err);
+}
 
 int lt_check_dim(const lt_tensor *t, int dim, lt_error *err) {
   if (dim < 0 || dim >= t->ndim) return lt_dim_error(err, dim, t->ndim);
@@ -420,7 +416,9 @@ static int view_(lt_tensor *v, int ndim, const int64_t *shape, lt_error *err) {
 }
 
 int lt_view(const lt_tensor *t, int ndim, const int64_t *shape, lt_tensor **out, lt_error *err) {
-  VIEW_OF(t, out, err, view_(v, ndim, shape, err));
+  lt_frame f;
+  lt_tensor *v = lt_frame_of(&f, t);
+  return view_result(view_(v, ndim, shape, err), v, out, err);
 }
 
 static int transpose_(lt_tensor *v, int d0, int d1, lt_error *err) {
@@ -435,7 +433,9 @@ static int transpose_(lt_tensor *v, int d0, int d1, lt_error *err) {
 }
 
 int lt_transpose(const lt_tensor *t, int d0, int d1, lt_tensor **out, lt_error *err) {
-  VIEW_OF(t, out, err, transpose_(v, d0, d1, err));
+  lt_frame f;
+  lt_tensor *v = lt_frame_of(&f, t);
+  return view_result(transpose_(v, d0, d1, err), v, out, err);
 }
 
 static int permute_(lt_tensor *v, const int *perm, lt_error *err) {
@@ -453,7 +453,9 @@ static int permute_(lt_tensor *v, const int *perm, lt_error *err) {
 }
 
 int lt_permute(const lt_tensor *t, const int *perm, lt_tensor **out, lt_error *err) {
-  VIEW_OF(t, out, err, permute_(v, perm, err));
+  lt_frame f;
+  lt_tensor *v = lt_frame_of(&f, t);
+  return view_result(permute_(v, perm, err), v, out, err);
 }
 
 int lt_slice_(lt_tensor *v, int dim, int64_t start, int64_t count, int64_t step, lt_error *err) {
@@ -482,7 +484,9 @@ int lt_slice_(lt_tensor *v, int dim, int64_t start, int64_t count, int64_t step,
 
 int lt_slice(const lt_tensor *t, int dim, int64_t start, int64_t count, int64_t step,
              lt_tensor **out, lt_error *err) {
-  VIEW_OF(t, out, err, lt_slice_(v, dim, start, count, step, err));
+  lt_frame f;
+  lt_tensor *v = lt_frame_of(&f, t);
+  return view_result(lt_slice_(v, dim, start, count, step, err), v, out, err);
 }
 
 int lt_narrow(const lt_tensor *t, int dim, int64_t start, int64_t length, lt_tensor **out,
@@ -514,7 +518,9 @@ int lt_select_(lt_tensor *v, int dim, int64_t index, lt_error *err) {
 }
 
 int lt_select(const lt_tensor *t, int dim, int64_t index, lt_tensor **out, lt_error *err) {
-  VIEW_OF(t, out, err, lt_select_(v, dim, index, err));
+  lt_frame f;
+  lt_tensor *v = lt_frame_of(&f, t);
+  return view_result(lt_select_(v, dim, index, err), v, out, err);
 }
 
 static int unsqueeze_(lt_tensor *v, int dim, lt_error *err) {
@@ -534,7 +540,9 @@ static int unsqueeze_(lt_tensor *v, int dim, lt_error *err) {
 }
 
 int lt_unsqueeze(const lt_tensor *t, int dim, lt_tensor **out, lt_error *err) {
-  VIEW_OF(t, out, err, unsqueeze_(v, dim, err));
+  lt_frame f;
+  lt_tensor *v = lt_frame_of(&f, t);
+  return view_result(unsqueeze_(v, dim, err), v, out, err);
 }
 
 static int squeeze_(lt_tensor *v, int dim, lt_error *err) {
@@ -550,7 +558,9 @@ static int squeeze_(lt_tensor *v, int dim, lt_error *err) {
 }
 
 int lt_squeeze(const lt_tensor *t, int dim, lt_tensor **out, lt_error *err) {
-  VIEW_OF(t, out, err, squeeze_(v, dim, err));
+  lt_frame f;
+  lt_tensor *v = lt_frame_of(&f, t);
+  return view_result(squeeze_(v, dim, err), v, out, err);
 }
 
 static int expand_(lt_tensor *v, int ndim, const int64_t *sizes, lt_error *err) {
@@ -593,7 +603,9 @@ static int expand_(lt_tensor *v, int ndim, const int64_t *sizes, lt_error *err) 
 }
 
 int lt_expand(const lt_tensor *t, int ndim, const int64_t *sizes, lt_tensor **out, lt_error *err) {
-  VIEW_OF(t, out, err, expand_(v, ndim, sizes, err));
+  lt_frame f;
+  lt_tensor *v = lt_frame_of(&f, t);
+  return view_result(expand_(v, ndim, sizes, err), v, out, err);
 }
 
 /* }====== */

@@ -168,6 +168,16 @@ lt_tensor *lt_tensor_alloc(int ndim);
 /* Releases the storage reference and the header. NULL is ignored. */
 void lt_tensor_free(lt_tensor *t);
 
+/* The end of an operation that made t (NULL if it failed before): *out = t when rc is LT_OK,
+   else t is freed. Returns rc. */
+static inline int lt_give(int rc, lt_tensor *t, lt_tensor **out) {
+  if (rc)
+    lt_tensor_free(t);
+  else
+    *out = t;
+  return rc;
+}
+
 /* A new contiguous tensor on fresh storage; zero != 0 zero-fills it. */
 int lt_tensor_new(lt_dtype dt, int ndim, const int64_t *shape, int zero, lt_tensor **out,
                   lt_error *err);

@@ -440,30 +440,19 @@ int lt_file_bytes(const lt_tensor *t, const void **data, lt_tensor **owned, lt_e
 void lt_file_swap(void *data, uint64_t n, size_t esize) {
   unsigned char *p = data;
   switch (esize) {
-    case 2:
-      for (uint64_t i = 0; i < n; i++, p += 2) {
-        uint16_t v;
-        memcpy(&v, p, 2);
-        v = __builtin_bswap16(v);
-        memcpy(p, &v, 2);
-      }
-      break;
-    case 4:
-      for (uint64_t i = 0; i < n; i++, p += 4) {
-        uint32_t v;
-        memcpy(&v, p, 4);
-        v = __builtin_bswap32(v);
-        memcpy(p, &v, 4);
-      }
-      break;
-    case 8:
-      for (uint64_t i = 0; i < n; i++, p += 8) {
-        uint64_t v;
-        memcpy(&v, p, 8);
-        v = __builtin_bswap64(v);
-        memcpy(p, &v, 8);
-      }
-      break;
+#define SWAP_CASE(bits)                               \
+  case bits / 8:                                      \
+    for (uint64_t i = 0; i < n; i++, p += bits / 8) { \
+      uint##bits##_t v;                               \
+      memcpy(&v, p, sizeof v);                        \
+      v = __builtin_bswap##bits(v);                   \
+      memcpy(p, &v, sizeof v);                        \
+    }                                                 \
+    break;
+    SWAP_CASE(16)
+    SWAP_CASE(32)
+    SWAP_CASE(64)
+#undef SWAP_CASE
     default: break;
   }
 }

@@ -124,6 +124,14 @@ static int get_shape(scan *s, lt_npy_info *h) {
   return LT_OK;
 }
 
+/* Each dtype's NumPy kind ('b', 'u', 'i', 'f', 'c'; 0: none), with its size the .npy dtype both
+   ways. */
+static const char npy_kinds[LT_NDTYPES] = {
+    [LT_BOOL] = 'b',    [LT_UINT8] = 'u',     [LT_INT8] = 'i',      [LT_INT16] = 'i',
+    [LT_INT32] = 'i',   [LT_INT64] = 'i',     [LT_UINT16] = 'u',    [LT_UINT32] = 'u',
+    [LT_UINT64] = 'u',  [LT_FLOAT16] = 'f',   [LT_BFLOAT16] = 0,    [LT_FLOAT32] = 'f',
+    [LT_FLOAT64] = 'f', [LT_COMPLEX64] = 'c', [LT_COMPLEX128] = 'c'};
+
 /* descr ("<f4") to dtype and byte order. */
 static int get_descr(const char *d, lt_npy_info *h, lt_error *err) {
   char order = d[0];
@@ -159,28 +167,8 @@ static int get_descr(const char *d, lt_npy_info *h, lt_error *err) {
     default: break;
   }
   lt_dtype dt = LT_NDTYPES;
-  switch (kind) {
-    case 'b': dt = size == 1 ? LT_BOOL : LT_NDTYPES; break;
-    case 'u':
-      dt = size == 1   ? LT_UINT8
-           : size == 2 ? LT_UINT16
-           : size == 4 ? LT_UINT32
-           : size == 8 ? LT_UINT64
-                       : LT_NDTYPES;
-      break;
-    case 'i':
-      dt = size == 1   ? LT_INT8
-           : size == 2 ? LT_INT16
-           : size == 4 ? LT_INT32
-           : size == 8 ? LT_INT64
-                       : LT_NDTYPES;
-      break;
-    case 'f':
-      dt = size == 2 ? LT_FLOAT16 : size == 4 ? LT_FLOAT32 : size == 8 ? LT_FLOAT64 : LT_NDTYPES;
-      break;
-    case 'c': dt = size == 8 ? LT_COMPLEX64 : size == 16 ? LT_COMPLEX128 : LT_NDTYPES; break;
-    default: break;
-  }
+  for (int i = 0; i < LT_NDTYPES && dt == LT_NDTYPES; i++)
+    if (npy_kinds[i] == kind && lt_dtypes[i].size == (size_t)size) dt = (lt_dtype)i;
   if (dt == LT_NDTYPES) return lt_fail(err, LT_EARG, "dtype '%s' has no ltensor dtype", d);
   if (order == '|' && size > 1)
     return lt_fail(err, LT_EARG, "dtype '%s' of %d bytes has no byte order", d, size);
@@ -387,11 +375,6 @@ int lt_npy_prepare(const char *name, const lt_tensor *t, lt_npy_out *o, lt_error
                    "%s: DLPack type (code %d, bits %d, lanes %d) has no NumPy "
                    "dtype (save it as .safetensors)",
                    name, t->dl_dtype.code, t->dl_dtype.bits, t->dl_dtype.lanes);
-  static const char kinds[LT_NDTYPES] = {
-      [LT_BOOL] = 'b',    [LT_UINT8] = 'u',     [LT_INT8] = 'i',      [LT_INT16] = 'i',
-      [LT_INT32] = 'i',   [LT_INT64] = 'i',     [LT_UINT16] = 'u',    [LT_UINT32] = 'u',
-      [LT_UINT64] = 'u',  [LT_FLOAT16] = 'f',   [LT_BFLOAT16] = 0,    [LT_FLOAT32] = 'f',
-      [LT_FLOAT64] = 'f', [LT_COMPLEX64] = 'c', [LT_COMPLEX128] = 'c'};
   int rc = lt_check_readable(t, err);
   if (rc) return lt_file_named(name, rc, err);
   size_t es = lt_dtypes[t->dtype].size;
@@ -418,7 +401,7 @@ int lt_npy_prepare(const char *name, const lt_tensor *t, lt_npy_out *o, lt_error
                      es == 1         ? '|'
                      : host_little() ? '<'
                                      : '>',
-                     kinds[t->dtype], (int)es, fortran ? "True" : "False", shape);
+                     npy_kinds[t->dtype], (int)es, fortran ? "True" : "False", shape);
   /* the header of version 1.0 holds its length in 16 bits: everything ltensor writes (at most
      64 dims) fits the buffer, which fits that field */
   _Static_assert(sizeof o->header - 10 <= 0xFFFF, "a .npy 1.0 header length is 16 bits");

@@ -151,6 +151,117 @@ static int check_spans(lt_zip_dir *dir, lt_error *err) {
   return rc;
 }
 
+/* Where the central directory lies: its member count, size and offset, and the offset it must
+   end by (the first end record). */
+typedef struct {
+  uint64_t count, size, off, limit;
+} cd_place;
+
+/* The zip64 end record, found through the locator just before the classic end record at
+   end_off: the directory's place from there. */
+static int read_end64(lt_zip_read_fn rd, void *ctx, uint64_t end_off, cd_place *cd, lt_error *err) {
+  unsigned char loc[LOC64_LEN], e64[END64_LEN];
+  int rc;
+  if (end_off < LOC64_LEN)
+    return lt_fail(err, LT_EARG, "archive lacks its zip64 end record locator");
+  if ((rc = rd(ctx, end_off - LOC64_LEN, loc, LOC64_LEN, err))) return rc;
+  uint64_t e64_off = rd64(loc + 8);
+  if (rd32(loc) != SIG_LOC64 || e64_off > end_off - LOC64_LEN ||
+      end_off - LOC64_LEN - e64_off < END64_LEN)
+    return lt_fail(err, LT_EARG, "archive lacks a valid zip64 end record");
+  if ((rc = rd(ctx, e64_off, e64, END64_LEN, err))) return rc;
+  if (rd32(e64) != SIG_END64 || rd32(e64 + 16) != 0 || rd32(e64 + 20) != 0 ||
+      rd64(e64 + 24) != rd64(e64 + 32))
+    return lt_fail(err, LT_EARG, "archive has an invalid zip64 end record");
+  cd->count = rd64(e64 + 32);
+  cd->size = rd64(e64 + 40);
+  cd->off = rd64(e64 + 48);
+  cd->limit = e64_off;
+  return LT_OK;
+}
+
+/* The end record in the archive's last tail_len bytes (read into tail, at tail_off): the last
+   signature whose comment reaches exactly to the end; then the directory's place, checked
+   against the archive's bounds. */
+static int read_end(lt_zip_read_fn rd, void *ctx, const unsigned char *tail, size_t tail_len,
+                    uint64_t tail_off, cd_place *cd, lt_error *err) {
+  long at = -1;
+  for (long i = (long)tail_len - END_LEN; i >= 0 && at < 0; i--)
+    if (rd32(tail + i) == SIG_END && rd16(tail + i + 20) == tail_len - (size_t)i - END_LEN) at = i;
+  if (at < 0)
+    return lt_fail(err, LT_EARG, "not a zip archive (no end of central directory record)");
+  const unsigned char *end = tail + at;
+  uint64_t end_off = tail_off + (uint64_t)at;
+  *cd = (cd_place){rd16(end + 10), rd32(end + 12), rd32(end + 16), end_off};
+  if (rd16(end + 4) != 0 || rd16(end + 6) != 0 || rd16(end + 8) != cd->count)
+    return lt_fail(err, LT_EARG, "archive spans several disks, which ltensor does not read");
+  int rc;
+  if ((cd->count == 0xFFFF || cd->size == 0xFFFFFFFF || cd->off == 0xFFFFFFFF) &&
+      (rc = read_end64(rd, ctx, end_off, cd, err)))
+    return rc;
+  if (cd->off > cd->limit || cd->size > cd->limit - cd->off)
+    return lt_fail(err, LT_EARG, "central directory (%llu bytes at %llu) lies outside the archive",
+                   (unsigned long long)cd->size, (unsigned long long)cd->off);
+  if (cd->count > cd->size / CENTRAL_LEN || cd->count > (uint64_t)INT32_MAX)
+    return lt_fail(err, LT_EARG, "central directory claims %llu members but holds %llu bytes",
+                   (unsigned long long)cd->count, (unsigned long long)cd->size);
+  return LT_OK;
+}
+
+/* A member's sizes and place that disagree or lie outside the archive (before the directory at
+   cd_off). */
+static int check_sizes(const lt_zip_entry *e, uint64_t cd_off, lt_error *err) {
+  if (e->method == 0 && e->usize != e->csize)
+    return lt_fail(err, LT_EARG, "stored member '%s' has sizes %llu and %llu", e->name,
+                   (unsigned long long)e->csize, (unsigned long long)e->usize);
+  if (e->local > cd_off || e->csize > cd_off - e->local)
+    return lt_fail(err, LT_EARG, "member '%s' (%llu bytes at %llu) lies outside the archive",
+                   e->name, (unsigned long long)e->csize, (unsigned long long)e->local);
+  /* deflate shrinks by at most 1032:1: a larger claim is a lie, refused before allocating */
+  if (e->method == 8 && e->usize / 1032 > e->csize + 64)
+    return lt_fail(err, LT_EARG,
+                   "member '%s' claims %llu bytes from %llu compressed (deflate expands at most "
+                   "1032 times)",
+                   e->name, (unsigned long long)e->usize, (unsigned long long)e->csize);
+  return LT_OK;
+}
+
+/* The central entry at c, avail bytes before the directory's end, as member dir->n (its name
+   allocated, counted in dir->n at once so that lt_zip_dir_free frees it); *len its length. */
+static int read_entry(const unsigned char *c, uint64_t avail, uint64_t cd_off, lt_zip_dir *dir,
+                      size_t *len, lt_error *err) {
+  unsigned long long i = (unsigned long long)dir->n + 1;
+  if (avail < CENTRAL_LEN || rd32(c) != SIG_CENTRAL)
+    return lt_fail(err, LT_EARG, "central directory entry %llu is damaged", i);
+  size_t nlen = (size_t)rd16(c + 28), xlen = (size_t)rd16(c + 30), clen = (size_t)rd16(c + 32);
+  if (avail - CENTRAL_LEN < nlen + xlen + clen)
+    return lt_fail(err, LT_EARG, "central directory entry %llu runs past the directory", i);
+  lt_zip_entry *e = &dir->e[dir->n];
+  if (!(e->name = malloc(nlen + 1))) return lt_fail(err, LT_ENOMEM, "not enough memory");
+  dir->n++;
+  memcpy(e->name, c + CENTRAL_LEN, nlen);
+  e->name[nlen] = 0;
+  if (memchr(e->name, 0, nlen))
+    return lt_fail(err, LT_EARG, "member %llu has a NUL in its name", i);
+  e->method = (int)rd16(c + 10);
+  e->crc = (uint32_t)rd32(c + 16);
+  e->csize = rd32(c + 20);
+  e->usize = rd32(c + 24);
+  e->local = rd32(c + 42);
+  if (rd16(c + 8) & 1) return lt_fail(err, LT_EARG, "member '%s' is encrypted", e->name);
+  if (e->method != 0 && e->method != 8)
+    return lt_fail(err, LT_EARG,
+                   "member '%s' uses compression method %d (ltensor reads stored and deflated "
+                   "members)",
+                   e->name, e->method);
+  int nu = e->usize == 0xFFFFFFFF, nc = e->csize == 0xFFFFFFFF, no = e->local == 0xFFFFFFFF;
+  int rc;
+  if ((nu || nc || no) && (rc = zip64_fields(c + CENTRAL_LEN + nlen, xlen, e, nu, nc, no, err)))
+    return rc;
+  *len = CENTRAL_LEN + nlen + xlen + clen;
+  return check_sizes(e, cd_off, err);
+}
+
 int lt_zip_read_dir(lt_zip_read_fn rd, void *ctx, uint64_t size, lt_zip_dir *dir, lt_error *err) {
   dir->n = 0;
   dir->e = NULL;
@@ -159,135 +270,20 @@ int lt_zip_read_dir(lt_zip_read_fn rd, void *ctx, uint64_t size, lt_zip_dir *dir
   unsigned char *tail = malloc(tail_len), *cd = NULL;
   if (!tail) return lt_fail(err, LT_ENOMEM, "not enough memory");
   uint64_t tail_off = size - tail_len;
+  cd_place at = {0, 0, 0, 0};
   int rc = rd(ctx, tail_off, tail, tail_len, err);
-  if (rc) goto done;
-  /* the end record: the last signature whose comment reaches exactly to the end */
-  long at = -1;
-  for (long i = (long)tail_len - END_LEN; i >= 0; i--)
-    if (rd32(tail + i) == SIG_END && rd16(tail + i + 20) == tail_len - (size_t)i - END_LEN) {
-      at = i;
-      break;
-    }
-  if (at < 0) {
-    rc = lt_fail(err, LT_EARG, "not a zip archive (no end of central directory record)");
-    goto done;
-  }
-  const unsigned char *end = tail + at;
-  uint64_t end_off = tail_off + (uint64_t)at;
-  uint64_t count = rd16(end + 10), cd_size = rd32(end + 12), cd_off = rd32(end + 16);
-  uint64_t limit = end_off; /* the directory lies before the end records */
-  if (rd16(end + 4) != 0 || rd16(end + 6) != 0 || rd16(end + 8) != count) {
-    rc = lt_fail(err, LT_EARG, "archive spans several disks, which ltensor does not read");
-    goto done;
-  }
-  if (count == 0xFFFF || cd_size == 0xFFFFFFFF || cd_off == 0xFFFFFFFF) {
-    unsigned char loc[LOC64_LEN], e64[END64_LEN];
-    if (end_off < LOC64_LEN || (rc = rd(ctx, end_off - LOC64_LEN, loc, LOC64_LEN, err))) {
-      if (!rc) rc = lt_fail(err, LT_EARG, "archive lacks its zip64 end record locator");
-      goto done;
-    }
-    uint64_t e64_off = rd64(loc + 8);
-    if (rd32(loc) != SIG_LOC64 || e64_off > end_off - LOC64_LEN ||
-        end_off - LOC64_LEN - e64_off < END64_LEN) {
-      rc = lt_fail(err, LT_EARG, "archive lacks a valid zip64 end record");
-      goto done;
-    }
-    if ((rc = rd(ctx, e64_off, e64, END64_LEN, err))) goto done;
-    if (rd32(e64) != SIG_END64 || rd32(e64 + 16) != 0 || rd32(e64 + 20) != 0 ||
-        rd64(e64 + 24) != rd64(e64 + 32)) {
-      rc = lt_fail(err, LT_EARG, "archive has an invalid zip64 end record");
-      goto done;
-    }
-    count = rd64(e64 + 32);
-    cd_size = rd64(e64 + 40);
-    cd_off = rd64(e64 + 48);
-    limit = e64_off;
-  }
-  if (cd_off > limit || cd_size > limit - cd_off) {
-    rc = lt_fail(err, LT_EARG, "central directory (%llu bytes at %llu) lies outside the archive",
-                 (unsigned long long)cd_size, (unsigned long long)cd_off);
-    goto done;
-  }
-  if (count > cd_size / CENTRAL_LEN || count > (uint64_t)INT32_MAX) {
-    rc = lt_fail(err, LT_EARG, "central directory claims %llu members but holds %llu bytes",
-                 (unsigned long long)count, (unsigned long long)cd_size);
-    goto done;
-  }
-  if (!(cd = malloc(cd_size ? (size_t)cd_size : 1)) ||
-      !(dir->e = calloc(count ? (size_t)count : 1, sizeof *dir->e))) {
+  if (!rc) rc = read_end(rd, ctx, tail, tail_len, tail_off, &at, err);
+  if (!rc && (!(cd = malloc(at.size ? (size_t)at.size : 1)) ||
+              !(dir->e = calloc(at.count ? (size_t)at.count : 1, sizeof *dir->e))))
     rc = lt_fail(err, LT_ENOMEM, "not enough memory");
-    goto done;
+  if (!rc) rc = rd(ctx, at.off, cd, (size_t)at.size, err);
+  size_t p = 0, len = 0;
+  for (uint64_t i = 0; !rc && i < at.count; i++, p += len)
+    rc = read_entry(cd + p, at.size - p, at.off, dir, &len, err);
+  if (!rc) {
+    dir->cd_off = at.off;
+    rc = check_spans(dir, err);
   }
-  if ((rc = rd(ctx, cd_off, cd, (size_t)cd_size, err))) goto done;
-  size_t p = 0;
-  for (uint64_t i = 0; i < count; i++) {
-    if (cd_size - p < CENTRAL_LEN || rd32(cd + p) != SIG_CENTRAL) {
-      rc = lt_fail(err, LT_EARG, "central directory entry %llu is damaged",
-                   (unsigned long long)i + 1);
-      goto done;
-    }
-    const unsigned char *c = cd + p;
-    size_t nlen = (size_t)rd16(c + 28), xlen = (size_t)rd16(c + 30), clen = (size_t)rd16(c + 32);
-    if (cd_size - p - CENTRAL_LEN < nlen + xlen + clen) {
-      rc = lt_fail(err, LT_EARG, "central directory entry %llu runs past the directory",
-                   (unsigned long long)i + 1);
-      goto done;
-    }
-    lt_zip_entry *e = &dir->e[dir->n];
-    if (!(e->name = malloc(nlen + 1))) {
-      rc = lt_fail(err, LT_ENOMEM, "not enough memory");
-      goto done;
-    }
-    dir->n++;
-    memcpy(e->name, c + CENTRAL_LEN, nlen);
-    e->name[nlen] = 0;
-    if (memchr(e->name, 0, nlen)) {
-      rc = lt_fail(err, LT_EARG, "member %llu has a NUL in its name", (unsigned long long)i + 1);
-      goto done;
-    }
-    uint64_t flags = rd16(c + 8);
-    e->method = (int)rd16(c + 10);
-    e->crc = (uint32_t)rd32(c + 16);
-    e->csize = rd32(c + 20);
-    e->usize = rd32(c + 24);
-    e->local = rd32(c + 42);
-    if (flags & 1) {
-      rc = lt_fail(err, LT_EARG, "member '%s' is encrypted", e->name);
-      goto done;
-    }
-    if (e->method != 0 && e->method != 8) {
-      rc = lt_fail(err, LT_EARG,
-                   "member '%s' uses compression method %d (ltensor reads stored "
-                   "and deflated members)",
-                   e->name, e->method);
-      goto done;
-    }
-    int nu = e->usize == 0xFFFFFFFF, nc = e->csize == 0xFFFFFFFF, no = e->local == 0xFFFFFFFF;
-    if ((nu || nc || no) && (rc = zip64_fields(c + CENTRAL_LEN + nlen, xlen, e, nu, nc, no, err)))
-      goto done;
-    if (e->method == 0 && e->usize != e->csize) {
-      rc = lt_fail(err, LT_EARG, "stored member '%s' has sizes %llu and %llu", e->name,
-                   (unsigned long long)e->csize, (unsigned long long)e->usize);
-      goto done;
-    }
-    if (e->local > cd_off || e->csize > cd_off - e->local) {
-      rc = lt_fail(err, LT_EARG, "member '%s' (%llu bytes at %llu) lies outside the archive",
-                   e->name, (unsigned long long)e->csize, (unsigned long long)e->local);
-      goto done;
-    }
-    /* deflate shrinks by at most 1032:1: a larger claim is a lie, refused before allocating */
-    if (e->method == 8 && e->usize / 1032 > e->csize + 64) {
-      rc = lt_fail(err, LT_EARG,
-                   "member '%s' claims %llu bytes from %llu compressed (deflate expands at most "
-                   "1032 times)",
-                   e->name, (unsigned long long)e->usize, (unsigned long long)e->csize);
-      goto done;
-    }
-    p += CENTRAL_LEN + nlen + xlen + clen;
-  }
-  dir->cd_off = cd_off;
-  rc = check_spans(dir, err);
-done:
   free(tail);
   free(cd);
   if (rc) lt_zip_dir_free(dir);
@@ -497,6 +493,126 @@ static int write_member(lt_file_out *w, const lt_npy_out *o, int compress, writt
 #endif
 }
 
+/* Writes a member's name as the archive stores it: name + ".npy". */
+static int write_name(lt_file_out *w, const char *name, lt_error *err) {
+  int rc = lt_file_write(w, name, strlen(name), err);
+  return rc ? rc : lt_file_write(w, ".npy", 4, err);
+}
+
+/* Member name of the archive at path, with its local header, written once before the data and
+   again after, when sizes and CRC are known; zip64 sizes from lim bytes on. */
+static int write_local(lt_file_out *w, const char *path, const char *name, const lt_tensor *t,
+                       int compress, uint64_t lim, written *m, int *z64, lt_error *err) {
+  char label[512];
+  snprintf(label, sizeof label, "%s: '%s'", path, name);
+  lt_npy_out o;
+  int rc;
+  if ((rc = lt_npy_prepare(label, t, &o, err))) return rc;
+  size_t nlen = strlen(name) + 4;
+  unsigned char hd[LOCAL_LEN + 20];
+  m->local = w->written;
+  m->utf8 = 0;
+  for (const char *c = name; *c; c++)
+    if ((unsigned char)*c >= 0x80) m->utf8 = 1;
+  uint64_t usize = o.header_len + o.nbytes;
+  *z64 = usize >= lim || usize + usize / 256 + 64 >= lim; /* deflate may grow a little */
+  memset(hd, 0, sizeof hd);
+  wr32(hd, SIG_LOCAL);
+  wr16(hd + 4, *z64 ? 45 : 20);
+  wr16(hd + 6, m->utf8 ? 0x800 : 0);
+  wr16(hd + 8, compress ? 8 : 0);
+  wr16(hd + 12, 0x21); /* 1980-01-01: archives come out the same every time */
+  wr16(hd + 26, nlen);
+  wr16(hd + 28, *z64 ? 20 : 0);
+  if (!(rc = lt_file_write(w, hd, LOCAL_LEN, err)) && !(rc = write_name(w, name, err)) && *z64)
+    rc = lt_file_write(w, hd + LOCAL_LEN, 20, err); /* room for the zip64 sizes */
+  if (!rc) rc = write_member(w, &o, compress, m, err);
+  lt_npy_out_free(&o);
+  if (rc) return rc;
+  wr32(hd + 14, m->crc);
+  wr32(hd + 18, *z64 ? 0xFFFFFFFF : m->csize);
+  wr32(hd + 22, *z64 ? 0xFFFFFFFF : m->usize);
+  unsigned char *x = hd + LOCAL_LEN;
+  wr16(x, 1);
+  wr16(x + 2, 16);
+  wr64(x + 4, m->usize);
+  wr64(x + 12, m->csize);
+  if (!*z64 && m->csize >= lim)
+    return lt_fail(err, LT_EARG,
+                   "%s: member '%s' grew past 4 GiB when deflated; save it without compress", path,
+                   name);
+  if (!(rc = lt_file_pwrite(w, m->local, hd, LOCAL_LEN, err)) && *z64)
+    rc = lt_file_pwrite(w, m->local + LOCAL_LEN + nlen, x, 20, err);
+  return rc;
+}
+
+/* A member's central directory entry; *z64: whether it needed zip64 fields. */
+static int write_central(lt_file_out *w, const char *name, const written *m, uint64_t lim, int *z64,
+                         lt_error *err) {
+  unsigned char hd[CENTRAL_LEN + 28];
+  int zu = m->usize >= lim, zc = m->csize >= lim, zo = m->local >= lim;
+  int xlen = (zu || zc || zo) ? 4 + 8 * (zu + zc + zo) : 0;
+  *z64 = xlen > 0;
+  memset(hd, 0, sizeof hd);
+  wr32(hd, SIG_CENTRAL);
+  wr16(hd + 4, 3 << 8 | 45); /* made by: unix, 4.5 */
+  wr16(hd + 6, xlen || m->usize + m->usize / 256 + 64 >= lim ? 45 : 20);
+  wr16(hd + 8, m->utf8 ? 0x800 : 0);
+  wr16(hd + 10, m->method);
+  wr16(hd + 14, 0x21);
+  wr32(hd + 16, m->crc);
+  wr32(hd + 20, zc ? 0xFFFFFFFF : m->csize);
+  wr32(hd + 24, zu ? 0xFFFFFFFF : m->usize);
+  wr16(hd + 28, strlen(name) + 4);
+  wr16(hd + 30, (uint64_t)xlen);
+  wr32(hd + 38, (uint64_t)0644 << 16); /* unix mode rw-r--r-- */
+  wr32(hd + 42, zo ? 0xFFFFFFFF : m->local);
+  unsigned char *x = hd + CENTRAL_LEN, *f = x + 4;
+  if (xlen) {
+    wr16(x, 1);
+    wr16(x + 2, (uint64_t)xlen - 4);
+    if (zu) wr64(f, m->usize), f += 8;
+    if (zc) wr64(f, m->csize), f += 8;
+    if (zo) wr64(f, m->local);
+  }
+  int rc;
+  if (!(rc = lt_file_write(w, hd, CENTRAL_LEN, err)) && !(rc = write_name(w, name, err)))
+    rc = lt_file_write(w, x, (size_t)xlen, err);
+  return rc;
+}
+
+/* The end records of n members whose directory (cd_size bytes) starts at cd_off: the zip64 ones
+   too where any count, size or offset passes the classic fields (end64). */
+static int write_end(lt_file_out *w, int n, uint64_t cd_off, int end64, lt_error *err) {
+  uint64_t cd_size = w->written - cd_off;
+  unsigned char e[END64_LEN + LOC64_LEN + END_LEN];
+  memset(e, 0, sizeof e);
+  unsigned char *p = e;
+  if (end64) {
+    uint64_t e64_off = w->written;
+    wr32(p, SIG_END64);
+    wr64(p + 4, END64_LEN - 12);
+    wr16(p + 12, 3 << 8 | 45);
+    wr16(p + 14, 45);
+    wr64(p + 24, (uint64_t)n);
+    wr64(p + 32, (uint64_t)n);
+    wr64(p + 40, cd_size);
+    wr64(p + 48, cd_off);
+    p += END64_LEN;
+    wr32(p, SIG_LOC64);
+    wr64(p + 8, e64_off);
+    wr32(p + 16, 1);
+    p += LOC64_LEN;
+  }
+  wr32(p, SIG_END);
+  wr16(p + 8, end64 ? 0xFFFF : (uint64_t)n);
+  wr16(p + 10, end64 ? 0xFFFF : (uint64_t)n);
+  wr32(p + 12, end64 ? 0xFFFFFFFF : cd_size);
+  wr32(p + 16, end64 ? 0xFFFFFFFF : cd_off);
+  p += END_LEN;
+  return lt_file_write(w, e, (size_t)(p - e), err);
+}
+
 int lt_npz_save_ex(const char *path, int n, const char **names, const lt_tensor **tensors,
                    int compress, uint64_t zip64_from, lt_error *err) {
   if (compress && !lt_zip_can_deflate())
@@ -524,115 +640,18 @@ int lt_npz_save_ex(const char *path, int n, const char **names, const lt_tensor 
     free(m);
     return rc;
   }
-  int any64 = 0;
-  unsigned char hd[CENTRAL_LEN + 32];
-  for (int i = 0; i < n && !rc; i++) {
-    char label[512];
-    snprintf(label, sizeof label, "%s: '%s'", path, names[i]);
-    lt_npy_out o;
-    if ((rc = lt_npy_prepare(label, tensors[i], &o, err))) break;
-    size_t nlen = strlen(names[i]) + 4;
-    m[i].local = w.written;
-    m[i].utf8 = 0;
-    for (const char *c = names[i]; *c; c++)
-      if ((unsigned char)*c >= 0x80) m[i].utf8 = 1;
-    uint64_t usize = o.header_len + o.nbytes;
-    int z64 = usize >= lim || usize + usize / 256 + 64 >= lim; /* deflate may grow a little */
-    memset(hd, 0, sizeof hd);
-    wr32(hd, SIG_LOCAL);
-    wr16(hd + 4, z64 ? 45 : 20);
-    wr16(hd + 6, m[i].utf8 ? 0x800 : 0);
-    wr16(hd + 8, compress ? 8 : 0);
-    wr16(hd + 12, 0x21); /* 1980-01-01: archives come out the same every time */
-    wr16(hd + 26, nlen);
-    wr16(hd + 28, z64 ? 20 : 0);
-    if (!(rc = lt_file_write(&w, hd, LOCAL_LEN, err)) &&
-        !(rc = lt_file_write(&w, names[i], nlen - 4, err)) &&
-        !(rc = lt_file_write(&w, ".npy", 4, err)) && z64)
-      rc = lt_file_write(&w, hd + LOCAL_LEN, 20, err); /* room for the zip64 sizes */
-    if (!rc) rc = write_member(&w, &o, compress, &m[i], err);
-    lt_npy_out_free(&o);
-    if (rc) break;
-    /* the local header again, now that sizes and CRC are known */
-    wr32(hd + 14, m[i].crc);
-    wr32(hd + 18, z64 ? 0xFFFFFFFF : m[i].csize);
-    wr32(hd + 22, z64 ? 0xFFFFFFFF : m[i].usize);
-    unsigned char *x = hd + LOCAL_LEN;
-    wr16(x, 1);
-    wr16(x + 2, 16);
-    wr64(x + 4, m[i].usize);
-    wr64(x + 12, m[i].csize);
-    if (!z64 && m[i].csize >= lim)
-      rc = lt_fail(err, LT_EARG,
-                   "%s: member '%s' grew past 4 GiB when deflated; save it "
-                   "without compress",
-                   path, names[i]);
-    if (!rc) rc = lt_file_pwrite(&w, m[i].local, hd, LOCAL_LEN, err);
-    if (!rc && z64) rc = lt_file_pwrite(&w, m[i].local + LOCAL_LEN + nlen, x, 20, err);
-    any64 |= z64;
-  }
+  int any64 = 0, z64 = 0;
+  for (int i = 0; i < n && !rc; i++, any64 |= z64)
+    rc = write_local(&w, path, names[i], tensors[i], compress, lim, &m[i], &z64, err);
   uint64_t cd_off = w.written;
-  for (int i = 0; i < n && !rc; i++) {
-    size_t nlen = strlen(names[i]) + 4;
-    int zu = m[i].usize >= lim, zc = m[i].csize >= lim, zo = m[i].local >= lim;
-    int xlen = (zu || zc || zo) ? 4 + 8 * (zu + zc + zo) : 0;
-    any64 |= xlen > 0;
-    memset(hd, 0, sizeof hd);
-    wr32(hd, SIG_CENTRAL);
-    wr16(hd + 4, 3 << 8 | 45); /* made by: unix, 4.5 */
-    wr16(hd + 6, xlen || m[i].usize + m[i].usize / 256 + 64 >= lim ? 45 : 20);
-    wr16(hd + 8, m[i].utf8 ? 0x800 : 0);
-    wr16(hd + 10, m[i].method);
-    wr16(hd + 14, 0x21);
-    wr32(hd + 16, m[i].crc);
-    wr32(hd + 20, zc ? 0xFFFFFFFF : m[i].csize);
-    wr32(hd + 24, zu ? 0xFFFFFFFF : m[i].usize);
-    wr16(hd + 28, nlen);
-    wr16(hd + 30, (uint64_t)xlen);
-    wr32(hd + 38, (uint64_t)0644 << 16); /* unix mode rw-r--r-- */
-    wr32(hd + 42, zo ? 0xFFFFFFFF : m[i].local);
-    unsigned char *x = hd + CENTRAL_LEN, *f = x + 4;
-    if (xlen) {
-      wr16(x, 1);
-      wr16(x + 2, (uint64_t)xlen - 4);
-      if (zu) wr64(f, m[i].usize), f += 8;
-      if (zc) wr64(f, m[i].csize), f += 8;
-      if (zo) wr64(f, m[i].local);
-    }
-    if (!(rc = lt_file_write(&w, hd, CENTRAL_LEN, err)) &&
-        !(rc = lt_file_write(&w, names[i], nlen - 4, err)) &&
-        !(rc = lt_file_write(&w, ".npy", 4, err)))
-      rc = lt_file_write(&w, x, (size_t)xlen, err);
-  }
+  for (int i = 0; i < n && !rc; i++, any64 |= z64)
+    rc = write_central(&w, names[i], &m[i], lim, &z64, err);
   uint64_t cd_size = w.written - cd_off;
-  int end64 =
-      any64 || (uint64_t)n >= (lim < 0xFFFF ? lim : 0xFFFF) || cd_off >= lim || cd_size >= lim;
-  unsigned char e[END64_LEN + LOC64_LEN + END_LEN];
-  memset(e, 0, sizeof e);
-  unsigned char *p = e;
-  if (end64) {
-    uint64_t e64_off = w.written;
-    wr32(p, SIG_END64);
-    wr64(p + 4, END64_LEN - 12);
-    wr16(p + 12, 3 << 8 | 45);
-    wr16(p + 14, 45);
-    wr64(p + 24, (uint64_t)n);
-    wr64(p + 32, (uint64_t)n);
-    wr64(p + 40, cd_size);
-    wr64(p + 48, cd_off);
-    p += END64_LEN;
-    wr32(p, SIG_LOC64);
-    wr64(p + 8, e64_off);
-    wr32(p + 16, 1);
-    p += LOC64_LEN;
-  }
-  wr32(p, SIG_END);
-  wr16(p + 8, end64 ? 0xFFFF : (uint64_t)n);
-  wr16(p + 10, end64 ? 0xFFFF : (uint64_t)n);
-  wr32(p + 12, end64 ? 0xFFFFFFFF : cd_size);
-  wr32(p + 16, end64 ? 0xFFFFFFFF : cd_off);
-  p += END_LEN;
-  if (!rc) rc = lt_file_write(&w, e, (size_t)(p - e), err);
+  if (!rc)
+    rc = write_end(
+        &w, n, cd_off,
+        any64 || (uint64_t)n >= (lim < 0xFFFF ? lim : 0xFFFF) || cd_off >= lim || cd_size >= lim,
+        err);
   free(m);
   if (rc)
     lt_file_abort(&w);

@@ -239,6 +239,24 @@ int lt_adv_write(lt_tensor *v, const lt_adv_key *key, const lt_tensor *src, cons
 
 /* {====== along one dim ====== */
 
+/* A plain copy of n items of like's dtype from src to dst (the caller sets the steps or offsets
+   and any rest dims). */
+static lt_moves copy_moves(const lt_tensor *like, int64_t n, char *dst, const char *src) {
+  lt_moves m = {.dt = like->dtype, .es = lt_esize(like), .op = LT_PUT_COPY, .n = n};
+  m.dst = dst;
+  m.src = src;
+  return m;
+}
+
+/* The n elements of the new contiguous o: src's elements at the byte offsets off from its data,
+   on the pool's threads. */
+static void gather_into(lt_tensor *o, const lt_tensor *src, const int64_t *off, int64_t n) {
+  lt_moves m = copy_moves(src, n, lt_data(o), lt_data(src));
+  m.dstep = (int64_t)m.es;
+  m.soff = off;
+  lt_moves_run(&m, 1);
+}
+
 /* t in f, a 0-d tensor seen as 1-d of size 1. */
 static lt_tensor *as_1d(lt_frame *f, const lt_tensor *t) {
   lt_tensor *v = lt_frame_of(f, t);
@@ -256,20 +274,14 @@ static int index_1d(const lt_tensor *idx, lt_frame *f, lt_tensor **res, lt_error
   if (rc) return rc;
   if (idx->ndim > 1)
     return lt_fail(err, LT_EARG, "index must be 0-d or 1-d (got %d dims)", idx->ndim);
-  lt_tensor *v = lt_frame_of(f, idx);
-  if (v->ndim == 0) {
-    v->ndim = 1;
-    v->shape[0] = 1;
-    v->strides[0] = 0;
-  }
-  *res = v;
+  *res = as_1d(f, idx);
   return LT_OK;
 }
 
 static int one_dim_key(const lt_tensor *t, int dim, const lt_tensor *idx, lt_frame *f,
                        lt_adv_key *k, lt_error *err) {
   int rc = lt_check_dim(t, dim, err);
-  lt_tensor *v;
+  lt_tensor *v = NULL;
   if (!rc) rc = index_1d(idx, f, &v, err);
   if (rc) return rc;
   k->n = 1;
@@ -368,12 +380,7 @@ int lt_gather(const lt_tensor *t, int dim, const lt_tensor *idx, int base, lt_te
     free(off);
     return rc;
   }
-  lt_moves m = {.dt = t->dtype, .es = lt_esize(t), .op = LT_PUT_COPY, .n = lt_numel(iv)};
-  m.dst = lt_data(o);
-  m.dstep = (int64_t)m.es;
-  m.src = lt_data(tv);
-  m.soff = off;
-  lt_moves_run(&m, 1);
+  gather_into(o, tv, off, lt_numel(iv));
   free(off);
   *out = o;
   return LT_OK;
@@ -468,12 +475,7 @@ int lt_take(const lt_tensor *t, const lt_tensor *idx, int base, lt_tensor **out,
     }
     off[k] = o2 * es;
   }
-  lt_moves m = {.dt = t->dtype, .es = (size_t)es, .op = LT_PUT_COPY, .n = n};
-  m.dst = lt_data(o);
-  m.dstep = es;
-  m.src = lt_data(t);
-  m.soff = off;
-  lt_moves_run(&m, 1);
+  gather_into(o, t, off, n);
   free(off);
   *out = o;
   return LT_OK;
@@ -532,12 +534,7 @@ int lt_masked_select(const lt_tensor *t, const lt_tensor *mask, lt_tensor **out,
   if (!rc) rc = lt_tensor_new(t->dtype, 1, &k, 0, &o, err);
   if (!rc) {
     mask_scan(mb, tb, off);
-    lt_moves m = {.dt = t->dtype, .es = lt_esize(t), .op = LT_PUT_COPY, .n = k};
-    m.dst = lt_data(o);
-    m.dstep = (int64_t)m.es;
-    m.src = lt_data(tb);
-    m.soff = off;
-    lt_moves_run(&m, 1);
+    gather_into(o, tb, off, k);
     *out = o;
   }
   free(off);
@@ -571,10 +568,8 @@ int lt_mask_read(const lt_tensor *v, const lt_tensor *mask, lt_tensor **out, lt_
   rc = lt_tensor_new(v->dtype, 1 + v->ndim - m, shape, 0, &o, err);
   if (!rc) {
     mask_scan(mask, lead, off);
-    lt_moves mv = {.dt = v->dtype, .es = (size_t)es, .op = LT_PUT_COPY, .n = k};
-    mv.dst = lt_data(o);
+    lt_moves mv = copy_moves(v, k, lt_data(o), lt_data(v));
     mv.dstep = es;
-    mv.src = lt_data(v);
     mv.soff = off;
     mv.nr = v->ndim - m;
     for (int i = 0; i < mv.nr; i++) {
@@ -616,10 +611,8 @@ int lt_masked_scatter(lt_tensor *t, const lt_tensor *mask, const lt_tensor *src,
     for (int d = 0; d < src->ndim; d++) st[d] = src->strides[d] * es;
     lt_walk_offsets(src->ndim, src->shape, st, 0, soff);
     mask_scan(mb, t, off);
-    lt_moves m = {.dt = t->dtype, .es = (size_t)es, .op = LT_PUT_COPY, .n = k};
-    m.dst = lt_data(t);
+    lt_moves m = copy_moves(t, k, lt_data(t), lt_data(src));
     m.doff = off;
-    m.src = lt_data(src);
     m.soff = soff;
     lt_moves_run(&m, 1); /* the positions are distinct */
   }

@@ -372,30 +372,33 @@ static int named_size_error(const char *na, const lt_tensor *a, const char *nb, 
   return lt_fail(err, LT_EARG, "%s and %s %s (%s and %s)", na, nb, what, sa, sb);
 }
 
+/* The operands of mm, bmm and mv: self (a) of rank ra, the other (b, named nb) of rank rb, each
+   described as wa, wb in the messages; batched (rank 3): the same batch size; then sizes that
+   multiply. */
+static int check_product(const lt_tensor *a, int ra, const char *wa, const char *nb,
+                         const lt_tensor *b, int rb, const char *wb, lt_error *err) {
+  if (a->ndim != ra) return rank_error("self", wa, a, err);
+  if (b->ndim != rb) return rank_error(nb, wb, b, err);
+  if (ra == 3 && a->shape[0] != b->shape[0])
+    return named_size_error("self", a, nb, b, "must have the same batch size", err);
+  if (a->shape[ra - 1] != b->shape[rb == 1 ? 0 : rb - 2])
+    return named_size_error("self", a, nb, b, "shapes cannot be multiplied", err);
+  return LT_OK;
+}
+
 int lt_mm(const lt_tensor *a, const lt_tensor *b, lt_tensor **out, lt_error *err) {
-  if (a->ndim != 2) return rank_error("self", "a matrix", a, err);
-  if (b->ndim != 2) return rank_error("mat2", "a matrix", b, err);
-  if (a->shape[1] != b->shape[0])
-    return named_size_error("self", a, "mat2", b, "shapes cannot be multiplied", err);
-  return lt_matmul(a, b, out, err);
+  int rc = check_product(a, 2, "a matrix", "mat2", b, 2, "a matrix", err);
+  return rc ? rc : lt_matmul(a, b, out, err);
 }
 
 int lt_bmm(const lt_tensor *a, const lt_tensor *b, lt_tensor **out, lt_error *err) {
-  if (a->ndim != 3) return rank_error("self", "a 3-d tensor", a, err);
-  if (b->ndim != 3) return rank_error("mat2", "a 3-d tensor", b, err);
-  if (a->shape[0] != b->shape[0])
-    return named_size_error("self", a, "mat2", b, "must have the same batch size", err);
-  if (a->shape[2] != b->shape[1])
-    return named_size_error("self", a, "mat2", b, "shapes cannot be multiplied", err);
-  return lt_matmul(a, b, out, err);
+  int rc = check_product(a, 3, "a 3-d tensor", "mat2", b, 3, "a 3-d tensor", err);
+  return rc ? rc : lt_matmul(a, b, out, err);
 }
 
 int lt_mv(const lt_tensor *a, const lt_tensor *v, lt_tensor **out, lt_error *err) {
-  if (a->ndim != 2) return rank_error("self", "a matrix", a, err);
-  if (v->ndim != 1) return rank_error("vec", "a 1-d tensor", v, err);
-  if (a->shape[1] != v->shape[0])
-    return named_size_error("self", a, "vec", v, "shapes cannot be multiplied", err);
-  return lt_matmul(a, v, out, err);
+  int rc = check_product(a, 2, "a matrix", "vec", v, 1, "a 1-d tensor", err);
+  return rc ? rc : lt_matmul(a, v, out, err);
 }
 
 int lt_dot(const lt_tensor *a, const lt_tensor *b, lt_tensor **out, lt_error *err) {
@@ -560,12 +563,7 @@ int lt_cat(const lt_tensor *const *ts, int n, int dim, lt_tensor **out, lt_error
     if ((rc = lt_slice_(v, dim, at, t->shape[dim], 1, err)) == LT_OK) rc = lt_copy(v, t, err);
     at += t->shape[dim];
   }
-  if (rc) {
-    lt_tensor_free(o);
-    return rc;
-  }
-  *out = o;
-  return LT_OK;
+  return lt_give(rc, o, out);
 }
 
 /* }====== */

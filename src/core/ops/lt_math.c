@@ -266,6 +266,11 @@ static const lt_kernel wheres[LT_NDTYPES] = {LT_DTYPES(WHERE_ENTRY)};
 int lt_where(const lt_tensor *cond, const lt_operand *a, const lt_operand *b, lt_tensor **out,
              lt_error *err) {
   const lt_operand *ops[2] = {a, b};
+  const lt_tensor *ins[3] = {cond, a->t, b->t};
+  for (int i = 0; i < 3; i++) { /* an opaque operand has no dtype to promote (and convert) to */
+    int rc = ins[i] ? lt_check_readable(ins[i], err) : LT_OK;
+    if (rc) return rc;
+  }
   lt_dtype rt = lt_result_type(2, ops);
   lt_operand oc = {cond, {LT_SK_INT, {0}, 0}, 0};
   const lt_tensor *tc, *ta, *tb;

@@ -166,7 +166,7 @@ static void copy_run(size_t es, char *d, const char *s, int64_t n, int64_t dst, 
   case bits / 8:                                                                 \
     for (int64_t i = 0; i < n; i++, d += dst, s += sst)                          \
       *(LT_UBITS_##bits *)(void *)d = *(const LT_UBITS_##bits *)(const void *)s; \
-    return;
+    break;
     LT_ELEMENT_BITS(X)
 #undef X
     default:
@@ -212,11 +212,11 @@ static void move_block(const lt_moves *m, comb_fn comb, char *d, const char *s) 
 #define LT_PREFETCH(p) ((void)(p))
 #endif
 
-static int moves_piece(void *ctx, int64_t lo, int64_t hi) {
-  const lt_moves *m = ctx;
-  if (m->nr == 0 && m->op == LT_PUT_COPY && m->soff) { /* gathers of single elements */
-    char *d = m->dst + lo * m->dstep;
-    switch (m->es) {
+/* Items [lo, hi) of a gather of single elements (m->nr == 0, LT_PUT_COPY, m->soff), moved as
+   1- to 16-byte words; returns 0, having done nothing, for another element size. */
+static int gather_elements(const lt_moves *m, int64_t lo, int64_t hi) {
+  char *d = m->dst + lo * m->dstep;
+  switch (m->es) {
 #define X(bits)                                                             \
   case bits / 8:                                                            \
     if (m->doff)                                                            \
@@ -229,12 +229,17 @@ static int moves_piece(void *ctx, int64_t lo, int64_t hi) {
         *(LT_UBITS_##bits *)(void *)d =                                     \
             *(const LT_UBITS_##bits *)(const void *)(m->src + m->soff[b]);  \
       }                                                                     \
-    return 0;
-      LT_ELEMENT_BITS(X)
+    break;
+    LT_ELEMENT_BITS(X)
 #undef X
-      default: break;
-    }
+    default: return 0;
   }
+  return 1;
+}
+
+static int moves_piece(void *ctx, int64_t lo, int64_t hi) {
+  const lt_moves *m = ctx;
+  if (m->nr == 0 && m->op == LT_PUT_COPY && m->soff && gather_elements(m, lo, hi)) return 0;
   comb_fn comb = m->op == LT_PUT_COPY ? NULL : combs[m->dt];
   for (int64_t b = lo; b < hi; b++)
     move_block(m, comb, m->dst + (m->doff ? m->doff[b] : b * m->dstep),

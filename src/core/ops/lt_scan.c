@@ -35,7 +35,10 @@
 
 enum { W_I64, W_F32, W_F64 };
 
-typedef struct {
+typedef struct scan_ctx scan_ctx;
+typedef void (*range_fn)(const scan_ctx *, int64_t, int64_t); /* items [lo, hi) of a kernel */
+
+struct scan_ctx {
   int op, w;               /* lt_cumop, W_* */
   const char *x;           /* outer x n x inner, contiguous */
   char *y;                 /* the same layout */
@@ -43,13 +46,15 @@ typedef struct {
   int64_t nblk;            /* column blocks per outer (inner > 1) */
   double *fpart;           /* long row: chunk totals, then offsets (float kinds) */
   uint64_t *ipart;         /* the same for int64 */
-} scan_ctx;
+  range_fn k;              /* the kernel the pool's pieces run (run_kernel) */
+};
 
 #define ADD(a, b) ((a) + (b))
 #define MUL(a, b) ((a) * (b))
 
-/* Kernels for elements T accumulated in A, combined by OP (identity ID). */
-#define SCAN_FNS(SUF, T, A, OP, ID)                                                         \
+/* Kernels for elements T accumulated in A, combined by OP (identity ID); a long row's chunk
+   totals and offsets in c->PART. */
+#define SCAN_FNS(SUF, T, A, OP, ID, PART)                                                   \
   /* rows [lo, hi) of an innermost dim, each on its own */                                  \
   static void rows_##SUF(const scan_ctx *c, int64_t lo, int64_t hi) {                       \
     for (int64_t r = lo; r < hi; r++) {                                                     \
@@ -73,7 +78,8 @@ typedef struct {
     }                                                                                       \
   }                                                                                         \
   /* totals of chunks [lo, hi) of one long row */                                           \
-  static void fold_##SUF(const scan_ctx *c, A *part, int64_t lo, int64_t hi) {              \
+  static void fold_##SUF(const scan_ctx *c, int64_t lo, int64_t hi) {                       \
+    A *part = c->PART;                                                                      \
     for (int64_t k = lo; k < hi; k++) {                                                     \
       const T *x = (const T *)c->x + k * CHUNK;                                             \
       int64_t len = c->n - k * CHUNK < CHUNK ? c->n - k * CHUNK : CHUNK, i = 0;             \
@@ -85,7 +91,8 @@ typedef struct {
     }                                                                                       \
   }                                                                                         \
   /* chunk groups [lo, hi) of one long row, scanned from their offsets off */               \
-  static void chunks_##SUF(const scan_ctx *c, const A *off, int64_t lo, int64_t hi) {       \
+  static void chunks_##SUF(const scan_ctx *c, int64_t lo, int64_t hi) {                     \
+    const A *off = c->PART;                                                                 \
     const int64_t nch = (c->n + CHUNK - 1) / CHUNK;                                         \
     for (int64_t gi = lo; gi < hi; gi++) {                                                  \
       int64_t k0 = gi * GROUP, full = 0;                                                    \
@@ -112,12 +119,12 @@ typedef struct {
     }                                                                                       \
   }
 
-SCAN_FNS(sum_i64, int64_t, uint64_t, ADD, 0)
-SCAN_FNS(prod_i64, int64_t, uint64_t, MUL, 1)
-SCAN_FNS(sum_f32, float, double, ADD, 0)
-SCAN_FNS(prod_f32, float, double, MUL, 1)
-SCAN_FNS(sum_f64, double, double, ADD, 0)
-SCAN_FNS(prod_f64, double, double, MUL, 1)
+SCAN_FNS(sum_i64, int64_t, uint64_t, ADD, 0, ipart)
+SCAN_FNS(prod_i64, int64_t, uint64_t, MUL, 1, ipart)
+SCAN_FNS(sum_f32, float, double, ADD, 0, fpart)
+SCAN_FNS(prod_f32, float, double, MUL, 1, fpart)
+SCAN_FNS(sum_f64, double, double, ADD, 0, fpart)
+SCAN_FNS(prod_f64, double, double, MUL, 1, fpart)
 
 /* The kernel set of a scan: [op][w]. */
 #define KSET(NAME)                                      \
@@ -126,42 +133,20 @@ SCAN_FNS(prod_f64, double, double, MUL, 1)
       NAME##_prod_i64, NAME##_prod_f32, NAME##_prod_f64 \
     }                                                   \
   }
-typedef void (*range_fn)(const scan_ctx *, int64_t, int64_t);
-static const range_fn rows_k[2][3] = KSET(rows), cols_k[2][3] = KSET(cols);
+static const range_fn rows_k[2][3] = KSET(rows), cols_k[2][3] = KSET(cols),
+                      fold_k[2][3] = KSET(fold), chunks_k[2][3] = KSET(chunks);
 
-static int piece_rows(void *vc, int64_t lo, int64_t hi) {
+static int piece(void *vc, int64_t lo, int64_t hi) {
   const scan_ctx *c = vc;
-  rows_k[c->op][c->w](c, lo, hi);
+  c->k(c, lo, hi);
   return 0;
 }
-static int piece_cols(void *vc, int64_t lo, int64_t hi) {
-  const scan_ctx *c = vc;
-  cols_k[c->op][c->w](c, lo, hi);
-  return 0;
-}
-static int piece_fold(void *vc, int64_t lo, int64_t hi) {
-  const scan_ctx *c = vc;
-  switch (c->w * 2 + c->op) {
-    case W_I64 * 2 + LT_CUMSUM: fold_sum_i64(c, c->ipart, lo, hi); break;
-    case W_I64 * 2 + LT_CUMPROD: fold_prod_i64(c, c->ipart, lo, hi); break;
-    case W_F32 * 2 + LT_CUMSUM: fold_sum_f32(c, c->fpart, lo, hi); break;
-    case W_F32 * 2 + LT_CUMPROD: fold_prod_f32(c, c->fpart, lo, hi); break;
-    case W_F64 * 2 + LT_CUMSUM: fold_sum_f64(c, c->fpart, lo, hi); break;
-    default: fold_prod_f64(c, c->fpart, lo, hi); break;
-  }
-  return 0;
-}
-static int piece_chunks(void *vc, int64_t lo, int64_t hi) {
-  const scan_ctx *c = vc;
-  switch (c->w * 2 + c->op) {
-    case W_I64 * 2 + LT_CUMSUM: chunks_sum_i64(c, c->ipart, lo, hi); break;
-    case W_I64 * 2 + LT_CUMPROD: chunks_prod_i64(c, c->ipart, lo, hi); break;
-    case W_F32 * 2 + LT_CUMSUM: chunks_sum_f32(c, c->fpart, lo, hi); break;
-    case W_F32 * 2 + LT_CUMPROD: chunks_prod_f32(c, c->fpart, lo, hi); break;
-    case W_F64 * 2 + LT_CUMSUM: chunks_sum_f64(c, c->fpart, lo, hi); break;
-    default: chunks_prod_f64(c, c->fpart, lo, hi); break;
-  }
-  return 0;
+
+/* Runs the kernel of c's op and width among ks over items [0, items) on the pool's threads,
+   each item costing about `bytes` of memory traffic. */
+static void run_kernel(scan_ctx *c, const range_fn ks[2][3], int64_t items, double bytes) {
+  c->k = ks[c->op][c->w];
+  lt_pool_run(items, lt_pool_grain(items, bytes), piece, c);
 }
 
 /* One long row (c->x, c->y moved to it): chunk totals, offsets in chunk order, chunk scans. */
@@ -172,7 +157,7 @@ static int long_row(scan_ctx *c, lt_error *err) {
   if (!part) return lt_fail(err, LT_ENOMEM, "out of memory");
   c->fpart = part;
   c->ipart = part;
-  lt_pool_run(nch, lt_pool_grain(nch, (double)CHUNK * (double)es), piece_fold, c);
+  run_kernel(c, fold_k, nch, (double)CHUNK * (double)es);
   if (c->w == W_I64) {
     uint64_t acc = c->op == LT_CUMSUM ? 0 : 1;
     for (int64_t k = 0; k < nch; k++) {
@@ -188,7 +173,7 @@ static int long_row(scan_ctx *c, lt_error *err) {
       acc = c->op == LT_CUMSUM ? acc + t : acc * t;
     }
   }
-  lt_pool_run(ngr, lt_pool_grain(ngr, (double)CHUNK * GROUP * 2 * (double)es), piece_chunks, c);
+  run_kernel(c, chunks_k, ngr, (double)CHUNK * GROUP * 2 * (double)es);
   free(part);
   return LT_OK;
 }
@@ -244,7 +229,7 @@ int lt_cumulate(lt_cumop op, const lt_tensor *t, int dim, lt_dtype dt, lt_tensor
   int rc = lt_check_readable(t, err);
   if (rc || (rc = check_scan_dim(t, dim, err))) return rc;
   const lt_tensor *src = t, *x = NULL;
-  lt_tensor *cast = NULL, *owned = NULL, *y = NULL, *res = NULL;
+  lt_tensor *cast = NULL, *owned = NULL, *y = NULL;
   if (dt != LT_NDTYPES && dt != t->dtype) {
     if ((rc = lt_cast(t, dt, &cast, err))) return rc;
     src = cast;
@@ -270,11 +255,12 @@ int lt_cumulate(lt_cumop op, const lt_tensor *t, int dim, lt_dtype dt, lt_tensor
                     lt_data(x), lt_data(y),
                     outer,      n,
                     inner,      (inner + BLOCK - 1) / BLOCK,
-                    NULL,       NULL};
+                    NULL,       NULL,
+                    NULL};
       const double es = wd == LT_FLOAT32 ? 4 : 8;
       if (inner > 1) {
         int64_t items = outer * c.nblk;
-        lt_pool_run(items, lt_pool_grain(items, (double)n * BLOCK * 2 * es), piece_cols, &c);
+        run_kernel(&c, cols_k, items, (double)n * BLOCK * 2 * es);
       } else if (n >= LONG_ROW) {
         for (int64_t r = 0; r < outer && !rc; r++) {
           scan_ctx rc1 = c;
@@ -284,24 +270,15 @@ int lt_cumulate(lt_cumop op, const lt_tensor *t, int dim, lt_dtype dt, lt_tensor
         }
         if (rc) goto done;
       } else {
-        lt_pool_run(outer, lt_pool_grain(outer, (double)n * 2 * es), piece_rows, &c);
+        run_kernel(&c, rows_k, outer, (double)n * 2 * es);
       }
     }
   }
-  if (y->dtype != rd) {
-    if ((rc = lt_cast(y, rd, &res, err))) goto done;
-    lt_tensor_free(y);
-    y = res;
-  }
+  rc = lt_cast_over(&y, rd, err);
 done:
   lt_tensor_free(cast);
   lt_tensor_free(owned);
-  if (rc) {
-    lt_tensor_free(y);
-    return rc;
-  }
-  *out = y;
-  return LT_OK;
+  return lt_give(rc, y, out);
 }
 
 /* }====== */
@@ -448,12 +425,7 @@ int lt_searchsorted(const lt_tensor *seq, const lt_tensor *v, int right, int out
 done:
   lt_tensor_free(os);
   lt_tensor_free(ox);
-  if (rc) {
-    lt_tensor_free(r);
-    return rc;
-  }
-  *out = r;
-  return LT_OK;
+  return lt_give(rc, r, out);
 }
 
 /* }====== */
@@ -505,21 +477,11 @@ int lt_bincount(const lt_tensor *t, const lt_tensor *weights, int64_t minlength,
     int64_t *acc = (int64_t *)lt_data(r);
     for (int64_t i = 0; i < n; i++) acc[xv[i]]++;
   }
-  if (rd != r->dtype) {
-    lt_tensor *c = NULL;
-    if ((rc = lt_cast(r, rd, &c, err))) goto done;
-    lt_tensor_free(r);
-    r = c;
-  }
+  rc = lt_cast_over(&r, rd, err);
 done:
   lt_tensor_free(ox);
   lt_tensor_free(ow);
-  if (rc) {
-    lt_tensor_free(r);
-    return rc;
-  }
-  *out = r;
-  return LT_OK;
+  return lt_give(rc, r, out);
 }
 
 /* Element i of the contiguous float tensor x as a double. */

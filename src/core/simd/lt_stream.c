@@ -81,43 +81,53 @@ int lt_stream_worth(double bytes) {
 #define S_MAX(x, w) (((x) != (x) || (x) > (w)) ? (x) : (w))
 #define S_MIN(x, w) (((x) != (x) || (x) < (w)) ? (x) : (w))
 
+/* The operations, each with its scalar expression S_<op> above. */
+#define STREAM_UNOPS(X, T, F) \
+  X(ABS, T, F)                \
+  X(NEG, T, F)                \
+  X(FLOOR, T, F)              \
+  X(CEIL, T, F)               \
+  X(ROUND, T, F)              \
+  X(TRUNC, T, F)              \
+  X(FRAC, T, F)               \
+  X(RELU, T, F)
+#define STREAM_BINOPS(X, T) \
+  X(ADD, T)                 \
+  X(SUB, T)                 \
+  X(MUL, T)                 \
+  X(DIV, T)                 \
+  X(MAX, T)                 \
+  X(MIN, T)
+
 /* The portable loops (also the heads and tails of the vector ones). */
+#define UN_CASE(OP, T, F)             \
+  case LT_SU_##OP:                    \
+    for (int64_t i = 0; i < n; i++) { \
+      T v = x[i];                     \
+      y[i] = (T)(S_##OP(F, v));       \
+    }                                 \
+    break;
 #define UN_SCALAR(T, F)                                                       \
   static void un_scalar_##T(lt_stream_unop op, T *y, const T *x, int64_t n) { \
     switch (op) {                                                             \
-      case LT_SU_ABS: UN_LOOP(T, S_ABS(F, v)); break;                         \
-      case LT_SU_NEG: UN_LOOP(T, S_NEG(F, v)); break;                         \
-      case LT_SU_FLOOR: UN_LOOP(T, S_FLOOR(F, v)); break;                     \
-      case LT_SU_CEIL: UN_LOOP(T, S_CEIL(F, v)); break;                       \
-      case LT_SU_ROUND: UN_LOOP(T, S_ROUND(F, v)); break;                     \
-      case LT_SU_TRUNC: UN_LOOP(T, S_TRUNC(F, v)); break;                     \
-      case LT_SU_FRAC: UN_LOOP(T, S_FRAC(F, v)); break;                       \
-      case LT_SU_RELU: UN_LOOP(T, S_RELU(F, v)); break;                       \
+      STREAM_UNOPS(UN_CASE, T, F)                                             \
       case LT_SU_COUNT: break;                                                \
     }                                                                         \
   }
-#define UN_LOOP(T, EXPR)            \
-  for (int64_t i = 0; i < n; i++) { \
-    T v = x[i];                     \
-    y[i] = (T)(EXPR);               \
-  }
+#define BIN_CASE(OP, T)               \
+  case LT_SB_##OP:                    \
+    for (int64_t i = 0; i < n; i++) { \
+      T x = a[i * sa], w = b[i * sb]; \
+      y[i] = S_##OP(x, w);            \
+    }                                 \
+    break;
 #define BIN_SCALAR(T)                                                                          \
   static void bin_scalar_##T(lt_stream_binop op, T *y, const T *a, int sa, const T *b, int sb, \
                              int64_t n) {                                                      \
     switch (op) {                                                                              \
-      case LT_SB_ADD: BIN_LOOP(T, S_ADD(x, w)); break;                                         \
-      case LT_SB_SUB: BIN_LOOP(T, S_SUB(x, w)); break;                                         \
-      case LT_SB_MUL: BIN_LOOP(T, S_MUL(x, w)); break;                                         \
-      case LT_SB_DIV: BIN_LOOP(T, S_DIV(x, w)); break;                                         \
-      case LT_SB_MAX: BIN_LOOP(T, S_MAX(x, w)); break;                                         \
-      case LT_SB_MIN: BIN_LOOP(T, S_MIN(x, w)); break;                                         \
+      STREAM_BINOPS(BIN_CASE, T)                                                               \
       case LT_SB_COUNT: break;                                                                 \
     }                                                                                          \
-  }
-#define BIN_LOOP(T, EXPR)           \
-  for (int64_t i = 0; i < n; i++) { \
-    T x = a[i * sa], w = b[i * sb]; \
-    y[i] = (EXPR);                  \
   }
 UN_SCALAR(float, f)
 UN_SCALAR(double, )
