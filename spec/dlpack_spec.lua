@@ -311,11 +311,11 @@ describe("lt.tensor of DLPack values", function()
 
   it("raises for a table that is not a nested sequence", function()
     assert.has_error(function() lt.tensor({ a = 1 }) end,
-      "expected a sequence at dim 1 (got a table with key a)")
+      "expected a sequence at dim 1, got a table with key a")
     assert.has_error(function() lt.tensor({ 1, 2, x = 3 }) end,
-      "expected a sequence at dim 1 (got a table with key x)")
+      "expected a sequence at dim 1, got a table with key x")
     assert.has_error(function() lt.tensor({ { 1, 2 }, { 3, 4, y = 0 } }) end,
-      "expected a sequence at dim 2 (got a table with key y)")
+      "expected a sequence at dim 2, got a table with key y")
     local holes = { 1, 2 }
     holes[4] = 4
     assert.has_error(function() lt.tensor(holes) end)

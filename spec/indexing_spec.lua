@@ -26,7 +26,7 @@ describe("t[i] on a 1-d tensor", function()
       "index 0 is out of range for dim 1 of size 4 (indices are 1-based)")
     assert.has_error(function() return t[6] end, "index 6 is out of range for dim 1 of size 4")
     assert.has_error(function() return t[-5] end, "index -5 is out of range for dim 1 of size 4")
-    assert.has_error(function() return t[1.5] end, "index must be an integer (got 1.5)")
+    assert.has_error(function() return t[1.5] end, "index must be an integer, got 1.5")
   end)
 
   it("writes elements with t[i] = v", function()
@@ -364,13 +364,13 @@ describe("index messages", function()
   end)
 
   it("names the entry of the key that holds a non-integer", function()
-    raises("key entry #2: index must be an integer %(got 1.5%)",
+    raises("key entry #2: index must be an integer, got 1.5",
       function() return t[{ 1, 1.5 }] end)
-    raises("key entry #2: range end must be an integer %(got 2.5%)",
+    raises("key entry #2: range end must be an integer, got 2.5",
       function() return t[{ 1, { 1, 2.5 } }] end)
-    raises("key entry #1: range start must be an integer %(got string%)",
+    raises("key entry #1: range start must be an integer, got string",
       function() return t[{ { "a" } }] end)
-    raises("key entry #2: range step must be an integer %(got table%)",
+    raises("key entry #2: range step must be an integer, got table",
       function() t[{ {}, { 1, 2, {} } }] = 0 end)
   end)
 end)

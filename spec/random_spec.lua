@@ -320,6 +320,30 @@ describe("constructors", function()
       return v
     end)())
   end)
+  it("take the dtype positionally too, the same draws as with the option", function()
+    local function g() return { generator = lt.Generator(5) } end
+    for _, make in ipairs({
+      function(dt, o) return lt.rand(2, 3, dt, o) end,
+      function(dt, o) return lt.randn({ 4 }, dt, o) end,
+      function(dt, o) return lt.normal(1, 2, { 3 }, dt, o) end,
+      function(dt, o) return lt.rand_like(lt.zeros(3), dt, o) end,
+    }) do
+      local a = make("float64", g())
+      local o = g()
+      o.dtype = "float64"
+      local b = make(nil, o)
+      assert.equal("float64", a.dtype)
+      assert.same(a:tolist(), b:tolist())
+    end
+    assert.equal("int32", lt.randint(0, 9, { 2 }, "int32").dtype)
+    assert.equal("int16", lt.randint(9, { 2 }, "int16").dtype)
+    assert.equal("int8", lt.randperm(4, "int8").dtype)
+    assert.equal("int8", lt.randint_like(lt.zeros(2), 0, 5, "int8").dtype)
+    assert.equal("int8", lt.randint_like(lt.zeros(2), 5, "int8").dtype)
+    raises("rand: dtype given twice", lt.rand, 2, "float64", { dtype = "float64" })
+    raises("rand: too many arguments %(at most 2, then an options table%)", lt.rand, 2,
+      "float64", 3)
+  end)
   it("_like versions take the shape and dtype of a tensor", function()
     local t = lt.zeros({ 3, 2 }, "float64")
     local r = lt.rand_like(t)
@@ -577,7 +601,7 @@ describe("errors", function()
     raises("random_spec%.lua:%d+: bernoulli_: expected a real dtype, got complex64",
       function() return lt.zeros(2, "complex64"):bernoulli_() end)
     raises("std must be non%-negative, got nan", lt.normal, 0, 0 / 0, { 2 })
-    raises("random_: too many arguments %(at most 2,",
+    raises("random_: too many arguments %(at most 2 after the tensor, then an options table%)",
       function() return lt.zeros(2):random_(1, 2, 3) end)
     raises("expected a floating dtype", function() return lt.zeros(2, "int32"):normal_() end)
     raises("does not fit uint8", function() return lt.zeros(2, "uint8"):random_(0, 257) end)
@@ -603,7 +627,8 @@ describe("errors", function()
       function() return lt.zeros(2):uniform_({ dtype = "float32" }) end)
     raises("randn: generator must be a Generator, got number", lt.randn, 3, { generator = 5 })
     raises("rand: unknown dtype 'flaot'", lt.rand, 3, { dtype = "flaot" })
-    raises("too many arguments", lt.randperm, 3, 4)
+    raises("randperm: too many arguments %(at most 2, then an options table%)", lt.randperm, 3,
+      "int32", 4)
     raises("Generator expected", lt.default_generator.manual_seed, {}, 1)
   end)
   it("set_state refuses a state of the wrong size", function()

@@ -381,3 +381,40 @@ describe("every dtype", function()
     assert.same({ { -1, 1, 2 }, { 3, -1, 5 } }, c:tolist())
   end)
 end)
+
+describe("tril_ and triu_", function()
+  it("clear the triangle of t itself and return t, whatever its strides", function()
+    local o = lt.ones(3, 4, "int32")
+    assert.is_true(rawequal(o, o:tril_()))
+    assert.same({ { 1, 0, 0, 0 }, { 1, 1, 0, 0 }, { 1, 1, 1, 0 } }, o:tolist())
+    local b = lt.ones(2, 3, 3)
+    b:triu_(1)
+    assert.same(lt.ones(2, 3, 3):triu(1):tolist(), b:tolist())
+    local base = lt.ones(4, 3)
+    local v = base:t() -- 3 x 4, not contiguous
+    v:tril_(-1)
+    assert.same(lt.ones(3, 4):tril(-1):tolist(), v:tolist())
+    assert.same(lt.ones(3, 4):tril(-1):t():tolist(), base:tolist())
+  end)
+
+  it("refuse a read-only tensor and fewer than 2 dims, and keep a clone apart", function()
+    helpers.raises("read%-only", function() read_only(m23()):tril_() end)
+    helpers.raises("tril_: input must have at least 2 dims", function() lt.ones(3):tril_() end)
+    local t = lt.ones(2, 2)
+    local c = t:clone()
+    c:triu_()
+    assert.same({ { 1, 1 }, { 1, 1 } }, t:tolist())
+    assert.same({ { 1, 1 }, { 0, 1 } }, c:tolist())
+  end)
+end)
+
+describe("module forms", function()
+  it("lt.f(t, ...) is t:f(...) for every shape method torch has as torch.f", function()
+    for _, name in ipairs({ "flip", "roll", "tile", "split", "chunk", "unbind", "tril", "triu",
+      "diag", "diagonal", "trace", "broadcast_to" }) do
+      assert.equal(lt[name], lt.zeros(1)[name], name)
+    end
+    assert.is_nil(lt["repeat"]) -- torch has no torch.repeat
+    assert.same(m23():flip(2):tolist(), lt.flip(m23(), 2):tolist())
+  end)
+end)

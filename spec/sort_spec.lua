@@ -423,3 +423,44 @@ describe("threads", function()
     end
   end)
 end)
+
+describe("cumsum_ and cumprod_", function()
+  it("write the running sums and products into t, in t's dtype, and return t", function()
+    local x = lt.tensor({ { 1, 2, 3 }, { 4, 5, 6 } }, "int32")
+    assert.is_true(rawequal(x, x:cumsum_(2)))
+    same({ { 1, 3, 6 }, { 4, 9, 15 } }, x:tolist())
+    assert.equal("int32", x.dtype)
+    local f = lt.tensor({ 1.5, 2, 2 })
+    f:cumprod_(1, "float64")
+    same({ 1.5, 3, 6 }, f:tolist())
+    local v = lt.ones(3, 2):t() -- not contiguous
+    v:cumsum_(2)
+    same({ { 1, 2, 3 }, { 1, 2, 3 } }, v:tolist())
+    raises("cumsum_: expected a dim", function() lt.ones(2):cumsum_() end)
+  end)
+end)
+
+describe("module forms and dtypes", function()
+  it("lt.f(t, ...) is t:f(...) for every method torch has as torch.f", function()
+    for _, name in ipairs({ "sort", "argsort", "topk", "kthvalue", "median", "mode", "unique",
+      "cumsum", "cumprod", "cummax", "cummin", "bincount", "histc" }) do
+      assert.equal(lt[name], lt.zeros(1)[name], name)
+    end
+    local v, i = lt.sort(lt.tensor({ 3, 1, 2 }))
+    same({ 1, 2, 3 }, v:tolist())
+    same({ 2, 3, 1 }, i:tolist())
+  end)
+
+  it("cumsum takes the dtype positionally as well as in the options", function()
+    assert.equal("float64", lt.tensor({ 1, 2 }):cumsum(1, "float64").dtype)
+    raises("cumsum: dtype given twice", function()
+      return lt.tensor({ 1, 2 }):cumsum(1, "float64", { dtype = "float64" })
+    end)
+  end)
+
+  it("searchsorted names a bad side and takes nil options as absent", function()
+    raises("searchsorted: side must be 'left' or 'right', got 'up'", lt.searchsorted,
+      lt.tensor({ 1, 2 }), lt.tensor({ 1 }), { side = "up" })
+    same({ 2 }, lt.searchsorted(lt.tensor({ 1, 3 }), lt.tensor({ 2 }), nil):tolist())
+  end)
+end)

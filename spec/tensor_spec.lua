@@ -1,5 +1,6 @@
 -- The core tensor through the public Lua API: constructors, dtypes, properties, conversions.
 local lt = require "ltensor"
+local helpers = require "helpers"
 
 local DTYPES = { "bool", "uint8", "int8", "int16", "int32", "int64", "uint16", "uint32",
   "uint64", "float16", "bfloat16", "float32", "float64", "complex64", "complex128" }
@@ -367,5 +368,87 @@ describe("to in torch's positional order (dtype, non_blocking, copy)", function(
     assert.equal(0, t[1])
     assert.equal("float64", t:to("float64", true).dtype)
     assert.has_error(function() t:to("int64", false, 1) end)
+  end)
+end)
+
+describe("to with another tensor's dtype, or with options", function()
+  it("takes a tensor for its dtype, and {dtype, non_blocking, copy}", function()
+    local t = lt.arange(3)
+    assert.equal("float64", t:to(lt.zeros(1, "float64")).dtype)
+    assert.is_true(rawequal(t, t:to(lt.zeros(1, "int64"))))
+    assert.equal("int8", t:to({ dtype = "int8" }).dtype)
+    assert.is_false(rawequal(t, t:to({ dtype = "int64", copy = true })))
+    assert.is_true(rawequal(t, t:to({ dtype = "int64" })))
+    helpers.raises("to: dtype given twice", t.to, t, "int8", { dtype = "int8" })
+    helpers.raises("to: unknown option 'device'", t.to, t, { device = "cpu" })
+    helpers.raises("to: copy must be a boolean, got number", t.to, t, { dtype = "int8", copy = 1 })
+  end)
+end)
+
+describe("the dtype shorthands, as torch's", function()
+  local SHORT = { float = "float32", double = "float64", half = "float16", bfloat16 = "bfloat16",
+    long = "int64", int = "int32", short = "int16", char = "int8", byte = "uint8", bool = "bool",
+    cfloat = "complex64", cdouble = "complex128" }
+
+  it("convert as t:to(dtype) does", function()
+    local t = lt.tensor({ 0, 1.5, 2.5 })
+    for name, dtype in pairs(SHORT) do
+      local c = t[name](t)
+      assert.equal(dtype, c.dtype, name)
+      assert.same(t:to(dtype):tolist(), c:tolist(), name)
+    end
+  end)
+
+  it("return the tensor itself when it has the dtype already", function()
+    for name, dtype in pairs(SHORT) do
+      local t = lt.zeros(2, dtype)
+      assert.is_true(rawequal(t, t[name](t)), name)
+    end
+  end)
+
+  it("take no argument", function()
+    local t = lt.zeros(2)
+    helpers.raises("float: too many arguments %(at most 0 after the tensor%)", t.float, t, 1)
+    assert.equal("float32", t:float(nil).dtype)
+  end)
+end)
+
+describe("constructors take the dtype positionally or as {dtype = ...}", function()
+  it("either way gives the same tensor, and both at once raise", function()
+    for _, make in ipairs({
+      function(dt) return lt.tensor({ 1, 2 }, dt) end,
+      function(dt) return lt.zeros(2, 3, dt) end,
+      function(dt) return lt.ones({ 2, 3 }, dt) end,
+      function(dt) return lt.empty({ 2 }, dt) end,
+      function(dt) return lt.full({ 2 }, 7, dt) end,
+      function(dt) return lt.arange(1, 5, dt) end,
+      function(dt) return lt.eye(2, dt) end,
+      function(dt) return lt.linspace(0, 1, 3, dt) end,
+      function(dt) return lt.zeros_like(lt.zeros(2), dt) end,
+      function(dt) return lt.full_like(lt.zeros(2), 3, dt) end,
+    }) do
+      local a, b = make("float64"), make({ dtype = "float64" })
+      assert.equal("float64", a.dtype)
+      assert.equal("float64", b.dtype)
+      assert.same(a.shape, b.shape)
+    end
+    helpers.raises("zeros: dtype given twice", lt.zeros, 2, "int8", { dtype = "int8" })
+    helpers.raises("eye: dtype given twice", lt.eye, 2, "int8", { dtype = "int8" })
+    helpers.raises("full_like: dtype given twice", lt.full_like, lt.zeros(1), 2, "int8",
+      { dtype = "int8" })
+    helpers.raises("tensor: unknown option 'device' %(expected dtype%)", lt.tensor, 1,
+      { device = "cpu" })
+  end)
+
+  it("from_bytes takes the shape second when the dtype comes as an option", function()
+    local s = string.pack("<i4i4i4i4", 1, 2, 3, 4)
+    assert.same({ { 1, 2 }, { 3, 4 } }, lt.from_bytes(s, { 2, 2 }, { dtype = "int32" }):tolist())
+    assert.same({ 1, 2, 3, 4 }, lt.from_bytes(s, { dtype = "int32" }):tolist())
+    helpers.raises("dtype name expected, got no value", lt.from_bytes, s)
+  end)
+
+  it("a shape table with other keys is refused, not read as options", function()
+    helpers.raises("a shape is a sequence of sizes, got a table with key 'dtype'", lt.zeros,
+      { dtype = "int32" })
   end)
 end)

@@ -32,7 +32,9 @@ describe("ReadOnlyTensorWrapper", function()
       function() r:copy_(lt.ones(3)) end,
       function() r[{ { 1, 2 } }]:fill_(1) end,
     }) do
-      assert.has_error(write, "tensor is read-only (it came from a ReadOnlyTensorWrapper)")
+      local ok, err = pcall(write)
+      assert.is_false(ok)
+      assert.truthy(err:find("tensor is read-only (it came from a ReadOnlyTensorWrapper)", 1, true))
     end
     assert.same({ 0, 0, 0 }, r:tolist())
   end)

@@ -11,6 +11,7 @@ M.FILES = {
   "lua/ltensor/meta/ltensor.lua",
   "lua/ltensor/meta/ltensor/tensor.lua",
   "lua/ltensor/meta/ltensor/math.lua",
+  "lua/ltensor/meta/ltensor/shape.lua",
   "lua/ltensor/meta/ltensor/index.lua",
   "lua/ltensor/meta/ltensor/sort.lua",
   "lua/ltensor/meta/ltensor/random.lua",
@@ -124,9 +125,17 @@ local function take_tags(f, tags, problem)
 end
 
 -- A function: `function Var.name(args) end`, `function Var:name(args) end` or
--- `Var["name"] = function(self, args) end`.
+-- `Var["name"] = function(self, args) end`; a method's line may go on with its module form,
+-- `function Tensor:flip(...) end; ltensor.flip = Tensor.flip`.
 local function take_function(defs, vars, file, block, tags, desc, code, problem)
   local var, sep, name, args
+  local fcode, mvar, mname, ovar, oname =
+    (code or ""):match("^(function .- end); (%w+)%.([%w_]+) = (%w+)%.([%w_]+)$")
+  if fcode then
+    code = fcode
+    defs.forms[#defs.forms + 1] = { var = mvar, name = mname, of = ovar, method = oname,
+      file = file, line = block[#block].n + 1, where = file .. ":" .. (block[#block].n + 1) }
+  end
   if code then
     var, sep, name, args = code:match("^function (%w+)([.:])([%w_]+)%((.-)%) end$")
     if not var then
@@ -186,31 +195,40 @@ local function take_block(defs, vars, file, block, code, lines, i)
   return i
 end
 
--- A module form documented by its method's block (`ltensor.exp = Tensor.exp`): a function of
--- the module whose first argument, t, is the tensor the method takes as self.
-local function add_alias(defs, vars, a)
-  local src
-  for _, f in ipairs(defs.functions) do
-    if f.class == vars[a.svar] and f.sep == ":" and f.name == a.sname then src = f end
+-- A module form, `ltensor.flip = Tensor.flip` (after the method's `function ... end` on its
+-- line, or on a line of its own): lt.flip(t, ...) is the method t:flip(...) as a function of
+-- the tensor, as torch.flip is Tensor.flip. It becomes a function of the module's class whose
+-- parameters are t and the method's, documented by the method's block, so that one block
+-- serves both (defs.forms lists them, in file order).
+local function take_forms(defs, vars)
+  for _, form in ipairs(defs.forms) do
+    local m
+    for _, f in ipairs(defs.functions) do
+      if f.class == vars[form.of] and f.sep == ":" and f.name == form.method then m = f end
+    end
+    if not m or not vars[form.var] then
+      defs.problems[#defs.problems + 1] = form.where .. ": `" .. form.var .. "." .. form.name ..
+        " = " .. form.of .. "." .. form.method .. "` names no documented method"
+    else
+      local params = { { name = "t", type = m.class, desc = "", optional = false } }
+      for _, p in ipairs(m.params) do params[#params + 1] = p end
+      local args = { "t" }
+      for _, a in ipairs(m.args) do args[#args + 1] = a end
+      defs.functions[#defs.functions + 1] = {
+        class = vars[form.var], sep = ".", name = form.name, form_of = m, params = params,
+        returns = m.returns, overloads = {}, args = args, file = form.file, line = form.line,
+        desc = { "`t:" .. form.method .. "(...)` as a function of the tensor (torch." ..
+          form.name .. "): " .. table.concat(m.desc, " ") },
+      }
+    end
   end
-  if not vars[a.var] or not src then
-    defs.problems[#defs.problems + 1] = a.where .. ": `" .. a.svar .. "." .. a.sname ..
-      "` is no documented method, or `" .. a.var .. "` no class's table"
-    return
-  end
-  local f = { class = vars[a.var], sep = ".", name = a.name, desc = src.desc, returns = src.returns,
-    overloads = {}, file = src.file, line = src.line, method = src.name,
-    params = { { name = "t", type = src.class, desc = "" } }, args = { "t" } }
-  for _, p in ipairs(src.params) do f.params[#f.params + 1] = p end
-  for _, x in ipairs(src.args) do f.args[#f.args + 1] = x end
-  defs.functions[#defs.functions + 1] = f
 end
 
 -- Reads the files (paths relative to root, default M.FILES) into the definitions table.
 function M.read(root, files)
   local defs = { classes = {}, class_order = {}, functions = {}, aliases = {}, meta = {},
-    problems = {}, files = files or M.FILES }
-  local vars, aliases = {}, {}
+    problems = {}, files = files or M.FILES, forms = {} }
+  local vars = {}
   for _, file in ipairs(defs.files) do
     local fh = assert(io.open(root .. "/" .. file, "r"))
     local lines = {}
@@ -219,13 +237,12 @@ function M.read(root, files)
     local block, i = {}, 1
     while i <= #lines do
       local l = lines[i]
-      if l:match("^%-%-%-") then
+      local var, name, of, method = l:match("^(%w+)%.([%w_]+) = (%w+)%.([%w_]+)$")
+      if var and #block == 0 then
+        defs.forms[#defs.forms + 1] = { var = var, name = name, of = of, method = method,
+          file = file, line = i, where = file .. ":" .. i }
+      elseif l:match("^%-%-%-") then
         block[#block + 1] = { s = l, n = i }
-      elseif #block == 0 and l:match("^%w+%.[%w_]+ = %w+%.[%w_]+$") then
-        -- `ltensor.exp = Tensor.exp`: the method's block serves its module form too
-        local var, name, svar, sname = l:match("^(%w+)%.([%w_]+) = (%w+)%.([%w_]+)$")
-        aliases[#aliases + 1] = { var = var, name = name, svar = svar, sname = sname,
-          where = file .. ":" .. i }
       else
         if #block > 0 then
           local code = l:match("^%S") and not l:match("^%-%-") and l or nil
@@ -237,7 +254,7 @@ function M.read(root, files)
     end
     if #block > 0 then take_block(defs, vars, file, block, nil, lines, #lines) end
   end
-  for _, a in ipairs(aliases) do add_alias(defs, vars, a) end
+  take_forms(defs, vars)
   return defs
 end
 

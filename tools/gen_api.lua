@@ -33,11 +33,6 @@ local function entry(f)
   w("### `", p, f.name, "(", table.concat(args, ", "), ")",
     #rets > 0 and (" -> " .. table.concat(rets, ", ")) or "", "`")
   w("")
-  if f.method then -- a module form (`ltensor.exp = Tensor.exp`): its method says the rest
-    w("`t:", f.method, "(...)` as a function of the module, as torch.", f.name, ".")
-    w("")
-    return
-  end
   w(table.concat(f.desc, " "))
   w("")
   for _, a in ipairs(f.params) do

@@ -38,23 +38,20 @@ static int64_t limit_option(lua_State *L, int idx) {
    them were read. */
 static int f_config(lua_State *L) {
   static const char *const keys[] = {"blas", "memory_limit", "guard_mappings"};
-  int top = lua_gettop(L);
-  int last = ltl_opts(L, 1, "config", keys, 3);
-  if (last >= 1) {
-    if (!lua_istable(L, 1)) luaL_typeerror(L, 1, "table of settings");
-    for (int i = 2; i <= last; i++)
-      if (!lua_isnil(L, i)) luaL_argerror(L, i, "no more arguments expected");
-  }
+  if (lua_gettop(L) >= 1 && !lua_isnil(L, 1)) luaL_checktype(L, 1, LUA_TTABLE);
+  int top = ltl_args(L, 0, 0, 1, "config");
+  ltl_opts(L, 1, "config", keys, 3);
   int blas = top + 1, lim = top + 2, guard = top + 3;
+  int use_blas = ltl_bool_option(L, blas, -1, "config", "blas");
+  int guarded = ltl_bool_option(L, guard, -1, "config", "guard_mappings");
   int64_t limit = lua_isnil(L, lim) ? 0 : limit_option(L, lim);
   ltl_state *st = ltl_state_of(L);
   if (!lua_isnil(L, lim) && ltl_set_memory_limit(st, limit, 0))
     return ltl_error(L, "config: memory_limit %I is above the budget the host set (%I bytes)",
                      (lua_Integer)limit, (lua_Integer)st->host_limit);
-  if (!lua_isnil(L, blas)) lt_blas_enable(lua_toboolean(L, blas));
+  if (use_blas >= 0) lt_blas_enable(use_blas);
   lt_error err;
-  if (!lua_isnil(L, guard) && lt_mapguard_enable(lua_toboolean(L, guard), &err))
-    return ltl_raise(L, &err);
+  if (guarded >= 0 && lt_mapguard_enable(guarded, &err)) return ltl_fail(L, "config", &err);
   lua_createtable(L, 0, 5);
   if (lt_blas_active(LT_FLOAT32)) {
     lua_pushstring(L, lt_blas_name());

@@ -219,6 +219,7 @@ int ltl_export_capsule(lua_State *L, lt_tensor *t, int versioned, int copy, int 
 /* t:__dlpack{max_version = {major, minor}, dl_device = {type, id}, copy = bool, stream = int,
    read_only = bool}: versioned from max_version 1.0 on, else legacy. */
 static int m_dlpack(lua_State *L) {
+  ltl_args(L, 1, 1, 0, "__dlpack");
   lt_tensor *t = ltl_check(L, 1);
   ltl_dlpack_req r = ltl_dlpack_opts(L, 2, t);
   lua_settop(L, 1);
@@ -231,10 +232,14 @@ int ltl_dlpack_device(lua_State *L, const lt_tensor *t) {
   return 2;
 }
 
-static int m_dlpack_device(lua_State *L) { return ltl_dlpack_device(L, ltl_check(L, 1)); }
+static int m_dlpack_device(lua_State *L) {
+  ltl_args(L, 1, 0, 0, "__dlpack_device");
+  return ltl_dlpack_device(L, ltl_check(L, 1));
+}
 
 /* dlpack.to_dlpack(t): a legacy capsule, as torch.utils.dlpack.to_dlpack. */
 static int f_to_dlpack(lua_State *L) {
+  ltl_args(L, 0, 1, 0, "to_dlpack");
   if (ltl_testwrapper(L, 1))
     return ltl_error(L,
                      "a ReadOnlyTensorWrapper cannot become a legacy capsule, which cannot "
@@ -267,23 +272,12 @@ static int indexable(lua_State *L, int idx) {
 
 /* dlpack.from_dlpack(x [, {device = "cpu"|nil, copy = true|false|nil}]) */
 static int f_from_dlpack(lua_State *L) {
-  int want_cpu = 0, copy = -1, has_opts = !lua_isnoneornil(L, 2);
-  if (has_opts) {
-    static const char *const keys[] = {"device", "copy"};
-    luaL_checktype(L, 2, LUA_TTABLE);
-    int top = lua_gettop(L), at[2];
-    get_fields(L, 2, keys, 2, at);
-    if (at[0]) {
-      int tt = lua_type(L, at[0]);
-      const char *dev = lua_tostring(L, at[0]);
-      if (tt != LUA_TSTRING || strcmp(dev, "cpu") != 0)
-        return ltl_error(L, "device must be \"cpu\" or nil, got %s",
-                         tt == LUA_TSTRING ? dev : luaL_typename(L, at[0]));
-      want_cpu = 1;
-    }
-    copy = opt_bool(L, at[1], "copy");
-    lua_settop(L, top);
-  }
+  static const char *const keys[] = {"device", "copy"}, *const cpu[] = {"cpu", NULL};
+  ltl_args(L, 0, 1, 1, "from_dlpack");
+  int last = ltl_opts(L, 2, "from_dlpack", keys, 2);
+  int want_cpu = ltl_choice_option(L, -2, -1, "from_dlpack", "device", cpu) == 0;
+  int copy = ltl_bool_option(L, -1, -1, "from_dlpack", "copy");
+  lua_settop(L, last);
   luaL_checkany(L, 1);
   uint64_t flags = 0;
   int top = lua_gettop(L);

@@ -93,15 +93,24 @@ static int push_set(lua_State *L, lt_file_set *s, int extras, int skipped) {
 
 /* }====== */
 
-static const char *const load_keys[] = {"mmap", "strict"};
+/* The start of lt.load and lt.save (fname): the path, at most most arguments in all, then the
+   options of the two keys, whose values are left on top in keys' order; returns the file's kind
+   (by the path's extension). */
+static file_kind begin(lua_State *L, int most, const char *fname, const char *const *keys,
+                       const char **path) {
+  ltl_args(L, 0, most, 1, fname);
+  *path = luaL_checkstring(L, 1);
+  ltl_opts(L, most + 1, fname, keys, 2);
+  return check_kind(L, *path);
+}
 
 /* lt.load(path [, {mmap = true, strict = false}]) */
 static int f_load(lua_State *L) {
-  const char *path = luaL_checkstring(L, 1);
-  ltl_opts(L, 2, "load", load_keys, 2);
-  int top = lua_gettop(L); /* the options' values are on top, in load_keys' order */
-  int map = ltl_opt_bool(L, top - 1, 0, "mmap"), strict = ltl_opt_bool(L, top, 1, "strict");
-  file_kind k = check_kind(L, path);
+  static const char *const keys[] = {"mmap", "strict"};
+  const char *path;
+  file_kind k = begin(L, 1, "load", keys, &path);
+  int map = ltl_bool_option(L, -2, 0, "load", "mmap");
+  int strict = ltl_bool_option(L, -1, 1, "load", "strict");
   lt_error err;
   if (!strict && k != F_SAFETENSORS)
     return ltl_error(L, "%s: strict = false is for .safetensors files", path);
@@ -172,15 +181,13 @@ static int collect(lua_State *L, int idx, const char *path, const char ***names,
   return n;
 }
 
-static const char *const save_keys[] = {"compress", "metadata"};
-
 /* lt.save(path, x [, {compress = true, metadata = {...}}]) */
 static int f_save(lua_State *L) {
-  const char *path = luaL_checkstring(L, 1);
-  ltl_opts(L, 3, "save", save_keys, 2);
-  int meta = lua_gettop(L); /* the options' values are on top, in save_keys' order */
-  int compress = ltl_opt_bool(L, meta - 1, 0, "compress");
-  file_kind k = check_kind(L, path);
+  static const char *const keys[] = {"compress", "metadata"};
+  const char *path;
+  file_kind k = begin(L, 2, "save", keys, &path);
+  int meta = lua_gettop(L); /* the metadata option */
+  int compress = ltl_bool_option(L, meta - 1, 0, "save", "compress");
   lt_error err;
   if (compress && k != F_NPZ) return ltl_error(L, "%s: compress is for .npz files", path);
   if (!lua_isnil(L, meta) && k != F_SAFETENSORS)

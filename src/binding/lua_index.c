@@ -9,7 +9,6 @@
  * ends; every other key out of range raises, at the position of the script that indexed.
  * Read only by lua_init.c (ltl_part_index); calls the base (lua_ud.h) and the core.
  */
-#include <stdarg.h>
 #include <string.h>
 
 #include "lt_copy.h"
@@ -33,34 +32,22 @@ static inline ltl_ud *self_ud(lua_State *L) {
   return ud && ud->tag == &ltl_tensor_key ? ud : NULL;
 }
 
-/* Raises the formatted message at the position of the script that indexed (level 1: the
-   caller of the metamethod), as luaL_error does. */
-static int key_error(lua_State *L, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  luaL_where(L, 1);
-  lua_pushvfstring(L, fmt, ap);
-  va_end(ap);
-  lua_concat(L, 2);
-  return lua_error(L);
-}
-
 /* The integer at idx; what names it in the message, after the entry of the key it is in
-   (entry > 0: "key entry #2: range end must be an integer (got 2.5)"). */
+   (entry > 0: "key entry #2: range end must be an integer, got 2.5"). */
 static lua_Integer key_int(lua_State *L, int idx, int entry, const char *what) {
   int isnum;
   lua_Integer i = lua_tointegerx(L, idx, &isnum);
   if (!isnum) {
     const char *got =
         lua_type(L, idx) == LUA_TNUMBER ? lua_tostring(L, idx) : luaL_typename(L, idx);
-    if (entry > 0) key_error(L, "key entry #%d: %s must be an integer (got %s)", entry, what, got);
-    key_error(L, "%s must be an integer (got %s)", what, got);
+    if (entry > 0) ltl_error(L, "key entry #%d: %s must be an integer, got %s", entry, what, got);
+    ltl_error(L, "%s must be an integer, got %s", what, got);
   }
   return i;
 }
 
 static void range_error(lua_State *L, const char *which, lua_Integer v, int dim, lua_Integer n) {
-  key_error(L, "range %s %I is out of range for dim %d of size %I%s", which, v, dim + 1, n,
+  ltl_error(L, "range %s %I is out of range for dim %d of size %I%s", which, v, dim + 1, n,
             v == 0 ? " (indices are 1-based)" : "");
 }
 
@@ -71,10 +58,10 @@ static void apply_range(lua_State *L, lt_tensor *v, int dim, int entry) {
   int64_t n = v->shape[dim];
   lua_Integer a, b, step = 1;
   if (lua_rawgeti(L, -1, 4) != LUA_TNIL)
-    key_error(L, "key entry #%d: a range has at most 3 entries {start, end, step}", entry);
+    ltl_error(L, "key entry #%d: a range has at most 3 entries {start, end, step}", entry);
   if (lua_rawgeti(L, -2, 3) != LUA_TNIL) step = key_int(L, -1, entry, "range step");
   lua_pop(L, 2);
-  if (step == 0) key_error(L, "range step must be a nonzero integer");
+  if (step == 0) ltl_error(L, "range step must be a nonzero integer");
   /* |step| in unsigned arithmetic: LUA_MININTEGER has no positive counterpart */
   lua_Unsigned ustep = step > 0 ? (lua_Unsigned)step : 0u - (lua_Unsigned)step;
   a = step > 0 ? 1 : (lua_Integer)n;
@@ -113,20 +100,20 @@ static int apply_key(lua_State *L, lt_tensor *v, int kidx) {
   lt_error err;
   if (lua_type(L, kidx) == LUA_TUSERDATA && ltl_testud(L, kidx)) return KEY_TENSOR;
   if (lua_type(L, kidx) == LUA_TNUMBER) {
-    if (v->ndim == 0) key_error(L, "cannot index a 0-d tensor (use item())");
+    if (v->ndim == 0) ltl_error(L, "cannot index a 0-d tensor (use item())");
     int64_t i = ltl_norm_index(L, key_int(L, kidx, 0, "index"), v->shape[0], 0);
     LTL_CHECK(L, lt_select_(v, 0, i, &err), err);
     return v->ndim == 0;
   }
   if (lua_type(L, kidx) != LUA_TTABLE)
-    key_error(L, "invalid index: integer, table or tensor expected, got %s",
+    ltl_error(L, "invalid index: integer, table or tensor expected, got %s",
               luaL_typename(L, kidx));
   lua_Unsigned len = lua_rawlen(L, kidx);
   int dim = 0, selected = 0;
   luaL_checkstack(L, 4, NULL);
   for (lua_Unsigned k = 1; k <= len; k++) {
     if (dim >= v->ndim)
-      key_error(L, "too many indices for a tensor of %d dims", v->ndim + selected);
+      ltl_error(L, "too many indices for a tensor of %d dims", v->ndim + selected);
     switch (lua_rawgeti(L, kidx, (lua_Integer)k)) {
       case LUA_TNUMBER: {
         lua_Integer i0 = key_int(L, -1, (int)k, "index");
@@ -141,7 +128,7 @@ static int apply_key(lua_State *L, lt_tensor *v, int kidx) {
         break;
       default:
         if (ltl_testud(L, -1)) return KEY_TENSOR;
-        key_error(L, "invalid index entry #%d: integer, table or tensor expected, got %s", (int)k,
+        ltl_error(L, "invalid index entry #%d: integer, table or tensor expected, got %s", (int)k,
                   luaL_typename(L, -1));
     }
     lua_pop(L, 1);
@@ -165,7 +152,7 @@ static int mask_entry(lua_State *L, lt_tensor *v, const lt_tensor *m, int dim, i
                       lt_adv_key *k) {
   lt_error err;
   if (m->ndim == 0) {
-    if (v->ndim >= LT_MAX_NDIM) key_error(L, "too many dims");
+    if (v->ndim >= LT_MAX_NDIM) ltl_error(L, "too many dims");
     ltl_check_readable(L, m);
     for (int d = v->ndim; d > dim; d--)
       v->shape[d] = v->shape[d - 1], v->strides[d] = v->strides[d - 1];
@@ -180,17 +167,17 @@ static int mask_entry(lua_State *L, lt_tensor *v, const lt_tensor *m, int dim, i
     k->dims[k->n] = dim, k->udims[k->n] = shown, k->idx[k->n++] = ix;
     return 1;
   }
-  if (dim + m->ndim > v->ndim) key_error(L, "too many indices for a tensor of %d dims", v->ndim);
+  if (dim + m->ndim > v->ndim) ltl_error(L, "too many indices for a tensor of %d dims", v->ndim);
   for (int i = 0; i < m->ndim; i++)
     if (m->shape[i] != v->shape[dim + i]) {
       char a[96], b[96];
       lt_shape_str(m->ndim, m->shape, a, sizeof a);
       lt_shape_str(m->ndim, v->shape + dim, b, sizeof b);
-      key_error(L, "key entry #%d: mask of shape %s does not match the shape %s it indexes", entry,
+      ltl_error(L, "key entry #%d: mask of shape %s does not match the shape %s it indexes", entry,
                 a, b);
     }
   lt_tensor *pos;
-  if (lt_nonzero(m, 1, &pos, &err)) key_error(L, "%s", err.msg);
+  if (lt_nonzero(m, 1, &pos, &err)) ltl_error(L, "%s", err.msg);
   push_owned(L, pos);
   for (int i = 0; i < m->ndim; i++) {
     lt_tensor *col;
@@ -221,7 +208,7 @@ static void index_key(lua_State *L, lt_tensor *v, int kidx, lt_adv_key *k) {
     int at = lua_gettop(L);
     ltl_ud *ud = ltl_testud(L, at);
     if (!(ud && ud->t && ud->t->dtype == LT_BOOL && ud->t->ndim == 0) && dim >= v->ndim)
-      key_error(L, "too many indices for a tensor of %d dims", v->ndim + selected);
+      ltl_error(L, "too many indices for a tensor of %d dims", v->ndim + selected);
     if (ud) {
       const lt_tensor *x = ud->t;
       if (!x) ltl_released(L);
@@ -231,7 +218,7 @@ static void index_key(lua_State *L, lt_tensor *v, int kidx, lt_adv_key *k) {
         k->dims[k->n] = dim, k->udims[k->n] = dim + selected, k->idx[k->n++] = x;
         dim++;
       } else {
-        key_error(L, "key entry #%d: an index tensor must be bool, int64 or int32 (got %s)", (int)e,
+        ltl_error(L, "key entry #%d: an index tensor must be bool, int64 or int32, got %s", (int)e,
                   x->dtype < LT_NDTYPES ? lt_dtypes[x->dtype].name : "an opaque dtype");
       }
     } else if (lua_type(L, at) == LUA_TNUMBER) {
@@ -244,7 +231,7 @@ static void index_key(lua_State *L, lt_tensor *v, int kidx, lt_adv_key *k) {
       lua_pop(L, 1);
       dim++;
     } else {
-      key_error(L, "invalid index entry #%d: integer, table or tensor expected, got %s", (int)e,
+      ltl_error(L, "invalid index entry #%d: integer, table or tensor expected, got %s", (int)e,
                 luaL_typename(L, at));
     }
     /* a tensor entry stays on the stack: k holds its header, which a finalizer run by a later
@@ -265,13 +252,13 @@ static int index_tensor_key(lua_State *L, const lt_tensor *t, int kidx) {
   const lt_tensor *mask = key ? key->t : NULL;
   if (mask && mask->dtype == LT_BOOL && mask->ndim > 0) { /* t[mask] */
     ltl_ud *ud = ltl_newud(L);
-    if (lt_mask_read(v, mask, &ud->t, &err)) key_error(L, "%s", err.msg);
+    if (lt_mask_read(v, mask, &ud->t, &err)) ltl_error(L, "%s", err.msg);
     return 1;
   }
   index_key(L, v, kidx, &k);
   ltl_check_readable(L, v);
   ltl_ud *ud = ltl_newud(L);
-  if (lt_adv_read(v, &k, 1, &ud->t, &err)) key_error(L, "%s", err.msg);
+  if (lt_adv_read(v, &k, 1, &ud->t, &err)) ltl_error(L, "%s", err.msg);
   return 1;
 }
 
@@ -296,7 +283,7 @@ static void assign_tensor_key(lua_State *L, lt_tensor *t, int kidx, int vidx) {
     ltl_error(L, "cannot assign a %s to a tensor (number, boolean, table or tensor expected)",
               luaL_typename(L, vidx));
   }
-  if (lt_adv_write(v, &k, src, &s, LT_PUT_COPY, 0, 1, &err)) key_error(L, "%s", err.msg);
+  if (lt_adv_write(v, &k, src, &s, LT_PUT_COPY, 0, 1, &err)) ltl_error(L, "%s", err.msg);
 }
 
 /* }------ */
@@ -344,6 +331,7 @@ static void assign(lua_State *L, lt_tensor *v, int vidx) {
 
 /* t:copy_(src): src (a tensor, scalar or nested table) written into all of t. */
 static int m_copy_(lua_State *L) {
+  ltl_args(L, 1, 1, 0, "copy_");
   lt_tensor *t = ltl_check(L, 1);
   luaL_checkany(L, 2);
   lt_frame f;
@@ -510,7 +498,7 @@ static int t_newindex(lua_State *L) {
 static int pairs_next(lua_State *L) {
   lt_tensor *t = ltl_check(L, 1);
   lua_Integer i = luaL_checkinteger(L, 2);
-  if (t->ndim == 0) return key_error(L, "iteration over a 0-d tensor");
+  if (t->ndim == 0) return ltl_error(L, "iteration over a 0-d tensor");
   if (i < 0 || i >= (lua_Integer)t->shape[0]) return 0;
   lua_settop(L, 1);
   lua_pushinteger(L, i + 1);
@@ -521,7 +509,7 @@ static int pairs_next(lua_State *L) {
 /* __pairs: iterates (i, t[i]) for i = 1, #t, as ipairs does. */
 static int t_pairs(lua_State *L) {
   lt_tensor *t = ltl_check(L, 1);
-  if (t->ndim == 0) return key_error(L, "iteration over a 0-d tensor");
+  if (t->ndim == 0) return ltl_error(L, "iteration over a 0-d tensor");
   lua_pushcfunction(L, pairs_next);
   lua_pushvalue(L, 1);
   lua_pushinteger(L, 0);
@@ -554,12 +542,20 @@ static char *index_args(lua_State *L, const lt_tensor *t, int arg) {
   return lt_data(t) + off * (int64_t)lt_esize(t);
 }
 
-static int m_get(lua_State *L) {
-  lt_tensor *t = ltl_check(L, 1);
-  int nidx = lua_gettop(L) - 1;
+/* The number of indices (and a value when set) given to get or set (fname) on t: ndim, else it
+   raises; nothing else may follow. */
+static void check_indices(lua_State *L, const lt_tensor *t, int value, const char *fname) {
+  int nidx = lua_gettop(L) - 1 - value;
+  if (nidx > t->ndim) ltl_args_end(L, 1, t->ndim + 1 + value, 0, fname);
   if (nidx != t->ndim)
-    return luaL_error(L, "get: expected %d indices for a %d-d tensor, got %d", t->ndim, t->ndim,
-                      nidx);
+    ltl_error(L, "%s: expected %d indices%s for a %d-d tensor, got %d%s", fname, t->ndim,
+              value ? " and a value" : "", t->ndim, nidx < 0 ? 0 : nidx, value ? " indices" : "");
+}
+
+static int m_get(lua_State *L) {
+  ltl_args(L, 1, LT_MAX_NDIM + 1, 0, "get");
+  lt_tensor *t = ltl_check(L, 1);
+  check_indices(L, t, 0, "get");
   char *p = index_args(L, t, 2);
   if (!lt_readable(t)) ltl_check_readable(L, t);
   ltl_push_element(L, t->dtype, p);
@@ -567,11 +563,11 @@ static int m_get(lua_State *L) {
 }
 
 static int m_set(lua_State *L) {
+  int given = lua_gettop(L);
+  ltl_args(L, 1, LT_MAX_NDIM + 2, 0, "set");
   lt_tensor *t = ltl_check(L, 1);
-  int nidx = lua_gettop(L) - 2;
-  if (nidx != t->ndim)
-    return luaL_error(L, "set: expected %d indices and a value for a %d-d tensor, got %d indices",
-                      t->ndim, t->ndim, nidx < 0 ? 0 : nidx);
+  if (given == t->ndim + 2) lua_settop(L, given); /* set(i, j, nil): "cannot write a nil" */
+  check_indices(L, t, 1, "set");
   if (!lt_write_ready(t)) ltl_prepare_write(L, t);
   char *p = index_args(L, t, 2);
   ltl_store_value(L, lua_gettop(L), t->dtype, p);

@@ -16,7 +16,9 @@ typedef struct {
 
 /* What a part adds: functions for the metatable, the methods and properties tables and the
    module table (each NULL-terminated, or NULL for none), and an opener for what a table of
-   functions cannot say (or NULL). lua_init.c sets the tables first, then calls open. */
+   functions cannot say (or NULL): closures, metatables of its own, and the module forms of its
+   methods (ltl_module_forms: lt.f for t:f where torch has torch.f). lua_init.c sets the tables
+   first, then calls open. */
 typedef struct {
   const luaL_Reg *metameth, *methods, *props, *funcs;
   void (*open)(lua_State *L, const ltl_tables *at);

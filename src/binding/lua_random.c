@@ -70,6 +70,7 @@ static uint64_t fresh_seed(void) {
 
 /* lt.Generator([seed]): a generator of its own (torch's default seed when none is given). */
 static int f_generator(lua_State *L) {
+  ltl_args(L, 0, 1, 0, "Generator");
   uint64_t seed = lua_isnoneornil(L, 1) ? LT_DEFAULT_SEED : (uint64_t)ltl_check_int(L, 1, "seed");
   gen_ud *u = lua_newuserdatauv(L, sizeof *u, 0);
   lt_generator_init(&u->own, seed);
@@ -81,6 +82,7 @@ static int f_generator(lua_State *L) {
 
 /* g:manual_seed(seed): reseeds (offset 0); returns g. */
 static int g_manual_seed(lua_State *L) {
+  ltl_args(L, 2, 1, 0, "manual_seed");
   lt_generator *g = check_gen(L, 1);
   lt_generator_seed(g, (uint64_t)ltl_check_int(L, 2, "seed"));
   lua_settop(L, 1);
@@ -89,6 +91,7 @@ static int g_manual_seed(lua_State *L) {
 
 /* g:seed(): reseeds with a fresh seed; returns it. */
 static int g_seed(lua_State *L) {
+  ltl_args(L, 2, 0, 0, "seed");
   lt_generator *g = check_gen(L, 1);
   uint64_t s = fresh_seed();
   lt_generator_seed(g, s);
@@ -98,6 +101,7 @@ static int g_seed(lua_State *L) {
 
 static int g_initial_seed(lua_State *L) {
   uint64_t seed, offset;
+  ltl_args(L, 2, 0, 0, "initial_seed");
   lt_generator_get(check_gen(L, 1), &seed, &offset);
   lua_pushinteger(L, seed_to_lua(seed));
   return 1;
@@ -106,6 +110,7 @@ static int g_initial_seed(lua_State *L) {
 /* g:get_state(): string.pack("<I8I8", seed, offset), offset in 128-bit blocks. */
 static int g_get_state(lua_State *L) {
   uint64_t v[2];
+  ltl_args(L, 2, 0, 0, "get_state");
   lt_generator_get(check_gen(L, 1), &v[0], &v[1]);
   char s[16];
   for (int i = 0; i < 16; i++) s[i] = (char)(unsigned char)(v[i / 8] >> (8 * (i % 8)));
@@ -115,6 +120,7 @@ static int g_get_state(lua_State *L) {
 
 /* g:set_state(s): s as get_state gives it; returns g. */
 static int g_set_state(lua_State *L) {
+  ltl_args(L, 2, 1, 0, "set_state");
   lt_generator *g = check_gen(L, 1);
   size_t len;
   const char *s = luaL_checklstring(L, 2, &len);
@@ -144,11 +150,13 @@ static lt_generator *push_default(lua_State *L) {
 
 /* lt.manual_seed(seed): reseeds the process generator; returns it. */
 static int f_manual_seed(lua_State *L) {
+  ltl_args(L, 0, 1, 0, "manual_seed");
   lt_generator_seed(push_default(L), (uint64_t)ltl_check_int(L, 1, "seed"));
   return 1;
 }
 
 static int f_seed(lua_State *L) {
+  ltl_args(L, 0, 0, 0, "seed");
   uint64_t s = fresh_seed();
   lt_generator_seed(lt_default_generator(), s);
   lua_pushinteger(L, seed_to_lua(s));
@@ -157,6 +165,7 @@ static int f_seed(lua_State *L) {
 
 static int f_initial_seed(lua_State *L) {
   uint64_t seed, offset;
+  ltl_args(L, 0, 0, 0, "initial_seed");
   lt_generator_get(lt_default_generator(), &seed, &offset);
   lua_pushinteger(L, seed_to_lua(seed));
   return 1;
@@ -172,27 +181,32 @@ typedef struct {
 } rnd_opts;
 
 /*
- * Reads the trailing options of fname (nkeys 1: generator; 2: generator and dtype). Returns the
- * index of the last positional argument. The option values stay on the stack above it, so that
- * the generator they name lives as long as the call.
+ * The arguments of fname: at most most positional ones (after the tensor, with self), then the
+ * options table: generator, and dtype with with_dtype. Returns the index of the last positional
+ * argument. The option values stay on the stack above the arguments, so that the generator
+ * they name lives as long as the call: positional arguments are read up to that index only.
  */
-static int read_opts(lua_State *L, int first, const char *fname, int nkeys, rnd_opts *o) {
+static int read_opts(lua_State *L, int self, int most, int with_dtype, const char *fname,
+                     rnd_opts *o) {
   static const char *const keys[] = {"generator", "dtype"};
-  int last = ltl_opts(L, first, fname, keys, nkeys), at = lua_gettop(L) - nkeys + 1;
+  ltl_args(L, self, most, 1, fname);
+  int last = ltl_opts(L, self + 1, fname, keys, 1 + with_dtype);
+  int at = lua_gettop(L) - with_dtype;
   o->g = lt_default_generator();
-  o->dt = LT_NDTYPES;
   if (!lua_isnil(L, at)) {
     gen_ud *u = test_gen(L, at);
     if (!u) ltl_error(L, "%s: generator must be a Generator, got %s", fname, luaL_typename(L, at));
     o->g = u->g;
   }
-  if (nkeys == 2 && !lua_isnil(L, at + 1)) {
-    if (lua_type(L, at + 1) != LUA_TSTRING)
-      ltl_error(L, "%s: dtype must be a dtype name, got %s", fname, luaL_typename(L, at + 1));
-    o->dt = lt_dtype_from_name(lua_tostring(L, at + 1));
-    if (o->dt == LT_NDTYPES) ltl_error(L, "%s: unknown dtype '%s'", fname, lua_tostring(L, at + 1));
-  }
+  o->dt = with_dtype ? ltl_dtype_option(L, at + 1, fname, LT_NDTYPES) : LT_NDTYPES;
   return last;
+}
+
+/* The dtype of a call: positionally at arg (when arg <= last) or as the option, else def. */
+static lt_dtype dtype_at(lua_State *L, int arg, int last, const rnd_opts *o, lt_dtype def,
+                         const char *fname) {
+  if (arg > last) return o->dt == LT_NDTYPES ? def : o->dt;
+  return ltl_dtype_pick(L, arg, o->dt, def, fname);
 }
 
 /* The optional number argument arg, def when it is absent, nil, or past the positional ones. */
@@ -200,28 +214,25 @@ static lua_Number opt_number(lua_State *L, int arg, int last, lua_Number def) {
   return arg > last ? def : luaL_optnumber(L, arg, def);
 }
 
-/* Raises unless nothing but the options follows argument `after` (self: 1 for a method, whose
-   tensor the message does not count). */
-static void check_no_more(lua_State *L, int after, int last, const char *fname, int self) {
-  if (last > after)
-    ltl_error(L, "%s: too many arguments (at most %d, then an options table)", fname, after - self);
-}
-
 /* A number for a message: NaN without its sign ("nan", never "-nan"). */
 static lua_Number shown(lua_Number v) { return v != v ? fabs(v) : v; }
 
-/* The shape from argument arg on (a table or sizes; none: 0-d), which must end at last. */
-static int check_shape(lua_State *L, int arg, int last, int64_t *shape, const char *fname) {
-  if (arg > last) return 0;
-  if (lua_type(L, arg) != LUA_TTABLE && lua_type(L, arg) != LUA_TNUMBER)
-    luaL_typeerror(L, arg, "shape (table or integers)");
-  int next, ndim = ltl_check_sizes(L, arg, shape, 0, &next);
-  check_no_more(L, next - 1, last, fname, 0);
+/* The shape from argument arg on (a table or sizes; none: 0-d), then a dtype (*dt: def when
+   none), which must end the positional arguments (last). */
+static int check_shape(lua_State *L, int arg, int last, int64_t *shape, const rnd_opts *o,
+                       lt_dtype def, lt_dtype *dt, const char *fname) {
+  int next = arg, ndim = 0;
+  if (arg <= last && lua_type(L, arg) != LUA_TSTRING) {
+    if (lua_type(L, arg) != LUA_TTABLE && lua_type(L, arg) != LUA_TNUMBER)
+      luaL_typeerror(L, arg, "shape (table or integers)");
+    ndim = ltl_check_sizes(L, arg, shape, 0, &next);
+  }
+  *dt = dtype_at(L, next, last, o, def, fname);
+  if (last > next) ltl_too_many(L, 0, next, 1, fname);
   return ndim;
 }
 
-static lt_dtype float_dtype(lua_State *L, const rnd_opts *o, lt_dtype def, const char *fname) {
-  lt_dtype dt = o->dt == LT_NDTYPES ? def : o->dt;
+static lt_dtype float_dtype(lua_State *L, lt_dtype dt, const char *fname) {
   if (!lt_dtypes[dt].is_float)
     ltl_error(L, "%s: dtype must be a floating dtype, got %s", fname, lt_dtypes[dt].name);
   return dt;
@@ -230,12 +241,12 @@ static lt_dtype float_dtype(lua_State *L, const rnd_opts *o, lt_dtype def, const
 /* Pushes t (or a copy) as contiguous float64, owned by a userdata on the stack (t itself is
    held by the caller's). Its data is read with f64_data after the caller's last allocation: a
    finalizer an allocation runs may give t a block of its own. */
-static const lt_tensor *push_f64(lua_State *L, const lt_tensor *t) {
+static const lt_tensor *push_f64(lua_State *L, const lt_tensor *t, const char *fname) {
   const lt_tensor *c;
   lt_tensor *owned;
   lt_error err;
   ltl_ud *ud = ltl_newud(L);
-  LTL_CHECK(L, lt_contiguous_as(t, LT_FLOAT64, &c, &owned, &err), err);
+  if (lt_contiguous_as(t, LT_FLOAT64, &c, &owned, &err)) ltl_fail(L, fname, &err);
   ud->t = owned; /* NULL when t itself is contiguous float64 */
   return c;
 }
@@ -247,7 +258,14 @@ static const double *f64_data(const lt_tensor *c) {
 static void fill(lua_State *L, lt_tensor *t, const lt_rand_dist *d, lt_generator *g,
                  const char *fname) {
   lt_error err;
-  if (lt_random_fill(t, d, g, &err)) ltl_error(L, "%s: %s", fname, err.msg);
+  if (lt_random_fill(t, d, g, &err)) ltl_fail(L, fname, &err);
+}
+
+/* Pushes a new tensor of dt and shape filled from d: the one result of a constructor. */
+static int make(lua_State *L, lt_dtype dt, int ndim, const int64_t *shape, const lt_rand_dist *d,
+                const rnd_opts *o, const char *fname) {
+  fill(L, ltl_push_new(L, dt, ndim, shape, 0), d, o->g, fname);
+  return 1;
 }
 
 /* The integers [low, high) for dtype dt: low < high, both held by dt. Raises, naming fname. */
@@ -255,9 +273,9 @@ static lt_rand_dist int_range(lua_State *L, lt_dtype dt, lua_Integer low, lua_In
                               const char *fname) {
   int64_t lo, hi;
   lt_error err;
-  if (lt_random_int_bounds(dt, &lo, &hi, &err)) ltl_error(L, "%s: %s", fname, err.msg);
+  if (lt_random_int_bounds(dt, &lo, &hi, &err)) ltl_fail(L, fname, &err);
   if (low >= high)
-    ltl_error(L, "%s: low must be below high (got low = %I, high = %I)", fname, low, high);
+    ltl_error(L, "%s: low must be below high, got low = %I, high = %I", fname, low, high);
   if (low < lo || high - 1 > hi)
     ltl_error(L, "%s: [%I, %I) does not fit %s (which holds %I to %I)", fname, low, high,
               lt_dtypes[dt].name, (lua_Integer)lo, (lua_Integer)hi);
@@ -269,10 +287,11 @@ static lt_rand_dist int_range(lua_State *L, lt_dtype dt, lua_Integer low, lua_In
 
 /* {====== constructors ====== */
 
-/* lt.normal(mean, std [, opts]) with a tensor mean or std (or both): the broadcast shape, the
+/* lt.normal(mean, std [, dtype]) with a tensor mean or std (or both): the broadcast shape, the
    dtype of the first tensor unless one is given. */
 static int normal_tensors(lua_State *L, const rnd_opts *o, int last) {
-  check_no_more(L, 2, last, "normal", 0);
+  if (last >= 3 && lua_type(L, 3) != LUA_TSTRING) ltl_too_many(L, 0, 2, 1, "normal");
+  if (last > 3) ltl_too_many(L, 0, 3, 1, "normal");
   lt_tensor *ts[2] = {NULL, NULL};
   for (int i = 0; i < 2; i++)
     if (ltl_testud(L, i + 1)) {
@@ -287,10 +306,10 @@ static int normal_tensors(lua_State *L, const rnd_opts *o, int last) {
   int64_t shape[LT_MAX_NDIM];
   lt_error err;
   if (lt_broadcast_shape(2, (const lt_tensor *const *)ts, &ndim, shape, &err))
-    ltl_error(L, "normal: %s", err.msg);
+    ltl_fail(L, "normal", &err);
   lt_tensor *first = ts[0] ? ts[0] : ts[1];
   lt_dtype def = lt_dtypes[first->dtype].is_float ? first->dtype : LT_FLOAT32;
-  lt_dtype dt = float_dtype(L, o, def, "normal");
+  lt_dtype dt = float_dtype(L, dtype_at(L, 3, last, o, def, "normal"), "normal");
   const lt_tensor *v[2];
   for (int i = 0; i < 2; i++) {
     ltl_ud *b = ltl_newud(L); /* the operand broadcast, or the number as a 0-d tensor */
@@ -304,7 +323,7 @@ static int normal_tensors(lua_State *L, const rnd_opts *o, int last) {
       lt_tensor_free(b->t);
       b->t = s;
     }
-    v[i] = push_f64(L, b->t);
+    v[i] = push_f64(L, b->t, "normal");
   }
   lt_tensor *r = ltl_push_new(L, dt, ndim, shape, 0);
   lt_rand_dist d = {.kind = LT_RAND_NORMAL, .b = 1, .mean = f64_data(v[0]), .std = f64_data(v[1])};
@@ -312,11 +331,11 @@ static int normal_tensors(lua_State *L, const rnd_opts *o, int last) {
   return 1;
 }
 
-/* lt.rand / randn (shape [, opts]), lt.normal(mean, std, shape [, opts]) */
+/* lt.rand / randn (shape [, dtype]), lt.normal(mean, std, shape [, dtype]) */
 static int make_real(lua_State *L, lt_rand_kind kind, const char *fname, int nparams) {
   rnd_opts o;
   int64_t shape[LT_MAX_NDIM];
-  int last = read_opts(L, 1, fname, 2, &o);
+  int last = read_opts(L, 0, LT_MAX_NDIM + 3, 1, fname, &o);
   lt_rand_dist d = {.kind = kind, .b = 1};
   if (nparams && (ltl_testud(L, 1) || ltl_testud(L, 2))) return normal_tensors(L, &o, last);
   if (nparams) {
@@ -325,26 +344,27 @@ static int make_real(lua_State *L, lt_rand_kind kind, const char *fname, int npa
     if (!(d.b >= 0))
       luaL_argerror(L, 2, lua_pushfstring(L, "std must be non-negative, got %f", shown(d.b)));
   }
-  int ndim = check_shape(L, nparams + 1, last, shape, fname);
-  lt_dtype dt = float_dtype(L, &o, LT_FLOAT32, fname);
-  fill(L, ltl_push_new(L, dt, ndim, shape, 0), &d, o.g, fname);
-  return 1;
+  lt_dtype dt;
+  int ndim = check_shape(L, nparams + 1, last, shape, &o, LT_FLOAT32, &dt, fname);
+  return make(L, float_dtype(L, dt, fname), ndim, shape, &d, &o, fname);
 }
 static int f_rand(lua_State *L) { return make_real(L, LT_RAND_UNIFORM, "rand", 0); }
 static int f_randn(lua_State *L) { return make_real(L, LT_RAND_NORMAL, "randn", 0); }
 static int f_normal(lua_State *L) { return make_real(L, LT_RAND_NORMAL, "normal", 2); }
 
-/* lt.randint(low, high, shape [, opts]) or lt.randint(high, shape [, opts]): half-open, int64
+/* lt.randint(low, high, shape [, dtype]) or lt.randint(high, shape [, dtype]): half-open, int64
    unless a dtype is given. */
 static int f_randint(lua_State *L) {
   rnd_opts o;
   int64_t shape[LT_MAX_NDIM];
-  int last = read_opts(L, 1, "randint", 2, &o), two = lua_type(L, 2) == LUA_TTABLE;
+  int last = read_opts(L, 0, LT_MAX_NDIM + 3, 1, "randint", &o);
+  int two = lua_type(L, 2) == LUA_TTABLE;
   lua_Integer low = two ? 0 : ltl_check_int(L, 1, "low");
   lua_Integer high = ltl_check_int(L, two ? 1 : 2, "high");
   int at = two ? 2 : 3, ndim = 0; /* the shape's argument */
+  lt_dtype dt = o.dt == LT_NDTYPES ? LT_INT64 : o.dt;
   if (at <= last) {
-    ndim = check_shape(L, at, last, shape, "randint");
+    ndim = check_shape(L, at, last, shape, &o, LT_INT64, &dt, "randint");
   } else { /* only an empty table there (taken for options): 0-d */
     int empty = lua_type(L, at) == LUA_TTABLE;
     if (empty) {
@@ -354,187 +374,156 @@ static int f_randint(lua_State *L) {
     }
     if (!empty) luaL_typeerror(L, at, "shape (table or integers)");
   }
-  lt_dtype dt = o.dt == LT_NDTYPES ? LT_INT64 : o.dt;
   lt_rand_dist d = int_range(L, dt, low, high, "randint");
-  fill(L, ltl_push_new(L, dt, ndim, shape, 0), &d, o.g, "randint");
-  return 1;
+  return make(L, dt, ndim, shape, &d, &o, "randint");
 }
 
-/* lt.randperm(n [, opts]): a permutation of 1..n, int64 unless a dtype is given. */
+/* lt.randperm(n [, dtype]): a permutation of 1..n, int64 unless a dtype is given. */
 static int f_randperm(lua_State *L) {
   rnd_opts o;
-  int last = read_opts(L, 1, "randperm", 2, &o);
+  int last = read_opts(L, 0, 2, 1, "randperm", &o);
   lua_Integer n = ltl_check_int(L, 1, "n");
   luaL_argcheck(L, n >= 0, 1, "n must be non-negative");
-  check_no_more(L, 1, last, "randperm", 0);
-  lt_dtype dt = o.dt == LT_NDTYPES ? LT_INT64 : o.dt;
+  lt_dtype dt = dtype_at(L, 2, last, &o, LT_INT64, "randperm");
   int64_t lo, hi;
   lt_error err;
   if (lt_random_int_bounds(dt, &lo, &hi, &err) || dt == LT_BOOL)
     return ltl_error(L, "randperm: dtype must be an integer or floating dtype, got %s",
                      lt_dtypes[dt].name);
   if (n > hi) return ltl_error(L, "randperm: %s cannot hold %I", lt_dtypes[dt].name, n);
-  ltl_ud *ud = ltl_newud(L);
-  if (lt_randperm(n, o.g, &ud->t, &err)) return ltl_error(L, "randperm: %s", err.msg);
-  if (dt != LT_INT64) {
-    ltl_ud *c = ltl_newud(L);
-    LTL_CHECK(L, lt_cast(ud->t, dt, &c->t, &err), err);
-  }
-  return 1;
+  lt_tensor **p = ltl_out(L);
+  if (lt_randperm(n, o.g, p, &err)) return ltl_fail(L, "randperm", &err);
+  if (dt == LT_INT64) return 1;
+  return ltl_result(L, lt_cast(*p, dt, ltl_out(L), &err), &err, "randperm");
 }
 
-/* lt.bernoulli(p [, opts]): 1 with probability p[i], in p's dtype and shape. */
+/* lt.bernoulli(p): 1 with probability p[i], in p's dtype and shape. */
 static int f_bernoulli(lua_State *L) {
   rnd_opts o;
-  int last = read_opts(L, 1, "bernoulli", 1, &o);
+  read_opts(L, 0, 1, 0, "bernoulli", &o);
   lt_tensor *p = ltl_check(L, 1);
-  check_no_more(L, 1, last, "bernoulli", 0);
   ltl_check_readable(L, p);
   if (p->dtype == LT_OPAQUE || !lt_dtypes[p->dtype].is_float)
     return luaL_argerror(L, 1, "probabilities must have a floating dtype");
-  const lt_tensor *c = push_f64(L, p);
+  const lt_tensor *c = push_f64(L, p, "bernoulli");
   lt_tensor *r = ltl_push_new(L, p->dtype, p->ndim, p->shape, 0);
   lt_rand_dist d = {.kind = LT_RAND_BERNOULLI, .p = f64_data(c)};
   fill(L, r, &d, o.g, "bernoulli");
   return 1;
 }
 
-/* lt.multinomial(probs, n [, replacement] [, opts]) */
+/* lt.multinomial(probs, n [, replacement]) */
 static int f_multinomial(lua_State *L) {
   rnd_opts o;
-  int last = read_opts(L, 1, "multinomial", 1, &o);
+  int last = read_opts(L, 0, 3, 0, "multinomial", &o);
   lt_tensor *p = ltl_check(L, 1);
   lua_Integer n = ltl_check_int(L, 2, "number of samples");
   int repl = last >= 3 ? ltl_opt_bool(L, 3, 0, "replacement") : 0;
-  check_no_more(L, 3, last, "multinomial", 0);
   ltl_check_readable(L, p);
-  ltl_ud *ud = ltl_newud(L);
   lt_error err;
-  if (lt_multinomial(p, n, repl, o.g, &ud->t, &err))
-    return ltl_error(L, "multinomial: %s", err.msg);
-  return 1;
+  return ltl_result(L, lt_multinomial(p, n, repl, o.g, ltl_out(L), &err), &err, "multinomial");
 }
 
-/* lt.rand_like / randn_like (t [, opts]) */
+/* lt.rand_like / randn_like (t [, dtype]) */
 static int make_like(lua_State *L, lt_rand_kind kind, const char *fname) {
   rnd_opts o;
-  int last = read_opts(L, 1, fname, 2, &o);
+  int last = read_opts(L, 0, 2, 1, fname, &o);
   lt_tensor *t = ltl_check(L, 1);
-  check_no_more(L, 1, last, fname, 0);
-  lt_dtype dt = float_dtype(L, &o, t->dtype == LT_OPAQUE ? LT_FLOAT32 : t->dtype, fname);
+  lt_dtype def = t->dtype == LT_OPAQUE ? LT_FLOAT32 : t->dtype;
+  lt_dtype dt = float_dtype(L, dtype_at(L, 2, last, &o, def, fname), fname);
   lt_rand_dist d = {.kind = kind, .b = 1};
-  fill(L, ltl_push_new(L, dt, t->ndim, t->shape, 0), &d, o.g, fname);
-  return 1;
+  return make(L, dt, t->ndim, t->shape, &d, &o, fname);
 }
 static int f_rand_like(lua_State *L) { return make_like(L, LT_RAND_UNIFORM, "rand_like"); }
 static int f_randn_like(lua_State *L) { return make_like(L, LT_RAND_NORMAL, "randn_like"); }
 
-/* lt.randint_like(t, [low,] high [, opts]): t's shape and dtype unless a dtype is given. */
+/* lt.randint_like(t, [low,] high [, dtype]): t's shape and dtype unless a dtype is given. */
 static int f_randint_like(lua_State *L) {
   rnd_opts o;
-  int last = read_opts(L, 1, "randint_like", 2, &o);
+  int last = read_opts(L, 0, 4, 1, "randint_like", &o);
   lt_tensor *t = ltl_check(L, 1);
-  check_no_more(L, 3, last, "randint_like", 0);
-  lua_Integer low = last >= 3 ? ltl_check_int(L, 2, "low") : 0;
-  lua_Integer high = ltl_check_int(L, last >= 3 ? 3 : 2, "high");
-  lt_dtype dt = o.dt == LT_NDTYPES ? t->dtype : o.dt;
+  int two = last >= 3 && lua_type(L, 3) == LUA_TNUMBER, darg = two ? 4 : 3;
+  lua_Integer low = two ? ltl_check_int(L, 2, "low") : 0;
+  lua_Integer high = ltl_check_int(L, two ? 3 : 2, "high");
+  if (last > darg) ltl_too_many(L, 0, darg, 1, "randint_like");
+  lt_dtype dt = dtype_at(L, darg, last, &o, t->dtype, "randint_like");
   if (dt == LT_OPAQUE) return luaL_argerror(L, 1, "tensor of an opaque dtype");
   lt_rand_dist d = int_range(L, dt, low, high, "randint_like");
-  fill(L, ltl_push_new(L, dt, t->ndim, t->shape, 0), &d, o.g, "randint_like");
-  return 1;
+  return make(L, dt, t->ndim, t->shape, &d, &o, "randint_like");
 }
 
 /* }====== */
 
 /* {====== in place ====== */
 
-/* The tensor of an in-place method, made ready for writing (after the options were read). */
-static lt_tensor *target(lua_State *L) {
+/* The tensor of an in-place method, made ready for writing (after the options were read), and
+   what the method returns: t, filled from d. */
+static int fill_self(lua_State *L, const lt_rand_dist *d, const rnd_opts *o, const char *fname) {
   lt_tensor *t = ltl_check(L, 1);
   ltl_prepare_write(L, t);
-  return t;
+  fill(L, t, d, o->g, fname);
+  lua_settop(L, 1);
+  return 1;
 }
 
-/* t:uniform_([a, b] [, opts]): [a, b), default [0, 1). */
-static int m_uniform_(lua_State *L) {
+/* t:uniform_([a, b]): [a, b), default [0, 1); t:normal_([mean, std]). */
+static int fill_real(lua_State *L, lt_rand_kind kind, const char *fname) {
   rnd_opts o;
-  int last = read_opts(L, 2, "uniform_", 1, &o);
-  check_no_more(L, 3, last, "uniform_", 1);
-  lt_rand_dist d = {
-      .kind = LT_RAND_UNIFORM, .a = opt_number(L, 2, last, 0), .b = opt_number(L, 3, last, 1)};
-  if (!(d.a <= d.b))
+  int last = read_opts(L, 1, 2, 0, fname, &o);
+  lt_rand_dist d = {.kind = kind, .a = opt_number(L, 2, last, 0), .b = opt_number(L, 3, last, 1)};
+  if (kind == LT_RAND_UNIFORM && !(d.a <= d.b))
     return luaL_argerror(
         L, 3,
-        lua_pushfstring(L, "b must be at least a (got a = %f, b = %f)", shown(d.a), shown(d.b)));
-  lt_tensor *t = target(L);
-  fill(L, t, &d, o.g, "uniform_");
-  lua_settop(L, 1);
-  return 1;
-}
-
-/* t:normal_([mean, std] [, opts]) */
-static int m_normal_(lua_State *L) {
-  rnd_opts o;
-  int last = read_opts(L, 2, "normal_", 1, &o);
-  check_no_more(L, 3, last, "normal_", 1);
-  lt_rand_dist d = {
-      .kind = LT_RAND_NORMAL, .a = opt_number(L, 2, last, 0), .b = opt_number(L, 3, last, 1)};
-  if (!(d.b >= 0))
+        lua_pushfstring(L, "b must be at least a, got a = %f, b = %f", shown(d.a), shown(d.b)));
+  if (kind == LT_RAND_NORMAL && !(d.b >= 0))
     return luaL_argerror(L, 3, lua_pushfstring(L, "std must be non-negative, got %f", shown(d.b)));
-  lt_tensor *t = target(L);
-  fill(L, t, &d, o.g, "normal_");
-  lua_settop(L, 1);
-  return 1;
+  return fill_self(L, &d, &o, fname);
 }
+static int m_uniform_(lua_State *L) { return fill_real(L, LT_RAND_UNIFORM, "uniform_"); }
+static int m_normal_(lua_State *L) { return fill_real(L, LT_RAND_NORMAL, "normal_"); }
 
-/* t:random_([opts]): [0, the largest integer t's dtype holds] (floats: 2^digits);
-   t:random_(to): [0, to); t:random_(from, to): [from, to). */
+/* t:random_(): [0, the largest integer t's dtype holds] (floats: 2^digits); t:random_(to):
+   [0, to); t:random_(from, to): [from, to). */
 static int m_random_(lua_State *L) {
   rnd_opts o;
-  int last = read_opts(L, 2, "random_", 1, &o);
-  check_no_more(L, 3, last, "random_", 1);
+  int last = read_opts(L, 1, 2, 0, "random_", &o);
   lt_tensor *t = ltl_check(L, 1);
   if (t->dtype == LT_OPAQUE) return ltl_error(L, "random_: tensor of an opaque dtype");
   lt_rand_dist d;
   if (last == 1) {
     int64_t lo, hi;
     lt_error err;
-    if (lt_random_int_bounds(t->dtype, &lo, &hi, &err)) return ltl_error(L, "random_: %s", err.msg);
+    if (lt_random_int_bounds(t->dtype, &lo, &hi, &err)) return ltl_fail(L, "random_", &err);
     d = (lt_rand_dist){.kind = LT_RAND_INT, .range = (uint64_t)hi + 1};
   } else {
     lua_Integer from = last == 3 ? ltl_check_int(L, 2, "from") : 0;
     lua_Integer to = ltl_check_int(L, last, "to");
     d = int_range(L, t->dtype, from, to, "random_");
   }
-  t = target(L);
-  fill(L, t, &d, o.g, "random_");
-  lua_settop(L, 1);
-  return 1;
+  return fill_self(L, &d, &o, "random_");
 }
 
-/* t:bernoulli_([p] [, opts]): p a number (default 0.5) or a tensor broadcast to t. */
+/* t:bernoulli_([p]): p a number (default 0.5) or a tensor broadcast to t. */
 static int m_bernoulli_(lua_State *L) {
   rnd_opts o;
-  int last = read_opts(L, 2, "bernoulli_", 1, &o);
-  check_no_more(L, 2, last, "bernoulli_", 1);
+  int last = read_opts(L, 1, 1, 0, "bernoulli_", &o);
   lt_tensor *t = ltl_check(L, 1);
   lt_rand_dist d = {.kind = LT_RAND_BERNOULLI, .a = 0.5};
   const lt_tensor *c = NULL;
-  if (last < 2) {
-    /* the default p */
-  } else if (ltl_testud(L, 2)) {
+  if (last >= 2 && ltl_testud(L, 2)) {
     lt_tensor *p = ltl_check(L, 2);
     ltl_check_readable(L, p);
     if (p->dtype == LT_OPAQUE || lt_dtypes[p->dtype].is_complex)
       return luaL_argerror(L, 2, "probabilities must be real");
     lt_error err;
-    ltl_ud *v = ltl_newud(L);
-    LTL_CHECK(L, lt_broadcast_to(p, t->ndim, t->shape, &v->t, &err), err);
-    c = push_f64(L, v->t);
-  } else if (!lua_isnoneornil(L, 2)) {
+    lt_tensor **v = ltl_out(L);
+    ltl_result(L, lt_broadcast_to(p, t->ndim, t->shape, v, &err), &err, "bernoulli_");
+    c = push_f64(L, *v, "bernoulli_");
+  } else if (last >= 2) {
     d.a = luaL_checknumber(L, 2);
   }
-  t = target(L);
+  t = ltl_check(L, 1);
+  ltl_prepare_write(L, t);
   if (c) d.p = f64_data(c); /* after the last allocation */
   fill(L, t, &d, o.g, "bernoulli_");
   lua_settop(L, 1);

@@ -72,43 +72,26 @@ static int check_dims(lua_State *L, int arg, int ndim, int *dims) {
   return n;
 }
 
-/* The optional integer argument arg, def when none or nil. */
-static lua_Integer opt_int(lua_State *L, int arg, lua_Integer def, const char *what) {
-  return lua_isnoneornil(L, arg) ? def : ltl_check_int(L, arg, what);
-}
-
-/* Raises unless nothing follows argument last. */
-static void check_no_more(lua_State *L, int last) {
-  for (int i = last + 1; i <= lua_gettop(L); i++)
-    if (!lua_isnil(L, i))
-      luaL_argerror(L, i,
-                    lua_pushfstring(L, "no more arguments expected, got %s", luaL_typename(L, i)));
-}
-
-/* One result, the tensor the core made into the userdata on top, or the core's error raised. */
-static int pushed(lua_State *L, int rc, const lt_error *err) {
-  if (rc) return ltl_raise(L, err);
-  return 1;
-}
-
 /* }====== */
 
 /* {====== copies ====== */
 
 /* t:flip(dims) -- dims a table or the dims as arguments; a copy. */
 static int m_flip(lua_State *L) {
+  ltl_args(L, 1, LT_MAX_NDIM + 1, 0, "flip");
   lt_tensor *t = ltl_check(L, 1);
   int dims[LT_MAX_NDIM];
-  if (lua_isnoneornil(L, 2)) return luaL_argerror(L, 2, "dims expected (a table or integers)");
+  if (lua_isnone(L, 2)) return luaL_argerror(L, 2, "dims expected (a table or integers)");
+  if (lua_type(L, 2) == LUA_TTABLE) ltl_args_end(L, 1, 2, 0, "flip");
   int n = check_dims(L, 2, t->ndim, dims);
   lt_error err;
-  ltl_ud *ud = ltl_newud(L);
-  return pushed(L, lt_flip(t, t->ndim ? n : 0, dims, &ud->t, &err), &err);
+  return ltl_result(L, lt_flip(t, t->ndim ? n : 0, dims, ltl_out(L), &err), &err, "flip");
 }
 
 /* t:roll(shifts [, dims]) -- integers or tables of them; without dims the flattened tensor
    rolls and keeps its shape. */
 static int m_roll(lua_State *L) {
+  ltl_args(L, 1, 2, 0, "roll");
   lt_tensor *t = ltl_check(L, 1);
   lua_settop(L, 3);
   lua_Integer sh[LT_MAX_NDIM];
@@ -130,19 +113,21 @@ static int m_roll(lua_State *L) {
   if (ns == 0) return luaL_argerror(L, 2, "at least one shift expected");
   for (int i = 0; i < ns; i++) shifts[i] = sh[i];
   lt_error err;
-  ltl_ud *ud = ltl_newud(L);
   int flat = nd == 0 || t->ndim == 0;
-  return pushed(L, lt_roll(t, flat ? 1 : ns, shifts, flat ? NULL : dims, &ud->t, &err), &err);
+  return ltl_result(L, lt_roll(t, flat ? 1 : ns, shifts, flat ? NULL : dims, ltl_out(L), &err),
+                    &err, "roll");
 }
 
 /* t:repeat(sizes) and t:tile(sizes): sizes a table or integers. tile pads the sizes with
    leading 1s up to the tensor's dims (torch.tile); repeat needs at least that many. */
 static int repeat_or_tile(lua_State *L, int tile) {
+  const char *fname = tile ? "tile" : "repeat";
+  ltl_args(L, 1, LT_MAX_NDIM + 1, 0, fname);
   lt_tensor *t = ltl_check(L, 1);
   int64_t reps[LT_MAX_NDIM];
   int next;
   int n = ltl_check_sizes(L, 2, reps, 0, &next);
-  check_no_more(L, next - 1);
+  ltl_args_end(L, 1, next - 1, 0, fname);
   if (tile && n < t->ndim) {
     int pad = t->ndim - n;
     memmove(reps + pad, reps, (size_t)n * sizeof(int64_t));
@@ -150,32 +135,35 @@ static int repeat_or_tile(lua_State *L, int tile) {
     n = t->ndim;
   }
   lt_error err;
-  ltl_ud *ud = ltl_newud(L);
-  return pushed(L, lt_repeat(t, n, reps, &ud->t, &err), &err);
+  return ltl_result(L, lt_repeat(t, n, reps, ltl_out(L), &err), &err, fname);
 }
 static int m_repeat(lua_State *L) { return repeat_or_tile(L, 0); }
 static int m_tile(lua_State *L) { return repeat_or_tile(L, 1); }
 
-/* t:tril(diagonal = 0) and t:triu(diagonal = 0): copies. */
-static int tri(lua_State *L, int upper) {
+/* t:tril(diagonal = 0) and t:triu(diagonal = 0): copies; tril_ and triu_ clear t itself. */
+static int tri(lua_State *L, int upper, int inplace, const char *fname) {
+  ltl_args(L, 1, 1, 0, fname);
   lt_tensor *t = ltl_check(L, 1);
-  lua_Integer k = opt_int(L, 2, 0, "diagonal");
-  check_no_more(L, 2);
+  lua_Integer k = ltl_opt_int(L, 2, 0, "diagonal");
   lt_error err;
-  ltl_ud *ud = ltl_newud(L);
-  return pushed(L, lt_tri(t, k, upper, &ud->t, &err), &err);
+  if (!inplace) return ltl_result(L, lt_tri(t, k, upper, ltl_out(L), &err), &err, fname);
+  ltl_prepare_write(L, t);
+  if (lt_tri_(t, k, upper, &err)) return ltl_fail(L, fname, &err);
+  lua_settop(L, 1);
+  return 1;
 }
-static int m_tril(lua_State *L) { return tri(L, 0); }
-static int m_triu(lua_State *L) { return tri(L, 1); }
+static int m_tril(lua_State *L) { return tri(L, 0, 0, "tril"); }
+static int m_triu(lua_State *L) { return tri(L, 1, 0, "triu"); }
+static int m_tril_(lua_State *L) { return tri(L, 0, 1, "tril_"); }
+static int m_triu_(lua_State *L) { return tri(L, 1, 1, "triu_"); }
 
 /* t:diag(diagonal = 0): a 1-d tensor becomes a matrix, a matrix gives its diagonal (copies). */
 static int m_diag(lua_State *L) {
+  ltl_args(L, 1, 1, 0, "diag");
   lt_tensor *t = ltl_check(L, 1);
-  lua_Integer k = opt_int(L, 2, 0, "diagonal");
-  check_no_more(L, 2);
+  lua_Integer k = ltl_opt_int(L, 2, 0, "diagonal");
   lt_error err;
-  ltl_ud *ud = ltl_newud(L);
-  return pushed(L, lt_diag(t, k, &ud->t, &err), &err);
+  return ltl_result(L, lt_diag(t, k, ltl_out(L), &err), &err, "diag");
 }
 
 /* }====== */
@@ -184,8 +172,8 @@ static int m_diag(lua_State *L) {
 
 /* Pushes a new table holding the views of t along dim d of the given lengths (n of them, or
    while the dim lasts when sizes is NULL: each `size` long, the last one shorter). */
-static int push_pieces(lua_State *L, const char *fname, const lt_tensor *t, int d,
-                       const int64_t *sizes, int64_t n, int64_t size) {
+static int push_pieces(lua_State *L, const lt_tensor *t, int d, const int64_t *sizes, int64_t n,
+                       int64_t size, const char *fname) {
   int64_t total = t->shape[d], start = 0;
   if (!sizes) n = size > 0 && total > 0 ? (total - 1) / size + 1 : 1; /* no overflow */
   if (n > LTL_MAX_PIECES)
@@ -194,8 +182,7 @@ static int push_pieces(lua_State *L, const char *fname, const lt_tensor *t, int 
   for (int64_t i = 0; i < n; i++) {
     int64_t len = sizes ? sizes[i] : (total - start < size ? total - start : size);
     lt_error err;
-    ltl_ud *ud = ltl_newud(L);
-    if (lt_narrow(t, d, start, len, &ud->t, &err)) return ltl_raise(L, &err);
+    ltl_result(L, lt_narrow(t, d, start, len, ltl_out(L), &err), &err, fname);
     lua_rawseti(L, -2, (lua_Integer)i + 1);
     start += len;
   }
@@ -211,15 +198,15 @@ static int piece_dim(lua_State *L, const lt_tensor *t, int arg, const char *fnam
 /* t:split(split_size_or_sections, dim = 1): views, each split_size long (the last one
    shorter), or of the lengths in the table sections, which must add up to the dim's size. */
 static int m_split(lua_State *L) {
+  ltl_args(L, 1, 2, 0, "split");
   lt_tensor *t = ltl_check(L, 1);
   int d = piece_dim(L, t, 3, "split");
-  check_no_more(L, 3);
   int64_t total = t->shape[d];
   if (lua_type(L, 2) != LUA_TTABLE) {
     lua_Integer size = ltl_check_int(L, 2, "split_size");
     if (size <= 0 && !(size == 0 && total == 0))
       return luaL_argerror(L, 2, lua_pushfstring(L, "size %I must be positive", size));
-    return push_pieces(L, "split", t, d, NULL, 0, size);
+    return push_pieces(L, t, d, NULL, 0, size, "split");
   }
   lua_Unsigned n = lua_rawlen(L, 2);
   int64_t *sizes = lua_newuserdatauv(L, (size_t)(n ? n : 1) * sizeof(int64_t), 0);
@@ -242,16 +229,16 @@ static int m_split(lua_State *L) {
     return luaL_argerror(L, 2,
                          lua_pushfstring(L, "sizes add up to %I, but dim %d has size %I",
                                          (lua_Integer)sum, d + 1, (lua_Integer)total));
-  return push_pieces(L, "split", t, d, sizes, (int64_t)n, 0);
+  return push_pieces(L, t, d, sizes, (int64_t)n, 0, "split");
 }
 
 /* t:chunk(chunks, dim = 1): views as torch.chunk makes them, each ceil(size / chunks) long
    (so there may be fewer than chunks); an empty dim gives chunks empty views. */
 static int m_chunk(lua_State *L) {
+  ltl_args(L, 1, 2, 0, "chunk");
   lt_tensor *t = ltl_check(L, 1);
   lua_Integer chunks = ltl_check_int(L, 2, "chunks");
   int d = piece_dim(L, t, 3, "chunk");
-  check_no_more(L, 3);
   if (chunks <= 0)
     return luaL_argerror(L, 2, lua_pushfstring(L, "chunks %I must be positive", chunks));
   int64_t total = t->shape[d];
@@ -263,29 +250,27 @@ static int m_chunk(lua_State *L) {
     lua_createtable(L, (int)chunks, 0);
     for (lua_Integer i = 1; i <= chunks; i++) {
       lt_error err;
-      ltl_ud *ud = ltl_newud(L);
-      if (lt_narrow(t, d, 0, 0, &ud->t, &err)) return ltl_raise(L, &err);
+      ltl_result(L, lt_narrow(t, d, 0, 0, ltl_out(L), &err), &err, "chunk");
       lua_rawseti(L, -2, i);
     }
     return 1;
   }
   int64_t size = total / chunks + (total % chunks != 0);
-  return push_pieces(L, "chunk", t, d, NULL, 0, size);
+  return push_pieces(L, t, d, NULL, 0, size, "chunk");
 }
 
 /* t:unbind(dim = 1): a table of the views t:select(dim, i). */
 static int m_unbind(lua_State *L) {
+  ltl_args(L, 1, 1, 0, "unbind");
   lt_tensor *t = ltl_check(L, 1);
   int d = piece_dim(L, t, 2, "unbind");
-  check_no_more(L, 2);
   int64_t n = t->shape[d];
   if (n > LTL_MAX_PIECES)
     return ltl_error(L, "unbind: %I pieces is more than %d", (lua_Integer)n, LTL_MAX_PIECES);
   lua_createtable(L, n < 1 << 20 ? (int)n : 1 << 20, 0);
   for (int64_t i = 0; i < n; i++) {
     lt_error err;
-    ltl_ud *ud = ltl_newud(L);
-    if (lt_select(t, d, i, &ud->t, &err)) return ltl_raise(L, &err);
+    ltl_result(L, lt_select(t, d, i, ltl_out(L), &err), &err, "unbind");
     lua_rawseti(L, -2, (lua_Integer)i + 1);
   }
   return 1;
@@ -293,99 +278,81 @@ static int m_unbind(lua_State *L) {
 
 /* t:diagonal(offset = 0, dim1 = 1, dim2 = 2): a view, the diagonal appended as the last dim. */
 static int m_diagonal(lua_State *L) {
+  ltl_args(L, 1, 3, 0, "diagonal");
   lt_tensor *t = ltl_check(L, 1);
-  lua_Integer off = opt_int(L, 2, 0, "offset");
-  check_no_more(L, 4);
+  lua_Integer off = ltl_opt_int(L, 2, 0, "offset");
   if (t->ndim < 2)
     return ltl_error(L, "diagonal: expected a tensor of at least 2 dims, got %d", t->ndim);
-  int d1 = lua_isnoneornil(L, 3) ? 0 : ltl_check_dim(L, 3, t->ndim);
-  int d2 = lua_isnoneornil(L, 4) ? 1 : ltl_check_dim(L, 4, t->ndim);
+  int d1 = ltl_opt_dim(L, 3, t->ndim, 0), d2 = ltl_opt_dim(L, 4, t->ndim, 1);
   if (d1 == d2)
     return luaL_argerror(L, 4, lua_pushfstring(L, "dim1 and dim2 are the same dim (%d)", d1 + 1));
   lt_error err;
-  ltl_ud *ud = ltl_newud(L);
-  if (lt_diagonal(t, off, d1, d2, &ud->t, &err)) return ltl_raise(L, &err);
-  return 1;
+  return ltl_result(L, lt_diagonal(t, off, d1, d2, ltl_out(L), &err), &err, "diagonal");
 }
 
 /* t:trace(): the sum of the main diagonal of a matrix, a Lua value as t:sum() gives. */
 static int m_trace(lua_State *L) {
+  ltl_args(L, 1, 0, 0, "trace");
   lt_tensor *t = ltl_check(L, 1);
-  check_no_more(L, 1);
   if (t->ndim != 2) return ltl_error(L, "trace: expected a 2-d tensor, got %d dims", t->ndim);
   ltl_check_readable(L, t);
   lt_error err;
   ltl_ud *d = ltl_newud(L), *s = ltl_newud(L); /* the diagonal, then the sum */
   if (lt_diagonal(t, 0, 0, 1, &d->t, &err) || lt_reduce(LT_SUM, d->t, -1, 0, 0, &s->t, NULL, &err))
-    return ltl_raise(L, &err);
+    return ltl_fail(L, "trace", &err);
   ltl_push_element(L, s->t->dtype, lt_data(s->t));
   return 1;
 }
 
 /* t:broadcast_to(shape) and lt.broadcast_to(t, shape): t:expand's view (-1 keeps a size). */
 static int m_broadcast_to(lua_State *L) {
+  ltl_args(L, 1, LT_MAX_NDIM + 1, 0, "broadcast_to");
   lt_tensor *t = ltl_check(L, 1);
   int64_t sizes[LT_MAX_NDIM];
   int next;
-  if (lua_isnoneornil(L, 2)) return luaL_typeerror(L, 2, "shape (table or integers)");
+  if (lua_isnone(L, 2)) return luaL_typeerror(L, 2, "shape (table or integers)");
   int n = ltl_check_sizes(L, 2, sizes, 1, &next);
-  check_no_more(L, next - 1);
+  ltl_args_end(L, 1, next - 1, 0, "broadcast_to");
   lt_error err;
-  ltl_ud *ud = ltl_newud(L);
-  if (lt_expand(t, n, sizes, &ud->t, &err)) return ltl_raise(L, &err);
-  return 1;
+  return ltl_result(L, lt_expand(t, n, sizes, ltl_out(L), &err), &err, "broadcast_to");
 }
 
 /* lt.meshgrid(t1, t2, ... [, {indexing = "ij"|"xy"}]) or lt.meshgrid({t1, t2, ...}, opts): a
    table of expanded views of the 0-d or 1-d tensors, one dim per tensor ("xy" swaps the first
    two, as NumPy's default). */
 static int f_meshgrid(lua_State *L) {
-  static const char *const keys[] = {"indexing"};
-  int last = ltl_opts(L, 1, "meshgrid", keys, 1), xy = 0;
-  if (!lua_isnil(L, -1)) {
-    const char *ix = lua_tostring(L, -1);
-    if (lua_type(L, -1) != LUA_TSTRING || (strcmp(ix, "ij") != 0 && strcmp(ix, "xy") != 0))
-      return ltl_error(L, "meshgrid: indexing must be \"ij\" or \"xy\", got %s",
-                       lua_type(L, -1) == LUA_TSTRING ? ix : luaL_typename(L, -1));
-    xy = ix[0] == 'x';
-  }
+  static const char *const keys[] = {"indexing"}, *const ways[] = {"ij", "xy", NULL};
+  ltl_args(L, 0, LT_MAX_NDIM + 1, 1, "meshgrid");
+  int last = ltl_opts(L, 1, "meshgrid", keys, 1);
+  int xy = ltl_choice_option(L, -1, 0, "meshgrid", "indexing", ways);
   lua_settop(L, last);
-  int first = 1, n = last;
-  if (last == 1 && lua_type(L, 1) == LUA_TTABLE) { /* one table: its elements */
-    lua_Unsigned len = lua_rawlen(L, 1);
-    if (len > LT_MAX_NDIM)
-      return ltl_error(L, "meshgrid: too many tensors (at most %d)", LT_MAX_NDIM);
-    luaL_checkstack(L, (int)len + 4, NULL);
-    for (lua_Unsigned i = 1; i <= len; i++) lua_rawgeti(L, 1, (lua_Integer)i);
-    first = 2;
-    n = (int)len;
-  }
+  int list = last >= 1 && lua_type(L, 1) == LUA_TTABLE; /* one table: its elements */
+  if (list) ltl_args_end(L, 0, 1, 1, "meshgrid");
+  lua_Integer n = list ? (lua_Integer)lua_rawlen(L, 1) : last;
   if (n == 0) return ltl_error(L, "meshgrid: expected at least one tensor");
   if (n > LT_MAX_NDIM) return ltl_error(L, "meshgrid: too many tensors (at most %d)", LT_MAX_NDIM);
+  const lt_tensor **ts = ltl_tensors(L, 1, n, list, "meshgrid", "tensor");
   int64_t shape[LT_MAX_NDIM];
   for (int i = 0; i < n; i++) {
-    if (!ltl_testud(L, first + i))
-      return ltl_error(L, "meshgrid: tensor %d is a %s, not a tensor", i + 1,
-                       luaL_typename(L, first + i));
-    lt_tensor *t = ltl_check(L, first + i);
+    const lt_tensor *t = ts[i];
     if (t->ndim > 1)
       return ltl_error(L, "meshgrid: tensor %d has %d dims (expected 0-d or 1-d tensors)", i + 1,
                        t->ndim);
     ltl_check_readable(L, t);
-    if (t->dtype != ltl_check(L, first)->dtype)
+    if (t->dtype != ts[0]->dtype)
       return ltl_error(L, "meshgrid: tensor %d is %s, tensor 1 is %s (all must have one dtype)",
-                       i + 1, lt_dtypes[t->dtype].name, lt_dtypes[ltl_check(L, first)->dtype].name);
+                       i + 1, lt_dtypes[t->dtype].name, lt_dtypes[ts[0]->dtype].name);
     int pos = xy && n > 1 && i < 2 ? 1 - i : i;
     shape[pos] = t->ndim ? t->shape[0] : 1;
   }
-  lua_createtable(L, n, 0);
+  lua_createtable(L, (int)n, 0);
   int res = lua_gettop(L);
   for (int i = 0; i < n; i++) {
-    const lt_tensor *t = ltl_check(L, first + i);
+    const lt_tensor *t = ts[i];
     int pos = xy && n > 1 && i < 2 ? 1 - i : i;
     lt_frame f;
     lt_tensor *v = lt_frame_of(&f, t); /* 1 everywhere, the tensor's dim at pos */
-    v->ndim = n;
+    v->ndim = (int)n;
     for (int j = 0; j < n; j++) {
       v->shape[j] = 1;
       v->strides[j] = 1;
@@ -393,8 +360,7 @@ static int f_meshgrid(lua_State *L) {
     v->shape[pos] = t->ndim ? t->shape[0] : 1;
     v->strides[pos] = t->ndim ? t->strides[0] : 1;
     lt_error err;
-    ltl_ud *ud = ltl_newud(L);
-    if (lt_expand(v, n, shape, &ud->t, &err)) return ltl_raise(L, &err);
+    ltl_result(L, lt_expand(v, (int)n, shape, ltl_out(L), &err), &err, "meshgrid");
     lua_rawseti(L, res, i + 1);
   }
   return 1;
@@ -404,50 +370,29 @@ static int f_meshgrid(lua_State *L) {
 
 /* {====== constructors ====== */
 
-/* The dtype a constructor was given: a dtype name at arg (when a string is there), else opt
-   (the options table's, LT_NDTYPES: none), else def. */
-static lt_dtype ctor_dtype(lua_State *L, int arg, lt_dtype opt, const char *fname, lt_dtype def) {
-  if (lua_type(L, arg) == LUA_TSTRING) {
-    if (opt != LT_NDTYPES)
-      ltl_error(L, "%s: a dtype is given twice (as an argument and as an option)", fname);
-    return ltl_check_dtype(L, arg);
-  }
-  return opt != LT_NDTYPES ? opt : def;
-}
-
-/* The {dtype = } option of a constructor whose positional arguments start at first; leaves the
-   positional arguments only. *last receives the last one's index. */
-static lt_dtype ctor_opts(lua_State *L, int first, const char *fname, int *last) {
-  static const char *const keys[] = {"dtype"};
-  *last = ltl_opts(L, first, fname, keys, 1);
-  lt_dtype dt = ltl_dtype_option(L, -1, fname, LT_NDTYPES);
-  lua_settop(L, *last);
-  return dt;
-}
-
-/* lt.zeros_like(t, {dtype = }), ones_like, empty_like, full_like(t, value, {dtype = }): a new
-   contiguous tensor of t's shape, in t's dtype unless dtype says otherwise. */
+/* lt.zeros_like(t [, dtype]), ones_like, empty_like, full_like(t, value [, dtype]): a new
+   contiguous tensor of t's shape, in t's dtype unless a dtype says otherwise. */
 static int make_like(lua_State *L, int how, const char *fname) {
-  int last, darg = how == 'f' ? 3 : 2;
-  lt_dtype opt = ctor_opts(L, 2, fname, &last);
-  check_no_more(L, darg);
+  int darg = how == 'f' ? 3 : 2;
+  lt_dtype opt;
+  ltl_args(L, 0, darg, 1, fname);
+  ltl_dtype_opts(L, 2, fname, &opt);
   lt_tensor *t = ltl_check(L, 1);
-  if (t->dtype == LT_OPAQUE && opt == LT_NDTYPES && lua_type(L, darg) != LUA_TSTRING)
+  if (t->dtype == LT_OPAQUE && opt == LT_NDTYPES && lua_isnone(L, darg))
     return ltl_error(L,
                      "%s: the tensor's DLPack type has no ltensor dtype; give one with "
                      "{dtype = ...}",
                      fname);
-  lt_dtype dt = ctor_dtype(L, darg, opt, fname, t->dtype);
-  if (lua_type(L, darg) != LUA_TSTRING && !lua_isnoneornil(L, darg))
-    return luaL_typeerror(L, darg, "dtype name");
+  lt_dtype dt = ltl_dtype_pick(L, darg, opt, t->dtype, fname);
   lt_scalar s = {LT_SK_INT, {.i = how == '1'}, 0};
   if (how == 'f' && !ltl_to_scalar(L, 2, dt, &s))
     return luaL_typeerror(L, 2,
                           lt_dtypes[dt].is_complex ? "number or {re, im}" : "number or boolean");
   lt_error err;
-  ltl_ud *ud = ltl_newud(L);
-  if (lt_tensor_new(dt, t->ndim, t->shape, how == '0', &ud->t, &err)) return ltl_raise(L, &err);
-  if ((how == '1' || how == 'f') && lt_fill(ud->t, &s, &err)) return ltl_raise(L, &err);
+  lt_tensor **out = ltl_out(L);
+  if (lt_tensor_new(dt, t->ndim, t->shape, how == '0', out, &err) ||
+      ((how == '1' || how == 'f') && lt_fill(*out, &s, &err)))
+    return ltl_fail(L, fname, &err);
   return 1;
 }
 static int f_zeros_like(lua_State *L) { return make_like(L, '0', "zeros_like"); }
@@ -455,20 +400,18 @@ static int f_ones_like(lua_State *L) { return make_like(L, '1', "ones_like"); }
 static int f_empty_like(lua_State *L) { return make_like(L, 'e', "empty_like"); }
 static int f_full_like(lua_State *L) { return make_like(L, 'f', "full_like"); }
 
-/* lt.eye(n [, m] [, dtype | {dtype = }]): an n x m (n x n) matrix with ones on the diagonal. */
+/* lt.eye(n [, m] [, dtype]): an n x m (n x n) matrix with ones on the diagonal. */
 static int f_eye(lua_State *L) {
-  int last;
-  lt_dtype opt = ctor_opts(L, 1, "eye", &last);
+  lt_dtype opt;
+  ltl_args(L, 0, 3, 1, "eye");
+  ltl_dtype_opts(L, 2, "eye", &opt);
   lua_Integer n = ltl_check_int(L, 1, "n");
   int darg = lua_type(L, 2) == LUA_TSTRING ? 2 : 3;
-  lua_Integer m = darg == 3 ? opt_int(L, 2, n, "m") : n;
-  check_no_more(L, darg);
-  lt_dtype dt = ctor_dtype(L, darg, opt, "eye", LT_FLOAT32);
-  if (lua_type(L, darg) != LUA_TSTRING && !lua_isnoneornil(L, darg))
-    return luaL_typeerror(L, darg, "dtype name");
+  lua_Integer m = darg == 3 ? ltl_opt_int(L, 2, n, "m") : n;
+  ltl_args_end(L, 0, darg, 1, "eye");
+  lt_dtype dt = ltl_dtype_pick(L, darg, opt, LT_FLOAT32, "eye");
   lt_error err;
-  ltl_ud *ud = ltl_newud(L);
-  return pushed(L, lt_eye(dt, n, m, &ud->t, &err), &err);
+  return ltl_result(L, lt_eye(dt, n, m, ltl_out(L), &err), &err, "eye");
 }
 
 /* A start or end argument: a number, or {re, im}. */
@@ -489,11 +432,12 @@ static int check_point(lua_State *L, int arg, double v[2]) {
    [, base = 10] [, ...]): float32 unless a dtype is given (complex64 when an end is {re, im}). */
 static int spaced(lua_State *L, int logspace) {
   const char *fname = logspace ? "logspace" : "linspace";
-  int last;
-  lt_dtype opt = ctor_opts(L, 1, fname, &last);
+  lt_dtype opt;
+  ltl_args(L, 0, 4 + logspace, 1, fname);
+  ltl_dtype_opts(L, 4, fname, &opt);
   double a[2], b[2];
   int cpx = check_point(L, 1, a) | check_point(L, 2, b);
-  if (lua_isnoneornil(L, 3)) return luaL_argerror(L, 3, "steps expected (an integer)");
+  if (lua_isnone(L, 3)) return luaL_argerror(L, 3, "steps expected (an integer)");
   lua_Integer steps = ltl_check_int(L, 3, "steps");
   if (steps < 0)
     return luaL_argerror(L, 3, lua_pushfstring(L, "steps %I must be non-negative", steps));
@@ -503,13 +447,10 @@ static int spaced(lua_State *L, int logspace) {
     base = luaL_checknumber(L, 4);
     darg = 5;
   }
-  check_no_more(L, darg);
-  lt_dtype dt = ctor_dtype(L, darg, opt, fname, cpx ? LT_COMPLEX64 : LT_FLOAT32);
-  if (lua_type(L, darg) != LUA_TSTRING && !lua_isnoneornil(L, darg))
-    return luaL_typeerror(L, darg, "dtype name");
+  ltl_args_end(L, 0, darg, 1, fname);
+  lt_dtype dt = ltl_dtype_pick(L, darg, opt, cpx ? LT_COMPLEX64 : LT_FLOAT32, fname);
   lt_error err;
-  ltl_ud *ud = ltl_newud(L);
-  return pushed(L, lt_linspace(dt, a, b, steps, logspace, base, &ud->t, &err), &err);
+  return ltl_result(L, lt_linspace(dt, a, b, steps, logspace, base, ltl_out(L), &err), &err, fname);
 }
 static int f_linspace(lua_State *L) { return spaced(L, 0); }
 static int f_logspace(lua_State *L) { return spaced(L, 1); }
@@ -526,6 +467,8 @@ static const luaL_Reg shape_methods[] = {
     {"unbind", m_unbind},
     {"tril", m_tril},
     {"triu", m_triu},
+    {"tril_", m_tril_},
+    {"triu_", m_triu_},
     {"diag", m_diag},
     {"diagonal", m_diagonal},
     {"trace", m_trace},
@@ -546,14 +489,14 @@ static const luaL_Reg shape_funcs[] = {
     {NULL, NULL},
 };
 
-/* Every method is also lt.X (the tensor first), as torch has torch.X, except repeat (torch has
-   no torch.repeat). */
+/* Every method but repeat (torch has no torch.repeat) is also lt.X, the tensor first, as torch
+   has torch.X. */
+static const char *const shape_forms[] = {"flip",   "roll",         "tile", "split", "chunk",
+                                          "unbind", "tril",         "triu", "diag",  "diagonal",
+                                          "trace",  "broadcast_to", NULL};
+
 static void open_shape(lua_State *L, const ltl_tables *at) {
-  for (const luaL_Reg *r = shape_methods; r->name; r++) {
-    if (strcmp(r->name, "repeat") == 0) continue;
-    lua_pushcfunction(L, r->func);
-    lua_setfield(L, at->module, r->name);
-  }
+  ltl_module_forms(L, at->methods, at->module, shape_forms);
 }
 
 const ltl_part ltl_part_shape = {NULL, shape_methods, NULL, shape_funcs, open_shape};

@@ -1,8 +1,8 @@
 /*
  * lua_ud.c -- the binding's base, its lauxlib: the tensor userdata and its tags, per-state
- * bookkeeping (metatables, collector steps, GC accounting), errors, the protected pushes the
- * host and exchange APIs share, argument parsing, and the conversion between Lua values and
- * elements.
+ * bookkeeping (metatables, collector steps, GC accounting, module forms), errors, the protected
+ * pushes the host and exchange APIs share, and the conversion between Lua values and elements.
+ * The other half of the base, the arguments of a call, is lua_args.c.
  *
  * Declared in lua_ud.h. Every binding file may call it; it calls only the core.
  */
@@ -174,6 +174,14 @@ void ltl_setfuncs(lua_State *L, int idx, const luaL_Reg *l) {
   lua_pop(L, 1);
 }
 
+void ltl_module_forms(lua_State *L, int methods, int module, const char *const *names) {
+  for (; *names; names++) {
+    if (lua_getfield(L, methods, *names) != LUA_TFUNCTION)
+      luaL_error(L, "ltensor: module form '%s' names no method", *names);
+    lua_setfield(L, module, *names);
+  }
+}
+
 /* }====== */
 
 /* {====== userdata ====== */
@@ -336,207 +344,6 @@ int ltl_push_import(lua_State *L, void *m, int versioned, int readonly) {
 
 /* }====== */
 
-/* {====== arguments ====== */
-
-/* Whether the value at idx is an options table: a table without element 1 (a sequence there is
-   a positional argument: dims, a shape). */
-static int is_options(lua_State *L, int idx) {
-  if (lua_type(L, idx) != LUA_TTABLE) return 0;
-  int seq = lua_rawgeti(L, idx, 1) != LUA_TNIL;
-  lua_pop(L, 1);
-  return !seq;
-}
-
-int ltl_args(lua_State *L, int self, int most, int opts, const char *fname) {
-  int n = lua_gettop(L);
-  while (n > 0 && lua_isnil(L, n)) n--;
-  lua_settop(L, n);
-  if (n <= self + most || (opts && n == self + most + 1 && is_options(L, n))) return n;
-  return ltl_error(L, "%s: too many arguments (at most %d%s%s)", fname, most,
-                   self ? " after the tensor" : "", opts ? ", then an options table" : "");
-}
-
-lt_dtype ltl_dtype_arg(lua_State *L, int arg, int optidx, lt_dtype def, const char *fname) {
-  int pos = !lua_isnoneornil(L, arg), opt = optidx && !lua_isnil(L, optidx);
-  if (pos && opt) ltl_error(L, "%s: dtype given twice (as an argument and as an option)", fname);
-  if (opt) return ltl_dtype_option(L, optidx, fname, def);
-  return pos ? ltl_check_dtype(L, arg) : def;
-}
-
-lua_Integer ltl_check_int(lua_State *L, int arg, const char *what) {
-  int isnum;
-  lua_Integer v = lua_tointegerx(L, arg, &isnum);
-  if (!isnum) {
-    if (lua_type(L, arg) == LUA_TNUMBER)
-      luaL_argerror(
-          L, arg, lua_pushfstring(L, "%s must be an integer, got %s", what, lua_tostring(L, arg)));
-    luaL_typeerror(L, arg, "integer");
-  }
-  return v;
-}
-
-lt_dtype ltl_check_dtype(lua_State *L, int arg) {
-  if (lua_type(L, arg) != LUA_TSTRING) luaL_typeerror(L, arg, "dtype name");
-  const char *name = lua_tostring(L, arg);
-  lt_dtype dt = lt_dtype_from_name(name);
-  if (dt == LT_NDTYPES) {
-    luaL_Buffer b;
-    luaL_buffinit(L, &b);
-    lua_pushfstring(L, "unknown dtype '%s' (expected one of ", name);
-    luaL_addvalue(&b);
-    for (int i = 0; i < LT_NDTYPES; i++) {
-      luaL_addstring(&b, lt_dtypes[i].name);
-      luaL_addstring(&b, ", ");
-    }
-    luaL_addstring(&b, "or the aliases ");
-    for (int i = 0; i < LT_NALIASES; i++) {
-      luaL_addstring(&b, lt_dtype_aliases[i].alias);
-      luaL_addstring(&b, i + 1 < LT_NALIASES ? ", " : ")");
-    }
-    luaL_pushresult(&b);
-    luaL_argerror(L, arg, lua_tostring(L, -1));
-  }
-  return dt;
-}
-
-lt_dtype ltl_opt_dtype(lua_State *L, int arg, lt_dtype def) {
-  return lua_isnoneornil(L, arg) ? def : ltl_check_dtype(L, arg);
-}
-
-int ltl_check_dim(lua_State *L, int arg, int ndim) {
-  lua_Integer d = ltl_check_int(L, arg, "dim");
-  lua_Integer n = ndim;
-  if (d < 0) d += n + 1;
-  if (d < 1 || d > n)
-    luaL_argerror(L, arg,
-                  lua_pushfstring(L, "dim %I out of range for a tensor of %d dims",
-                                  lua_tointeger(L, arg), ndim));
-  return (int)d - 1;
-}
-
-lt_dtype ltl_dtype_option(lua_State *L, int idx, const char *fname, lt_dtype def) {
-  if (lua_isnil(L, idx)) return def;
-  if (lua_type(L, idx) != LUA_TSTRING)
-    ltl_error(L, "%s: dtype must be a dtype name, got %s", fname, luaL_typename(L, idx));
-  lt_dtype dt = lt_dtype_from_name(lua_tostring(L, idx));
-  if (dt == LT_NDTYPES) ltl_error(L, "%s: unknown dtype '%s'", fname, lua_tostring(L, idx));
-  return dt;
-}
-
-int ltl_opts(lua_State *L, int first, const char *fname, const char *const *keys, int nkeys) {
-  int top = lua_gettop(L), opts = 0;
-  if (top >= first && is_options(L, top)) opts = top; /* a sequence is positional */
-  luaL_checkstack(L, nkeys + 3, "too many options");
-  if (opts) {
-    lua_pushnil(L);
-    while (lua_next(L, opts)) {
-      lua_pop(L, 1); /* the value */
-      int i = 0;
-      if (lua_type(L, -1) == LUA_TSTRING)
-        while (i < nkeys && strcmp(lua_tostring(L, -1), keys[i]) != 0) i++;
-      if (lua_type(L, -1) != LUA_TSTRING || i == nkeys) {
-        luaL_Buffer b;
-        luaL_buffinit(L, &b);
-        for (int k = 0; k < nkeys; k++) {
-          if (k) luaL_addstring(&b, k + 1 == nkeys ? " or " : ", ");
-          luaL_addstring(&b, keys[k]);
-        }
-        luaL_pushresult(&b);
-        if (lua_type(L, -2) == LUA_TSTRING)
-          return ltl_error(L, "%s: unknown option '%s' (expected %s)", fname, lua_tostring(L, -2),
-                           nkeys ? lua_tostring(L, -1) : "none");
-        return ltl_error(L, "%s: options are named, got a %s key (expected %s)", fname,
-                         luaL_typename(L, -2), nkeys ? lua_tostring(L, -1) : "none");
-      }
-    }
-  }
-  for (int i = 0; i < nkeys; i++)
-    if (opts)
-      lua_getfield(L, opts, keys[i]);
-    else
-      lua_pushnil(L);
-  return opts ? top - 1 : top;
-}
-
-int ltl_opt_bool(lua_State *L, int arg, int def, const char *what) {
-  if (lua_isnoneornil(L, arg)) return def;
-  if (lua_type(L, arg) != LUA_TBOOLEAN)
-    return luaL_argerror(
-        L, arg, lua_pushfstring(L, "%s must be a boolean, got %s", what, luaL_typename(L, arg)));
-  return lua_toboolean(L, arg);
-}
-
-int ltl_index_error(lua_State *L, lua_Integer i, int64_t n, int dim) {
-  luaL_where(L, 1);
-  lua_pushfstring(L, "index %I is out of range for dim %d of size %I%s", i, dim + 1, (lua_Integer)n,
-                  i == 0 ? " (indices are 1-based)" : "");
-  lua_concat(L, 2);
-  return lua_error(L);
-}
-
-int64_t ltl_norm_index(lua_State *L, lua_Integer i, int64_t n, int dim) {
-  lua_Integer j = i < 0 ? i + (lua_Integer)n + 1 : i;
-  if (j < 1 || j > (lua_Integer)n) ltl_index_error(L, i, n, dim);
-  return (int64_t)j - 1;
-}
-
-int ltl_check_sizes(lua_State *L, int arg, int64_t *sizes, int allow_neg1, int *next) {
-  int n = 0;
-  if (lua_type(L, arg) == LUA_TTABLE) {
-    lua_Unsigned len = lua_rawlen(L, arg);
-    if (len > LT_MAX_NDIM)
-      luaL_argerror(L, arg, lua_pushfstring(L, "too many dimensions (at most %d)", LT_MAX_NDIM));
-    for (lua_Unsigned i = 1; i <= len; i++) {
-      lua_rawgeti(L, arg, (lua_Integer)i);
-      int isnum;
-      lua_Integer v = lua_tointegerx(L, -1, &isnum);
-      if (!isnum)
-        luaL_argerror(L, arg,
-                      lua_pushfstring(L, "size #%d must be an integer, got %s", (int)i,
-                                      luaL_typename(L, -1)));
-      if (v < 0 && !(allow_neg1 && v == -1))
-        luaL_argerror(L, arg, lua_pushfstring(L, "size #%d is negative (%I)", (int)i, v));
-      sizes[n++] = v;
-      lua_pop(L, 1);
-    }
-    *next = arg + 1;
-    return n;
-  }
-  while (lua_type(L, arg + n) == LUA_TNUMBER) {
-    if (n >= LT_MAX_NDIM)
-      luaL_argerror(L, arg + n,
-                    lua_pushfstring(L, "too many dimensions (at most %d)", LT_MAX_NDIM));
-    lua_Integer v = ltl_check_int(L, arg + n, "size");
-    if (v < 0 && !(allow_neg1 && v == -1))
-      luaL_argerror(L, arg + n, lua_pushfstring(L, "size is negative (%I)", v));
-    sizes[n] = v;
-    n++;
-  }
-  if (n == 0 && !lua_isnoneornil(L, arg) && lua_type(L, arg) != LUA_TSTRING)
-    luaL_typeerror(L, arg, "shape (table or integers)");
-  *next = arg + n;
-  return n;
-}
-
-const lt_tensor **ltl_tensors(lua_State *L, int idx, lua_Integer n, int in_table, const char *what,
-                              const char *noun) {
-  idx = lua_absindex(L, idx);
-  const lt_tensor **ts = lua_newuserdatauv(L, (size_t)n * sizeof(lt_tensor *), 1);
-  if (in_table) lua_createtable(L, (int)n, 0); /* filled below without allocating */
-  for (lua_Integer i = 1; i <= n; i++) {
-    if (in_table) lua_rawgeti(L, idx, i);
-    int at = in_table ? -1 : idx + (int)i - 1;
-    if (!ltl_testud(L, at))
-      luaL_error(L, "%s: %s %d is a %s, not a tensor", what, noun, (int)i, luaL_typename(L, at));
-    ts[i - 1] = ltl_check(L, at);
-    if (in_table) lua_rawseti(L, -2, i);
-  }
-  if (in_table) lua_setiuservalue(L, -2, 1);
-  return ts;
-}
-
-/* }====== */
-
 /* {====== elements <-> Lua values ====== */
 
 void ltl_check_operand(lua_State *L, int idx, lt_operand *o, const char *what) {
@@ -637,14 +444,11 @@ void ltl_check_readable(lua_State *L, const lt_tensor *t) {
 /* Element kinds met while reading a nested table, in promotion order. */
 enum { K_NONE, K_BOOL, K_INT, K_FLOAT };
 
-static const char *dim_error = "expected a sequence of length %I at dim %d (got %s)";
+static const char *dim_error = "expected a sequence of length %I at dim %d, got %s";
 
-/*
- * Whether the table at the top has a key other than 1..n (n its length); if so, pushes it. The
- * usual table keeps 1..n in its array part, and then nothing follows key n in the traversal
- * order: one lua_next settles it. A table where something does follow is walked whole.
- */
-static int extra_key(lua_State *L, lua_Integer n) {
+/* The usual table keeps 1..n in its array part, and then nothing follows key n in the traversal
+   order: one lua_next settles it. A table where something does follow is walked whole. */
+int ltl_extra_key(lua_State *L, lua_Integer n) {
   if (n > 0)
     lua_pushinteger(L, n);
   else
@@ -675,7 +479,7 @@ static void scan_table(lua_State *L, int dim, int ndim, const int64_t *shape, in
         return;
       }
       default:
-        ltl_error(L, "expected a number or boolean at dim %d (got %s)", dim, luaL_typename(L, -1));
+        ltl_error(L, "expected a number or boolean at dim %d, got %s", dim, luaL_typename(L, -1));
         return;
     }
   }
@@ -684,8 +488,8 @@ static void scan_table(lua_State *L, int dim, int ndim, const int64_t *shape, in
               lua_type(L, -1) == LUA_TTABLE
                   ? lua_pushfstring(L, "length %I", (lua_Integer)lua_rawlen(L, -1))
                   : luaL_typename(L, -1));
-  if (extra_key(L, (lua_Integer)shape[dim]))
-    ltl_error(L, "expected a sequence at dim %d (got a table with key %s)", dim + 1,
+  if (ltl_extra_key(L, (lua_Integer)shape[dim]))
+    ltl_error(L, "expected a sequence at dim %d, got a table with key %s", dim + 1,
               luaL_tolstring(L, -1, NULL));
   for (int64_t i = 1; i <= shape[dim]; i++) {
     lua_rawgeti(L, -1, i);

@@ -1,6 +1,7 @@
 /*
- * lua_ud.h -- the binding's base (lua_ud.c): what every other binding file may use. Not
- * installed. Every binding file may include it; it includes no other binding header.
+ * lua_ud.h -- the binding's base (lua_ud.c, and lua_args.c for the arguments of a call): what
+ * every other binding file may use. Not installed. Every binding file may include it; it
+ * includes no other binding header.
  *
  * A tensor in Lua is a full userdata holding one lt_tensor pointer; NULL once released (by
  * __gc, __close or a host revoke), after which every use raises LTL_RELEASED. Its block also
@@ -135,6 +136,11 @@ ltl_state *ltl_push_state(lua_State *L);
 void ltl_count_finalizable(lua_State *L, ltl_state *st);
 /* Sets the functions of l (NULL-terminated) into the table at idx. */
 void ltl_setfuncs(lua_State *L, int idx, const luaL_Reg *l);
+/* Module forms: for each name in names (NULL-terminated), the method of that name (the table at
+   methods) is also the function module[name], which takes the tensor first (`lt.flip(t, 1)` is
+   `t:flip(1)`), as torch.flip is Tensor.flip. A name that is no method is a mistake in the
+   list: it raises when the module opens. */
+void ltl_module_forms(lua_State *L, int methods, int module, const char *const *names);
 /*
  * Memory. Every block of tensor data is charged, by the core's storage layer, to the memory
  * account of the calling thread (lt_account.h); the binding makes the state's account current
@@ -196,24 +202,39 @@ int ltl_push_import(lua_State *L, void *m, int versioned, int readonly);
  * The arguments of a call to fname, counted as Lua's own libraries count them: trailing nils
  * are absent (taken off the stack, so a script may forward optional arguments), and more than
  * self + most arguments raise "fname: too many arguments (at most <most> [after the tensor]
- * [, then an options table])", the one wording. self is 1 for a method (argument 1 is the
- * tensor), else 0; with opts, one table more may follow when it is an options table (a table
- * without element 1: ltl_opts). Returns the number of arguments left.
+ * [, then an options table])", the one wording. self is 1 for a method of a tensor (argument 1
+ * is the tensor), 2 for a method of a Generator ("after the generator"), else 0; with opts, one
+ * table more may follow when it is an options table (a table without element 1: ltl_opts).
+ * Returns the number of arguments left.
  */
 int ltl_args(lua_State *L, int self, int most, int opts, const char *fname);
+/* The same rule where the count depends on the call (sizes as arguments, a variadic list): once
+   the options were read and the stack cut to the positional arguments, more than `used` of them
+   (self included) raise the same "too many arguments (at most <used - self> ...)". */
+void ltl_args_end(lua_State *L, int self, int used, int opts, const char *fname);
+/* Raises that wording: "fname: too many arguments (at most <most> [after the tensor][, then an
+   options table])". */
+int ltl_too_many(lua_State *L, int self, int most, int opts, const char *fname);
 /* The dtype of a call, given positionally at arg (a dtype name; none or nil: not given) or as
    the dtype option (the value at optidx that ltl_opts pushed; 0: the call has no options):
    def when neither, and both raise "fname: dtype given twice". */
 lt_dtype ltl_dtype_arg(lua_State *L, int arg, int optidx, lt_dtype def, const char *fname);
+/* The same with the option already read (opt: ltl_dtype_option's value, LT_NDTYPES when the call
+   gave none), for a call whose options were taken off the stack. */
+lt_dtype ltl_dtype_pick(lua_State *L, int arg, lt_dtype opt, lt_dtype def, const char *fname);
 /* The integer argument arg (what: how a message names it). Raises. */
 lua_Integer ltl_check_int(lua_State *L, int arg, const char *what);
+/* The same, def when it is none or nil. */
+lua_Integer ltl_opt_int(lua_State *L, int arg, lua_Integer def, const char *what);
 /* A dtype name argument. Raises. */
 lt_dtype ltl_check_dtype(lua_State *L, int arg);
 /* A dtype name argument, or def when it is none or nil. Raises. */
 lt_dtype ltl_opt_dtype(lua_State *L, int arg, lt_dtype def);
 /* A 1-based (negative from the end) dim argument, as 0-based, for a tensor of ndim dims.
-   Raises. */
+   Raises. Functions that let a 0-d tensor take dim 1 (or -1), as torch's do, pass ndim 1. */
 int ltl_check_dim(lua_State *L, int arg, int ndim);
+/* The same, def (0-based) when it is none or nil. */
+int ltl_opt_dim(lua_State *L, int arg, int ndim, int def);
 /*
  * The trailing options table of a call, where torch's keyword-only arguments go
  * (`t:var(1, {correction = 0})`): the last argument, from first on, when it is a table without
@@ -223,14 +244,26 @@ int ltl_check_dim(lua_State *L, int arg, int ndim);
  * table lacks it, or when there is no options table) and returns the index of the last
  * positional argument (the top before the call, less the options table). Values are read with
  * lua_getfield: a metamethod may run, so read the options before taking pointers to tensors.
+ * The usual sequence: ltl_args, ltl_opts, the values read into C (or kept above the arguments),
+ * lua_settop(L, last) when they are no longer needed there.
  */
 int ltl_opts(lua_State *L, int first, const char *fname, const char *const *keys, int nkeys);
+/* ltl_opts for a call whose one option is dtype: reads it (ltl_dtype_option, LT_NDTYPES when
+   not given) and cuts the stack to the positional arguments; returns the last one's index. */
+int ltl_dtype_opts(lua_State *L, int first, const char *fname, lt_dtype *opt);
 /* The dtype option at idx (a value ltl_opts pushed) of a call to fname: def when it is nil, else
    a dtype name ("fname: dtype must be a dtype name, got table", "fname: unknown dtype 'x'"). */
 lt_dtype ltl_dtype_option(lua_State *L, int idx, const char *fname, lt_dtype def);
 /* The boolean argument arg, def when it is none or nil; raises for anything else (what: how the
    message names it). */
 int ltl_opt_bool(lua_State *L, int arg, int def, const char *what);
+/* The boolean option `key` of fname at idx (a value ltl_opts pushed): def when it is nil;
+   raises "fname: key must be a boolean, got T" for anything else. */
+int ltl_bool_option(lua_State *L, int idx, int def, const char *fname, const char *key);
+/* The string option `key` of fname at idx: the index in choices (NULL-terminated) of its value,
+   def when it is nil; raises "fname: key must be 'a', 'b' or 'c', got X" for anything else. */
+int ltl_choice_option(lua_State *L, int idx, int def, const char *fname, const char *key,
+                      const char *const *choices);
 /* 0-based position of the 1-based (or negative) index i in dim (0-based) of size n. Raises. */
 int64_t ltl_norm_index(lua_State *L, lua_Integer i, int64_t n, int dim);
 /* Raises "index i is out of range for dim d of size n" at the caller's position (luaL_where
@@ -242,6 +275,16 @@ int ltl_index_error(lua_State *L, lua_Integer i, int64_t n, int dim);
  * after them. allow_neg1 admits -1 (inferred or kept). Raises.
  */
 int ltl_check_sizes(lua_State *L, int arg, int64_t *sizes, int allow_neg1, int *next);
+
+/* A new tensor userdata on top of the stack; returns its slot, the out argument of the core
+   function that makes the result: `return ltl_result(L, lt_x(t, ..., ltl_out(L), &err), &err,
+   "x")`. */
+lt_tensor **ltl_out(lua_State *L);
+/* What such a function returns: 1 (the tensor on top) when rc is LT_OK, else it raises err's
+   message as fname's ("fname: message"). */
+int ltl_result(lua_State *L, int rc, const lt_error *err, const char *fname);
+/* Raises err's message (the core's) as fname's: "fname: message". */
+int ltl_fail(lua_State *L, const char *fname, const lt_error *err);
 
 /* The headers of n tensors, in a scratch block pushed on the stack (per call: no state shared
    between Lua states and threads): the elements 1..n of the table at idx when in_table, else
@@ -299,6 +342,8 @@ static inline void ltl_store_element(lua_State *L, int idx, lt_dtype dt, char *p
   }
   ltl_store_value(L, idx, dt, p);
 }
+/* Whether the table at the top has a key other than 1..n (n its length); if so, pushes it. */
+int ltl_extra_key(lua_State *L, lua_Integer n);
 /* Pushes a new tensor made from the (nested) table at idx; dtype inferred unless
    dt < LT_NDTYPES. */
 lt_tensor *ltl_from_table(lua_State *L, int idx, lt_dtype dt);

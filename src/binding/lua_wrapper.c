@@ -29,6 +29,7 @@ static lt_tensor *check_wrapper(lua_State *L, int idx) {
 /* w:__dlpack{max_version = {1, 3}, ...}: a READ_ONLY versioned capsule, sharing memory. With
    no max_version it is versioned all the same, as torch's wrapper defaults it to (1, 0). */
 static int w_dlpack(lua_State *L) {
+  ltl_args(L, 1, 1, 0, "__dlpack");
   lt_tensor *t = check_wrapper(L, 1);
   ltl_dlpack_req r = ltl_dlpack_opts(L, 2, t);
   int copy = r.copy;
@@ -44,7 +45,10 @@ static int w_dlpack(lua_State *L) {
   return ltl_export_capsule(L, t, 1, copy == 1, 1);
 }
 
-static int w_dlpack_device(lua_State *L) { return ltl_dlpack_device(L, check_wrapper(L, 1)); }
+static int w_dlpack_device(lua_State *L) {
+  ltl_args(L, 1, 0, 0, "__dlpack_device");
+  return ltl_dlpack_device(L, check_wrapper(L, 1));
+}
 
 /* The allowed keys live in upvalue 1; everything else is refused by name. */
 static int w_index(lua_State *L) {
@@ -79,6 +83,7 @@ static int w_gc(lua_State *L) {
 
 /* dlpack.ReadOnlyTensorWrapper(t): t a tensor (or a wrapper, wrapped again). */
 static int f_wrapper(lua_State *L) {
+  ltl_args(L, 0, 1, 0, "ReadOnlyTensorWrapper");
   ltl_ud *w = ltl_testwrapper(L, 1);
   lt_tensor *t = w ? check_wrapper(L, 1) : ltl_check(L, 1);
   ltl_ud *ud = ltl_new_wrapper_ud(L);

@@ -9,11 +9,14 @@
 -- one `---` block per entry, its first plain line the one-line description; `---@param name
 -- type description` and `---@return type [name] [# description]`, with no spaces inside a type;
 -- a function block ends in `function ltensor.name(args) end` (methods: `function
--- Tensor:name(args) end`, in ltensor/tensor.lua, ltensor/math.lua, ltensor/index.lua,
--- ltensor/sort.lua and ltensor/random.lua; the last three keep their group's module functions
--- too, and ltensor/file.lua holds lt.save and lt.load); properties and constants are
--- `---@field` lines of their class. Dims and positions are 1-based, negative
--- counting from the end.
+-- Tensor:name(args) end`, in ltensor/tensor.lua, ltensor/math.lua, ltensor/shape.lua,
+-- ltensor/index.lua, ltensor/sort.lua and ltensor/random.lua; the last three keep their group's
+-- module functions too, and ltensor/file.lua holds lt.save and lt.load); properties and
+-- constants are `---@field` lines of their class. A method that is also a module function (lt.f
+-- as torch.f) says so on its line, `function Tensor:f(args) end; ltensor.f = Tensor.f`, and its
+-- block documents both. Every function follows Lua's rule for arguments: trailing nils are
+-- absent, and one more than the block lists raises "f: too many arguments (at most N ...)".
+-- Dims and positions are 1-based, negative counting from the end.
 
 ---@alias ltensor.dtype
 ---| "bool"
@@ -53,9 +56,15 @@
 --- Nested sequences of scalars, as `lt.tensor` takes them and `t:tolist()` gives them.
 ---@alias ltensor.NestedTable table
 
---- The options table of a constructor or of a cast: `{dtype = "int32"}`.
+--- The options table of a constructor or of a cast: `{dtype = "int32"}`. Wherever a function
+--- takes a dtype it takes it positionally or so, not both ("dtype given twice").
 ---@class ltensor.DtypeOptions
 ---@field dtype? ltensor.dtype the element type of the result
+
+--- The options of `t:to`: `{dtype = "float64", copy = true}`.
+---@class ltensor.ToOptions: ltensor.DtypeOptions
+---@field non_blocking? boolean accepted for torch's order, ignored
+---@field copy? boolean a copy even when the dtype is t's
 
 --- What `lt.config` reports and sets.
 ---@class ltensor.Config
@@ -99,32 +108,32 @@ local ltensor = {}
 --- A new tensor copied from a number, a boolean, nested tables, a tensor or a DLPack object.
 --- Integers give int64, floats float32, booleans bool, unless dtype is given.
 ---@param data ltensor.Scalar|ltensor.NestedTable|ltensor.Tensor|table
----@param dtype? ltensor.dtype
+---@param dtype? ltensor.dtype|ltensor.DtypeOptions
 ---@return ltensor.Tensor
 function ltensor.tensor(data, dtype) end
 
 --- An uninitialized float32 tensor (or of dtype) of the given shape.
----@param ... integer|ltensor.dtype the sizes, then the dtype
+---@param ... integer|ltensor.dtype|ltensor.DtypeOptions the sizes, then the dtype (or {dtype = ...})
 ---@return ltensor.Tensor
----@overload fun(shape:ltensor.Shape,dtype?:ltensor.dtype):ltensor.Tensor
+---@overload fun(shape:ltensor.Shape,dtype?:ltensor.dtype|ltensor.DtypeOptions):ltensor.Tensor
 function ltensor.empty(...) end
 
 --- A tensor of zeros (float32 unless dtype is given).
----@param ... integer|ltensor.dtype the sizes, then the dtype
+---@param ... integer|ltensor.dtype|ltensor.DtypeOptions the sizes, then the dtype (or {dtype = ...})
 ---@return ltensor.Tensor
----@overload fun(shape:ltensor.Shape,dtype?:ltensor.dtype):ltensor.Tensor
+---@overload fun(shape:ltensor.Shape,dtype?:ltensor.dtype|ltensor.DtypeOptions):ltensor.Tensor
 function ltensor.zeros(...) end
 
 --- A tensor of ones (float32 unless dtype is given).
----@param ... integer|ltensor.dtype the sizes, then the dtype
+---@param ... integer|ltensor.dtype|ltensor.DtypeOptions the sizes, then the dtype (or {dtype = ...})
 ---@return ltensor.Tensor
----@overload fun(shape:ltensor.Shape,dtype?:ltensor.dtype):ltensor.Tensor
+---@overload fun(shape:ltensor.Shape,dtype?:ltensor.dtype|ltensor.DtypeOptions):ltensor.Tensor
 function ltensor.ones(...) end
 
 --- A tensor filled with value; the dtype follows the value (int64, float32, bool, complex64).
 ---@param shape ltensor.Shape|integer a shape table, or the size of a 1-d tensor
 ---@param value ltensor.Scalar
----@param dtype? ltensor.dtype
+---@param dtype? ltensor.dtype|ltensor.DtypeOptions
 ---@return ltensor.Tensor
 function ltensor.full(shape, value, dtype) end
 
@@ -133,18 +142,19 @@ function ltensor.full(shape, value, dtype) end
 ---@param start number
 ---@param stop? number
 ---@param step? number
----@param dtype? ltensor.dtype
+---@param dtype? ltensor.dtype|ltensor.DtypeOptions
 ---@return ltensor.Tensor
----@overload fun(stop:number,dtype?:ltensor.dtype):ltensor.Tensor
+---@overload fun(stop:number,dtype?:ltensor.dtype|ltensor.DtypeOptions):ltensor.Tensor
 function ltensor.arange(start, stop, step, dtype) end
 
 --- A tensor holding a copy of the string's raw bytes (native byte order): 1-d, or of the shape
---- given (one size may be -1).
+--- given (one size may be -1). The dtype may come last as {dtype = ...}, the shape then second.
 ---@param bytes string
 ---@param dtype ltensor.dtype
----@param ... integer the sizes (or one shape table)
+---@param ... integer|ltensor.DtypeOptions the sizes (or one shape table)
 ---@return ltensor.Tensor
 ---@overload fun(bytes:string,dtype:ltensor.dtype,shape:ltensor.Shape):ltensor.Tensor
+---@overload fun(bytes:string,shape:ltensor.Shape,opts:ltensor.DtypeOptions):ltensor.Tensor
 function ltensor.from_bytes(bytes, dtype, ...) end
 
 --- An n x m matrix (n x n without m) with ones on the diagonal, float32 unless dtype is given.
@@ -174,28 +184,28 @@ function ltensor.logspace(start, stop, steps, base, dtype) end
 
 --- A tensor of zeros of t's shape, in t's dtype unless dtype says otherwise.
 ---@param t ltensor.Tensor
----@param opts? ltensor.dtype|ltensor.DtypeOptions
+---@param dtype? ltensor.dtype|ltensor.DtypeOptions
 ---@return ltensor.Tensor
-function ltensor.zeros_like(t, opts) end
+function ltensor.zeros_like(t, dtype) end
 
 --- A tensor of ones of t's shape, in t's dtype unless dtype says otherwise.
 ---@param t ltensor.Tensor
----@param opts? ltensor.dtype|ltensor.DtypeOptions
+---@param dtype? ltensor.dtype|ltensor.DtypeOptions
 ---@return ltensor.Tensor
-function ltensor.ones_like(t, opts) end
+function ltensor.ones_like(t, dtype) end
 
 --- An uninitialized tensor of t's shape, in t's dtype unless dtype says otherwise.
 ---@param t ltensor.Tensor
----@param opts? ltensor.dtype|ltensor.DtypeOptions
+---@param dtype? ltensor.dtype|ltensor.DtypeOptions
 ---@return ltensor.Tensor
-function ltensor.empty_like(t, opts) end
+function ltensor.empty_like(t, dtype) end
 
 --- A tensor of t's shape filled with value, in t's dtype unless dtype says otherwise.
 ---@param t ltensor.Tensor
 ---@param value ltensor.Scalar
----@param opts? ltensor.dtype|ltensor.DtypeOptions
+---@param dtype? ltensor.dtype|ltensor.DtypeOptions
 ---@return ltensor.Tensor
-function ltensor.full_like(t, value, opts) end
+function ltensor.full_like(t, value, dtype) end
 
 -- }======
 
@@ -240,82 +250,6 @@ function ltensor.einsum(equation, ...) end
 ---@param ... ltensor.Tensor|ltensor.Tensor[]|{indexing:string}
 ---@return ltensor.Tensor[]
 function ltensor.meshgrid(...) end
-
---- t:flip(dims): a copy with the order of the elements along the dims reversed.
----@param t ltensor.Tensor
----@param ... integer|ltensor.Shape the dims
----@return ltensor.Tensor
-function ltensor.flip(t, ...) end
-
---- t:roll(shifts, dims): a copy with the elements shifted along the dims (wrapping around).
----@param t ltensor.Tensor
----@param shifts integer|ltensor.Shape
----@param dims? integer|ltensor.Shape
----@return ltensor.Tensor
-function ltensor.roll(t, shifts, dims) end
-
---- t:tile(sizes): a copy of t repeated sizes times along each dim (sizes padded with 1s).
----@param t ltensor.Tensor
----@param ... integer|ltensor.Shape the repetitions
----@return ltensor.Tensor
-function ltensor.tile(t, ...) end
-
---- t:split(size, dim): a table of views along dim, each size long, or of the given sizes.
----@param t ltensor.Tensor
----@param split_size integer|ltensor.Shape
----@param dim? integer
----@return ltensor.Tensor[]
-function ltensor.split(t, split_size, dim) end
-
---- t:chunk(chunks, dim): a table of at most chunks views along dim, as torch.chunk.
----@param t ltensor.Tensor
----@param chunks integer
----@param dim? integer
----@return ltensor.Tensor[]
-function ltensor.chunk(t, chunks, dim) end
-
---- t:unbind(dim): a table of the views t:select(dim, i).
----@param t ltensor.Tensor
----@param dim? integer
----@return ltensor.Tensor[]
-function ltensor.unbind(t, dim) end
-
---- t:tril(diagonal): a copy with the elements above the diagonal set to 0.
----@param t ltensor.Tensor
----@param diagonal? integer
----@return ltensor.Tensor
-function ltensor.tril(t, diagonal) end
-
---- t:triu(diagonal): a copy with the elements below the diagonal set to 0.
----@param t ltensor.Tensor
----@param diagonal? integer
----@return ltensor.Tensor
-function ltensor.triu(t, diagonal) end
-
---- t:diag(diagonal): a 1-d tensor becomes a diagonal matrix, a matrix gives its diagonal.
----@param t ltensor.Tensor
----@param diagonal? integer
----@return ltensor.Tensor
-function ltensor.diag(t, diagonal) end
-
---- t:diagonal(offset, dim1, dim2): a view of a diagonal, appended as the last dim.
----@param t ltensor.Tensor
----@param offset? integer
----@param dim1? integer
----@param dim2? integer
----@return ltensor.Tensor
-function ltensor.diagonal(t, offset, dim1, dim2) end
-
---- t:trace(): the sum of a matrix's main diagonal, a Lua value as t:sum() gives.
----@param t ltensor.Tensor
----@return ltensor.Scalar
-function ltensor.trace(t) end
-
---- t:broadcast_to(shape): a view of t expanded to the shape (-1 keeps a size).
----@param t ltensor.Tensor
----@param ... integer|ltensor.Shape the sizes
----@return ltensor.Tensor
-function ltensor.broadcast_to(t, ...) end
 
 -- }======
 

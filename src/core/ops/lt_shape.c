@@ -276,21 +276,22 @@ int lt_repeat(const lt_tensor *t, int n, const int64_t *reps, lt_tensor **out, l
   return LT_OK;
 }
 
-int lt_tri(const lt_tensor *t, int64_t k, int upper, lt_tensor **out, lt_error *err) {
-  if (t->ndim < 2) return lt_fail(err, LT_EARG, "input must have at least 2 dims, got %d", t->ndim);
-  lt_tensor *c;
-  int rc = lt_clone(t, &c, err);
-  if (rc) return rc;
-  int64_t rows = c->shape[c->ndim - 2], cols = c->shape[c->ndim - 1], numel = lt_numel(c);
-  size_t es = lt_esize(c);
+/* Clears the elements of every matrix of t's last two dims (t->ndim >= 2, any strides) that
+   tril (upper 0: keeps j - i <= k) or triu (upper 1: keeps j - i >= k) drops. Zero bytes are
+   zero in every dtype. */
+static void tri_clear(lt_tensor *t, int64_t k, int upper) {
+  int nb = t->ndim - 2;
+  int64_t rows = t->shape[nb], cols = t->shape[nb + 1], numel = lt_numel(t);
+  int64_t rs = t->strides[nb], cs = t->strides[nb + 1], idx[LT_MAX_NDIM] = {0};
+  size_t es = lt_esize(t);
   /* beyond rows + cols, k keeps or clears everything: clamped, i + k cannot overflow */
   int64_t lim = rows + cols;
   if (k > lim) k = lim;
   if (k < -lim) k = -lim;
-  char *p = lt_data(c); /* zero bytes are zero in every dtype */
-  for (int64_t b = 0; numel > 0 && b < numel / (rows * cols); b++)
+  for (int64_t b = 0; numel > 0 && b < numel / (rows * cols); b++) {
+    int64_t base = 0; /* the matrix at the batch index idx */
+    for (int d = 0; d < nb; d++) base += idx[d] * t->strides[d];
     for (int64_t i = 0; i < rows; i++) {
-      char *row = p + (size_t)((b * rows + i) * cols) * es;
       int64_t lo, hi; /* the columns cleared */
       if (upper) {
         lo = 0;
@@ -299,9 +300,31 @@ int lt_tri(const lt_tensor *t, int64_t k, int upper, lt_tensor **out, lt_error *
         lo = i + k + 1 < 0 ? 0 : (i + k + 1 > cols ? cols : i + k + 1);
         hi = cols;
       }
-      if (hi > lo) memset(row + (size_t)lo * es, 0, (size_t)(hi - lo) * es);
+      char *row = lt_data(t) + (base + i * rs) * (int64_t)es;
+      if (hi > lo && cs == 1)
+        memset(row + (size_t)lo * es, 0, (size_t)(hi - lo) * es);
+      else
+        for (int64_t j = lo; j < hi; j++) memset(row + j * cs * (int64_t)es, 0, es);
     }
+    for (int d = nb - 1; d >= 0 && ++idx[d] == t->shape[d]; d--) idx[d] = 0;
+  }
+}
+
+int lt_tri(const lt_tensor *t, int64_t k, int upper, lt_tensor **out, lt_error *err) {
+  if (t->ndim < 2) return lt_fail(err, LT_EARG, "input must have at least 2 dims, got %d", t->ndim);
+  lt_tensor *c;
+  int rc = lt_clone(t, &c, err);
+  if (rc) return rc;
+  tri_clear(c, k, upper);
   *out = c;
+  return LT_OK;
+}
+
+int lt_tri_(lt_tensor *t, int64_t k, int upper, lt_error *err) {
+  if (t->ndim < 2) return lt_fail(err, LT_EARG, "input must have at least 2 dims, got %d", t->ndim);
+  int rc = lt_check_readable(t, err);
+  if (rc) return rc;
+  tri_clear(t, k, upper);
   return LT_OK;
 }
 

@@ -41,6 +41,9 @@ int lt_repeat(const lt_tensor *t, int n, const int64_t *reps, lt_tensor **out, l
 /* tril (upper 0: keeps j - i <= k) or triu (upper 1: keeps j - i >= k) of every matrix of the
    last two dims (t->ndim >= 2); the rest zero. */
 int lt_tri(const lt_tensor *t, int64_t k, int upper, lt_tensor **out, lt_error *err);
+/* The same in place (tril_, triu_): clears those elements of t itself, whatever its strides (the
+   caller made t writable). */
+int lt_tri_(lt_tensor *t, int64_t k, int upper, lt_error *err);
 /* torch.diag: a 1-d t becomes the square matrix with t on diagonal k; a 2-d t gives a copy of
    its diagonal k. */
 int lt_diag(const lt_tensor *t, int64_t k, lt_tensor **out, lt_error *err);

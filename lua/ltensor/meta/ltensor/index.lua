@@ -1,8 +1,8 @@
 ---@meta _
--- LuaLS definitions of ltensor.Tensor, part 3: indexing with tensors (src/binding/lua_gather.c;
+-- LuaLS definitions of ltensor.Tensor, part 4: indexing with tensors (src/binding/lua_gather.c;
 -- tensor keys `t[mask]`, `t[idx]` are lua_index.c's and documented on the class, in
--- ltensor/tensor.lua) and the module's forms lt.index_select, lt.gather, lt.take,
--- lt.masked_select and lt.nonzero (the same functions, the tensor first).
+-- ltensor/tensor.lua) and the module's forms (`; ltensor.f = Tensor.f` after a method's `end`:
+-- lt.f(t, ...), the same function with the tensor first, as torch.f).
 -- Index tensors are int64 or int32 and hold 1-based positions, negative from the end; every
 -- index value is checked before the first element is written, so a call that raises has
 -- changed nothing. A method ending in _ writes t and returns it; the form without _ writes a
@@ -21,7 +21,7 @@ local ltensor = {}
 ---@param dim integer
 ---@param index ltensor.Tensor
 ---@return ltensor.Tensor
-function Tensor:index_select(dim, index) end
+function Tensor:index_select(dim, index) end; ltensor.index_select = Tensor.index_select
 
 --- A copy of t with src's slices along dim added at positions index, src scaled by alpha first
 --- ({alpha = k}); repeated positions add up.
@@ -30,7 +30,7 @@ function Tensor:index_select(dim, index) end
 ---@param src ltensor.Tensor
 ---@param opts? {alpha:number}
 ---@return ltensor.Tensor
-function Tensor:index_add(dim, index, src, opts) end
+function Tensor:index_add(dim, index, src, opts) end; ltensor.index_add = Tensor.index_add
 
 --- In place: index_add written into t.
 ---@param dim integer
@@ -46,7 +46,7 @@ function Tensor:index_add_(dim, index, src, opts) end
 ---@param index ltensor.Tensor 0-d or 1-d, one position per slice of src
 ---@param src ltensor.Tensor
 ---@return ltensor.Tensor
-function Tensor:index_copy(dim, index, src) end
+function Tensor:index_copy(dim, index, src) end; ltensor.index_copy = Tensor.index_copy
 
 --- In place: index_copy written into t.
 ---@param dim integer
@@ -60,7 +60,7 @@ function Tensor:index_copy_(dim, index, src) end
 ---@param index ltensor.Tensor 0-d or 1-d
 ---@param value ltensor.Scalar|ltensor.Tensor a Lua value or a 0-d tensor
 ---@return ltensor.Tensor
-function Tensor:index_fill(dim, index, value) end
+function Tensor:index_fill(dim, index, value) end; ltensor.index_fill = Tensor.index_fill
 
 --- In place: index_fill written into t.
 ---@param dim integer
@@ -78,7 +78,7 @@ function Tensor:index_fill_(dim, index, value) end
 ---@param dim integer
 ---@param index ltensor.Tensor of t's number of dims
 ---@return ltensor.Tensor
-function Tensor:gather(dim, index) end
+function Tensor:gather(dim, index) end; ltensor.gather = Tensor.gather
 
 --- torch.scatter: a copy of t with src's elements (or value everywhere) written at the
 --- positions index gives along dim, the inverse of gather; {reduce = "add"|"multiply"}
@@ -88,7 +88,7 @@ function Tensor:gather(dim, index) end
 ---@param src ltensor.Tensor|ltensor.Scalar a tensor, or a value (a Lua value or a 0-d tensor)
 ---@param opts? {reduce:"add"|"multiply"}
 ---@return ltensor.Tensor
-function Tensor:scatter(dim, index, src, opts) end
+function Tensor:scatter(dim, index, src, opts) end; ltensor.scatter = Tensor.scatter
 
 --- In place: scatter written into t.
 ---@param dim integer
@@ -104,7 +104,7 @@ function Tensor:scatter_(dim, index, src, opts) end
 ---@param index ltensor.Tensor of t's number of dims
 ---@param src ltensor.Tensor
 ---@return ltensor.Tensor
-function Tensor:scatter_add(dim, index, src) end
+function Tensor:scatter_add(dim, index, src) end; ltensor.scatter_add = Tensor.scatter_add
 
 --- In place: scatter_add written into t.
 ---@param dim integer
@@ -122,7 +122,7 @@ function Tensor:scatter_add_(dim, index, src) end
 ---@param reduce "sum"|"prod"|"mean"|"amax"|"amin"
 ---@param opts? {include_self:boolean}
 ---@return ltensor.Tensor
-function Tensor:scatter_reduce(dim, index, src, reduce, opts) end
+function Tensor:scatter_reduce(dim, index, src, reduce, opts) end; ltensor.scatter_reduce = Tensor.scatter_reduce
 
 --- In place: scatter_reduce written into t.
 ---@param dim integer
@@ -141,20 +141,20 @@ function Tensor:scatter_reduce_(dim, index, src, reduce, opts) end
 --- tensor of index's shape.
 ---@param index ltensor.Tensor
 ---@return ltensor.Tensor
-function Tensor:take(index) end
+function Tensor:take(index) end; ltensor.take = Tensor.take
 
 --- A 1-d copy of the elements where mask (a bool tensor, broadcast to t's shape) is true, in
 --- row-major order; the same as `t[mask]` when mask has t's shape.
 ---@param mask ltensor.Tensor
 ---@return ltensor.Tensor
-function Tensor:masked_select(mask) end
+function Tensor:masked_select(mask) end; ltensor.masked_select = Tensor.masked_select
 
 --- A copy of t with the elements where mask (bool, broadcast to t's shape) is true replaced,
 --- in row-major order, by src's first elements (src needs at least that many).
 ---@param mask ltensor.Tensor
 ---@param src ltensor.Tensor
 ---@return ltensor.Tensor
-function Tensor:masked_scatter(mask, src) end
+function Tensor:masked_scatter(mask, src) end; ltensor.masked_scatter = Tensor.masked_scatter
 
 --- In place: masked_scatter written into t.
 ---@param mask ltensor.Tensor
@@ -167,42 +167,6 @@ function Tensor:masked_scatter_(mask, src) end
 --- (a 0-d t counts as 1-d), as lt.where(cond).
 ---@param opts? {as_tuple:boolean}
 ---@return ltensor.Tensor|ltensor.Tensor[]
-function Tensor:nonzero(opts) end
-
--- }======
-
--- {====== module forms ======
-
---- t:index_select(dim, index) with the tensor first.
----@param t ltensor.Tensor
----@param dim integer
----@param index ltensor.Tensor
----@return ltensor.Tensor
-function ltensor.index_select(t, dim, index) end
-
---- t:gather(dim, index) with the tensor first.
----@param t ltensor.Tensor
----@param dim integer
----@param index ltensor.Tensor
----@return ltensor.Tensor
-function ltensor.gather(t, dim, index) end
-
---- t:take(index) with the tensor first.
----@param t ltensor.Tensor
----@param index ltensor.Tensor
----@return ltensor.Tensor
-function ltensor.take(t, index) end
-
---- t:masked_select(mask) with the tensor first.
----@param t ltensor.Tensor
----@param mask ltensor.Tensor
----@return ltensor.Tensor
-function ltensor.masked_select(t, mask) end
-
---- t:nonzero(opts) with the tensor first.
----@param t ltensor.Tensor
----@param opts? {as_tuple:boolean}
----@return ltensor.Tensor|ltensor.Tensor[]
-function ltensor.nonzero(t, opts) end
+function Tensor:nonzero(opts) end; ltensor.nonzero = Tensor.nonzero
 
 -- }======

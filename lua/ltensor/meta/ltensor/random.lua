@@ -4,7 +4,8 @@
 -- rand, randn, randint, randperm, normal, bernoulli, multinomial and the *_like ones, and the
 -- in-place methods uniform_, normal_, random_ and bernoulli_ (each fills t and returns it).
 -- Every function takes a trailing options table: `generator` (default: the process's
--- generator, lt.default_generator) and, where it makes a tensor, `dtype`. Shapes are sizes or
+-- generator, lt.default_generator) and, where it makes a tensor, `dtype` (which may also come
+-- positionally, before the options: `lt.rand(2, 3, "float64")`). Shapes are sizes or
 -- one table, none being 0-d (randint(high, shape) takes a table). Integer ranges are
 -- half-open, [low, high), and must fit the dtype. Conventions: see ../ltensor.lua. Nothing
 -- requires this file.
@@ -85,14 +86,14 @@ function Generator:set_state(state) end
 
 --- Uniform draws from [0, 1) in a tensor of the given shape (none: 0-d), float32 unless a
 --- floating dtype is given.
----@param ... integer|ltensor.Shape|ltensor.RandomOptions the sizes (or one shape table), then the options
+---@param ... integer|ltensor.Shape|ltensor.RandomOptions the sizes (or one shape table), then a dtype, then the options
 ---@return ltensor.Tensor
 ---@overload fun(shape:ltensor.Shape,opts?:ltensor.RandomOptions):ltensor.Tensor
 function ltensor.rand(...) end
 
 --- Standard normal draws (Box-Muller) in a tensor of the given shape (none: 0-d), float32
 --- unless a floating dtype is given.
----@param ... integer|ltensor.Shape|ltensor.RandomOptions the sizes (or one shape table), then the options
+---@param ... integer|ltensor.Shape|ltensor.RandomOptions the sizes (or one shape table), then a dtype, then the options
 ---@return ltensor.Tensor
 ---@overload fun(shape:ltensor.Shape,opts?:ltensor.RandomOptions):ltensor.Tensor
 function ltensor.randn(...) end
@@ -103,7 +104,7 @@ function ltensor.randn(...) end
 --- when it is floating (else float32).
 ---@param mean number|ltensor.Tensor
 ---@param std number|ltensor.Tensor
----@param ... integer|ltensor.Shape|ltensor.RandomOptions the sizes (or one shape table), then the options
+---@param ... integer|ltensor.Shape|ltensor.RandomOptions the sizes (or one shape table), then a dtype, then the options
 ---@return ltensor.Tensor
 ---@overload fun(mean:number,std:number,shape:ltensor.Shape,opts?:ltensor.RandomOptions):ltensor.Tensor
 ---@overload fun(mean:number|ltensor.Tensor,std:number|ltensor.Tensor,opts?:ltensor.RandomOptions):ltensor.Tensor
@@ -115,7 +116,7 @@ function ltensor.normal(mean, std, ...) end
 --- table.
 ---@param low integer
 ---@param high integer above low
----@param ... integer|ltensor.Shape|ltensor.RandomOptions the sizes (or one shape table), then the options
+---@param ... integer|ltensor.Shape|ltensor.RandomOptions the sizes (or one shape table), then a dtype, then the options
 ---@return ltensor.Tensor
 ---@overload fun(high:integer,shape:ltensor.Shape,opts?:ltensor.RandomOptions):ltensor.Tensor
 function ltensor.randint(low, high, ...) end
@@ -123,9 +124,10 @@ function ltensor.randint(low, high, ...) end
 --- A random permutation of 1..n (Fisher-Yates), int64 unless an integer or floating dtype
 --- that holds n is given.
 ---@param n integer non-negative
+---@param dtype? ltensor.dtype
 ---@param opts? ltensor.RandomOptions
 ---@return ltensor.Tensor
-function ltensor.randperm(n, opts) end
+function ltensor.randperm(n, dtype, opts) end
 
 --- 1 with probability p[i], else 0, in p's dtype (floating) and shape; every p[i] in [0, 1].
 ---@param p ltensor.Tensor
@@ -147,26 +149,29 @@ function ltensor.multinomial(probs, n, replacement, opts) end
 --- Uniform draws from [0, 1) of t's shape, in t's dtype (which must be floating) unless a
 --- floating dtype is given.
 ---@param t ltensor.Tensor
+---@param dtype? ltensor.dtype
 ---@param opts? ltensor.RandomOptions
 ---@return ltensor.Tensor
-function ltensor.rand_like(t, opts) end
+function ltensor.rand_like(t, dtype, opts) end
 
 --- Standard normal draws of t's shape, in t's dtype (which must be floating) unless a floating
 --- dtype is given.
 ---@param t ltensor.Tensor
+---@param dtype? ltensor.dtype
 ---@param opts? ltensor.RandomOptions
 ---@return ltensor.Tensor
-function ltensor.randn_like(t, opts) end
+function ltensor.randn_like(t, dtype, opts) end
 
 --- Integers drawn from [low, high) (low 0 when only high is given) of t's shape, in t's dtype
 --- unless a dtype is given; the range must fit that dtype.
 ---@param t ltensor.Tensor
 ---@param low integer
 ---@param high integer above low
+---@param dtype? ltensor.dtype
 ---@param opts? ltensor.RandomOptions
 ---@return ltensor.Tensor
----@overload fun(t:ltensor.Tensor,high:integer,opts?:ltensor.RandomOptions):ltensor.Tensor
-function ltensor.randint_like(t, low, high, opts) end
+---@overload fun(t:ltensor.Tensor,high:integer,dtype?:ltensor.dtype,opts?:ltensor.RandomOptions):ltensor.Tensor
+function ltensor.randint_like(t, low, high, dtype, opts) end
 
 -- }======
 
@@ -191,11 +196,12 @@ function Tensor:normal_(mean, std, opts) end
 --- In place: fills a real t with integers from [0, the largest integer its dtype holds]
 --- (uint64: 2^63 - 1; floating: 2^digits, 2^24 for float32, 2^53 for float64; bool: 0 or 1);
 --- `t:random_(to)` from [0, to), `t:random_(from, to)` from [from, to), which must fit t's dtype.
+---@param from? integer with to: the lowest value; alone, it is to
+---@param to? integer above from
 ---@param opts? ltensor.GeneratorOptions
 ---@return ltensor.Tensor self
 ---@overload fun(to:integer,opts?:ltensor.GeneratorOptions):ltensor.Tensor
----@overload fun(from:integer,to:integer,opts?:ltensor.GeneratorOptions):ltensor.Tensor
-function Tensor:random_(opts) end
+function Tensor:random_(from, to, opts) end
 
 --- In place: fills t with 1 with probability p (a number in [0, 1], default 0.5, or a real
 --- tensor broadcast to t's shape), else 0.

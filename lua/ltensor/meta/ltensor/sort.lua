@@ -1,6 +1,7 @@
 ---@meta _
--- LuaLS definitions of ltensor.Tensor, part 4: sorting and scans (src/binding/lua_sort.c) and
--- the module's lt.searchsorted, lt.bincount and lt.histc.
+-- LuaLS definitions of ltensor.Tensor, part 5: sorting and scans (src/binding/lua_sort.c), their
+-- module forms (`; ltensor.f = Tensor.f` after a method's `end`: lt.f(t, ...), as torch.f) and
+-- lt.searchsorted.
 -- torch's positional order (`sort(dim, descending)`, `topk(k, dim, largest, sorted)`), its
 -- keyword-only arguments in one trailing options table. dim defaults to the last one where
 -- torch's does; every position returned is a 1-based int64 tensor; several results are several
@@ -21,7 +22,7 @@ local ltensor = {}
 ---@param opts? {stable:boolean} accepted for torch's sake: every sort is stable
 ---@return ltensor.Tensor values
 ---@return ltensor.Tensor positions # int64, 1-based along dim
-function Tensor:sort(dim, descending, opts) end
+function Tensor:sort(dim, descending, opts) end; ltensor.sort = Tensor.sort
 
 --- The 1-based positions (int64) that sort the elements along dim (default the last): the
 --- second result of sort.
@@ -29,7 +30,7 @@ function Tensor:sort(dim, descending, opts) end
 ---@param descending? boolean
 ---@param opts? {stable:boolean}
 ---@return ltensor.Tensor positions
-function Tensor:argsort(dim, descending, opts) end
+function Tensor:argsort(dim, descending, opts) end; ltensor.argsort = Tensor.argsort
 
 --- The k largest elements along dim (default the last), or the k smallest when largest is
 --- false, sorted, and their 1-based positions; NaN counts as the largest.
@@ -39,7 +40,7 @@ function Tensor:argsort(dim, descending, opts) end
 ---@param sorted? boolean accepted for torch's sake: the result is always sorted
 ---@return ltensor.Tensor values
 ---@return ltensor.Tensor positions # int64, 1-based along dim
-function Tensor:topk(k, dim, largest, sorted) end
+function Tensor:topk(k, dim, largest, sorted) end; ltensor.topk = Tensor.topk
 
 --- The k-th smallest element along dim (default the last; k is 1-based) and its 1-based
 --- position; keepdim keeps dim with size 1.
@@ -48,7 +49,7 @@ function Tensor:topk(k, dim, largest, sorted) end
 ---@param keepdim? boolean
 ---@return ltensor.Tensor values
 ---@return ltensor.Tensor positions # int64, 1-based along dim
-function Tensor:kthvalue(k, dim, keepdim) end
+function Tensor:kthvalue(k, dim, keepdim) end; ltensor.kthvalue = Tensor.kthvalue
 
 --- The lower median: over every element a Lua value; with a dim, the medians along it and
 --- their 1-based positions. NaN propagates.
@@ -56,7 +57,7 @@ function Tensor:kthvalue(k, dim, keepdim) end
 ---@param keepdim? boolean only with a dim
 ---@return ltensor.Scalar|ltensor.Tensor values # a Lua value without a dim
 ---@return ltensor.Tensor? positions # int64, 1-based, with a dim
-function Tensor:median(dim, keepdim) end
+function Tensor:median(dim, keepdim) end; ltensor.median = Tensor.median
 
 --- The most frequent value along dim (default the last; the smallest of a tie) and its last
 --- 1-based position.
@@ -64,7 +65,7 @@ function Tensor:median(dim, keepdim) end
 ---@param keepdim? boolean
 ---@return ltensor.Tensor values
 ---@return ltensor.Tensor positions # int64, 1-based along dim
-function Tensor:mode(dim, keepdim) end
+function Tensor:mode(dim, keepdim) end; ltensor.mode = Tensor.mode
 
 --- The distinct elements, sorted, as a 1-d tensor (every NaN one value); {dim = d}: the
 --- distinct slices along d in lexicographic order. return_inverse adds each element's
@@ -74,39 +75,51 @@ function Tensor:mode(dim, keepdim) end
 ---@return ltensor.Tensor values
 ---@return ltensor.Tensor? inverse # int64, 1-based, with return_inverse
 ---@return ltensor.Tensor? counts # int64, with return_counts
-function Tensor:unique(opts) end
+function Tensor:unique(opts) end; ltensor.unique = Tensor.unique
 
 -- }======
 
 -- {====== scans ======
 
---- The running sums along dim (required); bool and integers give int64, {dtype = } another
---- result dtype.
+--- The running sums along dim (required); bool and integers give int64, a dtype another
+--- result dtype (positionally or as {dtype = }).
 ---@param dim integer
----@param opts? ltensor.DtypeOptions
+---@param dtype? ltensor.dtype|ltensor.DtypeOptions
 ---@return ltensor.Tensor
-function Tensor:cumsum(dim, opts) end
+function Tensor:cumsum(dim, dtype) end; ltensor.cumsum = Tensor.cumsum
 
---- The running products along dim (required); bool and integers give int64, {dtype = } another
---- result dtype.
+--- In place: cumsum written into t, in t's dtype (computed in dtype when one is given).
 ---@param dim integer
----@param opts? ltensor.DtypeOptions
+---@param dtype? ltensor.dtype|ltensor.DtypeOptions
+---@return ltensor.Tensor self
+function Tensor:cumsum_(dim, dtype) end
+
+--- The running products along dim (required); bool and integers give int64, a dtype another
+--- result dtype (positionally or as {dtype = }).
+---@param dim integer
+---@param dtype? ltensor.dtype|ltensor.DtypeOptions
 ---@return ltensor.Tensor
-function Tensor:cumprod(dim, opts) end
+function Tensor:cumprod(dim, dtype) end; ltensor.cumprod = Tensor.cumprod
+
+--- In place: cumprod written into t, in t's dtype (computed in dtype when one is given).
+---@param dim integer
+---@param dtype? ltensor.dtype|ltensor.DtypeOptions
+---@return ltensor.Tensor self
+function Tensor:cumprod_(dim, dtype) end
 
 --- The running maximum along dim (required) and the 1-based position it came from (a tie takes
 --- the later one; a NaN takes over and stays).
 ---@param dim integer
 ---@return ltensor.Tensor values
 ---@return ltensor.Tensor positions # int64, 1-based along dim
-function Tensor:cummax(dim) end
+function Tensor:cummax(dim) end; ltensor.cummax = Tensor.cummax
 
 --- The running minimum along dim (required) and the 1-based position it came from (a tie takes
 --- the later one; a NaN takes over and stays).
 ---@param dim integer
 ---@return ltensor.Tensor values
 ---@return ltensor.Tensor positions # int64, 1-based along dim
-function Tensor:cummin(dim) end
+function Tensor:cummin(dim) end; ltensor.cummin = Tensor.cummin
 
 -- }======
 
@@ -118,7 +131,7 @@ function Tensor:cummin(dim) end
 ---@param weights? ltensor.Tensor|{weights:ltensor.Tensor,minlength:integer} the weights, or an options table
 ---@param minlength? integer
 ---@return ltensor.Tensor
-function Tensor:bincount(weights, minlength) end
+function Tensor:bincount(weights, minlength) end; ltensor.bincount = Tensor.bincount
 
 --- A histogram of a floating tensor's elements in bins (default 100) equal bins from min to
 --- max (both 0 by default; min == max takes the data's range), in t's dtype; elements outside
@@ -127,7 +140,7 @@ function Tensor:bincount(weights, minlength) end
 ---@param min? number
 ---@param max? number
 ---@return ltensor.Tensor
-function Tensor:histc(bins, min, max) end
+function Tensor:histc(bins, min, max) end; ltensor.histc = Tensor.histc
 
 -- }======
 
@@ -144,20 +157,5 @@ function Tensor:histc(bins, min, max) end
 ---@return ltensor.Tensor
 function ltensor.searchsorted(sorted_sequence, values, opts) end
 
---- t:bincount(weights, minlength) with the tensor first (also `lt.bincount(t, {weights = w,
---- minlength = n})`).
----@param t ltensor.Tensor
----@param weights? ltensor.Tensor|{weights:ltensor.Tensor,minlength:integer} the weights, or an options table
----@param minlength? integer
----@return ltensor.Tensor
-function ltensor.bincount(t, weights, minlength) end
-
---- t:histc(bins, min, max) with the tensor first.
----@param t ltensor.Tensor
----@param bins? integer
----@param min? number
----@param max? number
----@return ltensor.Tensor
-function ltensor.histc(t, bins, min, max) end
 
 -- }======

@@ -1,8 +1,10 @@
 ---@meta _
 -- LuaLS definitions of ltensor.Tensor, part 1: the class (properties, operators, metamethods)
 -- and the methods that describe, convert, copy, view and index (src/binding/lua_tensor.c,
--- lua_index.c, lua_dlpack.c). The math, reductions and shape copies are in ltensor/math.lua.
--- Conventions: see ../ltensor.lua. Nothing requires this file.
+-- lua_index.c, lua_dlpack.c). The math and reductions are in ltensor/math.lua, the shape copies
+-- in ltensor/shape.lua. `; ltensor.f = Tensor.f` after a method's `end` declares its module
+-- form lt.f(t, ...), which its block documents (torch.f). Conventions: see ../ltensor.lua.
+-- Nothing requires this file.
 
 --- A tensor: a typed, strided view of a block of memory it may share with other tensors and
 --- with DLPack peers. Indexing is 1-based and inclusive, negative from the end: `t[i]` is an
@@ -51,6 +53,9 @@
 ---@operator shr(ltensor.Operand): ltensor.Tensor
 local Tensor = {}
 
+---@class ltensor
+local ltensor = {}
+
 -- {====== describing ======
 
 --- The size of dim d, or every size as a table without d.
@@ -65,7 +70,7 @@ function Tensor:stride(d) end
 
 --- The number of elements.
 ---@return integer
-function Tensor:numel() end
+function Tensor:numel() end; ltensor.numel = Tensor.numel
 
 --- The number of dims, as t.ndim.
 ---@return integer
@@ -120,19 +125,68 @@ function Tensor:bytes() end
 
 --- A copy (copy-on-write: the data is shared until either side is written).
 ---@return ltensor.Tensor
-function Tensor:clone() end
+function Tensor:clone() end; ltensor.clone = Tensor.clone
 
 --- t itself when contiguous, else a contiguous copy.
 ---@return ltensor.Tensor
 function Tensor:contiguous() end
 
 --- t in another dtype: t itself when it has it (unless copy), else a copy; integers wrap as
---- torch's casts do.
----@param dtype ltensor.dtype
+--- torch's casts do. The dtype may be a tensor's (`t:to(other)`), and the arguments may come as
+--- options instead (`t:to({dtype = "float64", copy = true})`).
+---@param dtype ltensor.dtype|ltensor.Tensor|ltensor.ToOptions
 ---@param non_blocking? boolean accepted for torch's order, ignored
 ---@param copy? boolean a copy even when the dtype is t's
 ---@return ltensor.Tensor
 function Tensor:to(dtype, non_blocking, copy) end
+
+--- t as float32, as t:to("float32"): t itself when it has that dtype (torch's shorthand).
+---@return ltensor.Tensor
+function Tensor:float() end
+
+--- t as float64, as t:to("float64"): t itself when it has that dtype.
+---@return ltensor.Tensor
+function Tensor:double() end
+
+--- t as float16, as t:to("float16"): t itself when it has that dtype.
+---@return ltensor.Tensor
+function Tensor:half() end
+
+--- t as bfloat16, as t:to("bfloat16"): t itself when it has that dtype.
+---@return ltensor.Tensor
+function Tensor:bfloat16() end
+
+--- t as int64, as t:to("int64"): t itself when it has that dtype.
+---@return ltensor.Tensor
+function Tensor:long() end
+
+--- t as int32, as t:to("int32"): t itself when it has that dtype.
+---@return ltensor.Tensor
+function Tensor:int() end
+
+--- t as int16, as t:to("int16"): t itself when it has that dtype.
+---@return ltensor.Tensor
+function Tensor:short() end
+
+--- t as int8, as t:to("int8") (torch's char): t itself when it has that dtype.
+---@return ltensor.Tensor
+function Tensor:char() end
+
+--- t as uint8, as t:to("uint8") (torch's byte): t itself when it has that dtype.
+---@return ltensor.Tensor
+function Tensor:byte() end
+
+--- t as bool, as t:to("bool"): t itself when it has that dtype.
+---@return ltensor.Tensor
+function Tensor:bool() end
+
+--- t as complex64, as t:to("complex64"): t itself when it has that dtype.
+---@return ltensor.Tensor
+function Tensor:cfloat() end
+
+--- t as complex128, as t:to("complex128"): t itself when it has that dtype.
+---@return ltensor.Tensor
+function Tensor:cdouble() end
 
 -- }======
 
@@ -146,11 +200,11 @@ function Tensor:copy_(src) end
 --- Writes value into every element.
 ---@param value ltensor.Scalar
 ---@return ltensor.Tensor self
-function Tensor:fill_(value) end
+function Tensor:fill_(value) end; ltensor.fill_ = Tensor.fill_
 
 --- Writes zero into every element.
 ---@return ltensor.Tensor self
-function Tensor:zero_() end
+function Tensor:zero_() end; ltensor.zero_ = Tensor.zero_
 
 --- The element at the 1-based indices (one per dim), allocating nothing.
 ---@param ... integer
@@ -167,54 +221,54 @@ function Tensor:set(...) end
 
 --- A view with another shape (one size may be -1), or of the same bytes as another dtype;
 --- raises when the strides allow no view (use reshape instead).
----@param ... integer|ltensor.Shape|ltensor.dtype the sizes, a shape table, or a dtype
+---@param ... integer|ltensor.Shape|ltensor.dtype|ltensor.DtypeOptions the sizes, a shape table, or a dtype (or {dtype = ...})
 ---@return ltensor.Tensor
 function Tensor:view(...) end
 
 --- A view with another shape when one fits, else a copy (one size may be -1).
 ---@param ... integer|ltensor.Shape the sizes or a shape table
 ---@return ltensor.Tensor
-function Tensor:reshape(...) end
+function Tensor:reshape(...) end; ltensor.reshape = Tensor.reshape
 
 --- A view with dims dim0 and dim1 swapped.
 ---@param dim0 integer
 ---@param dim1 integer
 ---@return ltensor.Tensor
-function Tensor:transpose(dim0, dim1) end
+function Tensor:transpose(dim0, dim1) end; ltensor.transpose = Tensor.transpose
 
 --- A view with the dims in the given order.
 ---@param ... integer|ltensor.Shape the dims, or one table of them
 ---@return ltensor.Tensor
-function Tensor:permute(...) end
+function Tensor:permute(...) end; ltensor.permute = Tensor.permute
 
 --- A view of length elements of dim from position start.
 ---@param dim integer
 ---@param start integer
 ---@param length integer
 ---@return ltensor.Tensor
-function Tensor:narrow(dim, start, length) end
+function Tensor:narrow(dim, start, length) end; ltensor.narrow = Tensor.narrow
 
 --- A view of position index along dim, that dim removed.
 ---@param dim integer
 ---@param index integer
 ---@return ltensor.Tensor
-function Tensor:select(dim, index) end
+function Tensor:select(dim, index) end; ltensor.select = Tensor.select
 
 --- A view with a dim of size 1 inserted at dim.
 ---@param dim integer
 ---@return ltensor.Tensor
-function Tensor:unsqueeze(dim) end
+function Tensor:unsqueeze(dim) end; ltensor.unsqueeze = Tensor.unsqueeze
 
 --- A view without the dims of size 1 (only dim when given).
 ---@param dim? integer
 ---@return ltensor.Tensor
-function Tensor:squeeze(dim) end
+function Tensor:squeeze(dim) end; ltensor.squeeze = Tensor.squeeze
 
 --- The dims from start_dim to end_dim (default all) merged into one: a view when possible.
 ---@param start_dim? integer
 ---@param end_dim? integer
 ---@return ltensor.Tensor
-function Tensor:flatten(start_dim, end_dim) end
+function Tensor:flatten(start_dim, end_dim) end; ltensor.flatten = Tensor.flatten
 
 --- A view with dims of size 1 expanded to the sizes (stride 0; -1 keeps a size).
 ---@param ... integer|ltensor.Shape the sizes or a shape table
