@@ -81,7 +81,7 @@ int lt_reduce_dims(lt_redop op, const lt_tensor *a, const int *dims, int ndims, 
   if (ndims < 0 || ndims > LT_MAX_NDIM) return lt_fail(err, LT_EARG, "too many dims");
   if (r->compose) {
     lt_red_args ra = {ndims, {0}, keepdim, correction, 2};
-    memcpy(ra.dims, dims, (size_t)ndims * sizeof *dims);
+    if (ndims > 0) memcpy(ra.dims, dims, (size_t)ndims * sizeof *dims); /* dims may be NULL */
     return r->compose(a, &ra, out, err);
   }
   int rc = lt_check_readable(a, err);
