@@ -25,6 +25,10 @@ local METHODS = {
 }
 local PROPERTIES = { "shape", "dtype", "ndim", "device", "T" }
 
+-- The tensors that the blocks from "dim and size arguments" on take apart (a failed call writes
+-- nothing): a 2x3 matrix, a vector of 4, a 0-d tensor.
+local t, v, scalar = lt.zeros(2, 3), lt.arange(4), lt.tensor(5)
+
 -- A list of n ones, for shapes with many dims.
 local function ones_list(n)
   local r = {}
@@ -356,8 +360,6 @@ describe("methods and properties called on something that is not a tensor", func
 end)
 
 describe("dim and size arguments of methods", function()
-  local t = lt.zeros(2, 3)
-  local scalar = lt.tensor(5)
 
   describe("size(d) and stride(d)", function()
     it("raise for a dim out of range, positive or negative", function()
@@ -605,8 +607,6 @@ describe("dim and size arguments of methods", function()
 end)
 
 describe("element access methods given bad input", function()
-  local t = lt.zeros(2, 3)
-  local v = lt.arange(4)
 
   describe("item()", function()
     it("raises for a tensor that does not hold exactly one element", function()
@@ -681,8 +681,6 @@ describe("element access methods given bad input", function()
 end)
 
 describe("writes given bad input", function()
-  local t = lt.zeros(2, 3)
-  local v = lt.arange(4)
 
   describe("to(dtype)", function()
     it("raises without a dtype, or for an unknown one", function()
@@ -789,9 +787,6 @@ describe("comparison operators on tensors", function()
 end)
 
 describe("indexing given bad input", function()
-  local t = lt.zeros(2, 3)
-  local v = lt.arange(4)
-  local scalar = lt.tensor(5)
 
   describe("t[i] (read)", function()
     it("raises for an index out of range, positive, zero or negative", function()

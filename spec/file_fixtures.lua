@@ -55,6 +55,19 @@ function M.st_file(header, data)
   return string.pack("<I8", #header) .. header .. (data or "")
 end
 
+-- The JSON of a safetensors header in the common layout: one entry per row of tensors
+-- ({ name, dtype, shape, first byte, end byte }, in order), then "__metadata__" when meta (the
+-- JSON inside its braces) is given.
+function M.st_header(tensors, meta)
+  local parts = {}
+  for i, t in ipairs(tensors) do
+    parts[i] = ('"%s":{"dtype":"%s","shape":[%s],"data_offsets":[%d,%d]}'):format(t[1], t[2],
+      table.concat(t[3], ","), t[4], t[5])
+  end
+  if meta then parts[#parts + 1] = '"__metadata__":{' .. meta .. "}" end
+  return "{" .. table.concat(parts, ",") .. "}"
+end
+
 -- A new temporary .safetensors file holding st_file(header, data); its path.
 function M.st_tmp(header, data)
   local p = M.tmp(".safetensors")

@@ -8,6 +8,7 @@ local raises = helpers.raises
 local fx = require "file_fixtures"
 local tmp, write, read, lit, npy, st_file, st_tmp, zip = fx.tmp, fx.write, fx.read, fx.lit,
   fx.npy, fx.st_file, fx.st_tmp, fx.zip
+local st_header = fx.st_header
 teardown(fx.cleanup)
 
 local samples = {
@@ -291,8 +292,8 @@ describe(".safetensors", function()
     local hlen = string.unpack("<I8", s)
     assert.equal(0, hlen % 8)
     assert.equal(
-      '{"b":{"dtype":"F64","shape":[1],"data_offsets":[0,8]},"c":{"dtype":"I16","shape":[2],'
-      .. '"data_offsets":[8,12]},"a":{"dtype":"U8","shape":[3],"data_offsets":[12,15]}}',
+      st_header({ { "b", "F64", { 1 }, 0, 8 }, { "c", "I16", { 2 }, 8, 12 },
+        { "a", "U8", { 3 }, 12, 15 } }),
       (s:sub(9, 8 + hlen):gsub(" +$", "")))
     assert.equal(8 + hlen + 15, #s)
     local r, meta, names = lt.load(p, { mmap = true })
@@ -304,9 +305,8 @@ describe(".safetensors", function()
   end)
 
   it("keeps float8 tensors opaque and saves them back unchanged", function()
-    local header = '{"x":{"dtype":"F8_E4M3","shape":[2,2],"data_offsets":[0,4]},'
-      .. '"y":{"dtype":"F8_E5M2","shape":[3],"data_offsets":[4,7]},'
-      .. '"__metadata__":{"a":"b"}}'
+    local header = st_header({ { "x", "F8_E4M3", { 2, 2 }, 0, 4 },
+      { "y", "F8_E5M2", { 3 }, 4, 7 } }, '"a":"b"')
     local p = st_tmp(header, "\1\2\3\4\5\6\7")
     local r, meta = lt.load(p)
     assert.same({ a = "b" }, meta)
@@ -348,12 +348,14 @@ describe(".safetensors", function()
 
   it("keeps the FNUZ, E8M0, F4 and F6 types opaque, packed as the file has them", function()
     local p = tmp(".safetensors")
-    local h = '{"a":{"dtype":"F8_E4M3FNUZ","shape":[2],"data_offsets":[0,2]},'
-      .. '"b":{"dtype":"F8_E5M2FNUZ","shape":[1],"data_offsets":[2,3]},'
-      .. '"c":{"dtype":"F8_E8M0","shape":[1],"data_offsets":[3,4]},'
-      .. '"d":{"dtype":"F4","shape":[2,3],"data_offsets":[4,7]},'
-      .. '"e":{"dtype":"F6_E2M3","shape":[4],"data_offsets":[7,10]},'
-      .. '"f":{"dtype":"F6_E3M2","shape":[8],"data_offsets":[10,16]}}'
+    local h = st_header({
+      { "a", "F8_E4M3FNUZ", { 2 }, 0, 2 },
+      { "b", "F8_E5M2FNUZ", { 1 }, 2, 3 },
+      { "c", "F8_E8M0", { 1 }, 3, 4 },
+      { "d", "F4", { 2, 3 }, 4, 7 },
+      { "e", "F6_E2M3", { 4 }, 7, 10 },
+      { "f", "F6_E3M2", { 8 }, 10, 16 },
+    })
     local data = "\1\2\3\4\x21\x43\x65\7\8\9abcdef"
     write(p, st_file(h, data))
     for _, map in ipairs({ false, true }) do
@@ -385,9 +387,8 @@ describe(".safetensors", function()
 
   it("leaves a tensor of an unknown dtype out with strict = false, saying why", function()
     local p = tmp(".safetensors")
-    local h = '{"a":{"dtype":"F32","shape":[1],"data_offsets":[0,4]},'
-      .. '"q":{"dtype":"Q4_K","shape":[3],"data_offsets":[4,9]},'
-      .. '"b":{"dtype":"U8","shape":[2],"data_offsets":[9,11]},"__metadata__":{"k":"v"}}'
+    local h = st_header({ { "a", "F32", { 1 }, 0, 4 }, { "q", "Q4_K", { 3 }, 4, 9 },
+      { "b", "U8", { 2 }, 9, 11 } }, '"k":"v"')
     write(p, st_file(h .. (" "):rep(-#h % 8), string.pack("<f", 1.5) .. "qqqqq\7\8"))
     raises(lit(p) .. ": tensor 'q' has dtype 'Q4_K', which ltensor does not read %(load with "
       .. "{strict = false} to leave it out%)", lt.load, p)
@@ -410,19 +411,18 @@ describe(".safetensors", function()
 
   it("refuses lying, truncated and malformed files, naming the file and the problem", function()
     local p = tmp(".safetensors")
-    local good = '{"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]}}'
+    local good = st_header({ { "a", "F32", { 2 }, 0, 8 } })
+    local function zeros(n) return ("\0"):rep(n) end
     local cases = {
       { "\1\2\3", "not a safetensors file %(3 bytes" },
       { string.pack("<I8", 1 << 62) .. good, "header claims 4611686018427387904 bytes but the "
         .. "file holds %d+ after its size" },
       { st_file(good, ("\0"):rep(4)), "cover 8 bytes of data but the file holds 4" },
       { st_file(good, ("\0"):rep(12)), "cover 8 bytes of data but the file holds 12" },
-      { st_file('{"a":{"dtype":"F32","shape":[2],"data_offsets":[4,12]}}', ("\0"):rep(12)),
-        "hole: bytes 0 to 4" },
-      { st_file('{"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},'
-        .. '"b":{"dtype":"F32","shape":[1],"data_offsets":[4,8]}}', ("\0"):rep(8)),
+      { st_file(st_header({ { "a", "F32", { 2 }, 4, 12 } }), zeros(12)), "hole: bytes 0 to 4" },
+      { st_file(st_header({ { "a", "F32", { 2 }, 0, 8 }, { "b", "F32", { 1 }, 4, 8 } }), zeros(8)),
         "overlaps" },
-      { st_file('{"a":{"dtype":"F32","shape":[3],"data_offsets":[0,8]}}', ("\0"):rep(8)),
+      { st_file(st_header({ { "a", "F32", { 3 }, 0, 8 } }), zeros(8)),
         "needs 12 bytes but its data_offsets %[0, 8%] hold 8" },
       { st_file('{"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]}', ("\0"):rep(8)),
         "not valid JSON" },
@@ -430,22 +430,21 @@ describe(".safetensors", function()
         "not an integer" },
       { st_file('{"a":{"dtype":"F32","shape":[-2],"data_offsets":[0,8]}}', ("\0"):rep(8)),
         "non%-negative integer" },
-      { st_file('{"a":{"dtype":"Q4_K","shape":[1],"data_offsets":[0,8]}}', ("\0"):rep(8)),
+      { st_file(st_header({ { "a", "Q4_K", { 1 }, 0, 8 } }), zeros(8)),
         "tensor 'a' has dtype 'Q4_K', which ltensor does not read %(load with {strict = false}" },
-      { st_file('{"a":{"dtype":"F4","shape":[3],"data_offsets":[0,2]}}', ("\0"):rep(2)),
+      { st_file(st_header({ { "a", "F4", { 3 }, 0, 2 } }), zeros(2)),
         "tensor 'a' of 3 elements of 4 bits does not fill whole bytes" },
       { st_file('{"__metadata__":{"k":"1","k":"2"}}', ""), "metadata key 'k' twice" },
       { st_file('{"a\xff":{"dtype":"F32","shape":[2],"data_offsets":[0,8]}}', ("\0"):rep(8)),
         "not UTF%-8" },
-      { st_file('{"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},'
-        .. '"a":{"dtype":"F32","shape":[0],"data_offsets":[8,8]}}', ("\0"):rep(8)),
+      { st_file(st_header({ { "a", "F32", { 2 }, 0, 8 }, { "a", "F32", { 0 }, 8, 8 } }), zeros(8)),
         "names tensor 'a' twice" },
       { st_file('{"__metadata__":{"k":1},' .. good:sub(2), ("\0"):rep(8)),
         "__metadata__ value of 'k' is not a string" },
       { st_file('{"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8],"x":1}}', ("\0"):rep(8)),
         "unknown key 'x'" },
-      { st_file('{"a":{"dtype":"F32","shape":[4611686018427387904,4],"data_offsets":[0,8]}}',
-        ("\0"):rep(8)), "too many elements" },
+      { st_file(st_header({ { "a", "F32", { 4611686018427387904, 4 }, 0, 8 } }), zeros(8)),
+        "too many elements" },
       { st_file('{"a":{"dtype":"F32","shape":[2],"data_offsets":[0,18446744073709551615]}}',
         ("\0"):rep(8)), "beyond 2%^63" },
     }
@@ -694,9 +693,8 @@ describe("loading many names", function()
   end)
 
   it("still refuses a name given twice", function()
-    local h = '{"b":{"dtype":"U8","shape":[1],"data_offsets":[0,1]},'
-      .. '"a":{"dtype":"U8","shape":[1],"data_offsets":[1,2]},'
-      .. '"b":{"dtype":"U8","shape":[0],"data_offsets":[2,2]}}'
+    local h = st_header({ { "b", "U8", { 1 }, 0, 1 }, { "a", "U8", { 1 }, 1, 2 },
+      { "b", "U8", { 0 }, 2, 2 } })
     local p = st_tmp(h, "\1\2")
     raises(lit(p) .. ": header names tensor 'b' twice", lt.load, p)
     local z = tmp(".npz")

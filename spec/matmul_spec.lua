@@ -53,6 +53,13 @@ end
 
 local blas_dtypes = { "float32", "float64", "complex64", "complex128" }
 
+-- An it per BLAS dtype dt, its sentence the format what of dt, running fn(dt).
+local function each_blas_dtype(what, fn)
+  for _, dt in ipairs(blas_dtypes) do
+    it(what:format(dt), function() fn(dt) end)
+  end
+end
+
 -- }======
 
 describe("the BLAS", function()
@@ -68,62 +75,60 @@ describe("the BLAS", function()
 end)
 
 describe("matmul through the BLAS and the own kernel", function()
-  for _, dt in ipairs(blas_dtypes) do
-    it("agree on " .. dt .. " matrices, row and column vectors, and dots", function()
-      local a, b = ints(dt, 5, 7), ints(dt, 7, 6)
-      agree(function() return a:matmul(b) end)
-      agree(function() return a:mm(b) end)
-      agree(function() return a:mv(b[{ {}, 2 }]) end)
-      agree(function() return b[{ {}, 3 }]:matmul(b) end)
-      agree(function() return a[2]:dot(b[{ {}, 4 }]) end)
-      agree(function() return a[{ { 1, 1 } }]:matmul(b) end) -- 1 x k times k x m
-      agree(function() return a:matmul(b[{ {}, { 2, 2 } }]) end) -- n x k times k x 1
-    end)
+  each_blas_dtype("agree on %s matrices, row and column vectors, and dots", function(dt)
+    local a, b = ints(dt, 5, 7), ints(dt, 7, 6)
+    agree(function() return a:matmul(b) end)
+    agree(function() return a:mm(b) end)
+    agree(function() return a:mv(b[{ {}, 2 }]) end)
+    agree(function() return b[{ {}, 3 }]:matmul(b) end)
+    agree(function() return a[2]:dot(b[{ {}, 4 }]) end)
+    agree(function() return a[{ { 1, 1 } }]:matmul(b) end) -- 1 x k times k x m
+    agree(function() return a:matmul(b[{ {}, { 2, 2 } }]) end) -- n x k times k x 1
+  end)
 
-    it("agree on transposed and strided " .. dt .. " operands", function()
-      local a, b = ints(dt, 7, 5), ints(dt, 6, 7)
-      agree(function() return a:t():matmul(b:t()) end) -- both transposed: no copy
-      agree(function() return a.mT:mm(ints(dt, 7, 3)) end)
-      local big = ints(dt, 9, 12)
-      local rows = big[{ { 2, 6 }, { 3, 9 } }] -- a leading dimension of 12
-      agree(function() return rows:matmul(ints(dt, 7, 4)) end)
-      agree(function() return rows:t():matmul(rows) end)
-      local every2 = big[{ {}, { 1, -1, 2 } }] -- a column stride of 2: packed
-      agree(function() return every2:t():matmul(big[{ {}, { 2, 7 } }]) end)
-      agree(function() return every2:matmul(ints(dt, 6, 3)) end)
-      agree(function() return big[{ {}, 5 }]:matmul(big) end) -- a strided row vector
-      agree(function() return big:mv(big[3]) end)
-      agree(function() return big[{ {}, 1 }]:dot(big[{ {}, 2 }]) end)
-      local wide = lt.zeros({ 1, 7 }, dt):expand(4, 7) -- a row stride of 0: packed
-      agree(function() return (wide + ints(dt, 4, 7)):matmul(ints(dt, 7, 2)) end)
-      agree(function() return wide:matmul(ints(dt, 7, 2)) end)
-    end)
+  each_blas_dtype("agree on transposed and strided %s operands", function(dt)
+    local a, b = ints(dt, 7, 5), ints(dt, 6, 7)
+    agree(function() return a:t():matmul(b:t()) end) -- both transposed: no copy
+    agree(function() return a.mT:mm(ints(dt, 7, 3)) end)
+    local big = ints(dt, 9, 12)
+    local rows = big[{ { 2, 6 }, { 3, 9 } }] -- a leading dimension of 12
+    agree(function() return rows:matmul(ints(dt, 7, 4)) end)
+    agree(function() return rows:t():matmul(rows) end)
+    local every2 = big[{ {}, { 1, -1, 2 } }] -- a column stride of 2: packed
+    agree(function() return every2:t():matmul(big[{ {}, { 2, 7 } }]) end)
+    agree(function() return every2:matmul(ints(dt, 6, 3)) end)
+    agree(function() return big[{ {}, 5 }]:matmul(big) end) -- a strided row vector
+    agree(function() return big:mv(big[3]) end)
+    agree(function() return big[{ {}, 1 }]:dot(big[{ {}, 2 }]) end)
+    local wide = lt.zeros({ 1, 7 }, dt):expand(4, 7) -- a row stride of 0: packed
+    agree(function() return (wide + ints(dt, 4, 7)):matmul(ints(dt, 7, 2)) end)
+    agree(function() return wide:matmul(ints(dt, 7, 2)) end)
+  end)
 
-    it("agree on " .. dt .. " batches that broadcast, are permuted or are bmm's", function()
-      local A, B = ints(dt, 2, 1, 3, 4), ints(dt, 5, 4, 2)
-      local C = agree(function() return A:matmul(B) end)
-      assert.equal(2, #C)
-      assert.equal(5, #C[1])
-      local P = ints(dt, 3, 4, 2):permute(3, 1, 2) -- batch dim with a stride of 1
-      agree(function() return P:matmul(ints(dt, 4, 5)) end)
-      agree(function() return P:bmm(ints(dt, 2, 4, 3)) end)
-      agree(function() return ints(dt, 3, 2, 5):bmm(ints(dt, 3, 6, 5):transpose(2, 3)) end)
-      agree(function() return ints(dt, 4, 3):matmul(ints(dt, 2, 3, 6)) end)
-      agree(function() return ints(dt, 3):matmul(ints(dt, 2, 3, 6)) end)
-      agree(function() return ints(dt, 2, 3, 6):matmul(ints(dt, 6)) end)
-    end)
+  each_blas_dtype("agree on %s batches that broadcast, are permuted or are bmm's", function(dt)
+    local A, B = ints(dt, 2, 1, 3, 4), ints(dt, 5, 4, 2)
+    local C = agree(function() return A:matmul(B) end)
+    assert.equal(2, #C)
+    assert.equal(5, #C[1])
+    local P = ints(dt, 3, 4, 2):permute(3, 1, 2) -- batch dim with a stride of 1
+    agree(function() return P:matmul(ints(dt, 4, 5)) end)
+    agree(function() return P:bmm(ints(dt, 2, 4, 3)) end)
+    agree(function() return ints(dt, 3, 2, 5):bmm(ints(dt, 3, 6, 5):transpose(2, 3)) end)
+    agree(function() return ints(dt, 4, 3):matmul(ints(dt, 2, 3, 6)) end)
+    agree(function() return ints(dt, 3):matmul(ints(dt, 2, 3, 6)) end)
+    agree(function() return ints(dt, 2, 3, 6):matmul(ints(dt, 6)) end)
+  end)
 
-    it("give zeros for an inner size of 0 and empty results for empty outer sizes (" .. dt .. ")",
-      function()
-        local z = agree(function() return lt.zeros({ 3, 0 }, dt):matmul(lt.zeros({ 0, 2 }, dt)) end)
-        local zero = (dt == "complex64" or dt == "complex128") and { 0, 0 } or 0
-        assert.same({ { zero, zero }, { zero, zero }, { zero, zero } }, z)
-        assert.same({}, agree(function() return lt.zeros({ 0, 4 }, dt):mm(lt.zeros({ 4, 2 }, dt)) end))
-        local e = lt.zeros({ 2, 4 }, dt):mm(lt.zeros({ 4, 0 }, dt))
-        assert.same({ 2, 0 }, e.shape)
-        assert.same(zero, lt.zeros({ 0 }, dt):dot(lt.zeros({ 0 }, dt)):item())
-      end)
-  end
+  each_blas_dtype("give zeros for an inner size of 0 and empty results for empty outer sizes (%s)",
+    function(dt)
+      local z = agree(function() return lt.zeros({ 3, 0 }, dt):matmul(lt.zeros({ 0, 2 }, dt)) end)
+      local zero = (dt == "complex64" or dt == "complex128") and { 0, 0 } or 0
+      assert.same({ { zero, zero }, { zero, zero }, { zero, zero } }, z)
+      assert.same({}, agree(function() return lt.zeros({ 0, 4 }, dt):mm(lt.zeros({ 4, 2 }, dt)) end))
+      local e = lt.zeros({ 2, 4 }, dt):mm(lt.zeros({ 4, 0 }, dt))
+      assert.same({ 2, 0 }, e.shape)
+      assert.same(zero, lt.zeros({ 0 }, dt):dot(lt.zeros({ 0 }, dt)):item())
+    end)
 
   it("computes float16 and bfloat16 in float32 either way", function()
     for _, dt in ipairs({ "float16", "bfloat16" }) do
@@ -194,18 +199,16 @@ describe("mm, bmm, mv and dot", function()
 end)
 
 describe("addmm", function()
-  for _, dt in ipairs(blas_dtypes) do
-    it("gives beta input + alpha mat1 mat2, broadcasting input (" .. dt .. ")", function()
-      local m1, m2 = ints(dt, 4, 5), ints(dt, 5, 3)
-      for _, input in ipairs({ ints(dt, 4, 3), ints(dt, 3), ints(dt, 4, 1), ints(dt, 1) }) do
-        local r = agree(function() return input:addmm(m1, m2, { beta = 2, alpha = -3 }) end)
-        local want = (input * 2 + m1:mm(m2) * -3):tolist()
-        assert.same(want, r)
-        assert.same((input + m1:mm(m2)):tolist(), agree(function() return input:addmm(m1, m2) end))
-      end
-      agree(function() return ints(dt, 4, 3):addmm(m1:t():t(), ints(dt, 3, 5):t(), { alpha = 2 }) end)
-    end)
-  end
+  each_blas_dtype("gives beta input + alpha mat1 mat2, broadcasting input (%s)", function(dt)
+    local m1, m2 = ints(dt, 4, 5), ints(dt, 5, 3)
+    for _, input in ipairs({ ints(dt, 4, 3), ints(dt, 3), ints(dt, 4, 1), ints(dt, 1) }) do
+      local r = agree(function() return input:addmm(m1, m2, { beta = 2, alpha = -3 }) end)
+      local want = (input * 2 + m1:mm(m2) * -3):tolist()
+      assert.same(want, r)
+      assert.same((input + m1:mm(m2)):tolist(), agree(function() return input:addmm(m1, m2) end))
+    end
+    agree(function() return ints(dt, 4, 3):addmm(m1:t():t(), ints(dt, 3, 5):t(), { alpha = 2 }) end)
+  end)
 
   it("ignores input's values, NaN included, when beta is 0", function()
     local input = lt.full({ 2, 2 }, 0 / 0, "float64")

@@ -119,35 +119,38 @@ static const char *const np16_int_funcs[][2] = {
     {"I:isfinite()", "np.isfinite(i)"},
 };
 
-/* Softmax family, comparisons, vector products; 'v' rows give plain Lua values. */
-static const char *const np16_soft[][3] = {
-    {"t", "S:softmax(%d)", "softmax(s, %d)"},
-    {"t", "S:log_softmax(%d)", "log_softmax(s, %d)"},
-    {"t", "S:logsumexp(%d)", "logsumexp(s, %d)"},
-    {"t", "S:logsumexp(%d, true)", "logsumexp(s, %d, True)"},
-    {"t", "S:permute(3, 1, 2):softmax(%d)", "softmax(s.transpose(2, 0, 1), %d)"},
-};
-static const char *const np16_cmp[][3] = {
-    {"t", "S:logsumexp({1, 3})", "logsumexp(s, (0, 2))"},
-    {"t", "A:isclose(B2)", "np.isclose(a, b2)"},
-    {"t", "A:isclose(B2, 0, 1e-6)", "np.isclose(a, b2, rtol=0, atol=1e-6)"},
-    {"t", "A:isclose(B, 0.5, 0.1)", "np.isclose(a, b, rtol=0.5, atol=0.1)"},
-    {"t", "S:isclose(S, 0, 0, true)", "np.isclose(s, s, rtol=0, atol=0, equal_nan=True)"},
-    {"t", "S:isclose(S)", "np.isclose(s, s)"},
-    {"v", "A:allclose(B2)", "np.allclose(a, b2)"},
-    {"v", "A:allclose(B)", "np.allclose(a, b)"},
-    {"v", "A:equal(A:clone())", "np.array_equal(a, a.copy())"},
-    {"v", "A:equal(B2)", "np.array_equal(a, b2)"},
-    {"v", "A:dist(B)", "np.linalg.norm((a - b).ravel())"},
-    {"v", "A:dist(B, 1)", "np.linalg.norm((a - b).ravel(), 1)"},
-    {"v", "A:dist(B, math.huge)", "np.linalg.norm((a - b).ravel(), np.inf)"},
-    {"v", "A:dist(B, 3.5)", "np.linalg.norm((a - b).ravel(), 3.5)"},
-    {"v", "A:dist(U:narrow(1, 1, 3))", "np.linalg.norm((a - u[:3]).ravel())"},
-    {"t", "U:outer(W)", "np.outer(u, w)"},
-    {"t", "A:cross(B)", "np.cross(a, b)"},
-    {"t", "C1:cross(C2)", "np.cross(c1, c2, axis=0)"},
-    {"t", "C1:cross(C2, 3)", "np.cross(c1, c2, axis=2)"},
-    {"t", "C1:permute(3, 2, 1):cross(C2:permute(3, 2, 1), 1)",
+/* Softmax family, comparisons, vector products: ALONG_AXES rows run along each of the 3 axes
+   (%d in both expressions), PLAIN_VALUE rows give plain Lua values, TENSOR rows tensors. */
+enum np16_kind { ALONG_AXES, PLAIN_VALUE, TENSOR };
+static const struct {
+  enum np16_kind kind;
+  const char *lua, *np;
+} np16_cmp[] = {
+    {ALONG_AXES, "S:softmax(%d)", "softmax(s, %d)"},
+    {ALONG_AXES, "S:log_softmax(%d)", "log_softmax(s, %d)"},
+    {ALONG_AXES, "S:logsumexp(%d)", "logsumexp(s, %d)"},
+    {ALONG_AXES, "S:logsumexp(%d, true)", "logsumexp(s, %d, True)"},
+    {ALONG_AXES, "S:permute(3, 1, 2):softmax(%d)", "softmax(s.transpose(2, 0, 1), %d)"},
+    {TENSOR, "S:logsumexp({1, 3})", "logsumexp(s, (0, 2))"},
+    {TENSOR, "A:isclose(B2)", "np.isclose(a, b2)"},
+    {TENSOR, "A:isclose(B2, 0, 1e-6)", "np.isclose(a, b2, rtol=0, atol=1e-6)"},
+    {TENSOR, "A:isclose(B, 0.5, 0.1)", "np.isclose(a, b, rtol=0.5, atol=0.1)"},
+    {TENSOR, "S:isclose(S, 0, 0, true)", "np.isclose(s, s, rtol=0, atol=0, equal_nan=True)"},
+    {TENSOR, "S:isclose(S)", "np.isclose(s, s)"},
+    {PLAIN_VALUE, "A:allclose(B2)", "np.allclose(a, b2)"},
+    {PLAIN_VALUE, "A:allclose(B)", "np.allclose(a, b)"},
+    {PLAIN_VALUE, "A:equal(A:clone())", "np.array_equal(a, a.copy())"},
+    {PLAIN_VALUE, "A:equal(B2)", "np.array_equal(a, b2)"},
+    {PLAIN_VALUE, "A:dist(B)", "np.linalg.norm((a - b).ravel())"},
+    {PLAIN_VALUE, "A:dist(B, 1)", "np.linalg.norm((a - b).ravel(), 1)"},
+    {PLAIN_VALUE, "A:dist(B, math.huge)", "np.linalg.norm((a - b).ravel(), np.inf)"},
+    {PLAIN_VALUE, "A:dist(B, 3.5)", "np.linalg.norm((a - b).ravel(), 3.5)"},
+    {PLAIN_VALUE, "A:dist(U:narrow(1, 1, 3))", "np.linalg.norm((a - u[:3]).ravel())"},
+    {TENSOR, "U:outer(W)", "np.outer(u, w)"},
+    {TENSOR, "A:cross(B)", "np.cross(a, b)"},
+    {TENSOR, "C1:cross(C2)", "np.cross(c1, c2, axis=0)"},
+    {TENSOR, "C1:cross(C2, 3)", "np.cross(c1, c2, axis=2)"},
+    {TENSOR, "C1:permute(3, 2, 1):cross(C2:permute(3, 2, 1), 1)",
      "np.cross(c1.transpose(2, 1, 0), c2.transpose(2, 1, 0), axis=0)"},
 };
 
@@ -185,10 +188,7 @@ static void np16_float(const char *dt, const char *tol) {
   CHECK(py_ok("x2 = x[:500].reshape(20, 25); y2 = y[:500].reshape(25, 20).T"));
   CHECK(np_to_lua("X", "x") && np_to_lua("Y", "y") && np_to_lua("U", "u") && np_to_lua("P", "p") &&
         np_to_lua("W", "w") && np_to_lua("X2", "x2") && np_to_lua("Y2", "y2"));
-  for (size_t i = 0; i < sizeof np16_funcs / sizeof *np16_funcs; i++) {
-    set_context("funcs %s: %s", dt, np16_funcs[i][0]);
-    CHECK(agree(np16_funcs[i][0], np16_funcs[i][1]));
-  }
+  TP_AGREE_EACH(agree, np16_funcs, "funcs %s", dt);
 
   set_context("softmax %s: set-up", dt);
   CHECK(
@@ -203,18 +203,20 @@ static void np16_float(const char *dt, const char *tol) {
             dt));
   CHECK(np_to_lua("S", "s") && np_to_lua("A", "a") && np_to_lua("B", "b") &&
         np_to_lua("B2", "b2") && np_to_lua("C1", "c1") && np_to_lua("C2", "c2"));
-  for (size_t i = 0; i < sizeof np16_soft / sizeof *np16_soft; i++)
-    for (int k = 0; k < 3; k++) {
-      set_context("softmax %s: %s, axis %d", dt, np16_soft[i][1], k + 1);
-      CHECK(agree_dim(np16_soft[i][1], np16_soft[i][2], k));
-    }
   for (size_t i = 0; i < sizeof np16_cmp / sizeof *np16_cmp; i++) {
-    set_context("compare %s: %s", dt, np16_cmp[i][1]);
-    if (np16_cmp[i][0][0] == 'v')
-      CHECK(agree_value(np16_cmp[i][1], np16_cmp[i][2], tol));
+    const char *le = np16_cmp[i].lua, *ne = np16_cmp[i].np;
+    for (int k = 0; np16_cmp[i].kind == ALONG_AXES && k < 3; k++) {
+      set_context("softmax %s: %s, axis %d", dt, le, k + 1);
+      CHECK(agree_dim(le, ne, k));
+    }
+    if (np16_cmp[i].kind == ALONG_AXES) continue;
+    set_context("compare %s: %s", dt, le);
+    if (np16_cmp[i].kind == PLAIN_VALUE)
+      CHECK(agree_value(le, ne, tol));
     else
-      CHECK(agree(np16_cmp[i][1], np16_cmp[i][2]));
+      CHECK(agree(le, ne));
   }
+
   CHECK(lua_ok("X, Y, U, P, W, X2, Y2, S, A, B, B2, C1, C2 = nil") &&
         py_ok("del x, y, u, p, w, x2, y2, s, a, b, b2, c1, c2"));
 }
@@ -280,18 +282,13 @@ static void np16_products(const char *dt) {
     snprintf(ne, sizeof ne, "np.einsum('%s', %s)", eq[0], eq[1]);
     CHECK(agree(le, ne));
   }
-  for (size_t i = 0; i < sizeof np16_mm / sizeof *np16_mm; i++) {
-    set_context("products %s: %s", dt, np16_mm[i][0]);
-    CHECK(agree(np16_mm[i][0], np16_mm[i][1]));
-  }
+  TP_AGREE_EACH(agree, np16_mm, "products %s", dt);
   CHECK(lua_ok("ea, eb, ec, ev, ew, em, ex, ey, ma, mb, mv, mw, mb1, mb2 = nil") &&
         py_ok("del ea, eb, ec, ev, ew, em, ex, ey, ma, mb, mv, mw, mb1, mb2"));
 }
 
 static void test_funcs_np(void) {
-  section("8: issue 16's functions against NumPy");
-  set_context("set-up");
-  CHECK(py_ok("%s", py_np16));
+  CHECK(tp_section_setup("8: issue 16's functions against NumPy", py_np16));
   CHECK(py_ok("def f32(v): return np.asarray(v).astype(np.float32)"));
   np16_float("float32", "1e-5");
   np16_float("float64", "1e-12");
@@ -301,10 +298,7 @@ static void test_funcs_np(void) {
       py_ok("r = np.random.default_rng(20); i = r.integers(-9, 10, 200)\n"
             "j = r.integers(1, 6, 200) * (r.integers(0, 2, 200) * 2 - 1)"));
   CHECK(np_to_lua("I", "i") && np_to_lua("J", "j"));
-  for (size_t k = 0; k < sizeof np16_int_funcs / sizeof *np16_int_funcs; k++) {
-    set_context("funcs int64: %s", np16_int_funcs[k][0]);
-    CHECK(agree(np16_int_funcs[k][0], np16_int_funcs[k][1]));
-  }
+  TP_AGREE_EACH(agree, np16_int_funcs, "funcs int64");
   CHECK(lua_ok("I, J = nil") && py_ok("del i, j"));
 
   np16_bitwise();

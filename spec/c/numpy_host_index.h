@@ -57,9 +57,7 @@ static const char *const index_dtypes[] = {"float32", "float64", "int32",    "in
                                            "uint8",   "int16",   "complex64"};
 
 static void test_index_np(void) {
-  section("9: indexing with tensors against NumPy");
-  set_context("index set-up");
-  CHECK(py_ok("%s", py_index));
+  CHECK(tp_section_setup("9: indexing with tensors against NumPy", py_index));
   static const char *const ivars[] = {"i1", "i2", "i3", "ia", "t", "g", "g2"};
   for (size_t i = 0; i < sizeof ivars / sizeof *ivars; i++) {
     char up[8];
@@ -82,10 +80,7 @@ static void test_index_np(void) {
     CHECK(np_to_lua("X", "x") && np_to_lua("V", "v") && np_to_lua("S", "s") &&
           np_to_lua("W", "w") && np_to_lua("MK", "mk.astype(np.uint8)"));
     CHECK(lua_ok("MK = MK:ne(0)"));
-    for (size_t i = 0; i < sizeof index_cases / sizeof *index_cases; i++) {
-      set_context("index %s: %s", dt, index_cases[i][0]);
-      CHECK(agree(index_cases[i][0], index_cases[i][1]));
-    }
+    TP_AGREE_EACH(agree, index_cases, "index %s", dt);
     CHECK(lua_ok("X, V, S, W, MK = nil") && py_ok("del x, v, s, w, mk"));
   }
   set_context("%s", "");

@@ -120,10 +120,21 @@ float16 accumulates in float16 */
   CHECK(lua_ok("A, AT, S, V = nil") && py_ok("del a, s, v"));
 }
 
+/* bincount and histc: Lua's and the library's calls on the same data (B, W, H). */
+static const char *const counting[][2] = {
+    {"B:bincount()", "np.bincount(b)"},
+    {"B:bincount({minlength = 80})", "np.bincount(b, minlength=80)"},
+    {"B:bincount({weights = W})", "np.bincount(b, weights=w)"},
+    {"lt.bincount(B, W:to('float32'))",
+     "np.bincount(b, weights=w.astype(np.float32)).astype(np.float32)"},
+    {"H:histc(10, -2, 2)", "np.histogram(h, 10, (-2, 2))[0].astype(np.float64)"},
+    {"H:histc(7)", "np.histogram(h, 7, (h.min(), h.max()))[0].astype(np.float64)"},
+    {"H:to('float32'):histc(5, -1, 3)",
+     "np.histogram(h.astype(np.float32), 5, (-1, 3))[0].astype(np.float32)"},
+};
+
 static void test_sort_np(void) {
-  section("10: issue 15's sorting and scans against NumPy");
-  set_context("set-up");
-  CHECK(py_ok("%s", py_sort));
+  CHECK(tp_section_setup("10: issue 15's sorting and scans against NumPy", py_sort));
   for (size_t i = 0; i < sizeof sort_dtypes / sizeof *sort_dtypes; i++) sort_dtype(sort_dtypes[i]);
 
   set_context("cumsum of a long float32 row");
@@ -138,21 +149,7 @@ static void test_sort_np(void) {
       py_ok("r = np.random.default_rng(95); b = r.integers(0, 50, 1000)\n"
             "w = r.random(1000); h = r.standard_normal(1000)"));
   CHECK(np_to_lua("B", "b") && np_to_lua("W", "w") && np_to_lua("H", "h"));
-  static const char *const counting[][2] = {
-      {"B:bincount()", "np.bincount(b)"},
-      {"B:bincount({minlength = 80})", "np.bincount(b, minlength=80)"},
-      {"B:bincount({weights = W})", "np.bincount(b, weights=w)"},
-      {"lt.bincount(B, W:to('float32'))",
-       "np.bincount(b, weights=w.astype(np.float32)).astype(np.float32)"},
-      {"H:histc(10, -2, 2)", "np.histogram(h, 10, (-2, 2))[0].astype(np.float64)"},
-      {"H:histc(7)", "np.histogram(h, 7, (h.min(), h.max()))[0].astype(np.float64)"},
-      {"H:to('float32'):histc(5, -1, 3)",
-       "np.histogram(h.astype(np.float32), 5, (-1, 3))[0].astype(np.float32)"},
-  };
-  for (size_t i = 0; i < sizeof counting / sizeof *counting; i++) {
-    set_context("counting: %s", counting[i][0]);
-    CHECK(agree(counting[i][0], counting[i][1]));
-  }
+  TP_AGREE_EACH(agree, counting, "counting");
   CHECK(lua_ok("X, B, W, H = nil") && py_ok("del x, b, w, h, r"));
   set_context("%s", "");
   lua_gc_full();

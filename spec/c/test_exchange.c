@@ -24,6 +24,7 @@
 #include "test_util.h"
 
 static const ltensor_exchange_api *REG, *CONST;
+#define API(k) ((k) ? CONST : REG) /* k = 0: the regular table, 1: the const one */
 
 /* {====== Lua helpers ====== */
 
@@ -81,32 +82,18 @@ static void *addr(lua_State *L, const char *expr) { return (void *)(intptr_t)lin
 
 /* {====== hand-built managed tensors with a counting deleter ====== */
 
-static long g_created, g_deleted;
-
-typedef struct {
-  DLManagedTensorVersioned m; /* first: &b->m is what is passed */
-  float *data;
-  int64_t shape[4];
-} tblock;
-
-static void tb_delete(DLManagedTensorVersioned *self) {
-  tblock *b = self->manager_ctx;
-  g_deleted++;
-  free(b->data);
-  free(b);
-}
+static long g_created;
+static int g_deleted;
 
 /* A 1-d float32 CPU tensor {0, 1, ..., n-1}, version major.3, the given flags. */
 static DLManagedTensorVersioned *mk(int n, uint32_t major, uint64_t flags) {
-  tblock *b = calloc(1, sizeof *b);
-  if (!b) abort();
+  tm_block *b = tm_block_new((size_t)n * sizeof(float), &g_deleted);
   g_created++;
-  b->data = malloc((size_t)(n > 0 ? n : 1) * sizeof(float));
-  if (!b->data) abort();
-  for (int i = 0; i < n; i++) b->data[i] = (float)i;
+  float *data = b->data;
+  for (int i = 0; i < n; i++) data[i] = (float)i;
   b->shape[0] = n;
-  tm_manage(&b->m, 1, tm_desc(b->data, dt_of(kDLFloat, 32, 1), 1, b->shape, NULL), b, tb_delete,
-            NULL, flags);
+  tm_manage(&b->m, 1, tm_desc(b->data, dt_of(kDLFloat, 32, 1), 1, b->shape, NULL), b,
+            tm_block_delete, NULL, flags);
   b->m.version.major = major;
   return &b->m;
 }
@@ -196,6 +183,19 @@ static void test_tables(void) {
 
 /* {====== owning exports ====== */
 
+/* The tensors that the export and view tests take apart: float32 t (2, 3), its transpose tt,
+   row (t's 2nd row, an offset view) and col (its 2nd column, strided), a 0-d s, an empty e; and
+   their shapes and strides in elements. */
+static const char VIEWS[] =
+    "t = lt.arange(6, 'float32'):view(2, 3)\n"
+    "tt = t:transpose(1, 2)\n"
+    "row = t[2]\n"
+    "col = t[{{}, 2}]\n"
+    "s = lt.tensor(5.5)\n"
+    "e = lt.zeros(0, 3)";
+static int64_t sh23[] = {2, 3}, st23[] = {3, 1}, sh32[] = {3, 2}, st32[] = {1, 3}, sh3[] = {3},
+               st1[] = {1}, sh2[] = {2}, st3[] = {3}, sh03[] = {0, 3};
+
 /* managed_tensor_from_lua_no_sync on the value at idx: checks rc 0, the stack balance and
    that the call made no Lua allocation; returns the managed tensor (NULL on failure). */
 static DLManagedTensorVersioned *export_at(lua_State *L, const ltensor_exchange_api *api, int idx) {
@@ -212,6 +212,15 @@ static DLManagedTensorVersioned *export_at(lua_State *L, const ltensor_exchange_
     return NULL;
   }
   CHECK(m != NULL);
+  return m;
+}
+
+/* export_at on the Lua global name. */
+static DLManagedTensorVersioned *export_global(lua_State *L, const ltensor_exchange_api *api,
+                                               const char *name) {
+  push_global(L, name);
+  DLManagedTensorVersioned *m = export_at(L, api, -1);
+  lua_pop(L, 1);
   return m;
 }
 
@@ -258,18 +267,10 @@ static DLManagedTensorVersioned *export_checked(lua_State *L, const ltensor_exch
 
 static void test_export(void) {
   lua_State *L = new_state();
-  LOK(L,
-      "t = lt.arange(6, 'float32'):view(2, 3)\n"
-      "tt = t:transpose(1, 2)\n"
-      "row = t[2]\n"
-      "s = lt.tensor(5.5)\n"
-      "e = lt.zeros(0, 3)");
+  LOK(L, VIEWS);
   int top = lua_gettop(L);
-  int64_t sh23[] = {2, 3}, st23[] = {3, 1}, sh32[] = {3, 2}, st32[] = {1, 3}, sh3[] = {3},
-          st1[] = {1}, sh03[] = {0, 3};
-  const ltensor_exchange_api *apis[] = {REG, CONST};
   for (int k = 0; k < 2; k++) {
-    const ltensor_exchange_api *api = apis[k];
+    const ltensor_exchange_api *api = API(k);
     uint64_t fl = k ? DLPACK_FLAG_BITMASK_READ_ONLY : 0;
     const char *name = k ? "const" : "regular";
     char what[64];
@@ -314,9 +315,7 @@ static void test_export(void) {
     }
     if (m) {
       LOK(L, "keep = lt.tensor({0, 2, 4}, 'float32'):view(3, 1)");
-      push_global(L, "keep");
-      DLManagedTensorVersioned *mk2 = export_at(L, api, -1);
-      lua_pop(L, 1);
+      DLManagedTensorVersioned *mk2 = export_global(L, api, "keep");
       LOK(L, "keep = nil; collectgarbage(); collectgarbage()");
       if (mk2) {
         float *p = mk2->dl_tensor.data;
@@ -354,15 +353,14 @@ static void test_export_read_only(void) {
       "r = dlpack.from_dlpack(w)\n"
       "rc = dlpack.from_dlpack(w:__dlpack{max_version = {1, 3}})\n"
       "rv = r:view(2, 2)");
-  int64_t sh4[] = {4}, st1[] = {1}, sh22[] = {2, 2}, st21[] = {2, 1};
+  int64_t sh4[] = {4}, sh22[] = {2, 2}, st21[] = {2, 1};
   const char *names[] = {"w", "ww", "r", "rc", "rv"};
-  const ltensor_exchange_api *apis[] = {REG, CONST};
   for (int k = 0; k < 2; k++)
     for (int i = 0; i < 5; i++) {
       char what[64];
       snprintf(what, sizeof what, "%s: %s", k ? "const" : "regular", names[i]);
       push_global(L, names[i]);
-      DLManagedTensorVersioned *m = export_at(L, apis[k], -1);
+      DLManagedTensorVersioned *m = export_at(L, API(k), -1);
       int is_view = i == 4;
       /* wrappers print their tensor; their data is t's */
       check_managed(L, what, m, i < 2 ? "t" : names[i], DLPACK_FLAG_BITMASK_READ_ONLY,
@@ -374,9 +372,7 @@ static void test_export_read_only(void) {
       lua_pop(L, 1);
     }
   /* a read-only export of a wrapper, imported: sees later writes to t */
-  push_global(L, "w");
-  DLManagedTensorVersioned *m = export_at(L, REG, -1);
-  lua_pop(L, 1);
+  DLManagedTensorVersioned *m = export_global(L, REG, "w");
   if (m) {
     LOK(L, "t[3] = 33");
     CHECK(((float *)m->dl_tensor.data)[2] == 33.0f);
@@ -391,6 +387,19 @@ static void test_export_read_only(void) {
   lua_close(L);
 }
 
+/* m (deleted here; NULL: a failed export, already counted) is a read-only export of shared, which
+   the Lua tensor name still holds: no copy was made. */
+static void read_only_shared(lua_State *L, DLManagedTensorVersioned *m, const char *name,
+                             void *shared) {
+  if (!m) return;
+  char expr[64];
+  snprintf(expr, sizeof expr, "%s:const_data_ptr()", name);
+  CHECK(m->flags == DLPACK_FLAG_BITMASK_READ_ONLY);
+  CHECK(m->dl_tensor.data == shared);
+  CHECKF(addr(L, expr) == shared, "%s", expr);
+  m->deleter(m);
+}
+
 /* Copy-on-write clones: the regular table gives the clone its own memory first; the const
    table and wrappers never do. */
 static void test_export_cow(void) {
@@ -403,9 +412,7 @@ static void test_export_cow(void) {
   LTRUE(L, "c1:const_data_ptr() == src:const_data_ptr()"); /* the premise: clones share */
 
   /* regular, on a clone: the clone moves to its own memory, the export holds that */
-  push_global(L, "c1");
-  DLManagedTensorVersioned *m = export_at(L, REG, -1);
-  lua_pop(L, 1);
+  DLManagedTensorVersioned *m = export_global(L, REG, "c1");
   if (m) {
     void *now = addr(L, "c1:const_data_ptr()");
     CHECKF(now != shared, "c1 still shares %p", shared);
@@ -417,29 +424,15 @@ static void test_export_cow(void) {
   }
 
   /* const, on a clone: READ_ONLY and no copy */
-  push_global(L, "c2");
-  m = export_at(L, CONST, -1);
-  lua_pop(L, 1);
-  if (m) {
-    CHECK(m->flags == DLPACK_FLAG_BITMASK_READ_ONLY);
-    CHECK(m->dl_tensor.data == shared);
-    CHECK(addr(L, "c2:const_data_ptr()") == shared);
-    m->deleter(m);
-  }
+  m = export_global(L, CONST, "c2");
+  read_only_shared(L, m, "c2", shared);
   LTRUE(L, "c2:const_data_ptr() == src:const_data_ptr()");
   LOK(L, "c2[2] = 50"); /* still copy-on-write afterwards */
   LTRUE(L, "c2[2] == 50 and src[2] == 1 and c2:const_data_ptr() ~= src:const_data_ptr()");
 
   /* regular, through a wrapper of a clone: read-only, no copy */
-  push_global(L, "w5");
-  m = export_at(L, REG, -1);
-  lua_pop(L, 1);
-  if (m) {
-    CHECK(m->flags == DLPACK_FLAG_BITMASK_READ_ONLY);
-    CHECK(m->dl_tensor.data == shared);
-    CHECK(addr(L, "c5:const_data_ptr()") == shared);
-    m->deleter(m);
-  }
+  m = export_global(L, REG, "w5");
+  read_only_shared(L, m, "c5", shared);
 
   /* dltensor_from_lua_no_sync: regular unshares, const does not */
   DLTensor d;
@@ -464,9 +457,7 @@ static void test_export_cow(void) {
 
   /* regular, on a view of a clone: the clone and all its views move together */
   LOK(L, "c6 = src:clone(); v6 = c6[{{2, 3}}]; v6b = c6[{{3, 4}}]");
-  push_global(L, "v6");
-  m = export_at(L, REG, -1);
-  lua_pop(L, 1);
+  m = export_global(L, REG, "v6");
   if (m) {
     void *c6 = addr(L, "c6:const_data_ptr()");
     CHECK(c6 != shared && m->dl_tensor.data == (char *)c6 + sizeof(float));
@@ -478,9 +469,7 @@ static void test_export_cow(void) {
   }
 
   /* the source of clones, exported writable, moves too: the clones keep the original */
-  push_global(L, "src");
-  m = export_at(L, REG, -1);
-  lua_pop(L, 1);
+  m = export_global(L, REG, "src");
   if (m) {
     CHECK(m->dl_tensor.data == addr(L, "src:const_data_ptr()"));
     ((float *)m->dl_tensor.data)[1] = -1.0f;
@@ -504,9 +493,7 @@ static void test_read_only_export_then_clone(void) {
   DLTensor d;
   CHECK(CONST->dltensor_from_lua_no_sync(L, -1, &d) == 0);
   lua_pop(L, 1);
-  push_global(L, "u");
-  DLManagedTensorVersioned *mu = export_at(L, CONST, -1);
-  lua_pop(L, 1);
+  DLManagedTensorVersioned *mu = export_global(L, CONST, "u");
   /* clone each, write the original, drop the clones */
   LOK(L,
       "c = t:clone(); t[1] = 100; cu = u:clone(); u[1] = 100\n"
@@ -581,9 +568,7 @@ static void test_borrowed_view_of_shared_clone(void) {
 
 static void import_shared(lua_State *L, int top) {
   /* round trip through the regular table: a writable tensor sharing the memory */
-  push_global(L, "t");
-  DLManagedTensorVersioned *m = export_at(L, REG, -1);
-  lua_pop(L, 1);
+  DLManagedTensorVersioned *m = export_global(L, REG, "t");
   if (m) {
     CHECK(REG->managed_tensor_to_lua_no_sync(L, m) == 0);
     CHECK(lua_gettop(L) == top + 1);
@@ -598,9 +583,7 @@ static void import_shared(lua_State *L, int top) {
   }
 
   /* through the const table: read-only, still sharing */
-  push_global(L, "t");
-  m = export_at(L, CONST, -1);
-  lua_pop(L, 1);
+  m = export_global(L, CONST, "t");
   if (m) {
     CHECK(CONST->managed_tensor_to_lua_no_sync(L, m) == 0);
     CHECK(lua_gettop(L) == top + 1);
@@ -629,7 +612,7 @@ static void import_owned(lua_State *L, int top) {
 
   /* regular: writable, writes land in the producer's memory; READ_ONLY is honoured */
   m = mk(3, 1, 0);
-  float *p = ((tblock *)m->manager_ctx)->data;
+  float *p = ((tm_block *)m->manager_ctx)->data;
   CHECK(REG->managed_tensor_to_lua_no_sync(L, m) == 0);
   set_global(L, "h");
   LOK(L, "h[3] = 7");
@@ -648,37 +631,36 @@ static void import_owned(lua_State *L, int top) {
 static void import_refused(lua_State *L, int top) {
   DLManagedTensorVersioned *m;
   /* failures: -1, one message pushed, the deleter run exactly once */
-  const ltensor_exchange_api *apis[] = {REG, CONST};
   for (int k = 0; k < 2; k++) {
     long before = g_deleted;
     m = mk(4, 2, 0); /* major version 2 */
-    CHECK(apis[k]->managed_tensor_to_lua_no_sync(L, m) == -1);
+    CHECK(API(k)->managed_tensor_to_lua_no_sync(L, m) == -1);
     CHECK(lua_gettop(L) == top + 1);
     CHECKF(top_msg(L, "version"), "version 2: message %s", g_msg);
     CHECK(g_deleted == before + 1);
     lua_settop(L, top);
 
     m = mk(4, 0, 0); /* major version 0 */
-    CHECK(apis[k]->managed_tensor_to_lua_no_sync(L, m) == -1);
+    CHECK(API(k)->managed_tensor_to_lua_no_sync(L, m) == -1);
     CHECK(lua_gettop(L) == top + 1 && top_msg(L, NULL));
     CHECK(g_deleted == before + 2);
     lua_settop(L, top);
 
     m = mk(4, 1, 0); /* invalid: negative ndim */
     m->dl_tensor.ndim = -1;
-    CHECK(apis[k]->managed_tensor_to_lua_no_sync(L, m) == -1);
+    CHECK(API(k)->managed_tensor_to_lua_no_sync(L, m) == -1);
     CHECK(lua_gettop(L) == top + 1 && top_msg(L, NULL));
     CHECK(g_deleted == before + 3);
     lua_settop(L, top);
 
     m = mk(4, 1, 0); /* invalid: NULL data with elements */
     m->dl_tensor.data = NULL;
-    CHECK(apis[k]->managed_tensor_to_lua_no_sync(L, m) == -1);
+    CHECK(API(k)->managed_tensor_to_lua_no_sync(L, m) == -1);
     CHECK(lua_gettop(L) == top + 1 && top_msg(L, NULL));
     CHECK(g_deleted == before + 4);
     lua_settop(L, top);
 
-    CHECK(apis[k]->managed_tensor_to_lua_no_sync(L, NULL) == -1);
+    CHECK(API(k)->managed_tensor_to_lua_no_sync(L, NULL) == -1);
     CHECK(lua_gettop(L) == top + 1);
     CHECKF(top_msg(L, NULL) && g_msg[0], "NULL: message %s", g_msg);
     lua_settop(L, top);
@@ -687,7 +669,7 @@ static void import_refused(lua_State *L, int top) {
     m = mk(4, 1, 0);
     lua_gc(L, LUA_GCCOLLECT);
     g_alloc_fail = 1;
-    int rc = apis[k]->managed_tensor_to_lua_no_sync(L, m);
+    int rc = API(k)->managed_tensor_to_lua_no_sync(L, m);
     g_alloc_fail = 0;
     CHECK(rc == -1);
     CHECK(lua_gettop(L) == top + 1 && top_msg(L, NULL));
@@ -753,20 +735,11 @@ static void check_view(lua_State *L, const char *what, const ltensor_exchange_ap
 
 static void test_dltensor(void) {
   lua_State *L = new_state();
-  LOK(L,
-      "t = lt.arange(6, 'float32'):view(2, 3)\n"
-      "tt = t:transpose(1, 2)\n"
-      "col = t[{{}, 2}]\n"
-      "s = lt.tensor(2.5)\n"
-      "e = lt.zeros(0, 3)\n"
-      "w = dlpack.ReadOnlyTensorWrapper(tt)\n"
-      "r = dlpack.from_dlpack(w)");
+  LOK(L, VIEWS);
+  LOK(L, "w = dlpack.ReadOnlyTensorWrapper(tt)\nr = dlpack.from_dlpack(w)");
   int top = lua_gettop(L);
-  int64_t sh23[] = {2, 3}, st23[] = {3, 1}, sh32[] = {3, 2}, st32[] = {1, 3}, sh2[] = {2},
-          st3[] = {3}, sh03[] = {0, 3};
-  const ltensor_exchange_api *apis[] = {REG, CONST};
   for (int k = 0; k < 2; k++) {
-    const ltensor_exchange_api *api = apis[k];
+    const ltensor_exchange_api *api = API(k);
     check_view(L, k ? "const t" : "t", api, "t", 2, sh23, st23, 0);
     check_view(L, k ? "const tt" : "tt", api, "tt", 2, sh32, st32, 0);
     check_view(L, k ? "const col" : "col", api, "col", 1, sh2, st3, 0);
@@ -789,10 +762,9 @@ static void test_dltensor(void) {
   if (d.data) ((float *)d.data)[d.strides[0]] = 44.0f;
   LTRUE(L, "t[2][2] == 44");
   /* NULL out: -1 and a message */
-  const ltensor_exchange_api *apis2[] = {REG, CONST};
   for (int k = 0; k < 2; k++) {
     push_global(L, "t");
-    CHECK(apis2[k]->dltensor_from_lua_no_sync(L, -1, NULL) == -1);
+    CHECK(API(k)->dltensor_from_lua_no_sync(L, -1, NULL) == -1);
     CHECK(lua_gettop(L) == top + 2 && top_msg(L, NULL));
     lua_settop(L, top);
   }
@@ -823,7 +795,6 @@ static void test_errors(void) {
       {"rel", "tensor has been released"}, {"relw", "tensor has been released"},
   };
   const int ncases = (int)(sizeof cases / sizeof cases[0]);
-  const ltensor_exchange_api *apis[] = {REG, CONST};
   for (int k = 0; k < 2; k++)
     for (int i = 0; i < ncases + 3; i++) {
       const char *name = i < ncases        ? cases[i].global
@@ -849,11 +820,11 @@ static void test_errors(void) {
         int rc;
         if (f == 0) {
           DLManagedTensorVersioned *m = NULL;
-          rc = apis[k]->managed_tensor_from_lua_no_sync(L, idx, &m);
+          rc = API(k)->managed_tensor_from_lua_no_sync(L, idx, &m);
           CHECKF(m == NULL, "%s: out written on failure", name);
         } else {
           DLTensor d;
-          rc = apis[k]->dltensor_from_lua_no_sync(L, idx, &d);
+          rc = API(k)->dltensor_from_lua_no_sync(L, idx, &d);
         }
         const char *fname = f ? "dltensor_from_lua_no_sync" : "managed_tensor_from_lua_no_sync";
         CHECKF(rc == -1, "%s %s(%s): rc %d", k ? "const" : "regular", fname, name, rc);
@@ -877,9 +848,7 @@ static void test_errors(void) {
   LTRUE(L, "same(dlpack.from_dlpack(legacy):tolist(), {0, 1, 2})");
   /* a view of a released tensor still works */
   LTRUE(L, "relv2:numel() == 2");
-  push_global(L, "relv2");
-  DLManagedTensorVersioned *m = export_at(L, REG, -1);
-  lua_pop(L, 1);
+  DLManagedTensorVersioned *m = export_global(L, REG, "relv2");
   if (m) m->deleter(m);
 
   /* out of memory in Lua while reporting an error: still -1 and a message, no raise */
@@ -928,10 +897,8 @@ static DLTensor proto(int device, int code, int bits, int ndim, int64_t *shape) 
 }
 
 static void test_allocator(void) {
-  const ltensor_exchange_api *apis[] = {REG, CONST};
   for (int k = 0; k < 2; k++) {
-    DLPackManagedTensorAllocator alloc = apis[k]->managed_tensor_allocator;
-    int64_t sh23[] = {2, 3}, st23[] = {3, 1};
+    DLPackManagedTensorAllocator alloc = API(k)->managed_tensor_allocator;
     err_rec e = {0, "", ""};
     DLTensor p = proto(kDLCPU, kDLFloat, 32, 2, sh23);
     int64_t colmajor[] = {1, 2};
@@ -971,7 +938,6 @@ static void test_allocator(void) {
       CHECK(*(double *)m->dl_tensor.data == 0.0 && m->dl_tensor.dtype.bits == 64);
       m->deleter(m);
     }
-    int64_t sh03[] = {0, 3};
     p = proto(kDLCPU, kDLInt, 16, 2, sh03);
     m = NULL;
     CHECK(alloc(&p, &m, &e, set_error) == 0 && m);
@@ -1019,12 +985,11 @@ static void test_allocator(void) {
 }
 
 static void test_stream(void) {
-  const ltensor_exchange_api *apis[] = {REG, CONST};
   int devices[] = {kDLCPU, kDLCUDA, kDLROCM};
   for (int k = 0; k < 2; k++)
     for (int i = 0; i < 3; i++) {
       void *stream = (void *)&stream;
-      int rc = apis[k]->current_work_stream((DLDeviceType)devices[i], i, &stream);
+      int rc = API(k)->current_work_stream((DLDeviceType)devices[i], i, &stream);
       CHECKF(rc == 0 && stream == NULL, "current_work_stream(%d): rc %d, stream %p", devices[i], rc,
              stream);
     }

@@ -148,6 +148,13 @@ static lua_State *new_state(void) {
   return L;
 }
 
+/* A successful push (status rc): the tensor alone on the stack, which becomes the global name. */
+static void pushed_as(lua_State *L, int rc, const char *name) {
+  CHECK_RC(rc, LTENSOR_OK);
+  CHECK(lua_gettop(L) == 1 && ltensor_is_tensor(L, 1));
+  lua_setglobal(L, name);
+}
+
 /* A failed host call: status want, exactly one value pushed, a string containing sub. Restores
    the stack to top. */
 static void fails_with(lua_State *L, int rc, int want, int top, const char *sub, const char *what) {
@@ -169,6 +176,14 @@ static void push_eval(lua_State *L, const char *code) {
     lua_settop(L, top);
     lua_pushnil(L);
   }
+}
+
+/* Pushes the value of the Lua expression expr, and names the call fn(expr) in what. */
+static void push_arg(lua_State *L, const char *fn, const char *expr, char *what, size_t size) {
+  char code[64];
+  snprintf(code, sizeof code, "return %s", expr);
+  snprintf(what, size, "%s(%s)", fn, expr);
+  push_eval(L, code);
 }
 
 /* Pushes global name. */
@@ -291,9 +306,7 @@ static void test_push_managed(void) {
 
   /* success: +1, readable, shares memory, deleter only after the tensor and its views go */
   mblock *b = mb_new(1, 2, A(2, 3), &del);
-  CHECK_RC(ltensor_push_managed(L, &b->m.v), LTENSOR_OK);
-  CHECK(lua_gettop(L) == 1 && ltensor_is_tensor(L, 1));
-  lua_setglobal(L, "m");
+  pushed_as(L, ltensor_push_managed(L, &b->m.v), "m");
   LTRUE(L, "same(m.shape, {2, 3}) and m.dtype == 'float32' and m[2][3] == 5");
   LTRUE(L, "not m:is_read_only()");
   CHECK(lint(L, "m:const_data_ptr()") == (lua_Integer)(intptr_t)b->data);
@@ -312,9 +325,7 @@ static void test_push_managed(void) {
   /* legacy, freed at lua_close */
   long del_l = 0;
   mblock *bl = mb_new(0, 1, A(4), &del_l);
-  CHECK_RC(ltensor_push_managed_legacy(L, &bl->m.l), LTENSOR_OK);
-  CHECK(lua_gettop(L) == 1 && ltensor_is_tensor(L, 1));
-  lua_setglobal(L, "l");
+  pushed_as(L, ltensor_push_managed_legacy(L, &bl->m.l), "l");
   LTRUE(L, "same(l:tolist(), {0, 1, 2, 3}) and not l:is_read_only()");
   LOK(L, "lv = l:narrow(1, 2, 2)");
   CHECK(del_l == 0);
@@ -389,9 +400,7 @@ static void borrowed_shared(lua_State *L, hbuf *h) {
   /* no lease, strides NULL: shared both ways; a clone is a copy; release once, at collection */
   hb_init(h, 6);
   DLTensor d = mkdesc(h->data, 2, A(2, 3), NULL);
-  CHECK_RC(ltensor_push_borrowed(L, &d, 0, hb_release, h, NULL), LTENSOR_OK);
-  CHECK(lua_gettop(L) == 1 && ltensor_is_tensor(L, 1));
-  lua_setglobal(L, "h");
+  pushed_as(L, ltensor_push_borrowed(L, &d, 0, hb_release, h, NULL), "h");
   LTRUE(L, "same(h.shape, {2, 3}) and h.dtype == 'float32' and h.device == 'cpu'");
   LTRUE(L, "h[2][1] == 3 and same(h:stride(), {3, 1}) and not h:is_read_only()");
   CHECK(lint(L, "h:const_data_ptr()") == (lua_Integer)(intptr_t)h->addr);
@@ -833,12 +842,9 @@ static void revoke_refused(void) {
   LOK(L, "w = dlpack.ReadOnlyTensorWrapper(lt.zeros(2))");
   const char *nontensors[] = {"nil", "1", "'s'", "{}", "closed", "cap", "w", "io.stdout", NULL};
   for (int i = 0; nontensors[i]; i++) {
-    char code[64];
-    snprintf(code, sizeof code, "return %s", nontensors[i]);
-    push_eval(L, code);
-    int top = lua_gettop(L);
     char what[64];
-    snprintf(what, sizeof what, "revoke(%s)", nontensors[i]);
+    push_arg(L, "revoke", nontensors[i], what, sizeof what);
+    int top = lua_gettop(L);
     fails_with(L, ltensor_revoke(L, top), LTENSOR_ERRTYPE, top, "tensor", what);
     CHECK(lua_gettop(L) == 1);
     lua_settop(L, 0);
@@ -1051,10 +1057,8 @@ static void export_refused(lua_State *L) {
   LOK(L, "do local y <close> = lt.zeros(2); closed = y end; cap = dlpack.to_dlpack(lt.zeros(2))");
   const char *nontensors[] = {"nil", "1", "'s'", "{}", "closed", "cap", "io.stdout", NULL};
   for (int i = 0; nontensors[i]; i++) {
-    char code[64], what[64];
-    snprintf(code, sizeof code, "return %s", nontensors[i]);
-    snprintf(what, sizeof what, "export(%s)", nontensors[i]);
-    push_eval(L, code);
+    char what[64];
+    push_arg(L, "export", nontensors[i], what, sizeof what);
     none = (DLManagedTensorVersioned *)&sentinel;
     fails_with(L, ltensor_export(L, 1, 0, &none), LTENSOR_ERRTYPE, 1,
                strcmp(nontensors[i], "closed") ? "tensor" : "released", what);
@@ -1196,10 +1200,8 @@ static void test_borrow_and_checks(void) {
   lua_pop(L, 1);
   const char *bad[] = {"nil", "1", "'s'", "{}", "closed", "r", "io.stdout", NULL};
   for (int i = 0; bad[i]; i++) {
-    char code[64], what[64];
-    snprintf(code, sizeof code, "return %s", bad[i]);
-    snprintf(what, sizeof what, "borrow(%s)", bad[i]);
-    push_eval(L, code);
+    char what[64];
+    push_arg(L, "borrow", bad[i], what, sizeof what);
     fails_with(L, ltensor_borrow(L, 1, &d), LTENSOR_ERRTYPE, 1,
                strcmp(bad[i], "closed") && strcmp(bad[i], "r") ? "tensor" : "released", what);
     CHECKF(!ltensor_is_tensor(L, 1), "is_tensor(%s)", bad[i]);

@@ -1,13 +1,15 @@
 /*
  * test_managed.h -- hand-built DLPack tensors for the C tests (test_dlpack.c, test_exchange.c,
  * test_host.c, numpy_host.c): a dtype, a CPU tensor description, and the managed-tensor header
- * (version, context, deleter, flags) around it. Each test keeps its own block type (what it
- * allocates and how its deleter counts); these fill in what every block has.
+ * (version, context, deleter, flags) around it; tm_block, a block whose data is an allocation
+ * of its own, with a deleter that counts. Tests with other needs keep their own block type
+ * (what it allocates and how its deleter counts); these fill in what every block has.
  */
 #ifndef TEST_MANAGED_H
 #define TEST_MANAGED_H
 
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "dlpack.h"
 
@@ -53,6 +55,31 @@ static inline void tm_manage(void *m, int versioned, DLTensor d, void *ctx,
     l->manager_ctx = ctx;
     l->deleter = del_l;
   }
+}
+
+/* A versioned managed tensor whose data is an allocation of its own, exactly as large as the
+   elements need (so that AddressSanitizer sees a read past it). */
+typedef struct {
+  DLManagedTensorVersioned m; /* first: &b->m is what is passed */
+  void *data;
+  int64_t shape[4];
+  int *deleted; /* counts the deleter's calls */
+} tm_block;
+
+static inline void tm_block_delete(DLManagedTensorVersioned *self) {
+  tm_block *b = self->manager_ctx;
+  ++*b->deleted;
+  free(b->data);
+  free(b);
+}
+
+/* A tm_block of bytes of zeroed data (at least 1) counting in *deleted; the caller fills shape
+   and the data, then tm_manage(&b->m, 1, ..., b, tm_block_delete, NULL, flags). */
+static inline tm_block *tm_block_new(size_t bytes, int *deleted) {
+  tm_block *b = calloc(1, sizeof *b);
+  if (!b || !(b->data = calloc(bytes ? bytes : 1, 1))) abort();
+  b->deleted = deleted;
+  return b;
 }
 
 #endif

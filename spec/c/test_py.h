@@ -15,6 +15,12 @@
  * (host_new, host_to_lua) are made here with a deleter that counts in host_deleted. tp_open_lua
  * opens the Lua side with ltensor linked in or loaded with require.
  *
+ * Then the cases both hosts run (tp_*), given the library's name, the host's conversions
+ * (lua_to_np / np_to_lua, lua_to_torch / torch_to_lua) and Python expressions: every dtype both
+ * ways, views both ways, lifetimes of imports and exports, clones, read-only tensors, tables
+ * of (Lua, Python) expressions that must agree. The host's Python names pvals, psize, pbytes and
+ * paddr for its library's arrays (tp_same_as).
+ *
  * The caller starts Python (pylua_start) into G before anything else, and includes this header
  * first (Python.h sets feature macros for the system headers).
  */
@@ -427,7 +433,16 @@ static const char tp_py_helpers[] =
     "def raises(f, exc=Exception):\n"
     "    try: f()\n"
     "    except exc: return True\n"
-    "    return False\n";
+    "    return False\n"
+    "def capname(c): return repr(c).split('\"')[1]\n"
+    "FREED = {}  # name -> how many times the weakref callback ran\n"
+    "def watch(name, t):  # counts t's finalization (a capsule's manager keeps it alive)\n"
+    "    FREED[name] = 0\n"
+    "    def fin(_ref): FREED[name] += 1\n"
+    "    WATCHED[name] = weakref.ref(t, fin)\n"
+    "WATCHED = {}\n"
+    "def alive(name): return WATCHED[name]() is not None\n"
+    "def freed_once(name): return WATCHED[name]() is None and FREED[name] == 1\n";
 
 /* Sample values of each dtype (the extremes, -0.0, the smallest subnormal, inf), by name, and
    two values to write (W1: Lua writes, Python reads; W2: the other way). */
@@ -461,9 +476,72 @@ static const char tp_py_samples[] =
     "W1 = writes(7, 0.1, complex(0.1, -0.2), False)   # Lua writes, Python reads\n"
     "W2 = writes(99, -0.7, complex(-0.7, 0.3), True)  # Python writes, Lua reads\n";
 
+/* Starts the section name of checks against a Python library: the Python code setup (the
+   section's data and helpers) runs in the context "<name>: set-up". Whether it ran. */
+static inline int tp_section_setup(const char *name, const char *setup) {
+  section(name);
+  set_context("%s: set-up", name);
+  return py_ok("%s", setup);
+}
+
+/* Each case's Lua expression (cases[i][0]) agrees with its Python one (cases[i][1]) by the
+   host's agree, checked in the context "<fmt, ...>: <the Lua expression>". TP_AGREE_EACH
+   counts a table's cases. */
+typedef int (*tp_agree_fn)(const char *lua_expr, const char *py_expr);
+PRINTF_LIKE(4, 5)
+static inline void tp_agree_each(tp_agree_fn agree, const char *const (*cases)[2], size_t n,
+                                 const char *fmt, ...) {
+  char what[128];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(what, sizeof what, fmt, ap);
+  va_end(ap);
+  for (size_t i = 0; i < n; i++) {
+    set_context("%s: %s", what, cases[i][0]);
+    CHECK(agree(cases[i][0], cases[i][1]));
+  }
+}
+#define TP_AGREE_EACH(agree, cases, ...) \
+  tp_agree_each(agree, cases, sizeof cases / sizeof *cases, __VA_ARGS__)
+
+/* The Lua tensor in global lv and the Python array in global pa agree: values, shape, strides
+   (pa's as the Python expression strides gives them; not compared for empty arrays, whose
+   strides mean nothing), bytes and the address of the first element. Each host's Python
+   defines pvals, psize, pbytes and paddr for its library's arrays. */
+static inline void tp_same_as(const char *lv, const char *pa, const char *strides) {
+  char rhs[128], lhs[64];
+  snprintf(rhs, sizeof rhs, "pvals(%s)", pa);
+  CHECK(lua_to_py("lv", "%s:tolist()", lv) && py_eq("strict(lv)", rhs));
+  snprintf(rhs, sizeof rhs, "list(%s.shape)", pa);
+  CHECK(lua_to_py("ls", "%s.shape", lv) && py_eq("ls", rhs));
+  snprintf(lhs, sizeof lhs, "ls if psize(%s) else 0", pa);
+  snprintf(rhs, sizeof rhs, "%s if psize(%s) else 0", strides, pa);
+  CHECK(lua_to_py("ls", "%s:stride()", lv) && py_eq(lhs, rhs));
+  snprintf(rhs, sizeof rhs, "pbytes(%s)", pa);
+  CHECK(lua_to_py("lb", "%s:bytes()", lv) && py_eq("lb", rhs));
+  CHECK(lua_to_py("lp", "%s:data_ptr()", lv) &&
+        py_true("psize(%s) == 0 or lp == paddr(%s)", pa, pa));
+}
+
 /* A host's way to take a Lua tensor (the expression fmt, ...) to a Python global pyvar:
    lua_to_np, lua_to_torch. */
 typedef int (*tp_to_py_fn)(const char *pyvar, const char *fmt, ...);
+
+/* The view (a Lua expression of s, an int32 4x6 arange; or a tensor of its own) taken by to_py
+   to the Python global pv of the library lib (int32: its int32 dtype): the same values, shape,
+   strides (as the Python expression strides gives pv's), bytes and address; then Lua writes s
+   (every element negative), and pv shows it. The caller checks its library's writes, then
+   drops s, sv and pv. */
+static inline void tp_lua_view(const char *lib, const char *view, tp_to_py_fn to_py,
+                               const char *int32, const char *strides) {
+  set_context("lua -> %s %s", lib, view);
+  CHECK(lua_ok("s = lt.arange(24, 'int32'):reshape(4, 6); sv = %s", view));
+  CHECK(to_py("pv", "sv"));
+  CHECK(py_true("pv.dtype == %s", int32));
+  tp_same_as("sv", "pv", strides);
+  CHECK(lua_ok("for i = 1, 4 do for j = 1, 6 do s:set(i, j, -(i * 10 + j)) end end"));
+  CHECK(lua_to_py("lv", "sv:tolist()") && py_eq("strict(lv)", "pvals(pv)"));
+}
 
 /* ltensor's own memory, exported to Python by to_py and dropped many times (leaks show under the
    sanitizers and valgrind). */
@@ -476,6 +554,22 @@ static inline void tp_many_exports(tp_to_py_fn to_py) {
   lua_gc_full();
 }
 
+/* A host's way to take a Python tensor (the expression fmt, ...) to a Lua global luavar:
+   np_to_lua, torch_to_lua. */
+typedef int (*tp_to_lua_fn)(const char *luavar, const char *fmt, ...);
+
+/* A copy-on-write clone of an import (Python's 4-element float tensor e, made by the statement
+   make, taken by to_lua) is a copy: Python's later writes reach the import, not the clone. */
+static inline void tp_clone_of_import(const char *make, tp_to_lua_fn to_lua) {
+  set_context("clone of an import");
+  CHECK(py_ok("%s", make) && to_lua("e0", "e"));
+  CHECK(lua_ok("e1 = e0:clone(); e1[1] = -1; e0[2] = -2"));
+  CHECK(py_true("e.tolist() == [0.0, -2.0, 2.0, 3.0]"));
+  CHECK(lua_true("e1[1] == -1 and e1[2] == 1"));
+  CHECK(py_ok("e[3] = 9") && lua_true("e0[4] == 9 and e1[4] == 3"));
+  CHECK(lua_ok("e0, e1 = nil") && py_ok("del e"));
+}
+
 /* A capsule of Python's (the expression producer), consumed in Lua, then passed again. */
 static inline void tp_consumed_twice(const char *producer) {
   set_context("consumed capsules");
@@ -483,6 +577,148 @@ static inline void tp_consumed_twice(const char *producer) {
   CHECK(lua_ok("t = dlpack.from_dlpack(cap)"));
   CHECK(lua_raises("already consumed", "dlpack.from_dlpack(cap)"));
   CHECK(lua_true("t[3] == 2.0"));
+}
+
+/* Python's array d, made by the statement make, exported as a capsule (the expression capsule,
+   of d) and consumed in Lua: the producer's managed tensor holds d while Lua holds the import
+   or a view of it. refused (NULL: none): an expression of cap that the library must refuse once
+   Lua consumed cap. Then d made by make_unconsumed, its capsule never consumed: the Lua
+   capsule's __gc calls the producer's deleter. lib names the library in the contexts. */
+static inline void tp_import_lifetimes(const char *lib, const char *make, const char *capsule,
+                                       const char *refused, const char *make_unconsumed) {
+  set_context("%s -> lua, consumed", lib);
+  CHECK(py_ok("%s; watch('d', d)", make));
+  CHECK(py_ok("cap = %s; del d; gc.collect()", capsule) && py_true("alive('d')"));
+  CHECK(pycapsule_to_lua("cap", "cap"));
+  CHECK(py_true("capname(cap) == 'used_dltensor'"));
+  CHECK(!refused || py_true("raises(lambda: %s)", refused)); /* consumed: the library too */
+  CHECK(lua_ok("t = dlpack.from_dlpack(cap); v = t:narrow(1, 2, 3)"));
+  CHECK(py_ok("del cap; gc.collect()") && py_true("alive('d')"));
+  CHECK((lua_gc_full(), py_true("alive('d')")));
+  CHECK(lua_ok("t = nil") && (lua_gc_full(), py_true("alive('d')")));
+  CHECK(lua_true("v[1] == 1.0 and v[3] == 3.0"));
+  CHECK(lua_ok("v = nil; cap = nil") && (lua_gc_full(), py_true("freed_once('d')")));
+
+  set_context("%s -> lua, never consumed", lib);
+  CHECK(py_ok("%s; watch('d2', d)", make_unconsumed));
+  CHECK(pycapsule_to_lua("cap2", "%s", capsule));
+  CHECK(py_ok("del d; gc.collect()") && py_true("alive('d2')"));
+  CHECK(lua_ok("cap2 = nil") && (lua_gc_full(), py_true("freed_once('d2')")));
+}
+
+/* A host tensor's Lua capsule taken by the bridge, as a pylua Exporter or (capsule) as a raw
+   Python capsule, and never consumed in Python: the host's deleter runs when the bridge's
+   object goes, not before. */
+static inline void tp_unconsumed_export(int capsule) {
+  int before = host_deleted;
+  CHECK(host_to_lua("h", 0, host_f64, 8, 0));
+  CHECK(lua_ok("hcap = dlpack.to_dlpack(h)"));
+  CHECK(capsule ? lua_capsule_to_pycapsule("ex", "hcap") : lua_capsule_to_py("ex", "hcap"));
+  CHECK(lua_true("tostring(hcap):find('used_dltensor', 1, true) ~= nil"));
+  CHECK(py_true("capname(ex if %d else ex.__dlpack__()) == 'dltensor'", capsule));
+  CHECK(capsule || py_true("ex.__dlpack_device__() == (1, 0)"));
+  CHECK(lua_ok("h, hcap = nil") && (lua_gc_full(), host_deleted == before));
+  CHECK(py_ok("del ex") && host_deleted == before + 1); /* the bridge's destructor */
+}
+
+/* The end of a round trip Lua -> Python -> Lua of a host tensor h (host_deleted was before),
+   its second Lua tensor h2: Python lets go of hb and Lua of h, and the host tensor lives while
+   h2 does (h2_check: a Lua expression true of h2's values). */
+static inline void tp_round_trip_release(int before, const char *h2_check) {
+  CHECK(py_ok("del hb; gc.collect()") && lua_ok("h = nil"));
+  CHECK((lua_gc_full(), host_deleted == before));
+  CHECK(lua_true("%s", h2_check));
+  CHECK(lua_ok("h2 = nil") && (lua_gc_full(), host_deleted == before + 1));
+}
+
+/* The Lua capsule cap of t (lt.arange(3)), taken by the bridge into the Exporter ex, imported
+   by the library's from_dlpack (a Python function name): one memory; the Exporter's capsule is
+   used, a second import fails cleanly. Drops t, cap, ex and the import. */
+static inline void tp_export_consumed_once(const char *from_dlpack) {
+  CHECK(py_ok("b = %s(ex)", from_dlpack) && py_true("b.tolist() == [0, 1, 2]"));
+  CHECK(py_true("capname(ex.__dlpack__()) == 'used_dltensor'"));
+  CHECK(py_true("raises(lambda: %s(ex))", from_dlpack));
+  CHECK(py_true("b.tolist() == [0, 1, 2]"));
+  CHECK(lua_ok("t[1] = 5") && py_true("b[0] == 5"));
+  CHECK(lua_ok("t, cap = nil") && py_ok("del b, ex"));
+}
+
+/* Makes the Lua global ro a read-only host tensor of 4 float64 (a versioned export with
+   READ_ONLY: ltensor has no Lua constructor for one), which refuses writes and every export
+   that cannot say read-only. Returns host_deleted before it. */
+static inline int tp_read_only_host(void) {
+  int before = host_deleted;
+  CHECK(host_to_lua("ro", 1, host_f64, 4, DLPACK_FLAG_BITMASK_READ_ONLY));
+  CHECK(lua_true("ro:is_read_only() and ro[2] == 1.5"));
+  CHECK(lua_raises("read-only", "ro[1] = 0"));
+  CHECK(lua_raises("read-only", "dlpack.to_dlpack(ro)"));
+  CHECK(lua_raises("read-only", "ro:__dlpack()"));
+  return before;
+}
+
+/* Every dtype of the list both ways between Lua and the library lib: to_lua(dt) checks one
+   Python -> Lua, from_lua(dt) one Lua -> Python. bool only where the library has it: its
+   export (bool_out; else refused() checks that it refuses cleanly), its import (bool_in). */
+static inline void tp_dtypes_both_ways(const char *lib, const char *const *dtypes, size_t n,
+                                       int bool_out, int bool_in, void (*to_lua)(const char *),
+                                       void (*refused)(void), void (*from_lua)(const char *)) {
+  for (size_t i = 0; i < n; i++) {
+    const char *dt = dtypes[i];
+    int is_bool = strcmp(dt, "bool") == 0;
+    set_context("%s -> lua %s", lib, dt);
+    if (!is_bool || bool_out)
+      to_lua(dt);
+    else
+      refused();
+    set_context("lua -> %s %s", lib, dt);
+    if (!is_bool || bool_in) from_lua(dt);
+  }
+  lua_gc_full();
+}
+
+/* Makes the Lua global u: the samples of dtype dt (SAMPLES[dt] of tp_py_samples) written one
+   by one into a new tensor, reshaped to 2x3. Whether it ran. */
+static inline int tp_lua_sample(const char *dt) {
+  return py_to_lua("vals", "SAMPLES['%s']", dt) &&
+         lua_ok(
+             "u = lt.zeros({6}, '%s'); for i = 1, #vals do u[i] = vals[i] end; "
+             "u = u:reshape(2, 3)",
+             dt);
+}
+
+/* The library lib's view (a Python expression of its array base), made after the statement
+   reset, taken by to_lua to the Lua global v: the same values, shape, strides (as the Python
+   expression strides gives pv's), bytes and address; then the library writes (the statement
+   write), and v shows it. The caller checks Lua's writes, then drops v and pv. */
+static inline void tp_py_view(const char *lib, const char *view, const char *reset,
+                              tp_to_lua_fn to_lua, const char *strides, const char *write) {
+  set_context("%s -> lua %s", lib, view);
+  CHECK(py_ok("%s; pv = %s", reset, view));
+  CHECK(to_lua("v", "pv"));
+  tp_same_as("v", "pv", strides);
+  CHECK(py_ok("%s", write));
+  CHECK(lua_to_py("lv", "v:tolist()") && py_eq("strict(lv)", "pvals(pv)"));
+}
+
+/* The views of s (tp_lua_view's) that both interop tests export; each adds its own. */
+static const char *const tp_lua_views[] = {
+    "s:transpose(1, 2)",
+    "s:narrow(2, 2, 3)",
+    "s:narrow(1, 2, 2):transpose(1, 2)",
+    "s:select(2, 3)",
+    "s:select(1, 2):select(1, 3)",
+    "s:narrow(1, 1, 0)",
+    "s:unsqueeze(2)",
+    "s:select(1, 2):unsqueeze(1):expand(3, 6)",
+};
+
+/* Runs the host's check of one Lua view (view_to) on each of tp_lua_views, then on the n of its
+   own (extra), then collects. */
+static inline void tp_each_lua_view(void (*view_to)(const char *), const char *const *extra,
+                                    size_t n) {
+  for (size_t i = 0; i < sizeof tp_lua_views / sizeof *tp_lua_views; i++) view_to(tp_lua_views[i]);
+  for (size_t i = 0; i < n; i++) view_to(extra[i]);
+  lua_gc_full();
 }
 
 /* The bitwise expressions both interop tests run: in Lua on A, B and in Python (NumPy and torch

@@ -192,28 +192,15 @@ static void test_export(void) {
 /* A host fp4 tensor of rows x 8 elements whose data is a block of its own, exactly as large as
    the elements need (so that AddressSanitizer sees a read past it): packed, 4 bytes a row, byte
    i holding 7 i + 1; padded (flags), 8 bytes a row of zeros. */
-typedef struct {
-  DLManagedTensorVersioned m;
-  int64_t shape[2];
-  unsigned char *data;
-} fp4_host;
-
-static void fp4_delete(DLManagedTensorVersioned *self) {
-  fp4_host *h = self->manager_ctx;
-  host_deleted++;
-  free(h->data);
-  free(h);
-}
-
 static int fp4_to_lua(const char *luavar, int64_t rows, uint64_t flags) {
   size_t n = (size_t)rows * (flags & DLPACK_FLAG_BITMASK_IS_SUBBYTE_TYPE_PADDED ? 8 : 4);
-  fp4_host *h = calloc(1, sizeof *h);
-  if (!h || !(h->data = calloc(n, 1))) abort();
-  for (size_t i = 0; !flags && i < n; i++) h->data[i] = (unsigned char)(7 * i + 1);
+  tm_block *h = tm_block_new(n, &host_deleted);
+  unsigned char *data = h->data;
+  for (size_t i = 0; !flags && i < n; i++) data[i] = (unsigned char)(7 * i + 1);
   h->shape[0] = rows;
   h->shape[1] = 8;
   tm_manage(&h->m, 1, tm_desc(h->data, dt_of(kDLFloat4_e2m1fn, 4, 1), 2, h->shape, NULL), h,
-            fp4_delete, NULL, flags);
+            tm_block_delete, NULL, flags);
   if (pylua_push_managed(L, &h->m, 1) != 0) {
     py_report("cannot push", "an fp4 host tensor");
     return 0;

@@ -109,15 +109,16 @@ static const char py_torch[] =
     "def tdt(name): return getattr(torch, name)\n"
     "def tname(t): return str(t.dtype).replace('torch.', '')\n"
     "def tvals(t): return strict(cplx(t.tolist()))\n"
+    "pvals, psize, paddr = tvals, torch.Tensor.numel, torch.Tensor.data_ptr  # tp_same_as_pv's\n"
     "def tbytes(t):  # the elements' bytes in row-major order\n"
     "    c = t.contiguous()\n"
     "    return ctypes.string_at(c.data_ptr(), c.numel() * c.element_size())\n"
+    "pbytes = tbytes\n"
     "def sample(dt): return torch.tensor(SAMPLES[dt], dtype=tdt(dt)).reshape(2, 3)\n"
     "def scalar(dt, v): return torch.tensor(v, dtype=tdt(dt)).item()\n"
     "def overlaps(t):  # an expanded dim: elements share addresses, torch refuses writes\n"
     "    return any(s == 0 and n > 1 for s, n in zip(t.stride(), t.shape))\n"
     "def shares(a, b): return a.storage().data_ptr() == b.storage().data_ptr()\n"
-    "def capname(c): return repr(c).split('\"')[1]\n"
     "def refuses(f, why):  # f raises a RuntimeError that says why\n"
     "    try: f()\n"
     "    except RuntimeError as e:\n"
@@ -137,15 +138,7 @@ static const char py_torch[] =
     "    n = d.ndim\n"
     "    return (d.data + d.byte_offset, d.shape[:n], d.strides[:n] if d.strides else None)\n"
     "def dl_strides(t):  # the strides torch 1.13 exports: 1 for each dim of size 1\n"
-    "    return [1 if n < 2 else s for n, s in zip(t.shape, t.stride())]\n"
-    "FREED = {}  # name -> how many times the weakref callback ran\n"
-    "def watch(name, t):  # counts t's finalization (torch keeps it while a capsule holds it)\n"
-    "    FREED[name] = 0\n"
-    "    def fin(_ref): FREED[name] += 1\n"
-    "    WATCHED[name] = weakref.ref(t, fin)\n"
-    "WATCHED = {}\n"
-    "def alive(name): return WATCHED[name]() is not None\n"
-    "def freed_once(name): return WATCHED[name]() is None and FREED[name] == 1\n";
+    "    return [1 if n < 2 else s for n, s in zip(t.shape, t.stride())]\n";
 
 /* }====== */
 
@@ -172,12 +165,8 @@ static void torch_to_lua_dtype(const char *dt) {
   CHECK(lua_true("t.dtype == '%s' and t.ndim == 2 and t.device == 'cpu'", dt));
   CHECK(lua_to_py("ldt", "t.dtype") && py_eq("ldt.decode()", "tname(a)"));
   CHECK(lua_true("not t:is_read_only() and t:is_contiguous()"));
-  CHECK(lua_to_py("ls", "t.shape") && py_eq("ls", "list(a.shape)"));
-  CHECK(lua_to_py("lst", "t:stride()") && py_eq("lst", "list(a.stride())"));
-  CHECK(lua_to_py("lv", "t:tolist()") && py_eq("strict(lv)", "tvals(a)"));
-  CHECK(lua_to_py("lb", "t:bytes()") && py_eq("lb", "tbytes(a)"));
+  tp_same_as("t", "a", "list(a.stride())");
   CHECK(lua_to_py("le", "t:element_size()") && py_eq("le", "a.element_size()"));
-  CHECK(lua_to_py("lp", "t:data_ptr()") && py_eq("lp", "a.data_ptr()"));
   /* zero copy: torch writes, Lua reads; Lua writes, torch reads */
   CHECK(py_ok("a[1, 2] = W2[dt]"));
   CHECK(lua_to_py("lx", "t[2][3]") &&
@@ -195,12 +184,7 @@ static void torch_to_lua_dtype(const char *dt) {
 
 /* Lua -> torch, through an Exporter (capsule 0) or the raw PyCapsule (capsule 1). */
 static void lua_to_torch_dtype(const char *dt, int capsule) {
-  CHECK(py_ok("dt = '%s'", dt));
-  CHECK(py_to_lua("vals", "SAMPLES[dt]"));
-  CHECK(
-      lua_ok("u = lt.zeros({6}, '%s'); for i = 1, #vals do u[i] = vals[i] end; "
-             "u = u:reshape(2, 3)",
-             dt));
+  CHECK(py_ok("dt = '%s'", dt) && tp_lua_sample(dt));
   CHECK(capsule ? lua_to_torch_cap("b", "u") : lua_to_torch("b", "u"));
   CHECK(py_true("tname(b) == dt and b.shape == (2, 3) and b.device.type == 'cpu'"));
   CHECK(py_true("b.stride() == (3, 1) and b.is_contiguous()"));
@@ -215,18 +199,6 @@ static void lua_to_torch_dtype(const char *dt, int capsule) {
   CHECK(lua_to_py("lx", "u[1][2]") &&
         py_eq("strict(cplx(lx))", "strict(cplx(scalar(dt, W2[dt])))"));
   CHECK(lua_ok("u = nil") && py_ok("del b"));
-}
-
-/* The Lua tensor in global lv and torch's tensor pv agree: values, shape, strides (pv's as
-   the Python expression strides gives them), bytes and the address of the first element. */
-static void same_as_pv(const char *lv, const char *strides) {
-  char eq[96];
-  CHECK(lua_to_py("lv", "%s:tolist()", lv) && py_eq("strict(lv)", "tvals(pv)"));
-  CHECK(lua_to_py("ls", "%s.shape", lv) && py_eq("ls", "list(pv.shape)"));
-  snprintf(eq, sizeof eq, "%s if pv.numel() else 0", strides);
-  CHECK(lua_to_py("ls", "%s:stride()", lv) && py_eq("ls if pv.numel() else 0", eq));
-  CHECK(lua_to_py("lb", "%s:bytes()", lv) && py_eq("lb", "tbytes(pv)"));
-  CHECK(lua_to_py("lp", "%s:data_ptr()", lv) && py_true("pv.numel() == 0 or lp == pv.data_ptr()"));
 }
 
 /* torch refuses the Lua capsule the Lua expression gives (a host tensor's export, so that its
@@ -249,6 +221,22 @@ static void torch_refuses(const char *what, const char *lua_expr, DLDataType dt,
   }
 }
 
+/* torch 1.13's export refuses bool cleanly, both ways of asking. */
+static void torch_refuses_bool(void) {
+  CHECK(
+      py_true("refuses(lambda: tdl.to_dlpack(torch.zeros(3, dtype=torch.bool)), "
+              "'Bool type is not supported by dlpack')"));
+  CHECK(
+      py_true("refuses(lambda: torch.ones(3, dtype=torch.bool).__dlpack__(), "
+              "'Bool type is not supported by dlpack')"));
+}
+
+/* Lua -> torch through an Exporter, then through the raw PyCapsule. */
+static void lua_to_torch_both(const char *dt) {
+  lua_to_torch_dtype(dt, 0);
+  lua_to_torch_dtype(dt, 1);
+}
+
 static void test_dtypes(void) {
   section("1, 2: dtypes both ways, zero copy");
   /* torch 1.13 has no DLPack bool either way: its export raises before making a capsule, its
@@ -260,27 +248,8 @@ static void test_dtypes(void) {
   if (verbose)
     printf("   torch %s bool, %s ltensor's\n", bool_out ? "exports" : "does not export",
            bool_in ? "imports" : "does not import");
-  for (size_t i = 0; i < sizeof dtypes / sizeof *dtypes; i++) {
-    const char *dt = dtypes[i];
-    int is_bool = strcmp(dt, "bool") == 0;
-    set_context("torch -> lua %s", dt);
-    if (!is_bool || bool_out) {
-      torch_to_lua_dtype(dt);
-    } else {
-      CHECK(
-          py_true("refuses(lambda: tdl.to_dlpack(torch.zeros(3, dtype=torch.bool)), "
-                  "'Bool type is not supported by dlpack')"));
-      CHECK(
-          py_true("refuses(lambda: torch.ones(3, dtype=torch.bool).__dlpack__(), "
-                  "'Bool type is not supported by dlpack')"));
-    }
-    set_context("lua -> torch %s", dt);
-    if (!is_bool || bool_in) {
-      lua_to_torch_dtype(dt, 0);
-      lua_to_torch_dtype(dt, 1);
-    }
-  }
-  lua_gc_full();
+  tp_dtypes_both_ways("torch", dtypes, sizeof dtypes / sizeof *dtypes, bool_out, bool_in,
+                      torch_to_lua_dtype, torch_refuses_bool, lua_to_torch_both);
 
   if (!bool_in) {
     const DLDataType dl_bool = {kDLBool, 8, 1};
@@ -351,14 +320,10 @@ static void views_from_torch(void) {
   CHECK(py_true("dl_info(tdl.to_dlpack(base[:, 2:3]))[2] == [6, 1]"));
   CHECK(py_true("dl_info(tdl.to_dlpack(base.unsqueeze(1)))[2] == [6, 1, 1]"));
   for (size_t i = 0; i < sizeof torch_views / sizeof *torch_views; i++) {
-    set_context("torch -> lua %s", torch_views[i]);
-    CHECK(py_ok("base.copy_(base0); pv = %s", torch_views[i]));
-    CHECK(torch_to_lua("v", "pv"));
-    same_as_pv("v", "dl_strides(pv)");
     /* torch writes its base (all views see it), Lua reads; Lua writes through its tensor
        where elements do not overlap, torch reads */
-    CHECK(py_ok("base.add_(100)"));
-    CHECK(lua_to_py("lv", "v:tolist()") && py_eq("strict(lv)", "tvals(pv)"));
+    tp_py_view("torch", torch_views[i], "base.copy_(base0)", torch_to_lua, "dl_strides(pv)",
+               "base.add_(100)");
     if (py_flag("not overlaps(pv)")) {
       CHECK(lua_ok("v:fill_(-2)"));
       CHECK(py_true("(pv == -2).all()"));
@@ -371,47 +336,35 @@ static void views_from_torch(void) {
   lua_gc_full();
 }
 
+/* Lua's view (an expression of s, or a tensor of its own) in torch, Lua's writes seen there;
+   torch's writes seen in Lua. */
+static void view_to_torch(const char *view) {
+  tp_lua_view("torch", view, lua_to_torch, "torch.int32", "list(pv.stride())");
+  /* torch writes the view where its elements do not overlap, Lua sees it */
+  if (py_flag("not overlaps(pv)")) {
+    CHECK(py_ok("pv.sub_(1000)"));
+    CHECK(lua_to_py("lv", "sv:tolist()") && py_eq("strict(lv)", "tvals(pv)"));
+    CHECK(lua_to_py("lb", "s:tolist()") &&
+          py_true("sum(x < -1000 for row in lb for x in row) == (pv.numel() if %d else 0)",
+                  view[0] == 's'));
+  } else {
+    CHECK(py_true("raises(lambda: pv.sub_(1000), RuntimeError)"));
+  }
+  CHECK(lua_ok("s, sv = nil") && py_ok("del pv"));
+}
+
 static void views_to_torch(void) {
   static const char *const lua_views[] = {
-      "s:transpose(1, 2)",
-      "s:narrow(2, 2, 3)",
-      "s:narrow(1, 2, 2):transpose(1, 2)",
       "s[{{1, -1, 2}, {2, 6, 2}}]",
       "s[{{}, {1, 6, 5}}]",
-      "s:select(2, 3)",
       "s:select(1, 2)",
-      "s:select(1, 2):select(1, 3)",
-      "s:narrow(1, 1, 0)",
-      "s:unsqueeze(2)",
       "s:permute(2, 1):narrow(1, 2, 4)",
-      "s:select(1, 2):unsqueeze(1):expand(3, 6)",
       "s:narrow(2, 3, 1):expand(4, 4)",
       "lt.tensor(7, 'int32')",
       "lt.zeros({0, 3}, 'int32')",
       "lt.zeros({3, 0}, 'int32'):transpose(1, 2)",
   };
-  for (size_t i = 0; i < sizeof lua_views / sizeof *lua_views; i++) {
-    set_context("lua -> torch %s", lua_views[i]);
-    CHECK(lua_ok("s = lt.arange(24, 'int32'):reshape(4, 6); sv = %s", lua_views[i]));
-    CHECK(lua_to_torch("pv", "sv"));
-    CHECK(py_true("pv.dtype == torch.int32"));
-    same_as_pv("sv", "list(pv.stride())");
-    /* Lua writes the base, torch sees it through the view; torch writes the view where its
-       elements do not overlap, Lua sees it */
-    CHECK(lua_ok("for i = 1, 4 do for j = 1, 6 do s:set(i, j, -(i * 10 + j)) end end"));
-    CHECK(lua_to_py("lv", "sv:tolist()") && py_eq("strict(lv)", "tvals(pv)"));
-    if (py_flag("not overlaps(pv)")) {
-      CHECK(py_ok("pv.sub_(1000)"));
-      CHECK(lua_to_py("lv", "sv:tolist()") && py_eq("strict(lv)", "tvals(pv)"));
-      CHECK(lua_to_py("lb", "s:tolist()") &&
-            py_true("sum(x < -1000 for row in lb for x in row) == (pv.numel() if %d else 0)",
-                    lua_views[i][0] == 's'));
-    } else {
-      CHECK(py_true("raises(lambda: pv.sub_(1000), RuntimeError)"));
-    }
-    CHECK(lua_ok("s, sv = nil") && py_ok("del pv"));
-  }
-  lua_gc_full();
+  tp_each_lua_view(view_to_torch, lua_views, sizeof lua_views / sizeof *lua_views);
 }
 
 static void views_negative(void) {
@@ -458,25 +411,8 @@ static void test_views(void) {
 
 static void test_ownership(void) {
   section("4: ownership and deleters");
-  set_context("torch -> lua, consumed");
-  /* torch's managed tensor holds the tensor: it lives while Lua holds the import or a view */
-  CHECK(py_ok("d = torch.arange(10.0, dtype=torch.float64); watch('d', d)"));
-  CHECK(py_ok("cap = tdl.to_dlpack(d); del d; gc.collect()") && py_true("alive('d')"));
-  CHECK(pycapsule_to_lua("cap", "cap"));
-  CHECK(py_true("capname(cap) == 'used_dltensor'"));
-  CHECK(py_true("raises(lambda: tdl.from_dlpack(cap))")); /* consumed: torch refuses it too */
-  CHECK(lua_ok("t = dlpack.from_dlpack(cap); v = t:narrow(1, 2, 3)"));
-  CHECK(py_ok("del cap; gc.collect()") && py_true("alive('d')"));
-  CHECK(lua_ok("t = nil") && (lua_gc_full(), py_true("alive('d')")));
-  CHECK(lua_true("v[1] == 1.0 and v[3] == 3.0"));
-  CHECK(lua_ok("v = nil; cap = nil") && (lua_gc_full(), py_true("freed_once('d')")));
-
-  set_context("torch -> lua, never consumed");
-  /* a Lua capsule nobody consumed: its __gc calls torch's deleter */
-  CHECK(py_ok("d = torch.arange(10.0); watch('d2', d)"));
-  CHECK(pycapsule_to_lua("cap2", "tdl.to_dlpack(d)"));
-  CHECK(py_ok("del d; gc.collect()") && py_true("alive('d2')"));
-  CHECK(lua_ok("cap2 = nil") && (lua_gc_full(), py_true("freed_once('d2')")));
+  tp_import_lifetimes("torch", "d = torch.arange(10.0, dtype=torch.float64)", "tdl.to_dlpack(d)",
+                      "tdl.from_dlpack(cap)", "d = torch.arange(10.0)");
 
   set_context("torch -> lua -> torch");
   /* torch's tensor -> a Lua tensor -> ltensor's export -> a second torch tensor: one memory,
@@ -505,17 +441,7 @@ static void test_ownership(void) {
   CHECK(py_ok("del hv; gc.collect()") && host_deleted == before + 1);
 
   set_context("lua -> torch, never consumed");
-  for (int capsule = 0; capsule <= 1; capsule++) {
-    before = host_deleted;
-    CHECK(host_to_lua("h", 0, host_f64, 8, 0));
-    CHECK(lua_ok("hcap = dlpack.to_dlpack(h)"));
-    CHECK(capsule ? lua_capsule_to_pycapsule("ex", "hcap") : lua_capsule_to_py("ex", "hcap"));
-    CHECK(lua_true("tostring(hcap):find('used_dltensor', 1, true) ~= nil"));
-    CHECK(py_true("capname(ex if %d else ex.__dlpack__()) == 'dltensor'", capsule));
-    CHECK(capsule || py_true("ex.__dlpack_device__() == (1, 0)"));
-    CHECK(lua_ok("h, hcap = nil") && (lua_gc_full(), host_deleted == before));
-    CHECK(py_ok("del ex") && host_deleted == before + 1); /* the bridge's destructor */
-  }
+  for (int capsule = 0; capsule <= 1; capsule++) tp_unconsumed_export(capsule);
 
   set_context("empty tensors, both ways");
   /* torch's empty tensors have no data (data_ptr 0): ltensor takes the NULL pointer and still
@@ -546,18 +472,9 @@ static void test_ownership(void) {
   CHECK(lua_true("h2:data_ptr() == h:data_ptr() + 8 and h2[5] == 5.5"));
   CHECK(lua_ok("h2[1] = -1") && py_true("hb[1] == -1") && lua_true("h[2] == -1"));
   CHECK(py_ok("hb[5] = -5") && lua_true("h2[5] == -5 and h[6] == -5"));
-  CHECK(py_ok("del hb; gc.collect()") && lua_ok("h = nil"));
-  CHECK((lua_gc_full(), host_deleted == before));
-  CHECK(lua_true("h2[2] == 2.5"));
-  CHECK(lua_ok("h2 = nil") && (lua_gc_full(), host_deleted == before + 1));
+  tp_round_trip_release(before, "h2[2] == 2.5");
 
-  set_context("a torch write seen by a Lua clone's source only");
-  /* a copy-on-write clone of an import is a copy: torch's later writes do not reach it */
-  CHECK(py_ok("e = torch.arange(4.0)") && torch_to_lua("e0", "e"));
-  CHECK(lua_ok("e1 = e0:clone(); e1[1] = -1; e0[2] = -2"));
-  CHECK(py_true("e.tolist() == [0.0, -2.0, 2.0, 3.0]"));
-  CHECK(py_ok("e[3] = 9") && lua_true("e0[4] == 9 and e1[4] == 3 and e1[1] == -1"));
-  CHECK(lua_ok("e0, e1 = nil") && py_ok("del e"));
+  tp_clone_of_import("e = torch.arange(4.0)", torch_to_lua);
 
   tp_many_exports(lua_to_torch);
 }
@@ -573,18 +490,11 @@ static void test_errors(void) {
   CHECK(lua_ok("t = lt.arange(3); cap = dlpack.to_dlpack(t)"));
   CHECK(lua_capsule_to_py("ex", "cap"));
   CHECK(lua_raises("already consumed", "dlpack.from_dlpack(cap)"));
-  CHECK(py_ok("b = tdl.from_dlpack(ex)") && py_true("b.tolist() == [0, 1, 2]"));
-  CHECK(py_true("capname(ex.__dlpack__()) == 'used_dltensor'"));
-  CHECK(py_true("raises(lambda: tdl.from_dlpack(ex))"));
-  CHECK(lua_ok("t[1] = 5") && py_true("b[0] == 5"));
-  CHECK(lua_ok("t, cap = nil") && py_ok("del b, ex"));
+  tp_export_consumed_once("tdl.from_dlpack");
 
   set_context("read-only");
   /* a read-only tensor has no legacy export, the only kind torch 1.13 reads */
-  int before = host_deleted;
-  CHECK(host_to_lua("ro", 1, host_f64, 4, DLPACK_FLAG_BITMASK_READ_ONLY));
-  CHECK(lua_raises("read-only", "dlpack.to_dlpack(ro)"));
-  CHECK(lua_raises("read-only", "ro:__dlpack()"));
+  int before = tp_read_only_host();
   CHECK(lua_ok("ro = nil") && (lua_gc_full(), host_deleted == before + 1));
   lua_gc_full();
 }
@@ -629,17 +539,19 @@ static const char *const reductions[][3] = {
     {"t", "R:gt(-9):all(3)", "(rd > -9).all(2)"},
 };
 
+/* The data of the reductions (rd, a permuted view pv) and close(a, b): nested lists agree
+   within 1e-12 relative. */
+static const char py_reductions[] =
+    "rd = (torch.arange(60, dtype=torch.float64).reshape(3, 4, 5) * 0.37).sin() * 10\n"
+    "pv = rd.permute(2, 0, 1)\n"
+    "def close(a, b):\n"
+    "    if isinstance(b, list):\n"
+    "        return isinstance(a, list) and len(a) == len(b) and "
+    "all(close(x, y) for x, y in zip(a, b))\n"
+    "    return a == b or abs(a - b) <= 1e-12 * max(1, abs(b))";
+
 static void test_reductions(void) {
-  section("5b: reductions agree with torch's");
-  set_context("reductions: set-up");
-  CHECK(py_ok("rd = (torch.arange(60, dtype=torch.float64).reshape(3, 4, 5) * 0.37).sin() * 10"));
-  CHECK(py_ok("pv = rd.permute(2, 0, 1)"));
-  CHECK(
-      py_ok("def close(a, b):\n"
-            "    if isinstance(b, list):\n"
-            "        return isinstance(a, list) and len(a) == len(b) and "
-            "all(close(x, y) for x, y in zip(a, b))\n"
-            "    return a == b or abs(a - b) <= 1e-12 * max(1, abs(b))"));
+  CHECK(tp_section_setup("5b: reductions agree with torch's", py_reductions));
   CHECK(torch_to_lua("R", "rd") && torch_to_lua("P", "pv"));
   for (size_t i = 0; i < sizeof reductions / sizeof *reductions; i++) {
     set_context("reductions: %s", reductions[i][1]);
@@ -708,6 +620,30 @@ static void test_outlives_state(void) {
 
 /* {====== 8: matrix products against torch's ====== */
 
+/* The operands names[i] of shapes[i] (n of them), random of dtype dt in torch (int64: integers
+   from -9 to 8) and shared into Lua under the same names; ctx starts each context. */
+static void random_operands(const char *ctx, const char *dt, const char *const *names,
+                            const char *const *shapes, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    set_context("%s%s %s", ctx, dt, names[i]);
+    if (strcmp(dt, "int64") == 0)
+      CHECK(py_ok("%s = torch.randint(-9, 9, (%s,), dtype=torch.int64)", names[i], shapes[i]));
+    else
+      CHECK(py_ok("%s = torch.randn(%s, dtype=torch.%s)", names[i], shapes[i], dt));
+    CHECK(torch_to_lua(names[i], "%s", names[i]));
+  }
+}
+
+/* torch's r (Lua's result) is torch's want (a Python expression): shape and dtype, then the
+   values exactly (is_int) or within tol. */
+static void same_result(const char *want, int is_int, const char *tol) {
+  CHECK(py_true("r.shape == (%s).shape and r.dtype == (%s).dtype", want, want));
+  if (is_int)
+    CHECK(py_true("torch.equal(r, %s)", want));
+  else
+    CHECK(py_true("torch.allclose(r, %s, rtol=%s, atol=%s)", want, tol, tol));
+}
+
 /* mm, bmm, mv, dot, addmm and matmul (with transposed, strided and broadcast operands) of
    torch's random tensors, shared into Lua, computed by ltensor (the BLAS where one was built in)
    and compared with torch's own results: within 1e-4 (float32, complex64), 1e-10 (float64,
@@ -742,22 +678,11 @@ static void test_products(void) {
     const char *dt = dts[d];
     int is_int = strcmp(dt, "int64") == 0;
     const char *tol = strstr(dt, "32") || strcmp(dt, "complex64") == 0 ? "1e-4" : "1e-10";
-    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
-      set_context("%s %s", dt, names[i]);
-      if (is_int)
-        CHECK(py_ok("%s = torch.randint(-9, 9, (%s,), dtype=torch.int64)", names[i], shapes[i]));
-      else
-        CHECK(py_ok("%s = torch.randn(%s, dtype=torch.%s)", names[i], shapes[i], dt));
-      CHECK(torch_to_lua(names[i], "%s", names[i]));
-    }
+    random_operands("", dt, names, shapes, sizeof names / sizeof *names);
     for (size_t i = 0; i < sizeof ops / sizeof *ops; i++) {
       set_context("%s %s", dt, ops[i].lua);
       CHECK(lua_to_torch("r", "%s", ops[i].lua));
-      CHECK(py_true("r.shape == (%s).shape and r.dtype == (%s).dtype", ops[i].torch, ops[i].torch));
-      if (is_int)
-        CHECK(py_true("torch.equal(r, %s)", ops[i].torch));
-      else
-        CHECK(py_true("torch.allclose(r, %s, rtol=%s, atol=%s)", ops[i].torch, tol, tol));
+      same_result(ops[i].torch, is_int, tol);
     }
   }
   set_context("%s", "");
@@ -933,24 +858,13 @@ static void test_einsum(void) {
   CHECK(py_ok("torch.manual_seed(16)"));
   for (size_t d = 0; d < sizeof dts / sizeof *dts; d++) {
     int is_int = strcmp(dts[d], "int64") == 0;
-    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
-      set_context("einsum %s %s", dts[d], names[i]);
-      if (is_int)
-        CHECK(py_ok("%s = torch.randint(-9, 9, (%s,), dtype=torch.int64)", names[i], shapes[i]));
-      else
-        CHECK(py_ok("%s = torch.randn(%s, dtype=torch.float64)", names[i], shapes[i]));
-      CHECK(torch_to_lua(names[i], "%s", names[i]));
-    }
+    random_operands("einsum ", dts[d], names, shapes, sizeof names / sizeof *names);
     for (size_t i = 0; i < TP_NEINSUM + sizeof eqs / sizeof *eqs; i++) {
       const char *const *eq = i < TP_NEINSUM ? tp_einsum_eqs[i] : eqs[i - TP_NEINSUM];
       set_context("einsum %s '%s'", dts[d], eq[0]);
       CHECK(lua_to_torch("r", "lt.einsum('%s', %s)", eq[0], eq[1]));
       CHECK(py_ok("pr = torch.einsum('%s', %s)", eq[0], eq[1]));
-      CHECK(py_true("r.shape == pr.shape and r.dtype == pr.dtype"));
-      if (is_int)
-        CHECK(py_true("torch.equal(r, pr)"));
-      else
-        CHECK(py_true("torch.allclose(r, pr, rtol=1e-10, atol=1e-10)"));
+      same_result("pr", is_int, "1e-10");
     }
   }
   set_context("%s", "");
@@ -1023,13 +937,22 @@ static const char *const int_funcs[][2] = {
     {"I:remainder(J)", "I.remainder(J)"},
 };
 
+/* Lua's r = lua_expr and torch's want = torch_expr agree: dtype, shape, and values within the
+   Python global FTOL, relative and absolute (compared in float64, NaN equal to NaN). */
+static int func_agrees(const char *lua_expr, const char *torch_expr) {
+  return lua_ok("r = %s", lua_expr) && py_ok("want = %s", torch_expr) &&
+         lua_to_py("ld", "r.dtype") && py_true("'torch.' + ld.decode() == str(want.dtype)") &&
+         lua_to_torch("r", "r:to('float64')") && py_true("r.shape == want.shape") &&
+         py_true("torch.allclose(r, want.double(), rtol=FTOL, atol=FTOL, equal_nan=True)");
+}
+
 static void test_funcs(void) {
   section("12: elementwise functions against torch");
   static const char *const dts[] = {"float32", "float64"};
   CHECK(py_ok("import torch.nn.functional as F; torch.manual_seed(16)"));
   CHECK(py_ok("sp = [float('nan'), float('inf'), -float('inf'), 0.0, -0.0, 1.0, -1.0]"));
   for (size_t d = 0; d < 2; d++) {
-    const char *dt = dts[d], *tol = d ? "1e-12" : "1e-5";
+    const char *dt = dts[d];
     set_context("funcs %s: set-up", dt);
     CHECK(
         py_ok("X = torch.cat([torch.randn(500, dtype=torch.%s) * 4, "
@@ -1044,27 +967,16 @@ static void test_funcs(void) {
     CHECK(py_ok("W = torch.rand(507, dtype=torch.%s)", dt));
     CHECK(torch_to_lua("X", "X") && torch_to_lua("Y", "Y") && torch_to_lua("U", "U") &&
           torch_to_lua("P", "P") && torch_to_lua("W", "W"));
-    for (size_t i = 0; i < sizeof funcs / sizeof *funcs; i++) {
-      set_context("funcs %s: %s", dt, funcs[i][0]);
-      CHECK(lua_ok("r = %s", funcs[i][0]) && py_ok("want = %s", funcs[i][1]));
-      CHECK(lua_to_py("ld", "r.dtype") && py_true("'torch.' + ld.decode() == str(want.dtype)"));
-      CHECK(lua_to_torch("r", "r:to('float64')") && py_true("r.shape == want.shape"));
-      CHECK(
-          py_true("torch.allclose(r, want.double(), rtol=%s, atol=%s, equal_nan=True)", tol, tol));
-    }
+    CHECK(py_ok("FTOL = %s", d ? "1e-12" : "1e-5"));
+    TP_AGREE_EACH(func_agrees, funcs, "funcs %s", dt);
   }
   set_context("funcs int64: set-up");
   CHECK(
       py_ok("I = torch.randint(-9, 10, (200,)); J = torch.randint(1, 6, (200,)) * "
             "(torch.randint(0, 2, (200,)) * 2 - 1)"));
   CHECK(torch_to_lua("I", "I") && torch_to_lua("J", "J"));
-  for (size_t i = 0; i < sizeof int_funcs / sizeof *int_funcs; i++) {
-    set_context("funcs int64: %s", int_funcs[i][0]);
-    CHECK(lua_ok("r = %s", int_funcs[i][0]) && py_ok("want = %s", int_funcs[i][1]));
-    CHECK(lua_to_py("ld", "r.dtype") && py_true("'torch.' + ld.decode() == str(want.dtype)"));
-    CHECK(lua_to_torch("r", "r:to('float64')") && py_true("r.shape == want.shape"));
-    CHECK(py_true("torch.allclose(r, want.double(), rtol=1e-6, atol=1e-6, equal_nan=True)"));
-  }
+  CHECK(py_ok("FTOL = 1e-6"));
+  TP_AGREE_EACH(func_agrees, int_funcs, "funcs int64");
   set_context("%s", "");
   CHECK(lua_ok("X, Y, U, P, W, I, J, r = nil") && py_ok("del X, Y, U, P, W, I, J, r, want, ld"));
 }

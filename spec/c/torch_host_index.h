@@ -45,26 +45,25 @@ static const char *const indexing[][2] = {
      "xw = x.clone(); xw[:, i2, 0] = s4[:4].reshape(4, 1); xw"},
 };
 
+/* The data of the indexing checks: x and its integer copy xi, index tensors (0-based here,
+   lua1 makes them 1-based), masks, sources s*. */
+static const char py_index[] =
+    "torch.manual_seed(13); x = torch.randn(4, 5, 6, dtype=torch.float64)\n"
+    "def lua1(i): return torch.where(i >= 0, i + 1, i)\n"
+    "i1 = torch.randint(-4, 4, (7,)); i2 = torch.randint(-5, 5, (2,)); "
+    "i3 = torch.randint(-6, 6, (7,)); ia = torch.randint(0, 4, (6,)); "
+    "ip = torch.randperm(4)[:3]; t = torch.randint(-120, 120, (3, 3))\n"
+    "g = torch.randint(0, 6, (4, 5, 3)); g2 = torch.randint(0, 5, (4, 7, 6)); "
+    "gs = torch.argsort(torch.rand(4, 5, 6), dim=1)[:, :3, :]\n"
+    "s = torch.randn(6, 5, 6, dtype=torch.float64); "
+    "s2 = torch.randn(4, 3, 6, dtype=torch.float64); "
+    "s3 = torch.randn(4, 7, 6, dtype=torch.float64); "
+    "s4 = torch.randn(200, dtype=torch.float64)\n"
+    "mk = x[:, :, 0] > 0; ma = torch.tensor([True, False, True, True]); "
+    "xi = (x * 10).long(); si = (s3 * 10).long()";
+
 static void test_indexing(void) {
-  section("14: indexing with tensors against torch");
-  set_context("indexing: set-up");
-  CHECK(py_ok("torch.manual_seed(13); x = torch.randn(4, 5, 6, dtype=torch.float64)"));
-  CHECK(py_ok("def lua1(i): return torch.where(i >= 0, i + 1, i)"));
-  CHECK(
-      py_ok("i1 = torch.randint(-4, 4, (7,)); i2 = torch.randint(-5, 5, (2,)); "
-            "i3 = torch.randint(-6, 6, (7,)); ia = torch.randint(0, 4, (6,)); "
-            "ip = torch.randperm(4)[:3]; t = torch.randint(-120, 120, (3, 3))"));
-  CHECK(
-      py_ok("g = torch.randint(0, 6, (4, 5, 3)); g2 = torch.randint(0, 5, (4, 7, 6)); "
-            "gs = torch.argsort(torch.rand(4, 5, 6), dim=1)[:, :3, :]"));
-  CHECK(
-      py_ok("s = torch.randn(6, 5, 6, dtype=torch.float64); "
-            "s2 = torch.randn(4, 3, 6, dtype=torch.float64); "
-            "s3 = torch.randn(4, 7, 6, dtype=torch.float64); "
-            "s4 = torch.randn(200, dtype=torch.float64)"));
-  CHECK(
-      py_ok("mk = x[:, :, 0] > 0; ma = torch.tensor([True, False, True, True]); "
-            "xi = (x * 10).long(); si = (s3 * 10).long()"));
+  CHECK(tp_section_setup("14: indexing with tensors against torch", py_index));
   CHECK(torch_to_lua("X", "x") && torch_to_lua("XI", "xi") && torch_to_lua("SI", "si"));
   static const char *const ivars[] = {"i1", "i2", "i3", "ia", "ip", "t", "g", "g2", "gs"};
   for (size_t i = 0; i < sizeof ivars / sizeof *ivars; i++) {

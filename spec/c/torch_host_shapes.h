@@ -59,11 +59,11 @@ static const char *const shape_lists[][2] = {
 };
 
 static void test_shapes(void) {
-  section("13: shapes and construction against torch");
-  set_context("shapes: set-up");
-  CHECK(py_ok("S = (torch.arange(24, dtype=torch.float64).reshape(2, 3, 4) * 0.7).sin() * 10"));
-  CHECK(py_ok("ST = S.permute(2, 0, 1)"));
-  CHECK(py_ok("torch.manual_seed(13); I = torch.randint(-50, 50, (4, 5)); IT = I.t()"));
+  CHECK(tp_section_setup("13: shapes and construction against torch",
+                         "S = (torch.arange(24, dtype=torch.float64).reshape(2, 3, 4) * 0.7)"
+                         ".sin() * 10\n"
+                         "ST = S.permute(2, 0, 1)\n"
+                         "torch.manual_seed(13); I = torch.randint(-50, 50, (4, 5)); IT = I.t()"));
   CHECK(torch_to_lua("S", "S") && torch_to_lua("ST", "ST") && torch_to_lua("I", "I") &&
         torch_to_lua("IT", "IT"));
   for (size_t i = 0; i < sizeof shape_copies / sizeof *shape_copies; i++) {

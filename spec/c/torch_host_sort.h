@@ -107,6 +107,19 @@ static int sort_agree(const char *lexpr, const char *texpr) {
   return ok;
 }
 
+/* bincount and histc: Lua's and the library's calls on the same data (B, W, H). */
+static const char *const counting[][2] = {
+    {"B:bincount()", "B.bincount()"},
+    {"B:bincount({minlength = 80})", "B.bincount(minlength=80)"},
+    {"B:bincount({weights = W})", "B.bincount(W)"},
+    {"B:bincount(W:to('float64'))", "B.bincount(W.double())"},
+    {"B:bincount(B)", "B.bincount(B)"},
+    {"H:histc(10, -2, 2)", "H.histc(10, -2, 2)"},
+    {"H:histc()", "H.histc()"},
+    {"H:to('float64'):histc(7, -1, 3)", "H.double().histc(7, -1, 3)"},
+    {"B:to('float32'):histc(9)", "B.float().histc(9)"},
+};
+
 static void test_sorting(void) {
   section("15: sorting and scans against torch");
   CHECK(py_ok("%s", py_tsort) && lua_ok("%s", lua_mode_at));
@@ -120,15 +133,8 @@ static void test_sorting(void) {
               dts[d], dts[d], dts[d]));
     CHECK(torch_to_lua("A", "A") && torch_to_lua("S", "S") && torch_to_lua("V", "V") &&
           lua_ok("AT = A:t(); AN = A:nan_to_num(3.25)"));
-    for (size_t i = 0; i < sizeof tsort_cases / sizeof *tsort_cases; i++) {
-      set_context("sorting %s: %s", dts[d], tsort_cases[i][0]);
-      CHECK(sort_agree(tsort_cases[i][0], tsort_cases[i][1]));
-    }
-    if (d == 2)
-      for (size_t i = 0; i < sizeof tsort_int_cases / sizeof *tsort_int_cases; i++) {
-        set_context("sorting %s: %s", dts[d], tsort_int_cases[i][0]);
-        CHECK(sort_agree(tsort_int_cases[i][0], tsort_int_cases[i][1]));
-      }
+    TP_AGREE_EACH(sort_agree, tsort_cases, "sorting %s", dts[d]);
+    if (d == 2) TP_AGREE_EACH(sort_agree, tsort_int_cases, "sorting %s", dts[d]);
     set_context("sorting %s: median()", dts[d]);
     CHECK(lua_to_py("lm", "A:median()") && lua_to_py("lm2", "A[{{}, {1, 11}}]:median()"));
     CHECK(py_true("(lambda w, v: v == w or (v != v and w != w))(A.median().item(), lm)"));
@@ -141,21 +147,7 @@ static void test_sorting(void) {
       "g = torch.Generator().manual_seed(18); B = torch.randint(0, 50, (1000,), generator=g)\n"
       "W = torch.rand(1000, generator=g); H = torch.randn(1000, generator=g)"));
   CHECK(torch_to_lua("B", "B") && torch_to_lua("W", "W") && torch_to_lua("H", "H"));
-  static const char *const counting[][2] = {
-      {"B:bincount()", "B.bincount()"},
-      {"B:bincount({minlength = 80})", "B.bincount(minlength=80)"},
-      {"B:bincount({weights = W})", "B.bincount(W)"},
-      {"B:bincount(W:to('float64'))", "B.bincount(W.double())"},
-      {"B:bincount(B)", "B.bincount(B)"},
-      {"H:histc(10, -2, 2)", "H.histc(10, -2, 2)"},
-      {"H:histc()", "H.histc()"},
-      {"H:to('float64'):histc(7, -1, 3)", "H.double().histc(7, -1, 3)"},
-      {"B:to('float32'):histc(9)", "B.float().histc(9)"},
-  };
-  for (size_t i = 0; i < sizeof counting / sizeof *counting; i++) {
-    set_context("counting: %s", counting[i][0]);
-    CHECK(sort_agree(counting[i][0], counting[i][1]));
-  }
+  TP_AGREE_EACH(sort_agree, counting, "counting");
   set_context("%s", "");
   CHECK(lua_ok("B, W, H = nil") && py_ok("del B, W, H, g"));
   lua_gc_full();

@@ -1,15 +1,25 @@
 -- spec/drive/values.lua -- the values of the seeded random driver (spec/drive/driver.lua): its
 -- pseudo-random generator, the pool of live values that calls draw from and add to, the
 -- hostile values, the tensors it makes (random dtype and shape, then views, clones, read-only
--- and imported tensors, mapped and opaque file tensors), and the description of any value as
--- the trace prints it. Argument lists built from the LuaLS definitions are drive/args.lua's.
--- Loaded by the driver only; every decision comes from the seed (no pairs() order, no
+-- and imported tensors, mapped and opaque file tensors), the description of any value as
+-- the trace prints it, and the probe that the state still works (also matrix_spec.lua's).
+-- Argument lists built from the LuaLS definitions are drive/args.lua's. Loaded by the driver
+-- and matrix_spec.lua; every decision comes from the seed (no pairs() order, no
 -- addresses), so a seed replays the same calls.
 local lt = require "ltensor"
 local dlpack = require "ltensor.dlpack"
 local core = require "ltensor.core"
 
 local M = {}
+
+-- Makes, writes and reads back a small tensor; raises when it reads back wrong (the state
+-- after a call must still work).
+function M.tensor_works()
+  local t = lt.zeros(2, 3, "int32")
+  t[{ 2, 3 }] = 7
+  t[1] = 1
+  assert(t:get(2, 3) == 7 and t[1][2] == 1, "tensor reads back wrong")
+end
 
 -- {====== the pseudo-random generator (SplitMix64 over Lua's wrapping integers) ======
 

@@ -295,6 +295,16 @@ static void keep(lua_State *l, int slots, int dst) {
 /* Host memory behind the borrowed variant: freed by its release callback. */
 static void release_host(void *ctx) { free(ctx); }
 
+/* Pushes the dlpack module, then dlpack.from_dlpack(dlpack[inner](the tensor at t)) above it. */
+static void through_dlpack(lua_State *l, int t, const char *inner) {
+  lua_rawgeti(l, LUA_REGISTRYINDEX, ref_dlpack);
+  lua_getfield(l, -1, "from_dlpack");
+  lua_getfield(l, -2, inner);
+  lua_pushvalue(l, t);
+  lua_call(l, 1, 1);
+  lua_call(l, 1, 1);
+}
+
 /* make_base(in, slots): the tensor of slot 1 (and its source in slot 2). */
 static int make_base(lua_State *l) {
   fz_in *in = lua_touserdata(l, 1);
@@ -348,12 +358,7 @@ static int make_base(lua_State *l) {
       break;
     case 2: fz_method(l, t, "clone", 0); break; /* copy-on-write: shares slot 2's block */
     case 3: {                                   /* read-only, through a wrapper and DLPack */
-      lua_rawgeti(l, LUA_REGISTRYINDEX, ref_dlpack);
-      lua_getfield(l, -1, "from_dlpack");
-      lua_getfield(l, -2, "ReadOnlyTensorWrapper");
-      lua_pushvalue(l, t);
-      lua_call(l, 1, 1);
-      lua_call(l, 1, 1);
+      through_dlpack(l, t, "ReadOnlyTensorWrapper");
       break;
     }
     case 4: { /* expanded: a new leading dim of stride 0 */
@@ -384,12 +389,7 @@ static int make_base(lua_State *l) {
       break;
     }
     case 6: /* exported through DLPack and back: a pinned block */
-      lua_rawgeti(l, LUA_REGISTRYINDEX, ref_dlpack);
-      lua_getfield(l, -1, "from_dlpack");
-      lua_getfield(l, -2, "to_dlpack");
-      lua_pushvalue(l, t);
-      lua_call(l, 1, 1);
-      lua_call(l, 1, 1);
+      through_dlpack(l, t, "to_dlpack");
       break;
     default: lua_pushvalue(l, t);
   }
@@ -467,6 +467,29 @@ static void read_whole(lua_State *l, fz_in *in, int slots, int t, int dst) {
   }
 }
 
+/* The views that take dims and indices: ops 3, 5, 6 and 7 of run_op, with their arguments in
+   order (d: a dim, i: an index). */
+static const struct {
+  const char *method, *args;
+} DIM_VIEWS[] = {
+    [3] = {"transpose", "dd"},
+    [5] = {"narrow", "dii"},
+    [6] = {"select", "di"},
+    [7] = {"unsqueeze", "d"},
+};
+
+/* Calls view op of DIM_VIEWS on the tensor at t, its arguments drawn from in. */
+static void dim_view(lua_State *l, fz_in *in, int t, int op) {
+  const char *a = DIM_VIEWS[op].args;
+  for (const char *c = a; *c; c++) {
+    if (*c == 'd')
+      push_dim(l, in);
+    else
+      push_index(l, in);
+  }
+  fz_method(l, t, DIM_VIEWS[op].method, (int)strlen(a));
+}
+
 /* run_op(in, slots, op): one operation on one slot. */
 static int run_op(lua_State *l) {
   fz_in *in = lua_touserdata(l, 1);
@@ -493,31 +516,14 @@ static int run_op(lua_State *l) {
       keep(l, slots, dst);
       break;
     case 3:
-      push_dim(l, in);
-      push_dim(l, in);
-      fz_method(l, t, "transpose", 2);
+    case 5:
+    case 6:
+    case 7:
+      dim_view(l, in, t, op);
       keep(l, slots, dst);
       break;
     case 4: /* permute */
       fz_method(l, t, "permute", push_perm(l, in, ndim));
-      keep(l, slots, dst);
-      break;
-    case 5:
-      push_dim(l, in);
-      push_index(l, in);
-      push_index(l, in);
-      fz_method(l, t, "narrow", 3);
-      keep(l, slots, dst);
-      break;
-    case 6:
-      push_dim(l, in);
-      push_index(l, in);
-      fz_method(l, t, "select", 2);
-      keep(l, slots, dst);
-      break;
-    case 7:
-      push_dim(l, in);
-      fz_method(l, t, "unsqueeze", 1);
       keep(l, slots, dst);
       break;
     case 8: {

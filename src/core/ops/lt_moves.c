@@ -319,22 +319,16 @@ void lt_mean_div(lt_dtype dt, char *p, int64_t c) {
     *(T *)(void *)p = (T)q;                 \
     break;                                  \
   }
-#define DIV_UINT(E, T, b)                                 \
-  case LT_##E:                                            \
-    *(T *)(void *)p = (T)(*(T *)(void *)p / (uint64_t)c); \
+/* DIV_CASE: the element, of C type T, set to v (DIV_AT(T): its value before) */
+#define DIV_AT(T) (*(T *)(void *)p)
+#define DIV_CASE(E, T, v) \
+  case LT_##E:            \
+    DIV_AT(T) = (v);      \
     break;
-#define DIV_FLT(E, T, b)                      \
-  case LT_##E:                                \
-    *(T *)(void *)p = *(T *)(void *)p / (T)c; \
-    break;
-#define DIV_F16(E, T, b)                                                        \
-  case LT_##E:                                                                  \
-    *(T *)(void *)p = lt_f32_to_f16(lt_f16_to_f32(*(T *)(void *)p) / (float)c); \
-    break;
-#define DIV_BF16(E, T, b)                                                         \
-  case LT_##E:                                                                    \
-    *(T *)(void *)p = lt_f32_to_bf16(lt_bf16_to_f32(*(T *)(void *)p) / (float)c); \
-    break;
+#define DIV_UINT(E, T, b) DIV_CASE(E, T, (T)(DIV_AT(T) / (uint64_t)c))
+#define DIV_FLT(E, T, b) DIV_CASE(E, T, DIV_AT(T) / (T)c)
+#define DIV_F16(E, T, b) DIV_CASE(E, T, lt_f32_to_f16(lt_f16_to_f32(DIV_AT(T)) / (float)c))
+#define DIV_BF16(E, T, b) DIV_CASE(E, T, lt_f32_to_bf16(lt_bf16_to_f32(DIV_AT(T)) / (float)c))
 #define DIV_CPX(E, T, b)   \
   case LT_##E: {           \
     T *z = (T *)(void *)p; \

@@ -116,14 +116,37 @@ EMIT_FN(emit_packed, uint64_t, PK_KEY, PK_POS)
 #define W_POS(j) (si[j])
 EMIT_FN(emit_wide, uint64_t, W_KEY, W_POS)
 
-/* The keys of row x (n elements) of each dtype of a key width: the dtype a constant in each
-   loop, so that lt_order_key's switch folds away. */
-#define KEY_CASE(STORE, DT, T)                                                           \
-  case DT:                                                                               \
-    for (int64_t i = 0; i < n; i++) STORE(i, lt_order_key(DT, (const T *)x + i) ^ flip); \
-    break;
-#define PK_STORE(i, key) (a[i] = (uint64_t)(key) << 32 | (uint64_t)(i))
+/* The keys of row x (n elements), flipped for a descending order: keys of up to 32 bits packed
+   with their positions into k, 64-bit keys into k and their positions into ix. One case per
+   dtype with an order (complex has none), the dtype a constant in each loop, so that
+   lt_order_key's switch folds away. */
+#define PK_STORE(i, key) (k[i] = (uint64_t)(key) << 32 | (uint64_t)(i))
 #define W_STORE(i, key) (k[i] = (key), ix[i] = (uint32_t)(i))
+#define KEY_STORE_8 PK_STORE
+#define KEY_STORE_16 PK_STORE
+#define KEY_STORE_32 PK_STORE
+#define KEY_STORE_64 W_STORE
+#define KEY_CASE(E, T, b)                                              \
+  case LT_##E:                                                         \
+    for (int64_t i = 0; i < n; i++)                                    \
+      KEY_STORE_##b(i, lt_order_key(LT_##E, (const T *)x + i) ^ flip); \
+    break;
+#define KEY_BOOL KEY_CASE
+#define KEY_SINT KEY_CASE
+#define KEY_UINT KEY_CASE
+#define KEY_FLT KEY_CASE
+#define KEY_F16 KEY_CASE
+#define KEY_BF16 KEY_CASE
+#define KEY_CPX(E, T, b)
+
+static void load_keys(const rows_ctx *c, const char *x, uint64_t *k, uint32_t *ix) {
+  const int64_t n = c->n;
+  const uint64_t flip = !c->desc ? 0 : c->bits > 32 ? UINT64_MAX : ((uint64_t)1 << c->bits) - 1;
+  switch (c->dt) {
+    LT_DTYPES_BY_CATEGORY(KEY)
+    default: break;
+  }
+}
 
 /* One pass of the radix sort: digit at shift of n items from src (and their positions, when
    si is not NULL) to dst, counts h (made offsets here). */
@@ -143,104 +166,54 @@ EMIT_FN(emit_wide, uint64_t, W_KEY, W_POS)
     }                                                     \
   } while (0)
 
-/* Sorts row r of keys up to 32 bits in a (n items), b scratch of n, hist MAX_PASSES x RADIX
-   counters; reads the result off. */
-static void row_packed(const rows_ctx *c, int64_t r, uint64_t *a, uint64_t *b, uint32_t *hist) {
-  const int64_t n = c->n;
-  const char *x = c->x + r * n * (int64_t)c->es;
-  const uint64_t flip = c->desc ? ((uint64_t)1 << c->bits) - 1 : 0;
-  switch (c->dt) {
-    KEY_CASE(PK_STORE, LT_BOOL, uint8_t)
-    KEY_CASE(PK_STORE, LT_UINT8, uint8_t)
-    KEY_CASE(PK_STORE, LT_INT8, int8_t)
-    KEY_CASE(PK_STORE, LT_INT16, int16_t)
-    KEY_CASE(PK_STORE, LT_UINT16, uint16_t)
-    KEY_CASE(PK_STORE, LT_FLOAT16, uint16_t)
-    KEY_CASE(PK_STORE, LT_BFLOAT16, uint16_t)
-    KEY_CASE(PK_STORE, LT_INT32, int32_t)
-    KEY_CASE(PK_STORE, LT_UINT32, uint32_t)
-    KEY_CASE(PK_STORE, LT_FLOAT32, float)
-    default: break;
-  }
-  if (n < INSERTION_MAX) {
-    for (int64_t i = 1; i < n; i++) {
-      uint64_t v = a[i];
-      int64_t j = i;
-      for (; j > 0 && a[j - 1] > v; j--) a[j] = a[j - 1];
-      a[j] = v;
-    }
-    emit_packed(c, r, x, a, NULL);
-    return;
-  }
-  const int passes = (c->bits + DIGIT - 1) / DIGIT;
-  memset(hist, 0, sizeof(uint32_t) * RADIX * (size_t)passes);
-  for (int64_t i = 0; i < n; i++) {
-    uint32_t v = (uint32_t)(a[i] >> 32);
-    for (int p = 0; p < passes; p++) hist[p * RADIX + ((v >> (p * DIGIT)) & (RADIX - 1))]++;
-  }
-  uint64_t *sk = a, *dk = b;
-  const uint32_t *none = NULL;
-  uint32_t *dnone = NULL;
-  for (int p = 0; p < passes; p++) {
-    uint32_t *h = hist + p * RADIX;
-    const int shift = 32 + p * DIGIT;
-    if (h[(sk[0] >> shift) & (RADIX - 1)] == (uint32_t)n) continue; /* one digit: skip */
-    SCATTER(sk, dk, none, dnone, shift, h);
-    uint64_t *t = sk;
-    sk = dk;
-    dk = t;
-  }
-  emit_packed(c, r, x, sk, NULL);
-}
-
-/* Sorts row r of 64-bit keys: keys in k, positions in ix, tk and tix scratch of n. */
-static void row_wide(const rows_ctx *c, int64_t r, uint64_t *k, uint32_t *ix, uint64_t *tk,
+/* Sorts row r: n keys in k (packed with their positions: ix NULL; else positions in ix) of
+   c->bits bits from bit lo of each item, tk and tix (NULL with ix) scratch of n, hist MAX_PASSES x
+   RADIX counters; reads the result off. Packed items compare whole, so the insertion sort is stable
+   either way. */
+static void sort_row(const rows_ctx *c, int64_t r, uint64_t *k, uint32_t *ix, uint64_t *tk,
                      uint32_t *tix, uint32_t *hist) {
   const int64_t n = c->n;
   const char *x = c->x + r * n * (int64_t)c->es;
-  const uint64_t flip = c->desc ? UINT64_MAX : 0;
-  switch (c->dt) {
-    KEY_CASE(W_STORE, LT_INT64, int64_t)
-    KEY_CASE(W_STORE, LT_UINT64, uint64_t)
-    KEY_CASE(W_STORE, LT_FLOAT64, double)
-    default: break;
-  }
+  const int lo = ix ? 0 : 32;
+  load_keys(c, x, k, ix);
+  uint64_t *sk = k, *dk = tk;
+  uint32_t *si = ix, *di = tix;
   if (n < INSERTION_MAX) {
     for (int64_t i = 1; i < n; i++) {
       uint64_t kv = k[i];
-      uint32_t iv = ix[i];
+      uint32_t iv = ix ? ix[i] : 0;
       int64_t j = i;
       for (; j > 0 && k[j - 1] > kv; j--) {
         k[j] = k[j - 1];
-        ix[j] = ix[j - 1];
+        if (ix) ix[j] = ix[j - 1];
       }
       k[j] = kv;
-      ix[j] = iv;
+      if (ix) ix[j] = iv;
     }
-    emit_wide(c, r, x, k, ix);
-    return;
+  } else {
+    const int passes = (c->bits + DIGIT - 1) / DIGIT;
+    memset(hist, 0, sizeof(uint32_t) * RADIX * (size_t)passes);
+    for (int64_t i = 0; i < n; i++) {
+      uint64_t v = k[i] >> lo;
+      for (int p = 0; p < passes; p++) hist[p * RADIX + ((v >> (p * DIGIT)) & (RADIX - 1))]++;
+    }
+    for (int p = 0; p < passes; p++) {
+      uint32_t *h = hist + p * RADIX;
+      const int shift = lo + p * DIGIT;
+      if (h[(sk[0] >> shift) & (RADIX - 1)] == (uint32_t)n) continue; /* one digit: skip */
+      SCATTER(sk, dk, si, di, shift, h);
+      uint64_t *t1 = sk;
+      sk = dk;
+      dk = t1;
+      uint32_t *t2 = si;
+      si = di;
+      di = t2;
+    }
   }
-  const int passes = (64 + DIGIT - 1) / DIGIT;
-  memset(hist, 0, sizeof(uint32_t) * RADIX * (size_t)passes);
-  for (int64_t i = 0; i < n; i++) {
-    uint64_t v = k[i];
-    for (int p = 0; p < passes; p++) hist[p * RADIX + ((v >> (p * DIGIT)) & (RADIX - 1))]++;
-  }
-  uint64_t *sk = k, *dk = tk;
-  uint32_t *si = ix, *di = tix;
-  for (int p = 0; p < passes; p++) {
-    uint32_t *h = hist + p * RADIX;
-    const int shift = p * DIGIT;
-    if (h[(sk[0] >> shift) & (RADIX - 1)] == (uint32_t)n) continue;
-    SCATTER(sk, dk, si, di, shift, h);
-    uint64_t *t1 = sk;
-    sk = dk;
-    dk = t1;
-    uint32_t *t2 = si;
-    si = di;
-    di = t2;
-  }
-  emit_wide(c, r, x, sk, si);
+  if (ix)
+    emit_wide(c, r, x, sk, si);
+  else
+    emit_packed(c, r, x, sk, NULL);
 }
 
 /* One piece of rows [lo, hi), with scratch of its own. */
@@ -256,10 +229,7 @@ static int rows_piece(void *vc, int64_t lo, int64_t hi) {
   uint64_t *k = (uint64_t *)(mem + hb), *tk = k + n;
   uint32_t *ix = (uint32_t *)(tk + n), *tix = ix + n;
   for (int64_t r = lo; r < hi; r++) {
-    if (wide)
-      row_wide(c, r, k, ix, tk, tix, hist);
-    else
-      row_packed(c, r, k, tk, hist);
+    sort_row(c, r, k, wide ? ix : NULL, tk, wide ? tix : NULL, hist);
   }
   free(mem);
   return 0;
@@ -401,6 +371,17 @@ static int64_t dim_size(const lt_tensor *t, int dim) {
   return t->ndim == 0 ? 1 : dim >= 0 && dim < t->ndim ? t->shape[dim] : 0;
 }
 
+/* t ordered, dim one of its dims (any for 0-d), k from lo to the dim's size. */
+static int check_k(const lt_tensor *t, int dim, int64_t k, int64_t lo, lt_error *err) {
+  int rc = lt_check_ordered(t, err);
+  if (rc || (t->ndim && (rc = lt_check_dim(t, dim, err)))) return rc;
+  int64_t n = dim_size(t, dim);
+  if (k < lo || k > n)
+    return lt_fail(err, LT_ERANGE, "k %lld out of range (expected %lld to %lld)", (long long)k,
+                   (long long)lo, (long long)n);
+  return LT_OK;
+}
+
 int lt_sort(const lt_tensor *t, int dim, int descending, int64_t base, lt_tensor **values,
             lt_tensor **indices, lt_error *err) {
   return run_kind(t, dim, K_SORT, descending, 0, 0, base, values, indices, err);
@@ -408,23 +389,15 @@ int lt_sort(const lt_tensor *t, int dim, int descending, int64_t base, lt_tensor
 
 int lt_topk(const lt_tensor *t, int64_t k, int dim, int largest, int64_t base, lt_tensor **values,
             lt_tensor **indices, lt_error *err) {
-  int rc = lt_check_ordered(t, err);
-  if (rc || (t->ndim && (rc = lt_check_dim(t, dim, err)))) return rc;
-  int64_t n = dim_size(t, dim);
-  if (k < 0 || k > n)
-    return lt_fail(err, LT_ERANGE, "k %lld out of range (expected 0 to %lld)", (long long)k,
-                   (long long)n);
+  int rc = check_k(t, dim, k, 0, err);
+  if (rc) return rc;
   return run_kind(t, dim, K_TOPK, largest, k, 0, base, values, indices, err);
 }
 
 int lt_kthvalue(const lt_tensor *t, int64_t k, int dim, int keepdim, int64_t base,
                 lt_tensor **values, lt_tensor **indices, lt_error *err) {
-  int rc = lt_check_ordered(t, err);
-  if (rc || (t->ndim && (rc = lt_check_dim(t, dim, err)))) return rc;
-  int64_t n = dim_size(t, dim);
-  if (k < 1 || k > n)
-    return lt_fail(err, LT_ERANGE, "k %lld out of range (expected 1 to %lld)", (long long)k,
-                   (long long)n);
+  int rc = check_k(t, dim, k, 1, err);
+  if (rc) return rc;
   return run_kind(t, dim, K_KTH, 0, k - 1, keepdim, base, values, indices, err);
 }
 
