@@ -180,7 +180,7 @@ describe("logsumexp", function()
     local r = lt.tensor({ 1, 2 }):logsumexp(1)
     assert.equal("float32", r.dtype)
     near(logsumexp_list({ 1, 2 }), r:item(), 1e-6)
-    raises("logsumexp: input dtype must be real, got complex64", function()
+    raises("logsumexp: not supported for complex64", function()
       return lt.tensor({ 1, 2 }, "complex64"):logsumexp(1)
     end)
   end)
@@ -261,7 +261,7 @@ describe("dist, outer and cross", function()
     near(math.sqrt(0 + 1 + 4), a:dist(lt.tensor(1, "float64"))) -- broadcast
     assert.equal(0, lt.zeros({ 0 }):dist(lt.zeros({ 0 }), inf))
     assert.equal("number", type(a:to("float32"):dist(b:to("float32"))))
-    raises("dist: input dtype must be floating point or complex, got int64",
+    raises("dist: not supported for int64 %(floating point or complex expected%)",
       function() return lt.tensor({ 1 }):dist(lt.tensor({ 2 })) end)
   end)
 

@@ -1,6 +1,6 @@
 /*
- * test_stream.c -- the streaming-store kernels (src/core/simd/lt_stream.c) against scalar references
- * written here: every unary and binary operation, float32 and float64, on special values
+ * test_stream.c -- the streaming-store kernels (src/core/simd/lt_stream.c) against scalar
+ * references written here: every unary and binary operation, float32 and float64, on special values
  * (NaN of both signs, +-0, +-inf, halves, subnormals, the largest values, numbers past 2^23 and
  * 2^52) and random ones, for every length up to 100 and some longer, every output and input
  * offset within a vector (the aligned middle, the scalar head and tail), in place, and with

@@ -126,7 +126,7 @@ static void keep_err(results *r, int rc) {
 
 static lt_operand opnd(const lt_tensor *t) { return (lt_operand){t, {LT_SK_INT, {0}, 0}, 0}; }
 
-static lt_tensor *binary(results *r, lt_binop op, const lt_operand *a, const lt_operand *b) {
+static lt_tensor *binary(results *r, lt_func op, const lt_operand *a, const lt_operand *b) {
   lt_tensor *o = NULL;
   OK(r, lt_binary(op, a, b, NULL, &o, &r->e));
   return o;

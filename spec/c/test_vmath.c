@@ -393,7 +393,7 @@ static void in_place_and_tails(void) {
 /* lt_unary on a contiguous float32 tensor runs the kernels (within LT_VMATH_MAX_ULP); on a
    strided one libm per element (within the project's 2 ulp). */
 static void through_lt_unary(void) {
-  static const lt_unop ops[] = {LT_EXP, LT_LOG, LT_TANH, LT_SIN, LT_COS, LT_SQRT};
+  static const lt_func ops[] = {LT_EXP, LT_LOG, LT_TANH, LT_SIN, LT_COS, LT_SQRT};
   lt_tensor *t = make(LT_FLOAT32, 1, A(1000));
   float *p = (float *)(void *)lt_data(t);
   for (int i = 0; i < 1000; i++) p[i] = (float)(i + 1) * 0.01f;

@@ -101,18 +101,3 @@ lt_dtype lt_result_type(int n, const lt_operand *const *ops) {
   }
   return out;
 }
-
-int lt_binary_type(lt_binop op, const lt_operand *a, const lt_operand *b, lt_dtype *out,
-                   lt_error *err) {
-  const lt_operand *ops[2] = {a, b};
-  lt_dtype r = lt_result_type(2, ops);
-  if (r == LT_OPAQUE) return lt_fail(err, LT_EOPAQUE, "opaque tensors have no arithmetic");
-  if (lt_is_compare(op) || lt_is_logical(op)) {
-    *out = LT_BOOL;
-    return LT_OK;
-  }
-  if (op == LT_DIV && lt_category_of(r) <= LT_CAT_INT) r = LT_FLOAT32;
-  if (op == LT_POW && lt_category_of(r) == LT_CAT_BOOL) r = LT_INT64;
-  *out = r;
-  return LT_OK;
-}

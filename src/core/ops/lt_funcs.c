@@ -1,15 +1,16 @@
 /*
- * lt_funcs.c -- torch's further elementwise functions (see lt_funcs.h): one kernel per
- * (function, computation dtype) run by lt_math.c's driver (lt_elementwise.h).
+ * lt_funcs.c -- the elementwise functions (see lt_funcs.h): the kernels and the rows lt_funcs[]
+ * made from the table lt_funcs_table.h, the two calls that run a row (lt_unary, lt_binary), and
+ * lerp and nan_to_num.
  *
- * Computation dtypes: float32 and float64 (float16 and bfloat16 inputs are cast to float32 and
- * the result rounded once), integers for relu, trunc and fmod, complex for isnan, isinf and
- * isfinite. float32 uses libm's float functions, except the eighteen unary ones of lt_vmath.h
- * (contiguous runs straight, strided ones through a buffer) and its atan2, hypot and fmod
- * (LT_VRUN2); float64 uses libm's double functions. The formulas are torch's: sigmoid 1 / (1 +
- * exp(-x)), silu x / (1 + exp(-x)), gelu x/2 (1 + erf(x / sqrt2)) (computed as x/2 erfc(-x /
- * sqrt2)), the tanh gelu x/2 (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))), frac x - trunc(x),
- * rsqrt 1 / sqrt(x), relu keeps NaN and gives +0 for -0.
+ * Every kernel of the table is generated here from its expression: one function per (function,
+ * computation dtype), called once per inner run of lt_iter, with a contiguous path the compiler
+ * vectorizes (blocks of LT_BLOCK elements, lt_iter.h) and, for a binary one, a path for a
+ * broadcast second operand. A row's vectorized kernels (lt_vmath.h) take contiguous runs
+ * straight and others through a buffer; its streaming twins (lt_stream.h) replace the float
+ * kernels of operations larger than the cache (lt_stream_worth). Large operations run on the
+ * pool's threads through lt_math.c's driver (lt_elementwise.h): a kernel reads no state but
+ * its operands.
  */
 #include "lt_funcs.h"
 
@@ -20,74 +21,61 @@
 #include "lt_copy.h"
 #include "lt_elementwise.h"
 #include "lt_iter.h"
+#include "lt_stream.h"
 #include "lt_vmath.h"
 
-const char *const lt_func_names[] = {
-    [LT_SIGMOID] = "sigmoid", [LT_RELU] = "relu",   [LT_GELU] = "gelu",
-    [LT_GELU_TANH] = "gelu",  [LT_SILU] = "silu",   [LT_TAN] = "tan",
-    [LT_ASIN] = "asin",       [LT_ACOS] = "acos",   [LT_ATAN] = "atan",
-    [LT_SINH] = "sinh",       [LT_COSH] = "cosh",   [LT_ASINH] = "asinh",
-    [LT_ACOSH] = "acosh",     [LT_ATANH] = "atanh", [LT_LOG1P] = "log1p",
-    [LT_EXPM1] = "expm1",     [LT_LOG2] = "log2",   [LT_LOG10] = "log10",
-    [LT_EXP2] = "exp2",       [LT_TRUNC] = "trunc", [LT_FRAC] = "frac",
-    [LT_RSQRT] = "rsqrt",     [LT_ERF] = "erf",     [LT_ERFC] = "erfc",
-    [LT_ISNAN] = "isnan",     [LT_ISINF] = "isinf", [LT_ISFINITE] = "isfinite"};
-_Static_assert(sizeof lt_func_names / sizeof lt_func_names[0] == LT_NFUNCS,
-               "a name for every function");
-const char *const lt_bfunc_names[] = {
-    [LT_ATAN2] = "atan2", [LT_FMOD] = "fmod", [LT_HYPOT] = "hypot"};
-_Static_assert(sizeof lt_bfunc_names / sizeof lt_bfunc_names[0] == LT_NFUNCS2,
-               "a name for every binary function");
+/* {====== what the table's expressions use ====== */
 
-/* {====== kernels ====== */
+/* libm's fn for the type of v (floorf for a float, floor for a double), called on v; LM2 with
+   two arguments of one type. */
+#define LM(fn, v) _Generic((v), float : fn##f, default : fn)(v)
+#define LM2(fn, v, w) _Generic((v), float : fn##f, default : fn)(v, w)
+/* The bits of the integer type T. */
+#define LT_BITS(T) ((int)(8 * sizeof(T)))
 
-/* The kernels are cloned for AVX2 (an ifunc picks one at load, as lt_vmath.c's): the contiguous
-   loops of trunc, frac, rsqrt, the classifications and the binary functions' arithmetic then
-   vectorize (x86-64's baseline SSE2 has no vector truncation). Not under ThreadSanitizer, whose
-   runtime starts after the resolvers run. */
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__) && \
-    !defined(__SANITIZE_THREAD__)
-#define LT_KCLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
-#else
-#define LT_KCLONES
-#endif
+/* Integer floor division and remainder with the sign of the divisor (Python's, torch's), in T
+   (U: the unsigned type it wraps in); a zero divisor sets bad. x / -1 wraps (INT_MIN / -1). */
+#define IDIV_S(x, y)             \
+  ((y) == 0    ? (bad = 1, (T)0) \
+   : (y) == -1 ? (T)(0 - (U)(x)) \
+               : (T)((x) / (y) - (((x) % (y) != 0) && (((x) < 0) != ((y) < 0)))))
+#define IREM_S(x, y)          \
+  ((y) == 0 ? (bad = 1, (T)0) \
+   : (y) == -1                \
+       ? (T)0                 \
+       : (T)((x) % (y) + ((((x) % (y)) != 0 && (((x) % (y) < 0) != ((y) < 0))) ? (y) : 0)))
+#define IDIV_U(x, y) ((y) == 0 ? (bad = 1, (T)0) : (T)((x) / (y)))
+#define IREM_U(x, y) ((y) == 0 ? (bad = 1, (T)0) : (T)((x) % (y)))
 
-/* One inner run of a unary function: o = EXPR(x). */
-#define RUN1(NAME, T, OT, EXPR)                                                         \
-  LT_KCLONES static int NAME(void *ctx, char *const *p, const int64_t *st, int64_t n) { \
-    (void)ctx;                                                                          \
-    if (st[0] == (int64_t)sizeof(OT) && st[1] == (int64_t)sizeof(T)) {                  \
-      OT *oo = (OT *)(void *)p[0];                                                      \
-      const T *aa = (const T *)(const void *)p[1];                                      \
-      BLOCKED(n, T x = aa[k]; oo[k] = (EXPR));                                          \
-    } else {                                                                            \
-      for (int64_t i = 0; i < n; i++) {                                                 \
-        T x = *(const T *)(const void *)(p[1] + i * st[1]);                             \
-        *(OT *)(void *)(p[0] + i * st[0]) = (EXPR);                                     \
-      }                                                                                 \
-    }                                                                                   \
-    return 0;                                                                           \
+/* Complex division, in the part type R. */
+#define CPX_DIV(x, y)                                                                  \
+  ((T){(R)(((x).re * (y).re + (x).im * (y).im) / ((y).re * (y).re + (y).im * (y).im)), \
+       (R)(((x).im * (y).re - (x).re * (y).im) / ((y).re * (y).re + (y).im * (y).im))})
+
+static uint64_t ipow(uint64_t base, uint64_t e) {
+  uint64_t r = 1;
+  while (e) {
+    if (e & 1) r *= base;
+    base *= base;
+    e >>= 1;
   }
+  return r;
+}
 
-/* A float32 run through a kernel of lt_vmath.h; strided runs through a buffer. */
-#define VBUF 256
-#define VRUN1(NAME, VFN)                                                                      \
-  static int NAME(void *ctx, char *const *p, const int64_t *st, int64_t n) {                  \
-    (void)ctx;                                                                                \
-    if (st[0] == 4 && st[1] == 4) {                                                           \
-      VFN((float *)(void *)p[0], (const float *)(const void *)p[1], n);                       \
-      return 0;                                                                               \
-    }                                                                                         \
-    float buf[VBUF];                                                                          \
-    for (int64_t i0 = 0; i0 < n; i0 += VBUF) {                                                \
-      int64_t len = n - i0 < VBUF ? n - i0 : VBUF;                                            \
-      for (int64_t j = 0; j < len; j++)                                                       \
-        buf[j] = *(const float *)(const void *)(p[1] + (i0 + j) * st[1]);                     \
-      VFN(buf, buf, len);                                                                     \
-      for (int64_t j = 0; j < len; j++) *(float *)(void *)(p[0] + (i0 + j) * st[0]) = buf[j]; \
-    }                                                                                         \
-    return 0;                                                                                 \
-  }
+static double fl_floordiv(double a, double b) {
+  if (b == 0) return a / b;
+  double mod = fmod(a, b), div = (a - mod) / b;
+  if (mod != 0 && ((b < 0) != (mod < 0))) div -= 1.0;
+  if (div == 0) return copysign(0.0, a / b);
+  double f = floor(div);
+  return div - f > 0.5 ? f + 1.0 : f;
+}
+
+static double fl_rem(double a, double b) {
+  double r = fmod(a, b);
+  if (r != 0 && ((r < 0) != (b < 0))) r += b;
+  return r;
+}
 
 #define SQRT_2_OVER_PI 0x1.9884533d43651p-1
 #define SQRT1_2 0x1.6a09e667f3bcdp-1
@@ -96,155 +84,308 @@ static double gelu_tanh_d(double x) {
   return 0.5 * x * (1.0 + tanh(SQRT_2_OVER_PI * (x + 0.044715 * x * x * x)));
 }
 
-/* The functions both float dtypes share: NAME_E, libm suffix F. */
-#define FLOAT_FUNCS(E, T, F)                                                    \
-  RUN1(relu_##E, T, T, x > 0 || x != x ? x : (T)0)                              \
-  RUN1(gelu_tanh_##E, T, T, (T)gelu_tanh_d((double)x))                          \
-  RUN1(trunc_##E, T, T, trunc##F(x))                                            \
-  RUN1(frac_##E, T, T, x - trunc##F(x))                                         \
-  RUN1(rsqrt_##E, T, T, (T)1 / sqrt##F(x))                                      \
-  RUN1(isnan_##E, T, uint8_t, (uint8_t)(x != x))                                \
-  RUN1(isinf_##E, T, uint8_t, (uint8_t)(x == (T)INFINITY || x == -(T)INFINITY)) \
-  RUN1(isfinite_##E, T, uint8_t, (uint8_t)(x - x == 0))
-FLOAT_FUNCS(FLOAT32, float, f)
-FLOAT_FUNCS(FLOAT64, double, )
+/* }====== */
 
-/* libm's double functions for float64; float32 has kernels of lt_vmath.h for these */
-#define VMATH_FUNCS(E, T, F)      \
-  RUN1(asin_##E, T, T, asin(x))   \
-  RUN1(acos_##E, T, T, acos(x))   \
-  RUN1(atan_##E, T, T, atan(x))   \
-  RUN1(sinh_##E, T, T, sinh(x))   \
-  RUN1(cosh_##E, T, T, cosh(x))   \
-  RUN1(asinh_##E, T, T, asinh(x)) \
-  RUN1(acosh_##E, T, T, acosh(x)) \
-  RUN1(atanh_##E, T, T, atanh(x)) \
-  RUN1(log2_##E, T, T, log2(x))   \
-  RUN1(log10_##E, T, T, log10(x)) \
-  RUN1(exp2_##E, T, T, exp2(x))
-VMATH_FUNCS(FLOAT64, double, )
-RUN1(tan_FLOAT64, double, double, tan(x))
-VRUN1(tan_FLOAT32, lt_vmath_tan_f32)
-VRUN1(asin_FLOAT32, lt_vmath_asin_f32)
-VRUN1(acos_FLOAT32, lt_vmath_acos_f32)
-VRUN1(atan_FLOAT32, lt_vmath_atan_f32)
-VRUN1(sinh_FLOAT32, lt_vmath_sinh_f32)
-VRUN1(cosh_FLOAT32, lt_vmath_cosh_f32)
-VRUN1(asinh_FLOAT32, lt_vmath_asinh_f32)
-VRUN1(acosh_FLOAT32, lt_vmath_acosh_f32)
-VRUN1(atanh_FLOAT32, lt_vmath_atanh_f32)
-VRUN1(log2_FLOAT32, lt_vmath_log2_f32)
-VRUN1(log10_FLOAT32, lt_vmath_log10_f32)
-VRUN1(exp2_FLOAT32, lt_vmath_exp2_f32)
-VRUN1(sigmoid_FLOAT32, lt_vmath_sigmoid_f32)
-VRUN1(silu_FLOAT32, lt_vmath_silu_f32)
-VRUN1(gelu_FLOAT32, lt_vmath_gelu_f32)
-VRUN1(log1p_FLOAT32, lt_vmath_log1p_f32)
-VRUN1(expm1_FLOAT32, lt_vmath_expm1_f32)
-VRUN1(erf_FLOAT32, lt_vmath_erf_f32)
-VRUN1(erfc_FLOAT32, lt_vmath_erfc_f32)
-RUN1(sigmoid_FLOAT64, double, double, 1.0 / (1.0 + exp(-x)))
-RUN1(silu_FLOAT64, double, double, x / (1.0 + exp(-x)))
-RUN1(gelu_FLOAT64, double, double, 0.5 * x * erfc(-x * SQRT1_2))
-RUN1(log1p_FLOAT64, double, double, log1p(x))
-RUN1(expm1_FLOAT64, double, double, expm1(x))
-RUN1(erf_FLOAT64, double, double, erf(x))
-RUN1(erfc_FLOAT64, double, double, erfc(x))
+/* {====== kernel generators ====== */
 
-/* Integers: relu (signed: max(x, 0); unsigned: x) and trunc (x). */
-#define IFUNCS_SINT(E, T, b) \
-  RUN1(same_##E, T, T, x)    \
-  RUN1(relu_##E, T, T, x < 0 ? (T)0 : x)
-#define IFUNCS_UINT(E, T, b) \
-  RUN1(same_##E, T, T, x)    \
-  RUN1(relu_##E, T, T, x)
-#define IFUNCS_BOOL(E, T, b)
-#define IFUNCS_FLT(E, T, b)
-#define IFUNCS_F16(E, T, b)
-#define IFUNCS_BF16(E, T, b)
-#define IFUNCS_CPX(E, T, b)
-LT_DTYPES_BY_CATEGORY(IFUNCS)
+/* The dtypes of a kernel category: G(E, DT, T, U, R, expr) for each, T the C type it computes
+   in, U the unsigned type its integers wrap in, R a complex's part type. */
+#define CAT_F32(G, E, P) G(E, FLOAT32, float, float, float, P)
+#define CAT_F64(G, E, P) G(E, FLOAT64, double, double, double, P)
+#define CAT_FLT(G, E, P) CAT_F32(G, E, P) CAT_F64(G, E, P)
+#define CAT_SINT(G, E, P)                    \
+  G(E, INT8, int8_t, uint32_t, int8_t, P)    \
+  G(E, INT16, int16_t, uint32_t, int16_t, P) \
+  G(E, INT32, int32_t, uint32_t, int32_t, P) \
+  G(E, INT64, int64_t, uint64_t, int64_t, P)
+#define CAT_UINT(G, E, P)                       \
+  G(E, UINT8, uint8_t, uint32_t, uint8_t, P)    \
+  G(E, UINT16, uint16_t, uint32_t, uint16_t, P) \
+  G(E, UINT32, uint32_t, uint32_t, uint32_t, P) \
+  G(E, UINT64, uint64_t, uint64_t, uint64_t, P)
+#define CAT_INT(G, E, P) CAT_SINT(G, E, P) CAT_UINT(G, E, P)
+#define CAT_BOOL(G, E, P) G(E, BOOL, uint8_t, uint32_t, uint8_t, P)
+#define CAT_REAL(G, E, P) CAT_BOOL(G, E, P) CAT_INT(G, E, P) CAT_FLT(G, E, P)
+#define CAT_CPX(G, E, P)                      \
+  G(E, COMPLEX64, lt_c64, uint32_t, float, P) \
+  G(E, COMPLEX128, lt_c128, uint64_t, double, P)
+/* The C type of a float dtype. */
+#define CT_FLOAT32 float
+#define CT_FLOAT64 double
 
-/* Complex: the three classifications, on either part. */
-#define CPX_FUNCS(E, T, b)                                             \
-  RUN1(isnan_##E, T, uint8_t, (uint8_t)(x.re != x.re || x.im != x.im)) \
-  RUN1(isinf_##E, T, uint8_t, (uint8_t)(isinf(x.re) || isinf(x.im)))   \
-  RUN1(isfinite_##E, T, uint8_t, (uint8_t)(x.re - x.re == 0 && x.im - x.im == 0))
-LT_DTYPES_CPX(CPX_FUNCS)
+/* The types an expression sees, declared in its kernel (each used, for -Wunused-local-typedefs). */
+#define KERNEL_TYPES(CT, WT, PT) \
+  typedef CT T;                  \
+  typedef WT U;                  \
+  typedef PT R;                  \
+  (void)sizeof(U);               \
+  (void)sizeof(R)
 
-#define FLOAT_ROW(E)                                                                        \
-  [LT_##                                                                                    \
-      E] = {[LT_SIGMOID] = sigmoid_##E,     [LT_RELU] = relu_##E,   [LT_GELU] = gelu_##E,   \
-            [LT_GELU_TANH] = gelu_tanh_##E, [LT_SILU] = silu_##E,   [LT_TAN] = tan_##E,     \
-            [LT_ASIN] = asin_##E,           [LT_ACOS] = acos_##E,   [LT_ATAN] = atan_##E,   \
-            [LT_SINH] = sinh_##E,           [LT_COSH] = cosh_##E,   [LT_ASINH] = asinh_##E, \
-            [LT_ACOSH] = acosh_##E,         [LT_ATANH] = atanh_##E, [LT_LOG1P] = log1p_##E, \
-            [LT_EXPM1] = expm1_##E,         [LT_LOG2] = log2_##E,   [LT_LOG10] = log10_##E, \
-            [LT_EXP2] = exp2_##E,           [LT_TRUNC] = trunc_##E, [LT_FRAC] = frac_##E,   \
-            [LT_RSQRT] = rsqrt_##E,         [LT_ERF] = erf_##E,     [LT_ERFC] = erfc_##E,   \
-            [LT_ISNAN] = isnan_##E,         [LT_ISINF] = isinf_##E, [LT_ISFINITE] = isfinite_##E},
-#define INT_ROW(E, T, b) [LT_##E] = {[LT_RELU] = relu_##E, [LT_TRUNC] = same_##E},
-#define CPX_ROW(E, T, b) \
-  [LT_##E] = {[LT_ISNAN] = isnan_##E, [LT_ISINF] = isinf_##E, [LT_ISFINITE] = isfinite_##E},
-static const lt_kernel funcs1[LT_NDTYPES][LT_NFUNCS] = {
-    FLOAT_ROW(FLOAT32) FLOAT_ROW(FLOAT64) LT_DTYPES_INT(INT_ROW) LT_DTYPES_CPX(CPX_ROW)};
+/* A unary kernel k_E_DT: o = expr(x), o of type OT (T, R or uint8_t). */
+#define GEN_UN(E, DT, CT, WT, PT, OT, expr)                                                     \
+  LT_KCLONES static int k_##E##_##DT(void *ctx, char *const *p, const int64_t *st, int64_t n) { \
+    KERNEL_TYPES(CT, WT, PT);                                                                   \
+    int bad = 0;                                                                                \
+    (void)ctx;                                                                                  \
+    if (st[0] == (int64_t)sizeof(OT) && st[1] == (int64_t)sizeof(T)) {                          \
+      OT *oo = (OT *)(void *)p[0];                                                              \
+      const T *aa = (const T *)(const void *)p[1];                                              \
+      BLOCKED(n, T x = aa[k]; (void)x; oo[k] = (expr));                                         \
+    } else {                                                                                    \
+      for (int64_t i = 0; i < n; i++) {                                                         \
+        T x = *(const T *)(const void *)(p[1] + i * st[1]);                                     \
+        (void)x;                                                                                \
+        *(OT *)(void *)(p[0] + i * st[0]) = (expr);                                             \
+      }                                                                                         \
+    }                                                                                           \
+    return bad;                                                                                 \
+  }
+#define GEN_K1(E, DT, CT, WT, PT, expr) GEN_UN(E, DT, CT, WT, PT, T, expr)
+#define GEN_K1B(E, DT, CT, WT, PT, expr) GEN_UN(E, DT, CT, WT, PT, uint8_t, expr)
+#define GEN_K1R(E, DT, CT, WT, PT, expr) GEN_UN(E, DT, CT, WT, PT, R, expr)
 
-/* The streaming twins (lt_elementwise.h) of the memory-bound ones, for large operations. */
-#define NT_FUNCS(E, T)                        \
-  LT_UN_NT(relu_##E, T, LT_##E, LT_SU_RELU)   \
-  LT_UN_NT(trunc_##E, T, LT_##E, LT_SU_TRUNC) \
-  LT_UN_NT(frac_##E, T, LT_##E, LT_SU_FRAC)
-NT_FUNCS(FLOAT32, float)
-NT_FUNCS(FLOAT64, double)
-#define NT_ROW(E) \
-  [LT_##E] = {[LT_RELU] = relu_##E##_nt, [LT_TRUNC] = trunc_##E##_nt, [LT_FRAC] = frac_##E##_nt}
-static const lt_kernel nt_funcs1[LT_NDTYPES][LT_NFUNCS] = {NT_ROW(FLOAT32), NT_ROW(FLOAT64)};
+/* A binary kernel k_E_DT: o = expr(x, y), o of type OT (T or uint8_t). */
+#define GEN_BIN(E, DT, CT, WT, PT, OT, expr)                                                \
+  static int k_##E##_##DT(void *ctx, char *const *p, const int64_t *st, int64_t n) {        \
+    KERNEL_TYPES(CT, WT, PT);                                                               \
+    int bad = 0;                                                                            \
+    (void)ctx;                                                                              \
+    OT *oo = (OT *)(void *)p[0];                                                            \
+    const T *aa = (const T *)(const void *)p[1], *bb = (const T *)(const void *)p[2];       \
+    if (st[0] == (int64_t)sizeof(OT) && st[1] == (int64_t)sizeof(T) &&                      \
+        st[2] == (int64_t)sizeof(T)) {                                                      \
+      BLOCKED(n, T x = aa[k]; T y = bb[k]; oo[k] = (expr));                                 \
+    } else if (st[0] == (int64_t)sizeof(OT) && st[1] == (int64_t)sizeof(T) && st[2] == 0) { \
+      const T y = *bb;                                                                      \
+      BLOCKED(n, T x = aa[k]; oo[k] = (expr));                                              \
+    } else {                                                                                \
+      for (int64_t i = 0; i < n; i++) {                                                     \
+        T x = *(const T *)(const void *)(p[1] + i * st[1]);                                 \
+        T y = *(const T *)(const void *)(p[2] + i * st[2]);                                 \
+        *(OT *)(void *)(p[0] + i * st[0]) = (expr);                                         \
+      }                                                                                     \
+    }                                                                                       \
+    return bad;                                                                             \
+  }
+#define GEN_K2(E, DT, CT, WT, PT, expr) GEN_BIN(E, DT, CT, WT, PT, T, expr)
+#define GEN_K2B(E, DT, CT, WT, PT, expr) GEN_BIN(E, DT, CT, WT, PT, uint8_t, expr)
 
-/* One inner run of a binary function: o = EXPR(x, y); EXPR may set `bad`. */
-#define RUN2(NAME, T, EXPR)                                                             \
-  static int NAME(void *ctx, char *const *p, const int64_t *st, int64_t n) {            \
-    (void)ctx;                                                                          \
-    int bad = 0;                                                                        \
-    if (st[0] == (int64_t)sizeof(T) && st[1] == (int64_t)sizeof(T) &&                   \
-        st[2] == (int64_t)sizeof(T)) {                                                  \
-      T *oo = (T *)(void *)p[0];                                                        \
-      const T *aa = (const T *)(const void *)p[1], *bb = (const T *)(const void *)p[2]; \
-      for (int64_t k = 0; k < n; k++) {                                                 \
-        T x = aa[k], y = bb[k];                                                         \
-        oo[k] = (EXPR);                                                                 \
-      }                                                                                 \
-    } else {                                                                            \
-      for (int64_t i = 0; i < n; i++) {                                                 \
-        T x = *(const T *)(const void *)(p[1] + i * st[1]);                             \
-        T y = *(const T *)(const void *)(p[2] + i * st[2]);                             \
-        *(T *)(void *)(p[0] + i * st[0]) = (EXPR);                                      \
-      }                                                                                 \
-    }                                                                                   \
-    return bad;                                                                         \
+/* A kernel of lt_vmath.h as the kernel of E for a float dtype: contiguous runs straight, others
+   through buffers of VBUF elements. */
+#define VBUF 256
+#define GEN_V1(E, DT, VFN) GEN_V1_(k_##E##_##DT, CT_##DT, VFN)
+#define GEN_V1_(NAME, T, VFN)                                                             \
+  static int NAME(void *ctx, char *const *p, const int64_t *st, int64_t n) {              \
+    (void)ctx;                                                                            \
+    if (st[0] == (int64_t)sizeof(T) && st[1] == (int64_t)sizeof(T)) {                     \
+      VFN((T *)(void *)p[0], (const T *)(const void *)p[1], n);                           \
+      return 0;                                                                           \
+    }                                                                                     \
+    T buf[VBUF];                                                                          \
+    for (int64_t i0 = 0; i0 < n; i0 += VBUF) {                                            \
+      int64_t len = n - i0 < VBUF ? n - i0 : VBUF;                                        \
+      for (int64_t j = 0; j < len; j++)                                                   \
+        buf[j] = *(const T *)(const void *)(p[1] + (i0 + j) * st[1]);                     \
+      VFN(buf, buf, len);                                                                 \
+      for (int64_t j = 0; j < len; j++) *(T *)(void *)(p[0] + (i0 + j) * st[0]) = buf[j]; \
+    }                                                                                     \
+    return 0;                                                                             \
+  }
+#define GEN_V2(E, DT, VFN) GEN_V2_(k_##E##_##DT, CT_##DT, VFN)
+#define GEN_V2_(NAME, T, VFN)                                                                  \
+  static int NAME(void *ctx, char *const *p, const int64_t *st, int64_t n) {                   \
+    (void)ctx;                                                                                 \
+    if (st[0] == (int64_t)sizeof(T) && st[1] == (int64_t)sizeof(T) &&                          \
+        st[2] == (int64_t)sizeof(T)) {                                                         \
+      VFN((T *)(void *)p[0], (const T *)(const void *)p[1], (const T *)(const void *)p[2], n); \
+      return 0;                                                                                \
+    }                                                                                          \
+    T ba[VBUF], bb[VBUF];                                                                      \
+    for (int64_t i0 = 0; i0 < n; i0 += VBUF) {                                                 \
+      int64_t len = n - i0 < VBUF ? n - i0 : VBUF;                                             \
+      for (int64_t j = 0; j < len; j++) {                                                      \
+        ba[j] = *(const T *)(const void *)(p[1] + (i0 + j) * st[1]);                           \
+        bb[j] = *(const T *)(const void *)(p[2] + (i0 + j) * st[2]);                           \
+      }                                                                                        \
+      VFN(ba, ba, bb, len);                                                                    \
+      for (int64_t j = 0; j < len; j++) *(T *)(void *)(p[0] + (i0 + j) * st[0]) = ba[j];       \
+    }                                                                                          \
+    return 0;                                                                                  \
   }
 
-LT_VRUN2(atan2_FLOAT32, lt_vmath_atan2_f32)
-RUN2(atan2_FLOAT64, double, atan2(x, y))
-LT_VRUN2(fmod_FLOAT32, lt_vmath_fmod_f32)
-RUN2(fmod_FLOAT64, double, fmod(x, y))
-LT_VRUN2(hypot_FLOAT32, lt_vmath_hypot_f32)
-RUN2(hypot_FLOAT64, double, hypot(x, y))
-/* Integer fmod: C's %, the sign of the dividend; x % -1 is 0 (INT_MIN % -1 overflows). */
-#define IFMOD_SINT(E, T, b) \
-  RUN2(fmod_##E, T, y == 0 ? (bad = 1, (T)0) : y == (T)-1 ? (T)0 : (T)(x % y))
-#define IFMOD_UINT(E, T, b) RUN2(fmod_##E, T, y == 0 ? (bad = 1, (T)0) : (T)(x % y))
-#define IFMOD_BOOL(E, T, b)
-#define IFMOD_FLT(E, T, b)
-#define IFMOD_F16(E, T, b)
-#define IFMOD_BF16(E, T, b)
-#define IFMOD_CPX(E, T, b)
-LT_DTYPES_BY_CATEGORY(IFMOD)
+/* The streaming twins NAME_nt of the float32 and float64 kernels of E: contiguous runs (a
+   binary one's inputs contiguous or broadcast) go to lt_stream.h's operation SOP, others to
+   the kernel itself. */
+#define GEN_S1(E, SOP) UN_NT(k_##E##_FLOAT32, float, SOP) UN_NT(k_##E##_FLOAT64, double, SOP)
+#define UN_NT(NAME, T, SOP)                                                                     \
+  static int NAME##_nt(void *ctx, char *const *p, const int64_t *st, int64_t n) {               \
+    if (st[0] != (int64_t)sizeof(T) || st[1] != (int64_t)sizeof(T)) return NAME(ctx, p, st, n); \
+    lt_stream_unary(SOP, sizeof(T) == 4 ? LT_FLOAT32 : LT_FLOAT64, p[0], p[1], n);              \
+    return 0;                                                                                   \
+  }
+#define GEN_S2(E, SOP) BIN_NT(k_##E##_FLOAT32, float, SOP) BIN_NT(k_##E##_FLOAT64, double, SOP)
+#define BIN_NT(NAME, T, SOP)                                                                      \
+  static int NAME##_nt(void *ctx, char *const *p, const int64_t *st, int64_t n) {                 \
+    const int64_t es = (int64_t)sizeof(T);                                                        \
+    if (st[0] != es || (st[1] != 0 && st[1] != es) || (st[2] != 0 && st[2] != es))                \
+      return NAME(ctx, p, st, n);                                                                 \
+    lt_stream_binary(SOP, sizeof(T) == 4 ? LT_FLOAT32 : LT_FLOAT64, p[0], p[1], st[1] != 0, p[2], \
+                     st[2] != 0, n);                                                              \
+    return 0;                                                                                     \
+  }
 
-#define FLOAT_ROW2(E) \
-  [LT_##E] = {[LT_ATAN2] = atan2_##E, [LT_FMOD] = fmod_##E, [LT_HYPOT] = hypot_##E},
-#define INT_ROW2(E, T, b) [LT_##E] = {[LT_FMOD] = fmod_##E},
-static const lt_kernel funcs2[LT_NDTYPES][LT_NFUNCS2] = {FLOAT_ROW2(FLOAT32) FLOAT_ROW2(FLOAT64)
-                                                             LT_DTYPES_INT(INT_ROW2)};
+/* }====== */
+
+/* {====== the kernels and the rows of the table ====== */
+
+#define LT_K1(E, CAT, expr) CAT_##CAT(GEN_K1, E, expr)
+#define LT_K1B(E, CAT, expr) CAT_##CAT(GEN_K1B, E, expr)
+#define LT_K1R(E, CAT, expr) CAT_##CAT(GEN_K1R, E, expr)
+#define LT_K2(E, CAT, expr) CAT_##CAT(GEN_K2, E, expr)
+#define LT_K2B(E, CAT, expr) CAT_##CAT(GEN_K2B, E, expr)
+#define LT_V1(E, DT, vfn) GEN_V1(E, DT, vfn)
+#define LT_V2(E, DT, vfn) GEN_V2(E, DT, vfn)
+#define LT_S1(E, sop) GEN_S1(E, sop)
+#define LT_S2(E, sop) GEN_S2(E, sop)
+#include "lt_funcs_table.h"
+
+/* The forms of the table's form letters. */
+#define FORMS_ 0
+#define FORMS_M LT_FORM_METHOD
+#define FORMS_MI (LT_FORM_METHOD | LT_FORM_INPLACE)
+#define FORMS_ML (LT_FORM_METHOD | LT_FORM_MODULE)
+#define FORMS_MIL (LT_FORM_METHOD | LT_FORM_INPLACE | LT_FORM_MODULE)
+/* A row's kernel entry for one dtype of a category. */
+#define ROW_K(E, DT, CT, WT, PT, expr) [LT_##E].k[LT_##DT] = k_##E##_##DT,
+
+const lt_func_row lt_funcs[] = {
+#define LT_FN(E, nm, nin_, rule_, forms_, opt_, hint_, fail_)                  \
+  [LT_##E].name = #nm, [LT_##E].nin = nin_, [LT_##E].rule = LT_RULE_##rule_,   \
+  [LT_##E].forms = FORMS_##forms_, [LT_##E].opt = opt_, [LT_##E].hint = hint_, \
+  [LT_##E].fail = fail_,
+#define LT_K1(E, CAT, expr) CAT_##CAT(ROW_K, E, ~)
+#define LT_K1B(E, CAT, expr) CAT_##CAT(ROW_K, E, ~)
+#define LT_K1R(E, CAT, expr) CAT_##CAT(ROW_K, E, ~)
+#define LT_K2(E, CAT, expr) CAT_##CAT(ROW_K, E, ~)
+#define LT_K2B(E, CAT, expr) CAT_##CAT(ROW_K, E, ~)
+#define LT_V1(E, DT, vfn) [LT_##E].k[LT_##DT] = k_##E##_##DT,
+#define LT_V2(E, DT, vfn) [LT_##E].k[LT_##DT] = k_##E##_##DT,
+#define LT_S1(E, sop) \
+  [LT_##E].nt[LT_FLOAT32] = k_##E##_FLOAT32_nt, [LT_##E].nt[LT_FLOAT64] = k_##E##_FLOAT64_nt,
+#define LT_S2(E, sop) \
+  [LT_##E].nt[LT_FLOAT32] = k_##E##_FLOAT32_nt, [LT_##E].nt[LT_FLOAT64] = k_##E##_FLOAT64_nt,
+#include "lt_funcs_table.h"
+};
+_Static_assert(sizeof lt_funcs / sizeof lt_funcs[0] == LT_NFUNCS, "a row for every function");
+
+/* }====== */
+
+/* {====== running a row ====== */
+
+/* The dtypes of row r over operands of promoted dtype p: the result's (*rt), the one the kernel
+   computes in (*ct), and the one it writes (*oc, then cast to *rt). */
+static void row_types(const lt_func_row *r, lt_dtype p, lt_dtype *rt, lt_dtype *ct, lt_dtype *oc) {
+  lt_category cat = lt_category_of(p);
+  lt_dtype real = p == LT_COMPLEX64 ? LT_FLOAT32 : LT_FLOAT64;
+  *rt = p;
+  *ct = lt_compute_type(p);
+  *oc = *ct;
+  switch (r->rule) {
+    case LT_RULE_SAME: break;
+    case LT_RULE_FLOAT:
+      if (cat <= LT_CAT_INT) *rt = *ct = *oc = LT_FLOAT32;
+      break;
+    case LT_RULE_POW:
+      if (cat == LT_CAT_BOOL) *rt = *ct = *oc = LT_INT64;
+      break;
+    case LT_RULE_REAL:
+      if (cat == LT_CAT_COMPLEX) *rt = *oc = real;
+      break;
+    case LT_RULE_BOOL: *rt = *oc = LT_BOOL; break;
+    case LT_RULE_LOGICAL: *rt = *ct = *oc = LT_BOOL; break;
+  }
+}
+
+/* The operands ops[0..n) converted to ct (in[], owned[] to free) and their broadcast shape; frees
+   what it made on failure. */
+static int convert(int n, const lt_operand *const *ops, lt_dtype ct, const lt_tensor **in,
+                   lt_tensor **owned, int *ndim, int64_t *shape, lt_error *err) {
+  int rc = LT_OK;
+  for (int i = 0; i < n; i++) owned[i] = NULL;
+  for (int i = 0; i < n && rc == LT_OK; i++) rc = lt_operand_as(ops[i], ct, &in[i], &owned[i], err);
+  if (rc == LT_OK) rc = lt_broadcast_shape(n, in, ndim, shape, err);
+  if (rc)
+    for (int i = 0; i < n; i++) lt_tensor_free(owned[i]);
+  return rc;
+}
+
+static int check_cast(lt_dtype rt, const lt_tensor *inplace, lt_error *err) {
+  if (inplace && !lt_can_cast(rt, inplace->dtype))
+    return lt_fail(err, LT_EARG, "result type %s can't be cast to the tensor's dtype %s",
+                   lt_dtypes[rt].name, lt_dtypes[inplace->dtype].name);
+  return LT_OK;
+}
+
+/* Whether every tensor among the n operands may be read. */
+static int check_readable(int n, const lt_operand *const *ops, lt_error *err) {
+  for (int i = 0; i < n; i++) {
+    int rc = ops[i]->t ? lt_check_readable(ops[i]->t, err) : LT_OK;
+    if (rc) return rc;
+  }
+  return LT_OK;
+}
+
+/* Runs k (its streaming twin instead when it has one and the operation is large) given ctx
+   over the n operands converted to ct, the result of dtype rt computed as oc. */
+static int run_converted(lt_kernel k, lt_kernel twin, void *ctx, int n,
+                         const lt_operand *const *ops, lt_dtype ct, lt_dtype oc, lt_dtype rt,
+                         lt_tensor *inplace, lt_tensor **out, const char *fail, lt_error *err) {
+  const lt_tensor *in[3];
+  lt_tensor *owned[3];
+  int ndim;
+  int64_t shape[LT_MAX_NDIM];
+  int rc = convert(n, ops, ct, in, owned, &ndim, shape, err);
+  if (rc) return rc;
+  double numel = 1; /* in double: an expanded view's sizes may multiply past int64 */
+  for (int d = 0; d < ndim; d++) numel *= (double)shape[d];
+  if (twin && lt_stream_worth((double)(n + 1) * numel * (double)lt_dtypes[ct].size)) k = twin;
+  rc = lt_run_elementwise(k, ctx, n, in, ndim, shape, oc, rt, inplace, out, fail, err);
+  for (int i = 0; i < n; i++) lt_tensor_free(owned[i]);
+  return rc;
+}
+
+/* Runs row f over its operands ops[0..n) (n = the row's nin), the result in *out or inplace. */
+static int run_row(lt_func f, int n, const lt_operand *const *ops, lt_tensor *inplace,
+                   lt_tensor **out, lt_error *err) {
+  if ((unsigned)f >= (unsigned)LT_NFUNCS || lt_funcs[f].nin != n)
+    return lt_fail(err, LT_EARG, "not a function of %d operand%s", n, n == 1 ? "" : "s");
+  const lt_func_row *r = &lt_funcs[f];
+  int rc = check_readable(n, ops, err);
+  if (rc) return rc;
+  lt_dtype p = lt_result_type(n, ops), rt, ct, oc;
+  row_types(r, p, &rt, &ct, &oc);
+  if (!r->k[ct])
+    return lt_fail(err, LT_EARG, "not supported for %s%s%s%s", lt_dtypes[p].name,
+                   r->hint ? " (" : "", r->hint ? r->hint : "", r->hint ? ")" : "");
+  if ((rc = check_cast(rt, inplace, err))) return rc;
+  return run_converted(r->k[ct], r->nt[ct], NULL, n, ops, ct, oc, rt, inplace, out,
+                       r->fail ? r->fail : "failed", err);
+}
+
+int lt_unary(lt_func f, const lt_tensor *a, lt_tensor *inplace, lt_tensor **out, lt_error *err) {
+  const lt_operand oa = {a, {LT_SK_INT, {0}, 0}, 0}, *ops[1] = {&oa};
+  return run_row(f, 1, ops, inplace, out, err);
+}
+
+int lt_binary(lt_func f, const lt_operand *a, const lt_operand *b, lt_tensor *inplace,
+              lt_tensor **out, lt_error *err) {
+  const lt_operand *ops[2] = {a, b};
+  return run_row(f, 2, ops, inplace, out, err);
+}
+
+/* }====== */
+
+/* {====== lerp and nan_to_num ====== */
 
 /* lerp, torch's two-sided form (exact at weight 0 and 1). */
 #define LERP(E, T)                                                                \
@@ -261,6 +402,21 @@ static const lt_kernel funcs2[LT_NDTYPES][LT_NFUNCS2] = {FLOAT_ROW2(FLOAT32) FLO
   }
 LERP(FLOAT32, float)
 LERP(FLOAT64, double)
+
+int lt_lerp(const lt_operand *a, const lt_operand *end, const lt_operand *weight,
+            lt_tensor *inplace, lt_tensor **out, lt_error *err) {
+  const lt_operand *ops[3] = {a, end, weight};
+  int rc = check_readable(3, ops, err);
+  if (rc) return rc;
+  lt_dtype rt = lt_result_type(2, ops); /* a float weight does not make integers lerp */
+  if (weight->t) rt = lt_promote(rt, weight->t->dtype);
+  if (lt_category_of(rt) != LT_CAT_FLOAT)
+    return lt_fail(err, LT_EARG, "not supported for %s", lt_dtypes[rt].name);
+  lt_dtype ct = lt_compute_type(rt);
+  if ((rc = check_cast(rt, inplace, err))) return rc;
+  return run_converted(ct == LT_FLOAT32 ? lerp_FLOAT32 : lerp_FLOAT64, NULL, NULL, 3, ops, ct, ct,
+                       rt, inplace, out, "failed", err);
+}
 
 /* nan_to_num: the three replacements in the computation dtype. */
 typedef struct {
@@ -288,68 +444,13 @@ static float to_f32(double v) { /* without the undefined conversion of a value b
 NAN_TO_NUM(FLOAT32, float, to_f32)
 NAN_TO_NUM(FLOAT64, double, SAME_DOUBLE)
 
-/* }====== */
-
-/* {====== the operations ====== */
-
-static int not_complex(const char *name, lt_dtype dt, lt_error *err) {
-  return lt_fail(err, LT_EARG, "%s is not implemented for %s", name, lt_dtypes[dt].name);
-}
-
-static int check_cast(lt_dtype rt, const lt_tensor *inplace, lt_error *err) {
-  if (inplace && !lt_can_cast(rt, inplace->dtype))
-    return lt_fail(err, LT_EARG, "result type %s can't be cast to the tensor's dtype %s",
-                   lt_dtypes[rt].name, lt_dtypes[inplace->dtype].name);
-  return LT_OK;
-}
-
-/* Runs k over a (converted to ct), the result of dtype rt (computed in oc). */
-static int run1(lt_kernel k, void *ctx, const lt_tensor *a, lt_dtype ct, lt_dtype oc, lt_dtype rt,
-                lt_tensor *inplace, lt_tensor **out, lt_error *err) {
-  lt_operand oa = {a, {LT_SK_INT, {0}, 0}, 0};
-  const lt_tensor *ta;
-  lt_tensor *owned;
-  int rc = lt_operand_as(&oa, ct, &ta, &owned, err);
-  if (rc) return rc;
-  rc = lt_run_elementwise(k, ctx, 1, &ta, a->ndim, a->shape, oc, rt, inplace, out, "failed", err);
-  lt_tensor_free(owned);
-  return rc;
-}
-
-int lt_func1(lt_func f, const lt_tensor *a, lt_tensor *inplace, lt_tensor **out, lt_error *err) {
-  const char *name = lt_func_names[f];
-  int rc = lt_check_readable(a, err);
-  if (rc) return rc;
-  lt_category cat = lt_category_of(a->dtype);
-  int classify = f == LT_ISNAN || f == LT_ISINF || f == LT_ISFINITE;
-  if (cat == LT_CAT_COMPLEX && !classify) return not_complex(name, a->dtype, err);
-  if (classify && cat <= LT_CAT_INT) { /* never NaN nor inf */
-    if ((rc = check_cast(LT_BOOL, inplace, err))) return rc;
-    lt_tensor *t;
-    if ((rc = lt_tensor_new(LT_BOOL, a->ndim, a->shape, 1, &t, err))) return rc;
-    if (f == LT_ISFINITE) memset(lt_data(t), 1, (size_t)lt_numel(t));
-    *out = t;
-    return LT_OK;
-  }
-  int keeps_int = f == LT_RELU || f == LT_TRUNC;
-  int float_only = f == LT_GELU || f == LT_GELU_TANH || f == LT_SILU || f == LT_FRAC;
-  if ((keeps_int && cat == LT_CAT_BOOL) || (float_only && cat <= LT_CAT_INT))
-    return lt_fail(err, LT_EARG, "%s is not supported for %s", name, lt_dtypes[a->dtype].name);
-  lt_dtype rt = classify ? LT_BOOL : cat <= LT_CAT_INT && !keeps_int ? LT_FLOAT32 : a->dtype;
-  lt_dtype ct = lt_compute_type(classify ? a->dtype : rt);
-  lt_kernel k = funcs1[ct][f];
-  if (!k) return lt_fail(err, LT_EARG, "%s is not supported for %s", name, lt_dtypes[ct].name);
-  k = lt_stream_pick(k, nt_funcs1[ct][f], 2, (double)lt_numel(a), lt_dtypes[ct].size);
-  if ((rc = check_cast(rt, inplace, err))) return rc;
-  return run1(k, NULL, a, ct, classify ? LT_BOOL : ct, rt, inplace, out, err);
-}
-
 int lt_nan_to_num(const lt_tensor *a, const double *nan, const double *posinf, const double *neginf,
                   lt_tensor *inplace, lt_tensor **out, lt_error *err) {
   int rc = lt_check_readable(a, err);
   if (rc) return rc;
   lt_category cat = lt_category_of(a->dtype);
-  if (cat == LT_CAT_COMPLEX) return not_complex("nan_to_num", a->dtype, err);
+  if (cat == LT_CAT_COMPLEX)
+    return lt_fail(err, LT_EARG, "not supported for %s", lt_dtypes[a->dtype].name);
   if (cat <= LT_CAT_INT) { /* nothing to replace */
     if (inplace) {
       if ((rc = lt_prepare_write(inplace, err))) return rc;
@@ -361,76 +462,9 @@ int lt_nan_to_num(const lt_tensor *a, const double *nan, const double *posinf, c
   double big = lt_float_max(a->dtype);
   nan_repl c = {nan ? *nan : 0.0, posinf ? *posinf : big, neginf ? *neginf : -big};
   lt_dtype ct = lt_compute_type(a->dtype);
-  return run1(ct == LT_FLOAT32 ? nan_to_num_FLOAT32 : nan_to_num_FLOAT64, &c, a, ct, ct, a->dtype,
-              inplace, out, err);
-}
-
-/* Operands ops[0..n) converted to ct and their broadcast shape; frees what it made on failure. */
-static int convert(int n, const lt_operand *const *ops, lt_dtype ct, const lt_tensor **in,
-                   lt_tensor **owned, int *ndim, int64_t *shape, lt_error *err) {
-  int rc = LT_OK;
-  for (int i = 0; i < n; i++) owned[i] = NULL;
-  for (int i = 0; i < n && rc == LT_OK; i++) rc = lt_operand_as(ops[i], ct, &in[i], &owned[i], err);
-  if (rc == LT_OK) rc = lt_broadcast_shape(n, in, ndim, shape, err);
-  if (rc)
-    for (int i = 0; i < n; i++) lt_tensor_free(owned[i]);
-  return rc;
-}
-
-/* Runs k over the n operands in ct, the result of dtype rt. */
-static int run_n(lt_kernel k, int n, const lt_operand *const *ops, lt_dtype ct, lt_dtype rt,
-                 lt_tensor *inplace, lt_tensor **out, lt_error *err) {
-  const lt_tensor *in[3];
-  lt_tensor *owned[3];
-  int ndim;
-  int64_t shape[LT_MAX_NDIM];
-  int rc = convert(n, ops, ct, in, owned, &ndim, shape, err);
-  if (rc) return rc;
-  rc = lt_run_elementwise(k, NULL, n, in, ndim, shape, ct, rt, inplace, out,
-                          "integer division by zero", err);
-  for (int i = 0; i < n; i++) lt_tensor_free(owned[i]);
-  return rc;
-}
-
-int lt_func2(lt_bfunc f, const lt_operand *a, const lt_operand *b, lt_tensor *inplace,
-             lt_tensor **out, lt_error *err) {
-  const char *name = lt_bfunc_names[f];
-  const lt_operand *ops[2] = {a, b};
-  for (int i = 0; i < 2; i++)
-    if (ops[i]->t) {
-      int rc = lt_check_readable(ops[i]->t, err);
-      if (rc) return rc;
-    }
-  lt_dtype rt = lt_result_type(2, ops);
-  lt_category cat = lt_category_of(rt);
-  if (cat == LT_CAT_COMPLEX) return not_complex(name, rt, err);
-  if (f == LT_ATAN2 && cat <= LT_CAT_INT) rt = LT_FLOAT32;
-  lt_dtype ct = lt_compute_type(rt);
-  lt_kernel k = funcs2[ct][f];
-  if (!k) return lt_fail(err, LT_EARG, "%s is not supported for %s", name, lt_dtypes[ct].name);
-  int rc = check_cast(rt, inplace, err);
-  if (rc) return rc;
-  return run_n(k, 2, ops, ct, rt, inplace, out, err);
-}
-
-int lt_lerp(const lt_operand *a, const lt_operand *end, const lt_operand *weight,
-            lt_tensor *inplace, lt_tensor **out, lt_error *err) {
-  const lt_operand *ops[3] = {a, end, weight};
-  for (int i = 0; i < 3; i++)
-    if (ops[i]->t) {
-      int rc = lt_check_readable(ops[i]->t, err);
-      if (rc) return rc;
-    }
-  lt_dtype rt = lt_result_type(2, ops); /* a float weight does not make integers lerp */
-  if (weight->t) rt = lt_promote(rt, weight->t->dtype);
-  lt_category cat = lt_category_of(rt);
-  if (cat == LT_CAT_COMPLEX) return not_complex("lerp", rt, err);
-  if (cat != LT_CAT_FLOAT)
-    return lt_fail(err, LT_EARG, "lerp is not supported for %s", lt_dtypes[rt].name);
-  lt_dtype ct = lt_compute_type(rt);
-  int rc = check_cast(rt, inplace, err);
-  if (rc) return rc;
-  return run_n(ct == LT_FLOAT32 ? lerp_FLOAT32 : lerp_FLOAT64, 3, ops, ct, rt, inplace, out, err);
+  const lt_operand oa = {a, {LT_SK_INT, {0}, 0}, 0}, *ops[1] = {&oa};
+  return run_converted(ct == LT_FLOAT32 ? nan_to_num_FLOAT32 : nan_to_num_FLOAT64, NULL, &c, 1, ops,
+                       ct, ct, a->dtype, inplace, out, "failed", err);
 }
 
 /* }====== */

@@ -1,19 +1,20 @@
 /*
- * lt_funcs.h -- the elementwise functions of torch beyond lt_math.h's: sigmoid, relu, gelu,
- * silu, the inverse trigonometric and hyperbolic functions, log1p, expm1, log2, log10, exp2,
- * trunc, frac, rsqrt, erf, erfc, isnan, isinf, isfinite, nan_to_num; atan2, fmod, hypot and
- * lerp (remainder is lt_math.h's LT_REM).
+ * lt_funcs.h -- the elementwise functions f(x) and f(x, y): add, mul, the comparisons, the
+ * bitwise operations, neg, abs, exp, sigmoid, erf, isnan ... (every entry of lt_funcs_table.h),
+ * with broadcasting and PyTorch's type promotion (lt_promote.h); and lerp and nan_to_num, whose
+ * arguments are not two operands. Lua-free.
  *
- * Owns torch's dtype rules for each: the floating functions give float32 for bool and integer
- * inputs; gelu, silu, frac, hypot and lerp refuse them; relu and trunc keep integer dtypes;
- * isnan, isinf and isfinite give bool for every dtype; nan_to_num keeps the dtype. float16 and
- * bfloat16 compute in float32 and round once. Complex inputs: isnan, isinf, isfinite only,
- * others fail with "<name> is not implemented for complex64". Runs through lt_math.c's driver
- * (lt_elementwise.h): broadcasting, in-place checks, the pool. Contiguous float32 sigmoid,
- * silu, gelu, expm1, log1p, erf and erfc use lt_vmath.h's kernels (strided runs too, through a
- * buffer, so a result never depends on the layout). Lua-free.
+ * Definitions are data: each function is one row of lt_funcs[] -- its name, dtype rule, kernels
+ * per computation dtype, Lua forms, option and messages -- made by lt_funcs.c from the table
+ * lt_funcs_table.h, whose order is the enum's. lt_unary and lt_binary run any row; the binding
+ * registers its methods, in-place methods and module forms from the rows (lua_funcs.c), and the
+ * C test checks every row against its reference (spec/c/test_math.c).
  *
- * Called by the binding (lua_funcs.c); calls lt_math.c (driver), lt_vmath.c, lt_tensor.c.
+ * The dtype rules are torch 2.x's: float16 and bfloat16 compute in float32 and round once into
+ * the result; integers wrap; floor division and remainder take the divisor's sign; a zero integer
+ * divisor and a negative integer power raise. Calls lt_math.c (the driver, lt_elementwise.h),
+ * lt_vmath.c, lt_stream.c, lt_tensor.c; called by the binding, lt_math.c (clamp), lt_reduce_dims.c,
+ * lt_vecops.c, lt_linalg.c, lt_einsum.c.
  */
 #ifndef LT_FUNCS_H
 #define LT_FUNCS_H
@@ -21,49 +22,53 @@
 #include "lt_promote.h"
 #include "lt_tensor.h"
 
+/* Every elementwise function: LT_ADD, LT_SUB, ..., LT_ISFINITE (lt_funcs_table.h's order). */
 typedef enum {
-  LT_SIGMOID,
-  LT_RELU,
-  LT_GELU,
-  LT_GELU_TANH, /* gelu(x, approximate = "tanh") */
-  LT_SILU,
-  LT_TAN,
-  LT_ASIN,
-  LT_ACOS,
-  LT_ATAN,
-  LT_SINH,
-  LT_COSH,
-  LT_ASINH,
-  LT_ACOSH,
-  LT_ATANH,
-  LT_LOG1P,
-  LT_EXPM1,
-  LT_LOG2,
-  LT_LOG10,
-  LT_EXP2,
-  LT_TRUNC,
-  LT_FRAC,
-  LT_RSQRT,
-  LT_ERF,
-  LT_ERFC,
-  LT_ISNAN,
-  LT_ISINF,
-  LT_ISFINITE,
+#define LT_FN(E, name, nin, rule, forms, opt, hint, fail) LT_##E,
+#include "lt_funcs_table.h"
   LT_NFUNCS
 } lt_func;
 
-typedef enum { LT_ATAN2, LT_FMOD, LT_HYPOT, LT_NFUNCS2 } lt_bfunc;
+/* The dtype of a result, from the promoted dtype p of the operands (lt_result_type). */
+typedef enum {
+  LT_RULE_SAME,   /* p (float16 and bfloat16 compute in float32) */
+  LT_RULE_FLOAT,  /* p, but bool and integers give float32 */
+  LT_RULE_POW,    /* p, but bool gives int64 */
+  LT_RULE_REAL,   /* p, but complex gives its part's dtype (abs) */
+  LT_RULE_BOOL,   /* bool, computed in p (comparisons, isnan ...) */
+  LT_RULE_LOGICAL /* bool, computed in bool (the operands are cast to bool first) */
+} lt_rule;
 
-extern const char *const lt_func_names[LT_NFUNCS];
-extern const char *const lt_bfunc_names[LT_NFUNCS2];
+/* The forms a function has in Lua: t:name(...), t:name_(...), lt.name(t, ...). */
+enum { LT_FORM_METHOD = 1, LT_FORM_INPLACE = 2, LT_FORM_MODULE = 4 };
 
-/* *out = f(a), a new tensor; or with inplace (a itself, writable) the result written into it
-   (its dtype must hold the result's: "result type float32 can't be cast to ..."). */
-int lt_func1(lt_func f, const lt_tensor *a, lt_tensor *inplace, lt_tensor **out, lt_error *err);
-/* f(a, b), broadcast; atan2 of integers gives float32; fmod of integers truncates (the sign of
-   the dividend) and refuses a zero divisor ("integer division by zero", as a % b). */
-int lt_func2(lt_bfunc f, const lt_operand *a, const lt_operand *b, lt_tensor *inplace,
-             lt_tensor **out, lt_error *err);
+/* A kernel: one inner run of lt_iter, p[0] the output, p[1..] the inputs, st their byte
+   strides; nonzero fails the operation. */
+typedef int (*lt_kernel)(void *ctx, char *const *p, const int64_t *st, int64_t n);
+
+typedef struct {
+  const char *name; /* torch's name */
+  int nin;          /* operands: 1 or 2 */
+  lt_rule rule;
+  unsigned forms;           /* LT_FORM_* */
+  const char *opt;          /* the key of its one options-table option, or NULL */
+  const char *hint;         /* what a refused dtype's message ends with, or NULL */
+  const char *fail;         /* the message of a failing kernel, or NULL */
+  lt_kernel k[LT_NDTYPES];  /* by computation dtype; NULL: refused */
+  lt_kernel nt[LT_NDTYPES]; /* the streaming twins, or NULL */
+} lt_func_row;
+
+extern const lt_func_row lt_funcs[LT_NFUNCS];
+
+/* *out = f(a) for a row of one operand, a new tensor; or, with inplace (a itself, writable),
+   the result written into it (its dtype must hold the result's: "result type float32 can't be
+   cast to the tensor's dtype int64"). A dtype without a kernel: "not supported for bool (use
+   logical_not)", the row's hint in parentheses. Messages name no function. */
+int lt_unary(lt_func f, const lt_tensor *a, lt_tensor *inplace, lt_tensor **out, lt_error *err);
+/* The same for a row of two operands, broadcast: *out = f(a, b). */
+int lt_binary(lt_func f, const lt_operand *a, const lt_operand *b, lt_tensor *inplace,
+              lt_tensor **out, lt_error *err);
+
 /* lerp(a, end, weight) = a + weight (end - a), as torch (end - (end - a)(1 - weight) where
    |weight| >= 0.5); weight a scalar or a tensor; floating dtypes only. */
 int lt_lerp(const lt_operand *a, const lt_operand *end, const lt_operand *weight,

@@ -1,48 +1,22 @@
 /*
- * lt_math.h -- elementwise tensor math: binary and unary operations with broadcasting and
- * PyTorch's type promotion (lt_promote.h), clamp, where and masked_fill.
+ * lt_math.h -- the elementwise operations beyond the table of lt_funcs.h: clamp, where and
+ * masked_fill; and, through lt_funcs.h, every f(x) and f(x, y) of that table (lt_unary,
+ * lt_binary). Lua-free.
  *
- * Owns: the integer rules (wrap-around arithmetic, floor division and remainder with the sign
- * of the divisor, division by zero and negative integer powers refused, the bitwise operations
- * of integers and bools with shifts defined for every amount as torch 2.x), and one generic kernel
- * per operation over the computation dtypes, called once per inner run of lt_iter. Reductions
- * are lt_reduce.h's, matmul, cat and stack lt_linalg.h's. Lua-free.
+ * lt_math.c also holds the driver every elementwise kernel runs under (lt_elementwise.h):
+ * operands converted to a computation dtype, broadcasting, the in-place checks, the final cast
+ * and the pool's threads. Reductions are lt_reduce.h's, matmul, cat and stack lt_linalg.h's.
  *
- * Calls lt_promote.c, lt_copy.c, lt_iter.c, lt_tensor.c. Called by the binding and
- * lt_reduce_dims.c (count_nonzero, norm).
+ * Calls lt_funcs.c, lt_promote.c, lt_copy.c, lt_iter.c, lt_tensor.c. Called by the binding,
+ * lt_reduce_dims.c, lt_vecops.c, lt_linalg.c, lt_einsum.c.
  */
 #ifndef LT_MATH_H
 #define LT_MATH_H
 
+#include "lt_funcs.h"
 #include "lt_promote.h"
 #include "lt_tensor.h"
 
-typedef enum {
-  LT_NEG,
-  LT_ABS,
-  LT_SQRT,
-  LT_EXP,
-  LT_LOG,
-  LT_SIN,
-  LT_COS,
-  LT_TANH,
-  LT_FLOOR,
-  LT_CEIL,
-  LT_ROUND,
-  LT_SIGN,
-  LT_NOT,
-  LT_BNOT,
-  LT_NUNOPS
-} lt_unop;
-
-extern const char *const lt_binop_names[LT_NBINOPS];
-extern const char *const lt_unop_names[LT_NUNOPS];
-
-/* *out = a op b, a new tensor; or, with inplace (which must be a's tensor, writable), the
-   result written into it (its dtype must be able to hold the result type). */
-int lt_binary(lt_binop op, const lt_operand *a, const lt_operand *b, lt_tensor *inplace,
-              lt_tensor **out, lt_error *err);
-int lt_unary(lt_unop op, const lt_tensor *a, lt_tensor *inplace, lt_tensor **out, lt_error *err);
 /* clamp(a, lo, hi): lo or hi may be NULL (no bound). */
 int lt_clamp(const lt_tensor *a, const lt_operand *lo, const lt_operand *hi, lt_tensor *inplace,
              lt_tensor **out, lt_error *err);

@@ -26,13 +26,6 @@
 #include "lt_iter.h"
 #include "lt_pool.h"
 
-const char *const lt_redop_names[] = {
-    [LT_SUM] = "sum", [LT_PROD] = "prod",     [LT_MEAN] = "mean",     [LT_MIN] = "min",
-    [LT_MAX] = "max", [LT_ARGMIN] = "argmin", [LT_ARGMAX] = "argmax", [LT_ALL] = "all",
-    [LT_ANY] = "any", [LT_VAR] = "var",       [LT_STD] = "std"};
-_Static_assert(sizeof lt_redop_names / sizeof lt_redop_names[0] == LT_NREDOPS,
-               "a name for every reduction");
-
 /* {====== fold functions ====== */
 
 typedef struct {
@@ -276,7 +269,8 @@ RED_REALS(COLS_SUM)
   }
 LT_DTYPES_CPX(COLS_CPX)
 
-enum { F_SUM, F_PROD, F_MIN, F_MAX, F_ALL, F_ANY, F_SQDEV, F_N };
+/* The fold functions by lt_fold, and var's second pass after them. */
+enum { F_SQDEV = LT_FOLD_ANY + 1, F_N };
 
 /* folds[kind][dtype]; NULL: not defined for that dtype. */
 #define SUM_ENTRY(E, ...) [LT_##E] = sum_##E,
@@ -294,12 +288,12 @@ enum { F_SUM, F_PROD, F_MIN, F_MAX, F_ALL, F_ANY, F_SQDEV, F_N };
 #define CPX_ANY_ENTRY(E, T, b) [LT_##E] = any_##E,
 #define CPX_ENTRIES(K) LT_DTYPES_CPX(CPX_##K##_ENTRY)
 static const fold_fn folds[F_N][LT_NDTYPES] = {
-    [F_SUM] = {RED_REALS(SUM_ENTRY) CPX_ENTRIES(SUM)},
-    [F_PROD] = {RED_REALS(PROD_ENTRY) CPX_ENTRIES(PROD)},
-    [F_MIN] = {RED_REALS(MIN_ENTRY)},
-    [F_MAX] = {RED_REALS(MAX_ENTRY)},
-    [F_ALL] = {RED_REALS(ALL_ENTRY) CPX_ENTRIES(ALL)},
-    [F_ANY] = {RED_REALS(ANY_ENTRY) CPX_ENTRIES(ANY)},
+    [LT_FOLD_SUM] = {RED_REALS(SUM_ENTRY) CPX_ENTRIES(SUM)},
+    [LT_FOLD_PROD] = {RED_REALS(PROD_ENTRY) CPX_ENTRIES(PROD)},
+    [LT_FOLD_MIN] = {RED_REALS(MIN_ENTRY)},
+    [LT_FOLD_MAX] = {RED_REALS(MAX_ENTRY)},
+    [LT_FOLD_ALL] = {RED_REALS(ALL_ENTRY) CPX_ENTRIES(ALL)},
+    [LT_FOLD_ANY] = {RED_REALS(ANY_ENTRY) CPX_ENTRIES(ANY)},
     [F_SQDEV] = {RED_FLOATS(SQDEV_ENTRY)},
 };
 static const cols_fn cols[LT_NDTYPES] = {RED_REALS(COLS_ENTRY) CPX_ENTRIES(COLS)};
@@ -309,7 +303,7 @@ static const cols_fn cols[LT_NDTYPES] = {RED_REALS(COLS_ENTRY) CPX_ENTRIES(COLS)
 /* {====== running a reduction ====== */
 
 typedef struct {
-  lt_redop op;
+  const lt_red_row *r;
   lt_dtype in, out;    /* input dtype, result dtype */
   fold_fn fold, fold2; /* fold2: var's second pass, else NULL */
   int correction;
@@ -318,66 +312,51 @@ typedef struct {
   red_state s;       /* over every element: the running state */
 } red_ctx;
 
-static void state_init(lt_redop op, red_state *s) {
+static void state_init(const lt_red_row *r, red_state *s) {
   memset(s, 0, sizeof *s);
-  if (op == LT_PROD) {
+  if (r->fold == LT_FOLD_PROD) {
     s->u = 1;
     s->re = 1;
   }
-  if (op == LT_ALL) s->flag = 1;
+  if (r->fold == LT_FOLD_ALL) s->flag = 1;
 }
 
 /* Writes the result of a state that folded nred elements to val (and the position to idx). */
 static void finish(const red_ctx *c, const red_state *s, int64_t nred, char *val, char *idx) {
   const lt_dtype_info *in = &lt_dtypes[c->in];
   lt_scalar v = {LT_SK_FLOAT, {0}, 0};
-  switch (c->op) {
-    case LT_SUM:
-    case LT_PROD:
-    case LT_MEAN: {
-      double div = c->op == LT_MEAN ? (double)nred : 1.0;
-      if (in->is_complex) {
-        v.kind = LT_SK_COMPLEX;
-        v.v.f = s->re / div;
-        v.im = s->im / div;
-      } else if (in->is_float) {
-        v.v.f = s->re / div;
-      } else {
-        v.kind = LT_SK_INT;
-        memcpy(&v.v.i, &s->u, sizeof v.v.i); /* two's complement, without an out-of-range cast */
-      }
-      break;
-    }
-    case LT_MIN:
-    case LT_MAX:
-      if (in->is_float) {
-        v.v.f = s->best.f;
-      } else if (c->in == LT_BOOL || in->is_signed) {
-        v.kind = LT_SK_INT;
-        v.v.i = s->best.i;
-      } else {
-        v.kind = LT_SK_UINT;
-        v.v.u = s->best.u;
-      }
-      if (idx) memcpy(idx, &s->at, sizeof s->at);
-      break;
-    case LT_ARGMIN:
-    case LT_ARGMAX:
+  lt_finish fin = c->r->finish;
+  int extreme = c->r->fold == LT_FOLD_MIN || c->r->fold == LT_FOLD_MAX;
+  if ((fin == LT_FINISH_VALUE && !extreme) || fin == LT_FINISH_MEAN) {
+    double div = fin == LT_FINISH_MEAN ? (double)nred : 1.0;
+    if (in->is_complex) {
+      v.kind = LT_SK_COMPLEX;
+      v.v.f = s->re / div;
+      v.im = s->im / div;
+    } else if (in->is_float) {
+      v.v.f = s->re / div;
+    } else {
       v.kind = LT_SK_INT;
-      v.v.i = s->at;
-      break;
-    case LT_ALL:
-    case LT_ANY:
-      v.kind = LT_SK_INT;
-      v.v.i = s->flag;
-      break;
-    case LT_VAR:
-    case LT_STD: {
-      double d = (double)nred - (double)c->correction;
-      v.v.f = d <= 0 ? NAN : s->sq / d;
-      if (c->op == LT_STD) v.v.f = sqrt(v.v.f);
-      break;
+      memcpy(&v.v.i, &s->u, sizeof v.v.i); /* two's complement, without an out-of-range cast */
     }
+  } else if (fin == LT_FINISH_VALUE) { /* the minimum or maximum */
+    if (in->is_float) {
+      v.v.f = s->best.f;
+    } else if (c->in == LT_BOOL || in->is_signed) {
+      v.kind = LT_SK_INT;
+      v.v.i = s->best.i;
+    } else {
+      v.kind = LT_SK_UINT;
+      v.v.u = s->best.u;
+    }
+    if (idx) memcpy(idx, &s->at, sizeof s->at);
+  } else if (fin == LT_FINISH_POS || fin == LT_FINISH_FLAG) {
+    v.kind = LT_SK_INT;
+    v.v.i = fin == LT_FINISH_POS ? s->at : s->flag;
+  } else { /* var, std */
+    double d = (double)nred - (double)c->correction;
+    v.v.f = d <= 0 ? NAN : s->sq / d;
+    if (fin == LT_FINISH_STD) v.v.f = sqrt(v.v.f);
   }
   (void)lt_store_wrap(c->out, val, &v); /* an integer result wraps, as torch's sums do */
 }
@@ -385,7 +364,7 @@ static void finish(const red_ctx *c, const red_state *s, int64_t nred, char *val
 /* Over a dim: operand 0 is the result, 1 the input without the dim, 2 the positions. */
 static int dim_run(void *ctx, char *const *p, const int64_t *st, int64_t n) {
   red_ctx *c = ctx;
-  if ((c->op == LT_SUM || c->op == LT_MEAN) && n > 1 && llabs(st[1]) < llabs(c->step)) {
+  if (c->r->fold == LT_FOLD_SUM && !c->fold2 && n > 1 && llabs(st[1]) < llabs(c->step)) {
     red_cols a;
     for (int64_t i0 = 0; i0 < n; i0 += VB) {
       int64_t nb = n - i0 < VB ? n - i0 : VB;
@@ -394,7 +373,7 @@ static int dim_run(void *ctx, char *const *p, const int64_t *st, int64_t n) {
       for (int64_t j = 0; j < c->len; j++) cols[c->in](&a, in + j * c->step, st[1], nb);
       for (int64_t i = 0; i < nb; i++) {
         red_state s;
-        state_init(c->op, &s);
+        state_init(c->r, &s);
         s.u = a.u[i];
         s.re = a.re[i];
         s.im = a.im[i];
@@ -406,7 +385,7 @@ static int dim_run(void *ctx, char *const *p, const int64_t *st, int64_t n) {
   for (int64_t i = 0; i < n; i++) {
     red_state s;
     const char *in = p[1] + i * st[1];
-    state_init(c->op, &s);
+    state_init(c->r, &s);
     c->fold(&s, in, c->step, c->len);
     if (c->fold2 && c->len > 0) {
       s.mean = s.re / (double)c->len;
@@ -432,47 +411,39 @@ static int fold_run(void *ctx, char *const *p, const int64_t *st, int64_t n) {
 /* Adds the state of a later piece, b, to a (the pieces before it). */
 static void combine(const red_ctx *c, red_state *a, const red_state *b) {
   const lt_dtype_info *in = &lt_dtypes[c->in];
-  switch (c->op) {
-    case LT_SUM:
-    case LT_MEAN:
-    case LT_VAR:
-    case LT_STD:
-      a->u += b->u; /* the fields a reduction does not use stay 0 */
-      a->re += b->re;
-      a->im += b->im;
-      a->sq += b->sq;
-      break;
-    case LT_PROD: { /* a real product has im 0: the complex product is the real one */
-      double re = a->re * b->re - a->im * b->im;
-      a->im = a->re * b->im + a->im * b->re;
-      a->re = re;
-      a->u *= b->u;
-      break;
+  lt_fold fold = c->r->fold;
+  if (fold == LT_FOLD_SUM) {
+    a->u += b->u; /* the fields a reduction does not use stay 0 */
+    a->re += b->re;
+    a->im += b->im;
+    a->sq += b->sq;
+  } else if (fold ==
+             LT_FOLD_PROD) { /* a real product has im 0: the complex product is the real one */
+    double re = a->re * b->re - a->im * b->im;
+    a->im = a->re * b->im + a->im * b->re;
+    a->re = re;
+    a->u *= b->u;
+  } else if (fold == LT_FOLD_MIN || fold == LT_FOLD_MAX) {
+    if (!b->have) return;
+    int less = fold == LT_FOLD_MIN, take = !a->have;
+    if (take) {
+    } else if (in->is_float) { /* the first NaN wins */
+      double x = b->best.f, y = a->best.f;
+      take = y == y && (x != x || (less ? x < y : x > y));
+    } else if (c->in == LT_BOOL || in->is_signed) {
+      take = less ? b->best.i < a->best.i : b->best.i > a->best.i;
+    } else {
+      take = less ? b->best.u < a->best.u : b->best.u > a->best.u;
     }
-    case LT_MIN:
-    case LT_MAX:
-    case LT_ARGMIN:
-    case LT_ARGMAX: {
-      if (!b->have) break;
-      int less = c->op == LT_MIN || c->op == LT_ARGMIN, take = !a->have;
-      if (take) {
-      } else if (in->is_float) { /* the first NaN wins */
-        double x = b->best.f, y = a->best.f;
-        take = y == y && (x != x || (less ? x < y : x > y));
-      } else if (c->in == LT_BOOL || in->is_signed) {
-        take = less ? b->best.i < a->best.i : b->best.i > a->best.i;
-      } else {
-        take = less ? b->best.u < a->best.u : b->best.u > a->best.u;
-      }
-      if (take) {
-        a->best = b->best;
-        a->at = b->at;
-        a->have = 1;
-      }
-      break;
+    if (take) {
+      a->best = b->best;
+      a->at = b->at;
+      a->have = 1;
     }
-    case LT_ALL: a->flag = a->flag && b->flag; break;
-    case LT_ANY: a->flag = a->flag || b->flag; break;
+  } else if (fold == LT_FOLD_ALL) {
+    a->flag = a->flag && b->flag;
+  } else {
+    a->flag = a->flag || b->flag;
   }
 }
 
@@ -489,7 +460,7 @@ typedef struct {
 static int fold_piece(void *ctx, int64_t lo, int64_t hi) {
   const fold_job *j = ctx;
   red_state *s = &j->parts[lo / j->grain];
-  state_init(j->c->op, s);
+  state_init(j->c->r, s);
   s->pos = lo; /* positions count from the first element */
   s->mean = j->mean;
   fold_ctx f = {j->fold, s};
@@ -504,7 +475,7 @@ static int fold_piece(void *ctx, int64_t lo, int64_t hi) {
 static int fold_all(const red_ctx *c, fold_fn fold, const lt_iter *it, char *const *base, int64_t n,
                     size_t esize, double mean, red_state *s, lt_error *err) {
   int64_t grain = lt_pool_grain(n, (double)esize), np = (n + grain - 1) / grain;
-  state_init(c->op, s);
+  state_init(c->r, s);
   s->mean = mean;
   if (np == 1) {
     fold_ctx f = {fold, s};
@@ -521,49 +492,48 @@ static int fold_all(const red_ctx *c, fold_fn fold, const lt_iter *it, char *con
   return LT_OK;
 }
 
-/* The result dtype of op over dtype dt, or a message in err. */
-static int result_dtype(lt_redop op, lt_dtype dt, lt_dtype *rt, lt_error *err) {
+/* The result dtype of row r over dtype dt, or a message in err. */
+static int result_dtype(const lt_red_row *r, lt_dtype dt, lt_dtype *rt, lt_error *err) {
+  static const char *const expects[] = {[LT_TAKES_REAL] = "bool, integer or floating point",
+                                        [LT_TAKES_FLOAT] = "floating point",
+                                        [LT_TAKES_INEXACT] = "floating point or complex"};
   const lt_dtype_info *d = &lt_dtypes[dt];
-  if (d->is_complex && op != LT_SUM && op != LT_PROD && op != LT_MEAN && op != LT_ALL &&
-      op != LT_ANY)
-    return lt_fail(err, LT_EARG, "not supported for complex tensors (got %s)", d->name);
-  if (op == LT_MEAN && !d->is_float && !d->is_complex)
-    return lt_fail(err, LT_EARG, "input dtype must be floating point or complex, got %s", d->name);
-  if ((op == LT_VAR || op == LT_STD) && !d->is_float)
-    return lt_fail(err, LT_EARG, "input dtype must be floating point, got %s", d->name);
-  switch (op) {
-    case LT_SUM:
-    case LT_PROD: *rt = d->is_float || d->is_complex ? dt : LT_INT64; break;
-    case LT_ARGMIN:
-    case LT_ARGMAX: *rt = LT_INT64; break;
-    case LT_ALL:
-    case LT_ANY: *rt = LT_BOOL; break;
-    default: *rt = dt; break;
+  unsigned cat = 1u << lt_category_of(dt); /* LT_TAKES_* */
+  if (!(r->takes & cat))
+    return lt_fail(err, LT_EARG, "not supported for %s (%s expected)", d->name,
+                   r->takes < sizeof expects / sizeof expects[0] && expects[r->takes]
+                       ? expects[r->takes]
+                       : "another dtype");
+  switch (r->rule) {
+    case LT_RRULE_SAME: *rt = dt; break;
+    case LT_RRULE_WIDE: *rt = d->is_float || d->is_complex ? dt : LT_INT64; break;
+    case LT_RRULE_INT64: *rt = LT_INT64; break;
+    case LT_RRULE_BOOL: *rt = LT_BOOL; break;
+    case LT_RRULE_REAL:
+      *rt = dt == LT_COMPLEX64 ? LT_FLOAT32 : dt == LT_COMPLEX128 ? LT_FLOAT64 : dt;
+      break;
+    case LT_RRULE_FLOAT: *rt = d->is_float || d->is_complex ? dt : LT_FLOAT32; break;
   }
   return LT_OK;
 }
 
-static int needs_nonempty(lt_redop op) {
-  return op == LT_MIN || op == LT_MAX || op == LT_ARGMIN || op == LT_ARGMAX;
+static int needs_nonempty(const lt_red_row *r) {
+  return r->fold == LT_FOLD_MIN || r->fold == LT_FOLD_MAX;
 }
 
 static void ctx_init(red_ctx *c, lt_redop op, lt_dtype in, lt_dtype rt, int correction) {
-  static const int kind[] = {
-      [LT_SUM] = F_SUM, [LT_PROD] = F_PROD,  [LT_MEAN] = F_SUM,   [LT_MIN] = F_MIN,
-      [LT_MAX] = F_MAX, [LT_ARGMIN] = F_MIN, [LT_ARGMAX] = F_MAX, [LT_ALL] = F_ALL,
-      [LT_ANY] = F_ANY, [LT_VAR] = F_SUM,    [LT_STD] = F_SUM};
-  _Static_assert(sizeof kind / sizeof kind[0] == LT_NREDOPS, "a fold for every reduction");
   memset(c, 0, sizeof *c);
-  c->op = op;
+  c->r = &lt_reductions[op];
   c->in = in;
   c->out = rt;
   c->correction = correction;
-  c->fold = folds[kind[op]][in];
+  c->fold = folds[c->r->fold][in];
 #ifdef SUM_AVX
-  if (kind[op] == F_SUM && (in == LT_FLOAT32 || in == LT_FLOAT64) && __builtin_cpu_supports("avx"))
+  if (c->r->fold == LT_FOLD_SUM && (in == LT_FLOAT32 || in == LT_FLOAT64) &&
+      __builtin_cpu_supports("avx"))
     c->fold = in == LT_FLOAT32 ? sum_avx_FLOAT32 : sum_avx_FLOAT64;
 #endif
-  c->fold2 = op == LT_VAR || op == LT_STD ? folds[F_SQDEV][in] : NULL;
+  if (c->r->finish == LT_FINISH_VAR || c->r->finish == LT_FINISH_STD) c->fold2 = folds[F_SQDEV][in];
 }
 
 /* Reduces every element of a into a new tensor (0-d, or ndim ones with keepdim). */
@@ -571,7 +541,7 @@ static int reduce_all(const red_ctx *proto, const lt_tensor *a, int keepdim, lt_
                       lt_error *err) {
   red_ctx c = *proto;
   int64_t numel = lt_numel(a), ones[LT_MAX_NDIM];
-  if (numel == 0 && needs_nonempty(c.op))
+  if (numel == 0 && needs_nonempty(c.r))
     return lt_fail(err, LT_EARG, "cannot reduce an empty tensor");
   for (int d = 0; d < a->ndim; d++) ones[d] = 1;
   lt_tensor *o, *copy = NULL;
@@ -579,14 +549,14 @@ static int reduce_all(const red_ctx *proto, const lt_tensor *a, int keepdim, lt_
   if (rc) return rc;
   const lt_tensor *src = a;
   /* argmin/argmax give positions in row-major order: walk a contiguous copy */
-  if ((c.op == LT_ARGMIN || c.op == LT_ARGMAX) && !lt_is_contiguous(a)) {
+  if (c.r->finish == LT_FINISH_POS && !lt_is_contiguous(a)) {
     if ((rc = lt_clone(a, &copy, err))) {
       lt_tensor_free(o);
       return rc;
     }
     src = copy;
   }
-  state_init(c.op, &c.s);
+  state_init(c.r, &c.s);
   if (numel > 0) {
     lt_tensor *ops[1] = {(lt_tensor *)src};
     char *base[1] = {lt_data(src)};
@@ -614,7 +584,7 @@ static int reduce_all(const red_ctx *proto, const lt_tensor *a, int keepdim, lt_
 static int reduce_dim(red_ctx *c, const lt_tensor *a, int dim, int keepdim, lt_tensor **out,
                       lt_tensor **idx, lt_error *err) {
   int64_t len = a->shape[dim], shape[LT_MAX_NDIM];
-  if (len == 0 && needs_nonempty(c->op))
+  if (len == 0 && needs_nonempty(c->r))
     return lt_fail(err, LT_EARG, "cannot reduce an empty dimension (dimension %d has size 0)",
                    dim + 1);
   int nd = 0;
@@ -658,13 +628,17 @@ static int reduce_dim(red_ctx *c, const lt_tensor *a, int dim, int keepdim, lt_t
 int lt_reduce(lt_redop op, const lt_tensor *a, int dim, int keepdim, int correction,
               lt_tensor **out, lt_tensor **idx, lt_error *err) {
   if (idx) *idx = NULL;
-  if ((unsigned)op >= (unsigned)LT_NREDOPS) return lt_fail(err, LT_EARG, "unknown reduction");
+  if ((unsigned)op >= (unsigned)LT_NREDOPS || lt_reductions[op].fold == LT_FOLD_NONE)
+    return lt_fail(err, LT_EARG, "not a fold reduction");
+  const lt_red_row *r = &lt_reductions[op];
   int rc = lt_check_readable(a, err);
   if (rc) return rc;
   lt_dtype rt = a->dtype;
-  if ((rc = result_dtype(op, a->dtype, &rt, err))) return rc;
+  if ((rc = result_dtype(r, a->dtype, &rt, err))) return rc;
   red_ctx c;
   ctx_init(&c, op, a->dtype, rt, correction);
+  /* positions come with the values of a minimum or maximum over a dim */
+  int with_idx = idx && needs_nonempty(r) && r->finish == LT_FINISH_VALUE;
   if (dim < 0) return reduce_all(&c, a, keepdim, out, err);
   if (a->ndim == 0) {
     if (dim != 0) return lt_dim_error(err, dim, 1); /* a 0-d tensor takes dim 1 (or -1) */
@@ -674,15 +648,37 @@ int lt_reduce(lt_redop op, const lt_tensor *a, int dim, int keepdim, int correct
     v->ndim = 1;
     v->shape[0] = 1;
     v->strides[0] = 1;
-    return reduce_dim(&c, v, 0, 0, out, (op == LT_MIN || op == LT_MAX) ? idx : NULL, err);
+    return reduce_dim(&c, v, 0, 0, out, with_idx ? idx : NULL, err);
   }
   if (dim >= a->ndim) return lt_dim_error(err, dim, a->ndim);
   /* over the one dim of a 1-d tensor: the whole-tensor fold, which splits across the pool's
      threads (a dim reduction splits over its outputs, here one) and gives the same bits as
      t:sum() */
-  int with_idx = idx && (op == LT_MIN || op == LT_MAX);
   if (a->ndim == 1 && !with_idx) return reduce_all(&c, a, keepdim, out, err);
   return reduce_dim(&c, a, dim, keepdim, out, with_idx ? idx : NULL, err);
 }
+
+/* }====== */
+
+/* {====== the rows ====== */
+
+#define FORMS_M LT_FORM_METHOD
+#define FORMS_ML (LT_FORM_METHOD | LT_FORM_MODULE)
+#define COMPOSE_NONE(E) lt_compose_##E
+#define COMPOSE_SUM(E) NULL
+#define COMPOSE_PROD(E) NULL
+#define COMPOSE_MIN(E) NULL
+#define COMPOSE_MAX(E) NULL
+#define COMPOSE_ALL(E) NULL
+#define COMPOSE_ANY(E) NULL
+
+const lt_red_row lt_reductions[] = {
+#define LT_RED(E, nm, fold_, finish_, rule_, takes_, args_, forms_)                               \
+  [LT_##E] = {#nm,     LT_FOLD_##fold_, LT_FINISH_##finish_, LT_RRULE_##rule_, LT_TAKES_##takes_, \
+              (args_), FORMS_##forms_,  COMPOSE_##fold_(E)},
+#include "lt_reduce_table.h"
+};
+_Static_assert(sizeof lt_reductions / sizeof lt_reductions[0] == LT_NREDOPS,
+               "a row for every reduction");
 
 /* }====== */

@@ -6,8 +6,9 @@
  * order and the reduced ones become one trailing dim -- a strided view when their strides
  * nest (any contiguous block, and most views of one), else a contiguous copy of the input with
  * the reduced dims moved last. count_nonzero and norm are compositions of lt_math's elementwise
- * operations and these reductions. Calls lt_reduce.c, lt_math.c, lt_copy.c, lt_tensor.c;
- * called by the binding.
+ * operations and these reductions; they and logsumexp (lt_softmax.c) are the composed rows of the
+ * table (lt_compose_*). Calls lt_reduce.c, lt_funcs.c, lt_softmax.c, lt_copy.c, lt_tensor.c;
+ * called by the binding and lt_reduce.c's rows.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 #include "lt_copy.h"
 #include "lt_math.h"
 #include "lt_reduce.h"
+#include "lt_softmax.h"
 
 /* {====== several dims ====== */
 
@@ -75,6 +77,13 @@ int lt_reduce_dims(lt_redop op, const lt_tensor *a, const int *dims, int ndims, 
                    int correction, lt_tensor **out, lt_error *err) {
   unsigned char mask[LT_MAX_NDIM];
   if ((unsigned)op >= (unsigned)LT_NREDOPS) return lt_fail(err, LT_EARG, "unknown reduction");
+  const lt_red_row *r = &lt_reductions[op];
+  if (ndims < 0 || ndims > LT_MAX_NDIM) return lt_fail(err, LT_EARG, "too many dims");
+  if (r->compose) {
+    lt_red_args ra = {ndims, {0}, keepdim, correction, 2};
+    if (ndims > 0) memcpy(ra.dims, dims, (size_t)ndims * sizeof *dims); /* dims may be NULL */
+    return r->compose(a, &ra, out, err);
+  }
   int rc = lt_check_readable(a, err);
   if (rc || (rc = reduced_mask(a, dims, ndims, mask, err))) return rc;
   if (a->ndim == 0) return lt_reduce(op, a, 0, 0, correction, out, NULL, err);
@@ -85,8 +94,7 @@ int lt_reduce_dims(lt_redop op, const lt_tensor *a, const int *dims, int ndims, 
       last = d;
     }
   if (nred == 1) return lt_reduce(op, a, last, keepdim, correction, out, NULL, err);
-  if (op == LT_ARGMIN || op == LT_ARGMAX)
-    return lt_fail(err, LT_EARG, "%s takes one dim", lt_redop_names[op]);
+  if (r->finish == LT_FINISH_POS) return lt_fail(err, LT_EARG, "%s takes one dim", r->name);
   /* the view: kept dims in order, then the reduced ones */
   lt_frame f;
   lt_tensor *v = lt_frame_of(&f, a);
@@ -96,7 +104,7 @@ int lt_reduce_dims(lt_redop op, const lt_tensor *a, const int *dims, int ndims, 
     v->shape[to] = a->shape[d];
     v->strides[to] = a->strides[d];
   }
-  if (op == LT_MIN || op == LT_MAX)
+  if (r->fold == LT_FOLD_MIN || r->fold == LT_FOLD_MAX)
     for (int d = 0; d < a->ndim; d++)
       if (mask[d] && a->shape[d] == 0)
         return lt_fail(err, LT_EARG, "cannot reduce an empty dimension (dimension %d has size 0)",
@@ -138,14 +146,14 @@ int lt_count_nonzero(const lt_tensor *a, const int *dims, int ndims, int keepdim
 
 /* Replace the intermediate *a by op(*a), *a op b, or its reduction (freeing the old one; *a is
    NULL on failure). */
-static int step_unary(lt_unop op, lt_tensor **a, lt_error *err) {
+static int step_unary(lt_func op, lt_tensor **a, lt_error *err) {
   lt_tensor *r;
   int rc = lt_unary(op, *a, NULL, &r, err);
   lt_tensor_free(*a);
   *a = rc ? NULL : r;
   return rc;
 }
-static int step_binary(lt_binop op, lt_tensor **a, const lt_operand *b, lt_error *err) {
+static int step_binary(lt_func op, lt_tensor **a, const lt_operand *b, lt_error *err) {
   lt_operand x = {*a, {LT_SK_INT, {0}, 0}, 0};
   lt_tensor *r;
   int rc = lt_binary(op, &x, b, NULL, &r, err);
@@ -168,7 +176,8 @@ int lt_norm(const lt_tensor *a, double p, const int *dims, int ndims, int keepdi
   if (rc) return rc;
   const lt_dtype_info *d = &lt_dtypes[a->dtype];
   if (!d->is_float && !d->is_complex)
-    return lt_fail(err, LT_EARG, "input dtype must be floating point or complex, got %s", d->name);
+    return lt_fail(err, LT_EARG, "not supported for %s (floating point or complex expected)",
+                   d->name);
   if (p != p) return lt_fail(err, LT_EARG, "p must not be nan");
   if (isinf(p) && ndims == 0 && lt_numel(a) == 0)
     return lt_fail(err, LT_EARG, "cannot take the %s norm of an empty tensor",
@@ -205,6 +214,24 @@ int lt_norm(const lt_tensor *a, double p, const int *dims, int ndims, int keepdi
   }
   if (rc == LT_OK) *out = x;
   return rc;
+}
+
+/* }====== */
+
+/* {====== the composed rows of the table ====== */
+
+int lt_compose_COUNT_NONZERO(const lt_tensor *a, const lt_red_args *ra, lt_tensor **out,
+                             lt_error *err) {
+  return lt_count_nonzero(a, ra->dims, ra->ndims, ra->keepdim, out, err);
+}
+
+int lt_compose_NORM(const lt_tensor *a, const lt_red_args *ra, lt_tensor **out, lt_error *err) {
+  return lt_norm(a, ra->p, ra->dims, ra->ndims, ra->keepdim, out, err);
+}
+
+int lt_compose_LOGSUMEXP(const lt_tensor *a, const lt_red_args *ra, lt_tensor **out,
+                         lt_error *err) {
+  return lt_logsumexp(a, ra->dims, ra->ndims, ra->keepdim, out, err);
 }
 
 /* }====== */

@@ -241,7 +241,9 @@ int lt_logsumexp(const lt_tensor *a, const int *dims, int ndims, int keepdim, lt
     mask[dims[i]] = 1;
   }
   const lt_dtype_info *d = &lt_dtypes[a->dtype];
-  if (d->is_complex) return lt_fail(err, LT_EARG, "input dtype must be real, got %s", d->name);
+  if (d->is_complex)
+    return lt_fail(err, LT_EARG, "not supported for %s (bool, integer or floating point expected)",
+                   d->name);
   lt_dtype dt = d->is_float ? a->dtype : LT_FLOAT32, ct = compute_dtype(dt);
   lt_tensor *owned = NULL, *y = NULL, *r;
   const lt_tensor *x = a;

@@ -84,12 +84,11 @@ int lt_isclose(const lt_tensor *a, const lt_tensor *b, double rtol, double atol,
 done:
   lt_tensor_free(va);
   lt_tensor_free(vb);
-  if (rc) {
+  if (rc)
     lt_tensor_free(y);
-    return rc;
-  }
-  *out = y;
-  return LT_OK;
+  else
+    *out = y;
+  return rc;
 }
 
 /* *res: whether every element of the bool tensor t (freed) is true. */
