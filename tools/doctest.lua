@@ -22,9 +22,12 @@
 --   sh     every command exists: programs on PATH, make targets in the Makefile, and paths
 --          into the tree (examples/..., spec/...) in the checkout.
 --   json   parses.
--- A block that cannot run as it stands carries `<!-- no-test: why -->` on the line before its
--- fence; one that waits for a function not landed yet carries `<!-- pending: what -->`, and
--- must fail until it lands (then the mark has to go: a pending block that passes fails).
+-- A block that quotes a source file (a table entry, a definitions block) carries
+-- `<!-- excerpt: PATH -->` on the line before its fence: its lines must appear, in a row, in
+-- PATH (relative to the checkout; trailing whitespace ignored), so the quote cannot drift.
+-- A block that cannot run as it stands carries `<!-- no-test: why -->`; one that waits for a
+-- function not landed yet carries `<!-- pending: what -->`, and must fail until it lands (then
+-- the mark has to go: a pending block that passes fails).
 local src = arg[0]:match("^(.*)/tools/[^/]*$") or "."
 local build, sanitize, pages = nil, "", {}
 do
@@ -101,8 +104,9 @@ local function parse(page, text)
       if indent then
         if lang == "" then error(("%s:%d: a code block without a language"):format(page, n)) end
         local kind, why = prev:match("^%s*<!%-%-%s*([%w-]+):%s*(.-)%s*%-%->%s*$")
-        if kind and kind ~= "no-test" and kind ~= "pending" then
-          error(("%s:%d: unknown mark '%s' (no-test or pending)"):format(page, n - 1, kind))
+        if kind and kind ~= "no-test" and kind ~= "pending" and kind ~= "excerpt" then
+          error(("%s:%d: unknown mark '%s' (no-test, pending or excerpt)"):format(page, n - 1,
+            kind))
         end
         if kind and why == "" then error(("%s:%d: a %s mark says why"):format(page, n - 1, kind)) end
         cur = { lang = lang, line = n + 1, lines = {}, indent = indent,
@@ -306,6 +310,29 @@ local function run_cmake(page, b, last_c)
 end
 -- }======
 
+-- {====== excerpts ======
+
+local function lines_of(text) -- the lines of text, trailing whitespace taken off
+  local ls = {}
+  for line in (text .. "\n"):gmatch("(.-)\n") do ls[#ls + 1] = (line:gsub("%s+$", "")) end
+  return ls
+end
+
+local function run_excerpt(b, path) -- -> ok, message: b's lines appear in a row in path
+  local f = io.open(src .. "/" .. path, "rb")
+  if not f then return false, "no file " .. path end
+  local file = lines_of(f:read("a"))
+  f:close()
+  local want = lines_of(table.concat(b.lines, "\n"))
+  for i = 1, #file - #want + 1 do
+    local k = 1
+    while k <= #want and file[i + k - 1] == want[k] do k = k + 1 end
+    if k > #want then return true, "" end
+  end
+  return false, "the block is not in " .. path .. " as it stands (quote it again from there)"
+end
+-- }======
+
 -- {====== shell and JSON blocks ======
 
 local makefile = read(src .. "/Makefile")
@@ -414,7 +441,9 @@ for _, page in ipairs(pages) do
     if b.mark and b.mark.kind == "no-test" then
       skipped[#skipped + 1] = where .. " (" .. b.lang .. "): " .. b.mark.why
     else
-      if b.lang == "lua" then
+      if b.mark and b.mark.kind == "excerpt" then
+        ok, msg = run_excerpt(b, b.mark.why)
+      elseif b.lang == "lua" then
         ok, msg, out = run_lua(page, b)
       elseif b.lang == "c" then
         ok, msg, out = run_c(page, b)
@@ -444,8 +473,9 @@ for _, page in ipairs(pages) do
         ok, msg = false, "no test for ```" .. b.lang .. " blocks"
       end
       b.out = (b.lang == "lua" or b.lang == "c") and ok and out or nil
+      local kind = b.mark and b.mark.kind == "excerpt" and "excerpt" or b.lang
       total = total + 1
-      counts[b.lang] = (counts[b.lang] or 0) + 1
+      counts[kind] = (counts[kind] or 0) + 1
       if b.mark and b.mark.kind == "pending" then
         if ok then
           failed = failed + 1
@@ -456,7 +486,7 @@ for _, page in ipairs(pages) do
         end
       elseif not ok then
         failed = failed + 1
-        print(("FAIL %s (%s):\n%s"):format(where, b.lang, msg))
+        print(("FAIL %s (%s):\n%s"):format(where, kind, msg))
       end
     end
     last = b
