@@ -3,7 +3,7 @@
 install(TARGETS ltensor_module LIBRARY DESTINATION ${LTENSOR_LIBDIR}/ltensor)
 install(FILES ${LT_LUA_FILES} DESTINATION ${LTENSOR_LUADIR}/ltensor)
 # The LuaLS definitions (never required; not compiled in): the folder a .luarc.json's
-# workspace.library names, share/lua/5.4/ltensor/meta (README, "Editor support").
+# workspace.library names, share/lua/5.4/ltensor/meta (docs/GUIDE.md, "Editor support").
 install(DIRECTORY lua/ltensor/meta/ DESTINATION ${LTENSOR_LUADIR}/ltensor/meta
         FILES_MATCHING PATTERN "*.lua")
 # The host library: libltensor.a and libltensor.so in lib/, ltensor.h and dlpack.h side by side

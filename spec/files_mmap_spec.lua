@@ -1,6 +1,6 @@
 -- lt.load(path, {mmap = true}): tensors on a read-only mapping of the file (SPEC.md "Files"),
 -- zero copy or a refusal that says why, and the mapping guard that keeps a process alive when
--- the file is truncated under its mapping (README "Files"; docs/FILES.md).
+-- the file is truncated under its mapping (docs/FILES.md).
 local lt = require "ltensor"
 local dlpack = require "ltensor.dlpack"
 local helpers = require "helpers"

@@ -34,7 +34,7 @@ luarocks --lua-version=5.4 make --tree="$tmp/tree" >"$tmp/make.log" 2>&1 || { ca
 if grep -E "Built target (ltensor_static|ltensor_shared|ltensor_pylua)" "$tmp/make.log"; then
   echo "the rock builds libraries it does not install"; exit 1
 fi
-# the LuaLS definitions, where the README's .luarc.json example points (the tree's share/lua/5.4)
+# the LuaLS definitions, where docs/GUIDE.md's .luarc.json example points (the tree's share/lua/5.4)
 [ -f "$tmp/tree/share/lua/5.4/ltensor/meta/ltensor.lua" ] ||
   { echo "the rock does not install the LuaLS definitions (share/lua/5.4/ltensor/meta)"; exit 1; }
 eval "$(luarocks --lua-version=5.4 --tree="$tmp/tree" path)"

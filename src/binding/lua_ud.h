@@ -20,7 +20,7 @@
 #include <lua.h>
 #include <stdint.h>
 
-/* Lua 5.4 only (README "Lua versions"): 64-bit integers, <close>, lua_newuserdatauv. */
+/* Lua 5.4 only (docs/GUIDE.md, "Lua versions"): 64-bit integers, <close>, lua_newuserdatauv. */
 #if !defined(LUA_VERSION_NUM) || LUA_VERSION_NUM != 504
 #error \
     "ltensor needs the Lua 5.4 headers (liblua5.4-dev): Lua 5.1, LuaJIT and 5.3 lack 64-bit integers, <close> and lua_newuserdatauv"
@@ -147,7 +147,7 @@ void ltl_module_forms(lua_State *L, int methods, int module, const char *const *
  * whenever a call begins to work with the state's tensors (ltl_check, ltl_newud, ltl_push_state,
  * ltl_prepare_write), so no call site charges anything itself. Before a charge would pass the
  * account's trigger or budget, the account asks for pressure: a full collection on the state's
- * main thread (README "Memory" says why a full one), after which the trigger is set again from
+ * main thread (docs/MEMORY.md says why a full one), after which the trigger is set again from
  * the memory still in use.
  */
 static inline void ltl_enter(ltl_state *st) { lt_account_use(st->acct); }

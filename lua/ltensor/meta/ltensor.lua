@@ -1,7 +1,7 @@
 ---@meta ltensor
 -- LuaLS (lua-language-server) definitions of the module `ltensor`: its functions, dtype
 -- constants and the types the other definition files share. Editors read this folder through
--- `.luarc.json`'s `workspace.library` (README, "Editor support and API reference"); nothing
+-- `.luarc.json`'s `workspace.library` (docs/GUIDE.md, "Editor support"); nothing
 -- requires it. docs/API.md is generated from these files (tools/gen_api.lua) and
 -- spec/definitions_spec.lua checks them against the live module.
 --

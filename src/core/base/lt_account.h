@@ -13,7 +13,7 @@
  * Before a charge passes the account's trigger or its limit, the owner's pressure function runs
  * once (per lt_account_use) on the charging thread: the binding runs a full collection there,
  * so that dead tensors give their memory back before new memory is taken (the Lua collector
- * cannot see memory outside its heap; see README "Memory"). While it runs, copy-on-write
+ * cannot see memory outside its heap; see docs/MEMORY.md). While it runs, copy-on-write
  * unsharing is refused and revocations keep their block until the handle goes
  * (lt_account_collecting), because the caller of the charge may be reading those blocks.
  *

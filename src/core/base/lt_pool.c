@@ -1,9 +1,9 @@
 /*
  * lt_pool.c -- the worker pool (see lt_pool.h).
  *
- * ltensor's own pool rather than OpenMP: the README's "Threads" says why (hosts with OpenMP or
- * OpenBLAS threads of their own, fork, ThreadSanitizer, static linking). The design is one
- * mutex and two condition variables: a caller that gets the pool (`busy`, tried, never waited
+ * ltensor's own pool rather than OpenMP: docs/PERFORMANCE.md, "Threads", says why (hosts with
+ * OpenMP or OpenBLAS threads of their own, fork, ThreadSanitizer, static linking). The design is
+ * one mutex and two condition variables: a caller that gets the pool (`busy`, tried, never waited
  * for) publishes its job under `m` with a new generation number and wakes the workers; each
  * worker that wakes joins the job (under `m`, while the job is open and wants more workers),
  * then takes pieces by an atomic counter, as the caller does. When the caller finds no piece

@@ -1,5 +1,5 @@
 ---@meta _
--- LuaLS definitions of files (src/binding/lua_file.c; README, "Files"): lt.save and lt.load for
+-- LuaLS definitions of files (src/binding/lua_file.c; docs/FILES.md): lt.save and lt.load for
 -- .npy, .npz and .safetensors. The path's extension (any case) picks the format; another
 -- extension raises. A malformed, truncated or lying file raises an error naming the file.
 -- Conventions: see ../ltensor.lua. Nothing requires this file.

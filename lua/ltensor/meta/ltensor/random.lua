@@ -1,5 +1,5 @@
 ---@meta _
--- LuaLS definitions of random numbers (src/binding/lua_random.c; README, "Random numbers"): the
+-- LuaLS definitions of random numbers (src/binding/lua_random.c; docs/GUIDE.md, "Random numbers"): the
 -- Generator class, the module's seeding functions and lt.default_generator, the constructors
 -- rand, randn, randint, randperm, normal, bernoulli, multinomial and the *_like ones, and the
 -- in-place methods uniform_, normal_, random_ and bernoulli_ (each fills t and returns it).

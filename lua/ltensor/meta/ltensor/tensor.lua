@@ -25,7 +25,7 @@
 --- metamethod __le: refused, pointing to `t:le(x)`
 --- metafield __name: "ltensor.Tensor"
 --- metafield __metatable: "ltensor.Tensor", what getmetatable(t) gives
---- metafield __dlpack_c_exchange_api: light userdata, the DLPack C exchange table (README, "DLPack")
+--- metafield __dlpack_c_exchange_api: light userdata, the DLPack C exchange table (docs/DLPACK.md)
 ---@class ltensor.Tensor
 ---@field shape integer[] the sizes, a new table on each read
 ---@field dtype ltensor.dtype the canonical dtype name
