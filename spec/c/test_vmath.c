@@ -9,8 +9,8 @@
  * remainder exactly).
  *
  * Fails where an error exceeds LT_VMATH_MAX_ULP (1 ulp; the project's bound is 2) and prints the
- * largest error of each function (lt_vmath.c's header and the README quote these numbers). The
- * float64 kernels (exp, log, sqrt) are checked on 4M arguments each against long double libm,
+ * largest error of each function (lt_vmath.c's header and docs/PERFORMANCE.md quote these numbers).
+ * The float64 kernels (exp, log, sqrt) are checked on 4M arguments each against long double libm,
  * failing above LT_VMATH64_MAX_ULP (2 ulp).
  */
 #include <math.h>
