@@ -1,19 +1,22 @@
 /*
- * lt_elementwise.h -- lt_math.c's elementwise driver for the other kernel files of the core
+ * lt_elementwise.h -- lt_elementwise.c's driver for the kernel files of the core
  * (not installed, internal): operands converted to a computation dtype, and one kernel run over
  * broadcast inputs with the in-place checks, the final cast and the pool's threads; and
  * BLOCKED, the contiguous loop every kernel runs, and LT_KCLONES, the AVX2 clones of the
  * kernels whose loops need them.
  *
- * Defined in lt_math.c; called by lt_math.c and lt_funcs.c. Lua-free.
+ * Defined in lt_elementwise.c; called by lt_funcs.c and lt_math.c. Lua-free.
  */
 #ifndef LT_ELEMENTWISE_H
 #define LT_ELEMENTWISE_H
 
-#include "lt_funcs.h"
 #include "lt_iter.h"
 #include "lt_promote.h"
 #include "lt_tensor.h"
+
+/* A kernel: one inner run of lt_iter, p[0] the output, p[1..] the inputs, st their byte
+   strides; nonzero fails the operation. */
+typedef int (*lt_kernel)(void *ctx, char *const *p, const int64_t *st, int64_t n);
 
 /* An operand in dtype dt: the tensor itself (*owned NULL) or a converted copy (*owned set, the
    caller frees it); a scalar becomes a 0-d tensor (a value out of dt's range: LT_ERANGE). */

@@ -9,7 +9,7 @@
  * broadcast second operand. A row's vectorized kernels (lt_vmath.h) take contiguous runs
  * straight and others through a buffer; its streaming twins (lt_stream.h) replace the float
  * kernels of operations larger than the cache (lt_stream_worth). Large operations run on the
- * pool's threads through lt_math.c's driver (lt_elementwise.h): a kernel reads no state but
+ * pool's threads through lt_elementwise.c's driver (lt_elementwise.h): a kernel reads no state but
  * its operands.
  */
 #include "lt_funcs.h"

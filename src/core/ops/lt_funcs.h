@@ -12,13 +12,14 @@
  *
  * The dtype rules are torch 2.x's: float16 and bfloat16 compute in float32 and round once into
  * the result; integers wrap; floor division and remainder take the divisor's sign; a zero integer
- * divisor and a negative integer power raise. Calls lt_math.c (the driver, lt_elementwise.h),
+ * divisor and a negative integer power raise. Calls lt_elementwise.c (the driver),
  * lt_vmath.c, lt_stream.c, lt_tensor.c; called by the binding, lt_math.c (clamp), lt_reduce_dims.c,
  * lt_vecops.c, lt_linalg.c, lt_einsum.c.
  */
 #ifndef LT_FUNCS_H
 #define LT_FUNCS_H
 
+#include "lt_elementwise.h"
 #include "lt_promote.h"
 #include "lt_tensor.h"
 
@@ -41,10 +42,6 @@ typedef enum {
 
 /* The forms a function has in Lua: t:name(...), t:name_(...), lt.name(t, ...). */
 enum { LT_FORM_METHOD = 1, LT_FORM_INPLACE = 2, LT_FORM_MODULE = 4 };
-
-/* A kernel: one inner run of lt_iter, p[0] the output, p[1..] the inputs, st their byte
-   strides; nonzero fails the operation. */
-typedef int (*lt_kernel)(void *ctx, char *const *p, const int64_t *st, int64_t n);
 
 typedef struct {
   const char *name; /* torch's name */

@@ -3,11 +3,11 @@
  * masked_fill; and, through lt_funcs.h, every f(x) and f(x, y) of that table (lt_unary,
  * lt_binary). Lua-free.
  *
- * lt_math.c also holds the driver every elementwise kernel runs under (lt_elementwise.h):
- * operands converted to a computation dtype, broadcasting, the in-place checks, the final cast
- * and the pool's threads. Reductions are lt_reduce.h's, matmul, cat and stack lt_linalg.h's.
+ * The driver every elementwise kernel runs under (operands converted to a computation dtype,
+ * broadcasting, the in-place checks, the final cast and the pool's threads) is lt_elementwise.c's.
+ * Reductions are lt_reduce.h's, matmul, cat and stack lt_linalg.h's.
  *
- * Calls lt_funcs.c, lt_promote.c, lt_copy.c, lt_iter.c, lt_tensor.c. Called by the binding,
+ * Calls lt_elementwise.c, lt_funcs.c, lt_promote.c, lt_copy.c, lt_tensor.c. Called by the binding,
  * lt_reduce_dims.c, lt_vecops.c, lt_linalg.c, lt_einsum.c.
  */
 #ifndef LT_MATH_H
