@@ -79,6 +79,9 @@ static double fl_rem(double a, double b) {
 
 #define SQRT_2_OVER_PI 0x1.9884533d43651p-1
 #define SQRT1_2 0x1.6a09e667f3bcdp-1
+/* selu's scale and alpha (torch's, from the SELU paper) */
+#define SELU_SCALE 1.0507009873554804934193349852946
+#define SELU_ALPHA 1.6732632423543772848170429916717
 
 static double gelu_tanh_d(double x) {
   return 0.5 * x * (1.0 + tanh(SQRT_2_OVER_PI * (x + 0.044715 * x * x * x)));

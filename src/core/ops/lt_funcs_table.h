@@ -392,6 +392,52 @@ LT_REF(SILU, ANY, NONE, x / (1 + exp(-x)))
 
 /* }====== */
 
+/* {====== torch.nn.functional's activations: lt.nn.functional's (lua_nn_act.c), no methods ====== */
+
+/* scale * (x > 0 ? x : alpha * (exp(x) - 1)), torch's constants */
+LT_FN(SELU, selu, 1, SAME, , NULL, NULL, NULL)
+LT_K1(SELU, FLT, x > 0 ? (T)SELU_SCALE * x : (T)(SELU_SCALE * SELU_ALPHA) * LM(expm1, x))
+LT_REF(SELU, ANY, NONE, x > 0 ? 1.0507009873554804934193349852946 * x : 1.0507009873554804934193349852946 * 1.6732632423543772848170429916717 * expm1(x))
+
+/* clamp(x, 0, 6), NaN kept; integers too (bool refused, as torch's hardtanh) */
+LT_FN(RELU6, relu6, 1, SAME, , NULL, "bool inputs are not supported", NULL)
+LT_K1(RELU6, FLT, x != x ? x : x < 0 ? (T)0 : x > 6 ? (T)6 : x)
+LT_K1(RELU6, SINT, x < 0 ? (T)0 : x > 6 ? (T)6 : x)
+LT_K1(RELU6, UINT, x > 6 ? (T)6 : x)
+LT_REF(RELU6, ANY, NONE, x < 0 ? 0 : x > 6 ? 6 : x)
+
+/* x * relu6(x + 3) / 6 */
+LT_FN(HARDSWISH, hardswish, 1, SAME, , NULL, NULL, NULL)
+LT_K1(HARDSWISH, FLT, x <= -3 ? (T)0 : x >= 3 ? x : x * (x + 3) / 6)
+LT_REF(HARDSWISH, ANY, NONE, x <= -3 ? 0 : x >= 3 ? x : x * (x + 3) / 6)
+
+/* relu6(x + 3) / 6 */
+LT_FN(HARDSIGMOID, hardsigmoid, 1, SAME, , NULL, NULL, NULL)
+LT_K1(HARDSIGMOID, FLT, x <= -3 ? (T)0 : x >= 3 ? (T)1 : x / 6 + (T)0.5)
+LT_REF(HARDSIGMOID, ANY, NONE, x <= -3 ? 0 : x >= 3 ? 1 : x / 6 + 0.5)
+
+/* x * tanh(softplus(x)) */
+LT_FN(MISH, mish, 1, SAME, , NULL, NULL, NULL)
+LT_K1(MISH, FLT, x * LM(tanh, LM(log1p, LM(exp, x))))
+LT_REF(MISH, ANY, NONE, x * tanh(log1p(exp(x))))
+
+/* log(sigmoid(x)) = min(x, 0) - log1p(exp(-|x|)), stable at both ends */
+LT_FN(LOGSIGMOID, logsigmoid, 1, SAME, , NULL, NULL, NULL)
+LT_K1(LOGSIGMOID, FLT, (x < 0 ? x : (T)0) - LM(log1p, LM(exp, -LM(fabs, x))))
+LT_REF(LOGSIGMOID, ANY, NONE, -log1p(exp(-x)))
+
+/* x / (1 + |x|): integers give float32, as torch */
+LT_FN(SOFTSIGN, softsign, 1, FLOAT, , NULL, NULL, NULL)
+LT_K1(SOFTSIGN, FLT, x / (1 + LM(fabs, x)))
+LT_REF(SOFTSIGN, ANY, NONE, x / (1 + fabs(x)))
+
+/* x - tanh(x): integers give float32, as torch */
+LT_FN(TANHSHRINK, tanhshrink, 1, FLOAT, , NULL, NULL, NULL)
+LT_K1(TANHSHRINK, FLT, x - LM(tanh, x))
+LT_REF(TANHSHRINK, ANY, NONE, x - tanh(x))
+
+/* }====== */
+
 /* {====== classification: bool results (integers are never NaN nor inf) ====== */
 
 LT_FN(ISNAN, isnan, 1, BOOL, ML, NULL, NULL, NULL)

@@ -536,6 +536,24 @@ function Tensor:gelu(opts) end
 ---@return ltensor.Tensor
 function Tensor:silu() end
 
+--- torch.selu: scale * (x > 0 ? x : alpha * (exp(x) - 1)), as lt.nn.functional.selu.
+---@param input ltensor.Tensor
+---@return ltensor.Tensor
+function ltensor.selu(input) end
+
+--- torch.celu: x > 0 ? x : alpha * (exp(x / alpha) - 1), as lt.nn.functional.celu.
+---@param input ltensor.Tensor
+---@param alpha? number default 1
+---@return ltensor.Tensor
+function ltensor.celu(input, alpha) end
+
+--- torch.threshold: x <= threshold ? value : x, as lt.nn.functional.threshold.
+---@param input ltensor.Tensor
+---@param threshold number
+---@param value number
+---@return ltensor.Tensor
+function ltensor.threshold(input, threshold, value) end
+
 --- A bool tensor: where t is NaN.
 ---@return ltensor.Tensor
 function Tensor:isnan() end

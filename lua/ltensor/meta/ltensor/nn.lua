@@ -12,3 +12,263 @@
 
 ---@class ltensor.nn.functional
 local F = {}
+
+-- {====== activations and losses ======
+-- Every optional argument comes positionally, in torch's order, or under torch's name in a
+-- trailing options table (`F.leaky_relu(x, 0.2)`, `F.leaky_relu(x, {negative_slope = 0.2})`),
+-- not both. `inplace = true` writes the result into the input and returns it. Activations keep
+-- the input's dtype (float16 and bfloat16 compute in float32) and refuse integers unless said.
+-- Losses return a 0-d tensor (reduction "mean", the default, or "sum"), or the elementwise
+-- losses (reduction "none"); torch's deprecated size_average and reduce are honoured as torch
+-- honours them. Sums are taken in double.
+
+--- max(x, 0), NaN kept; integers too.
+---@param input ltensor.Tensor
+---@param inplace? boolean
+---@return ltensor.Tensor
+function F.relu(input, inplace) end
+
+--- min(max(x, 0), 6); integers too (bool refused).
+---@param input ltensor.Tensor
+---@param inplace? boolean
+---@return ltensor.Tensor
+function F.relu6(input, inplace) end
+
+--- scale * (x > 0 ? x : alpha * (exp(x) - 1)) with torch's constants (1.0507..., 1.6732...).
+---@param input ltensor.Tensor
+---@param inplace? boolean
+---@return ltensor.Tensor
+function F.selu(input, inplace) end
+
+--- x > 0 ? x : alpha * (exp(x / alpha) - 1); alpha 0 raises.
+---@param input ltensor.Tensor
+---@param alpha? number default 1
+---@param inplace? boolean
+---@return ltensor.Tensor
+function F.celu(input, alpha, inplace) end
+
+--- x > 0 ? x : alpha * (exp(x) - 1).
+---@param input ltensor.Tensor
+---@param alpha? number default 1
+---@param inplace? boolean
+---@return ltensor.Tensor
+function F.elu(input, alpha, inplace) end
+
+--- x > 0 ? x : negative_slope * x.
+---@param input ltensor.Tensor
+---@param negative_slope? number default 0.01
+---@param inplace? boolean
+---@return ltensor.Tensor
+function F.leaky_relu(input, negative_slope, inplace) end
+
+--- The Gaussian error linear unit, exact (erf) or with approximate = "tanh".
+---@param input ltensor.Tensor
+---@param approximate? string "none" (default) or "tanh"
+---@return ltensor.Tensor
+function F.gelu(input, approximate) end
+
+--- x * sigmoid(x).
+---@param input ltensor.Tensor
+---@param inplace? boolean
+---@return ltensor.Tensor
+function F.silu(input, inplace) end
+
+--- x * tanh(softplus(x)).
+---@param input ltensor.Tensor
+---@param inplace? boolean
+---@return ltensor.Tensor
+function F.mish(input, inplace) end
+
+--- x * relu6(x + 3) / 6.
+---@param input ltensor.Tensor
+---@param inplace? boolean
+---@return ltensor.Tensor
+function F.hardswish(input, inplace) end
+
+--- relu6(x + 3) / 6.
+---@param input ltensor.Tensor
+---@param inplace? boolean
+---@return ltensor.Tensor
+function F.hardsigmoid(input, inplace) end
+
+--- min(max(x, min_val), max_val), NaN kept; integers too (the limits truncated, raising beyond
+--- the dtype's range).
+---@param input ltensor.Tensor
+---@param min_val? number default -1
+---@param max_val? number default 1
+---@param inplace? boolean
+---@return ltensor.Tensor
+function F.hardtanh(input, min_val, max_val, inplace) end
+
+--- log(1 + exp(beta * x)) / beta, or x where beta * x > threshold.
+---@param input ltensor.Tensor
+---@param beta? number default 1
+---@param threshold? number default 20
+---@return ltensor.Tensor
+function F.softplus(input, beta, threshold) end
+
+--- x <= threshold ? value : x; integers too.
+---@param input ltensor.Tensor
+---@param threshold number
+---@param value number
+---@param inplace? boolean
+---@return ltensor.Tensor
+function F.threshold(input, threshold, value, inplace) end
+
+--- 1 / (1 + exp(-x)); integers and bool give float32.
+---@param input ltensor.Tensor
+---@return ltensor.Tensor
+function F.sigmoid(input) end
+
+--- tanh(x); integers and bool give float32.
+---@param input ltensor.Tensor
+---@return ltensor.Tensor
+function F.tanh(input) end
+
+--- log(sigmoid(x)), stable for large |x|.
+---@param input ltensor.Tensor
+---@return ltensor.Tensor
+function F.logsigmoid(input) end
+
+--- x / (1 + |x|); integers give float32.
+---@param input ltensor.Tensor
+---@return ltensor.Tensor
+function F.softsign(input) end
+
+--- x - tanh(x); integers give float32.
+---@param input ltensor.Tensor
+---@return ltensor.Tensor
+function F.tanhshrink(input) end
+
+--- softmax along dim (1-based; without it torch's implicit dim: 1st for 0-d, 1-d and 3-d
+--- inputs, else 2nd). _stacklevel is accepted and unused, as in torch; dtype casts first.
+---@param input ltensor.Tensor
+---@param dim? integer
+---@param _stacklevel? integer
+---@param dtype? ltensor.dtype
+---@return ltensor.Tensor
+function F.softmax(input, dim, _stacklevel, dtype) end
+
+--- log(softmax(x)) along dim, computed stably (dims as F.softmax).
+---@param input ltensor.Tensor
+---@param dim? integer
+---@param _stacklevel? integer
+---@param dtype? ltensor.dtype
+---@return ltensor.Tensor
+function F.log_softmax(input, dim, _stacklevel, dtype) end
+
+--- softmax(-x) along dim (dims as F.softmax).
+---@param input ltensor.Tensor
+---@param dim? integer
+---@param _stacklevel? integer
+---@param dtype? ltensor.dtype
+---@return ltensor.Tensor
+function F.softmin(input, dim, _stacklevel, dtype) end
+
+--- The gated linear unit: a * sigmoid(b), a and b the halves of input along dim (its size must
+--- be even).
+---@param input ltensor.Tensor
+---@param dim? integer default -1
+---@return ltensor.Tensor
+function F.glu(input, dim) end
+
+--- The mean (or sum, or each) of (input - target)^2, broadcast together.
+---@param input ltensor.Tensor
+---@param target ltensor.Tensor
+---@param size_average? boolean deprecated (reduction)
+---@param reduce? boolean deprecated (reduction)
+---@param reduction? string "mean" (default), "sum" or "none"
+---@return ltensor.Tensor
+function F.mse_loss(input, target, size_average, reduce, reduction) end
+
+--- The mean (or sum, or each) of |input - target|.
+---@param input ltensor.Tensor
+---@param target ltensor.Tensor
+---@param size_average? boolean deprecated (reduction)
+---@param reduce? boolean deprecated (reduction)
+---@param reduction? string "mean" (default), "sum" or "none"
+---@return ltensor.Tensor
+function F.l1_loss(input, target, size_average, reduce, reduction) end
+
+--- |d| < beta ? d^2 / (2 beta) : |d| - beta / 2, d = input - target (beta 0: l1_loss).
+---@param input ltensor.Tensor
+---@param target ltensor.Tensor
+---@param size_average? boolean deprecated (reduction)
+---@param reduce? boolean deprecated (reduction)
+---@param reduction? string "mean" (default), "sum" or "none"
+---@param beta? number default 1, not negative
+---@return ltensor.Tensor
+function F.smooth_l1_loss(input, target, size_average, reduce, reduction, beta) end
+
+--- |d| <= delta ? d^2 / 2 : delta (|d| - delta / 2), d = input - target.
+---@param input ltensor.Tensor
+---@param target ltensor.Tensor
+---@param reduction? string "mean" (default), "sum" or "none"
+---@param delta? number default 1, positive
+---@return ltensor.Tensor
+function F.huber_loss(input, target, reduction, delta) end
+
+--- -weight (t log x + (1 - t) log(1 - x)), each log clamped at -100; input in [0, 1] and target
+--- of its shape.
+---@param input ltensor.Tensor
+---@param target ltensor.Tensor
+---@param weight? ltensor.Tensor broadcast to the input's shape
+---@param size_average? boolean deprecated (reduction)
+---@param reduce? boolean deprecated (reduction)
+---@param reduction? string "mean" (default), "sum" or "none"
+---@return ltensor.Tensor
+function F.binary_cross_entropy(input, target, weight, size_average, reduce, reduction) end
+
+--- binary_cross_entropy of sigmoid(input), computed stably from the logits; pos_weight weighs
+--- the positive term (broadcast along the last dim: one per class).
+---@param input ltensor.Tensor
+---@param target ltensor.Tensor
+---@param weight? ltensor.Tensor
+---@param size_average? boolean deprecated (reduction)
+---@param reduce? boolean deprecated (reduction)
+---@param reduction? string "mean" (default), "sum" or "none"
+---@param pos_weight? ltensor.Tensor
+---@return ltensor.Tensor
+function F.binary_cross_entropy_with_logits(input, target, weight, size_average, reduce, reduction, pos_weight) end
+
+--- The Kullback-Leibler divergence of log-probabilities input from target: target (log target
+--- - input), 0 where target is 0; with log_target, exp(target) (target - input). "batchmean"
+--- divides the sum by the size of dim 1.
+---@param input ltensor.Tensor
+---@param target ltensor.Tensor
+---@param size_average? boolean deprecated (reduction)
+---@param reduce? boolean deprecated (reduction)
+---@param reduction? string "mean" (default), "batchmean", "sum" or "none"
+---@param log_target? boolean
+---@return ltensor.Tensor
+function F.kl_div(input, target, size_average, reduce, reduction, log_target) end
+
+--- -weight[t] input[t] of log-probabilities input (N x C x d1 ... or C) at the 1-based class
+--- indices target (N x d1 ... or 0-d, an integer tensor); a target equal to ignore_index (torch's
+--- -100 by default) counts for nothing; the mean divides by the sum of the weights taken.
+---@param input ltensor.Tensor
+---@param target ltensor.Tensor
+---@param weight? ltensor.Tensor C weights, one per class
+---@param size_average? boolean deprecated (reduction)
+---@param ignore_index? integer default -100
+---@param reduce? boolean deprecated (reduction)
+---@param reduction? string "mean" (default), "sum" or "none"
+---@return ltensor.Tensor
+function F.nll_loss(input, target, weight, size_average, ignore_index, reduce, reduction) end
+
+--- nll_loss of log_softmax(input) over the class dim (2nd, or the only one), for 1-based class
+--- indices; or, for a floating target of the input's shape, -sum(weight * target *
+--- log_softmax(input)) over the classes (class probabilities). label_smoothing in [0, 1] mixes
+--- the target with the uniform distribution.
+---@param input ltensor.Tensor
+---@param target ltensor.Tensor
+---@param weight? ltensor.Tensor C weights, one per class
+---@param size_average? boolean deprecated (reduction)
+---@param ignore_index? integer default -100
+---@param reduce? boolean deprecated (reduction)
+---@param reduction? string "mean" (default), "sum" or "none"
+---@param label_smoothing? number default 0
+---@return ltensor.Tensor
+function F.cross_entropy(input, target, weight, size_average, ignore_index, reduce, reduction, label_smoothing) end
+
+-- }======
