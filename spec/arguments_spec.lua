@@ -155,6 +155,20 @@ local VALID = {
   ["t:random_"] = function() return { 0, 5, G() } end,
   ["t:bernoulli_"] = function() return { 0.5, G() } end,
 }
+-- lt.nn.functional's activations and losses (lua_nn_act.c): choices, probabilities in [0, 1],
+-- class indices and per-class weights
+local NNF = "lt.nn.functional."
+VALID[NNF .. "gelu"] = function() return { T(), "tanh" } end
+VALID[NNF .. "huber_loss"] = function() return { T(), T():t():t(), "sum", 0.5 } end
+VALID[NNF .. "binary_cross_entropy"] = function()
+  return { lt.full({ 2, 3 }, 0.25), T() / 6, T(), false, true, "sum" }
+end
+VALID[NNF .. "nll_loss"] = function()
+  return { T(), lt.tensor({ 1, 3 }), lt.ones(3), false, -100, true, "sum" }
+end
+VALID[NNF .. "cross_entropy"] = function()
+  return { T(), lt.tensor({ 1, 3 }), lt.ones(3), false, -100, true, "sum", 0.1 }
+end
 for _, n in ipairs({ "index_add", "index_copy", "index_fill", "scatter", "scatter_add",
   "scatter_reduce", "masked_scatter" }) do
   VALID["t:" .. n .. "_"] = VALID["t:" .. n]
