@@ -61,4 +61,8 @@ extern const ltl_part ltl_part_config;
    (lua_gather.c; after ltl_part_math, whose lt.where it extends). */
 extern const ltl_part ltl_part_gather;
 
+/* conv1d/2d/3d, conv_transpose1d/2d, the pools, unfold, fold in lt.nn.functional
+   (lua_nn_conv.c; after ltl_part_spaces). */
+extern const ltl_part ltl_part_nn_conv;
+
 #endif
