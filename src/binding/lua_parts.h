@@ -53,6 +53,8 @@ extern const ltl_part ltl_part_wrapper;
 /* The namespace tables lt.linalg and lt.nn.functional, before the parts that fill them
    (lua_spaces.c). */
 extern const ltl_part ltl_part_spaces;
+/* lt.nn.functional's linear, norms, pad, interpolate, attention, embedding (lua_nn_norm.c). */
+extern const ltl_part ltl_part_nn_norm;
 /* lt.config: the BLAS, the memory budget (lua_config.c). */
 extern const ltl_part ltl_part_config;
 /* index_select, gather, scatter, take, masked_select, nonzero, ..., lt.where(cond)
