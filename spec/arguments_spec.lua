@@ -89,6 +89,28 @@ local VALID = {
   ["lt.load"] = function() return { NPY, { mmap = false } } end,
   ["w:__dlpack"] = function() return { { max_version = { 1, 3 } } } end,
   ["dlpack.from_dlpack"] = function() return { T(), { copy = true } } end,
+  -- lt.nn.functional: linear, normalization, resizing, attention
+  ["lt.nn.functional.linear"] = function() return { T(), lt.ones(4, 3), lt.ones(4) } end,
+  ["lt.nn.functional.bilinear"] = function() return { T(), T(), lt.ones(2, 3, 3), lt.ones(2) } end,
+  ["lt.nn.functional.pad"] = function() return { T(), { 1, 1 }, "constant", 0.5 } end,
+  ["lt.nn.functional.interpolate"] = function()
+    return { lt.ones(1, 1, 2, 3), nil, 2, "bilinear", true, false, false }
+  end,
+  ["lt.nn.functional.batch_norm"] = function()
+    return { T(), lt.zeros(3), lt.ones(3), lt.ones(3), lt.zeros(3), false, 0.1, 1e-5 }
+  end,
+  ["lt.nn.functional.layer_norm"] = function() return { T(), { 3 }, lt.ones(3), lt.zeros(3), 1e-5 } end,
+  ["lt.nn.functional.group_norm"] = function() return { T(), 3, lt.ones(3), lt.zeros(3), 1e-5 } end,
+  ["lt.nn.functional.rms_norm"] = function() return { T(), { 3 }, lt.ones(3), 1e-6 } end,
+  ["lt.nn.functional.embedding"] = function() return { I(), lt.ones(6, 2), 1, 1.5, 2, false, false } end,
+  ["lt.nn.functional.dropout"] = function() return { T(), 0.5, true, false, G() } end,
+  ["lt.nn.functional.scaled_dot_product_attention"] = function()
+    return { T(), T(), T(), lt.tensor({ { true, false }, { true, true } }), 0, false, { scale = 0.5 } }
+  end,
+  ["lt.nn.functional.one_hot"] = function() return { I(), 7 } end,
+  ["lt.nn.functional.normalize"] = function() return { T(), 2, 2, 1e-12 } end,
+  ["lt.nn.functional.cosine_similarity"] = function() return { T(), T(), 2, 1e-8 } end,
+  ["lt.nn.functional.pairwise_distance"] = function() return { T(), T(), 2, 1e-6, true } end,
   -- methods
   ["t:size"] = function() return { 1 } end,
   ["t:stride"] = function() return { 1 } end,

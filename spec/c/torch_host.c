@@ -987,6 +987,7 @@ static void test_funcs(void) {
 #include "torch_host_shapes.h" /* 13: shapes and construction (test_shapes) */
 #include "torch_host_sort.h"   /* 15: issue 15's sorting and scans (test_sorting) */
 #include "torch_host_nn_conv.h" /* 16: convolutions and pools (test_nn_conv) */
+#include "torch_host_nn_norm.h" /* 28a: nn norms, resizing, attention (test_nn_norm) */
 
 int main(int argc, char **argv) {
   const char *v = getenv("TORCH_HOST_VERBOSE");
@@ -1031,6 +1032,7 @@ int main(int argc, char **argv) {
   test_indexing();
   test_sorting();
   test_nn_conv();
+  test_nn_norm();
   test_outlives_state(); /* closes the Lua state */
 
   section("7: Py_FinalizeEx frees the last export");

@@ -29,6 +29,7 @@ static const ltl_part *const parts[] = {
     &ltl_part_file,   &ltl_part_random,  &ltl_part_config, &ltl_part_spaces,
     &ltl_part_nn_act,
     &ltl_part_nn_conv,
+    &ltl_part_nn_norm,
 };
 
 static void open_part(lua_State *L, const ltl_part *p, const ltl_tables *at) {

@@ -55,6 +55,8 @@ extern const ltl_part ltl_part_wrapper;
 extern const ltl_part ltl_part_spaces;
 /* lt.nn.functional's activations and losses; lt.selu, lt.celu, lt.threshold (lua_nn_act.c). */
 extern const ltl_part ltl_part_nn_act;
+/* lt.nn.functional's linear, norms, pad, interpolate, attention, embedding (lua_nn_norm.c). */
+extern const ltl_part ltl_part_nn_norm;
 /* lt.config: the BLAS, the memory budget (lua_config.c). */
 extern const ltl_part ltl_part_config;
 /* index_select, gather, scatter, take, masked_select, nonzero, ..., lt.where(cond)

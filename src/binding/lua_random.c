@@ -7,7 +7,8 @@
  *
  * Argument handling only: the stream and its transforms are the core's (lt_random.h). A
  * Generator userdata holds a pointer to an lt_generator: its own (inline) or the process's,
- * which every Lua state shares. Read only by lua_init.c (ltl_part_random); calls the base
+ * which every Lua state shares. Read by lua_init.c (ltl_part_random) and, for ltl_generator_opt
+ * (lua_random.h), lua_nn_norm.c; calls the base
  * (lua_ud.h) and the core.
  */
 #include <math.h>
@@ -19,6 +20,7 @@
 #include "lt_iter.h"
 #include "lt_random.h"
 #include "lua_parts.h"
+#include "lua_random.h"
 #include "lua_ud.h"
 
 #define GEN_NAME "ltensor.Generator"
@@ -50,6 +52,13 @@ static gen_ud *test_gen(lua_State *L, int idx) {
 static lt_generator *check_gen(lua_State *L, int idx) {
   gen_ud *u = test_gen(L, idx);
   if (!u) luaL_typeerror(L, idx, "Generator");
+  return u->g;
+}
+
+lt_generator *ltl_generator_opt(lua_State *L, int idx, const char *fname) {
+  if (lua_isnoneornil(L, idx)) return lt_default_generator();
+  gen_ud *u = test_gen(L, idx);
+  if (!u) ltl_error(L, "%s: generator must be a Generator, got %s", fname, luaL_typename(L, idx));
   return u->g;
 }
 

@@ -1,0 +1,370 @@
+/*
+ * lt_nn_attn.c -- linear, bilinear, scaled_dot_product_attention, dropout, embedding and
+ * one_hot (see lt_nn_attn.h). Lua-free.
+ *
+ * linear is one gemm (lt_addmm) over the input's rows; bilinear a gemm by the weight's
+ * (in1, out * in2) matrix then a batched product with x2. Attention is the explicit form: the
+ * query scaled, its product with the keys, the mask applied in place (masked_fill for bool and
+ * causal masks, an in-place add for float ones), softmax over the keys, dropout, the product
+ * with the values. embedding checks its indices then selects rows (lt_index_select).
+ */
+#include <math.h>
+#include <string.h>
+
+#include "lt_copy.h"
+#include "lt_gather.h"
+#include "lt_linalg.h"
+#include "lt_math.h"
+#include "lt_nn_attn.h"
+#include "lt_nn_norm.h"
+#include "lt_shape.h"
+#include "lt_softmax.h"
+
+/* The operand of the scalar v. */
+static lt_operand scalar_op(double v) {
+  lt_operand o = {NULL, {.kind = LT_SK_FLOAT, .v.f = v}, 0};
+  return o;
+}
+static lt_operand tensor_op(const lt_tensor *t) {
+  lt_operand o = {t, {0}, 0};
+  return o;
+}
+
+/* LT_EARG unless b has a's dtype. */
+static int same_dtype(const lt_tensor *a, const lt_tensor *b, const char *what, lt_error *err) {
+  if (a->dtype == b->dtype) return LT_OK;
+  return lt_fail(err, LT_EARG, "%s of dtype %s does not match input's dtype %s", what,
+                 lt_dtypes[b->dtype].name, lt_dtypes[a->dtype].name);
+}
+
+static int shape_error(lt_error *err, const char *fmt, const lt_tensor *a, const lt_tensor *b) {
+  char sa[128], sb[128];
+  lt_shape_str(a->ndim, a->shape, sa, sizeof sa);
+  lt_shape_str(b->ndim, b->shape, sb, sizeof sb);
+  return lt_fail(err, LT_EARG, fmt, sa, sb);
+}
+
+/* {====== linear and bilinear ====== */
+
+/* The rows of x (..., n) as a 2-d (m, n) tensor (a view where possible). */
+static int as_rows(const lt_tensor *x, int64_t n, lt_tensor **res, lt_error *err) {
+  int64_t m = 1;
+  for (int i = 0; i < x->ndim - 1; i++) m *= x->shape[i];
+  int64_t shape[2] = {m, n};
+  return lt_reshape(x, 2, shape, res, NULL, err);
+}
+
+/* *r (rows, k) reshaped to x's leading dims then k: the result of a row-wise product. */
+static int back_to_leading(lt_tensor **r, const lt_tensor *x, int64_t k, lt_error *err) {
+  int64_t shape[LT_MAX_NDIM];
+  memcpy(shape, x->shape, (size_t)(x->ndim - 1) * sizeof *shape);
+  shape[x->ndim - 1] = k;
+  lt_tensor *v = NULL;
+  int rc = lt_reshape(*r, x->ndim, shape, &v, NULL, err);
+  lt_tensor_free(*r);
+  *r = v;
+  return rc;
+}
+
+int lt_nn_linear(const lt_tensor *x, const lt_tensor *w, const lt_tensor *b, lt_tensor **out,
+                 lt_error *err) {
+  int rc = same_dtype(x, w, "weight", err); /* integers too, as torch's addmm */
+  if (!rc && b) rc = same_dtype(x, b, "bias", err);
+  if (rc) return rc;
+  if (w->ndim < 1 || w->ndim > 2 || x->ndim < 1 || x->shape[x->ndim - 1] != w->shape[w->ndim - 1])
+    return shape_error(err, "input of shape %s and weight of shape %s cannot be multiplied", x, w);
+  lt_tensor *r = NULL, *rows = NULL, *wt = NULL;
+  if (w->ndim == 1) {
+    rc = lt_matmul(x, w, &r, err);
+  } else {
+    rc = as_rows(x, w->shape[1], &rows, err);
+    if (!rc) rc = lt_transpose(w, 0, 1, &wt, err);
+    lt_scalar one = {.kind = LT_SK_FLOAT, .v.f = 1};
+    if (!rc && b)
+      rc = lt_addmm(b, rows, wt, &one, &one, &r, err);
+    else if (!rc)
+      rc = lt_mm(rows, wt, &r, err);
+    if (!rc) rc = back_to_leading(&r, x, w->shape[0], err);
+    b = NULL;
+  }
+  if (!rc && b) {
+    lt_operand ob = tensor_op(b), orr = tensor_op(r);
+    lt_tensor *s = NULL;
+    rc = lt_binary(LT_ADD, &orr, &ob, NULL, &s, err);
+    lt_tensor_free(r);
+    r = s;
+  }
+  lt_tensor_free(rows);
+  lt_tensor_free(wt);
+  if (rc) {
+    lt_tensor_free(r);
+    return rc;
+  }
+  *out = r;
+  return LT_OK;
+}
+
+int lt_nn_bilinear(const lt_tensor *x1, const lt_tensor *x2, const lt_tensor *w, const lt_tensor *b,
+                   lt_tensor **out, lt_error *err) {
+  int rc = lt_nn_float(x1, "input1", err);
+  if (!rc) rc = lt_nn_float(x2, "input2", err);
+  if (!rc) rc = lt_nn_float(w, "weight", err);
+  if (!rc) rc = same_dtype(x1, x2, "input2", err);
+  if (!rc) rc = same_dtype(x1, w, "weight", err);
+  if (!rc && b) rc = lt_nn_float(b, "bias", err);
+  if (!rc && b) rc = same_dtype(x1, b, "bias", err);
+  if (rc) return rc;
+  int lead = x1->ndim == x2->ndim && x1->ndim >= 1;
+  for (int i = 0; lead && i < x1->ndim - 1; i++) lead = x1->shape[i] == x2->shape[i];
+  if (!lead)
+    return shape_error(
+        err, "input1 of shape %s and input2 of shape %s must have the same leading dims", x1, x2);
+  if (w->ndim != 3 || w->shape[1] != x1->shape[x1->ndim - 1] ||
+      w->shape[2] != x2->shape[x2->ndim - 1])
+    return shape_error(err, "weight of shape %s does not match (out, in1, in2) for input1 %s", w,
+                       x1);
+  if (b && (b->ndim != 1 || b->shape[0] != w->shape[0]))
+    return shape_error(err, "bias of shape %s does not match weight %s", b, w);
+  int64_t o = w->shape[0], i1 = w->shape[1], i2 = w->shape[2], wsh[2] = {i1, o * i2};
+  int perm[3] = {1, 0, 2};
+  lt_tensor *wp = NULL, *wm = NULL, *r1 = NULL, *r2 = NULL, *t = NULL, *t3 = NULL, *c = NULL;
+  rc = lt_permute(w, perm, &wp, err);
+  if (!rc) rc = lt_reshape(wp, 2, wsh, &wm, NULL, err);
+  if (!rc) rc = as_rows(x1, i1, &r1, err);
+  if (!rc) rc = lt_mm(r1, wm, &t, err);
+  int64_t m = r1 ? r1->shape[0] : 0, s3[3] = {m, o, i2}, s2[3] = {m, i2, 1};
+  if (!rc) rc = lt_view(t, 3, s3, &t3, err);
+  if (!rc) rc = lt_reshape(x2, 3, s2, &r2, NULL, err);
+  if (!rc) rc = lt_bmm(t3, r2, &c, err); /* (m, o, 1) */
+  lt_tensor *r = NULL;
+  int64_t s1[2] = {m, o};
+  if (!rc) rc = lt_reshape(c, 2, s1, &r, NULL, err);
+  if (!rc && b) {
+    lt_operand orr = tensor_op(r), ob = tensor_op(b);
+    rc = lt_binary(LT_ADD, &orr, &ob, r, &r, err);
+  }
+  if (!rc) rc = back_to_leading(&r, x1, o, err);
+  lt_tensor_free(wp);
+  lt_tensor_free(wm);
+  lt_tensor_free(r1);
+  lt_tensor_free(r2);
+  lt_tensor_free(t);
+  lt_tensor_free(t3);
+  lt_tensor_free(c);
+  if (rc) {
+    lt_tensor_free(r);
+    return rc;
+  }
+  *out = r;
+  return LT_OK;
+}
+
+/* }====== */
+
+/* {====== dropout and attention ====== */
+
+int lt_nn_dropout(lt_tensor *x, double p, int inplace, lt_generator *g, lt_tensor **out,
+                  lt_error *err) {
+  int rc = lt_nn_float(x, "input", err);
+  if (rc) return rc;
+  if (!(p >= 0 && p <= 1)) return lt_fail(err, LT_EARG, "p must be between 0 and 1, got %g", p);
+  if (inplace && (rc = lt_prepare_write(x, err))) return rc;
+  lt_tensor *mask = NULL;
+  rc = lt_tensor_new(x->dtype, x->ndim, x->shape, 1, &mask, err);
+  lt_rand_dist d = {LT_RAND_BERNOULLI, 1 - p, 0, 0, 1, NULL, NULL, NULL};
+  if (!rc && p < 1) rc = lt_random_fill(mask, &d, g, err);
+  lt_operand om = tensor_op(mask), os = scalar_op(p < 1 ? 1 / (1 - p) : 0), ox = tensor_op(x);
+  if (!rc && p < 1) rc = lt_binary(LT_MUL, &om, &os, mask, &mask, err);
+  lt_tensor *r = inplace ? x : NULL;
+  if (!rc) rc = lt_binary(LT_MUL, &ox, &om, inplace ? x : NULL, &r, err);
+  lt_tensor_free(mask);
+  if (rc) {
+    if (!inplace) lt_tensor_free(r);
+    return rc;
+  }
+  *out = r;
+  return LT_OK;
+}
+
+/* Applies the mask to the scores s (..., L, S) in place. */
+static int apply_mask(lt_tensor *s, const lt_tensor *mask, int causal, lt_error *err) {
+  lt_operand ninf = scalar_op(-INFINITY);
+  lt_tensor *m = NULL, *r = s;
+  int rc = LT_OK;
+  if (causal) {
+    int64_t ls[2] = {s->shape[s->ndim - 2], s->shape[s->ndim - 1]};
+    lt_scalar one = {.kind = LT_SK_INT, .v.i = 1};
+    rc = lt_tensor_new(LT_BOOL, 2, ls, 0, &m, err);
+    if (!rc) rc = lt_fill(m, &one, err);
+    if (!rc) rc = lt_tri_(m, 1, 1, err); /* true above the diagonal: masked out */
+  } else if (mask && mask->dtype == LT_BOOL) {
+    rc = lt_unary(LT_NOT, mask, NULL, &m, err);
+  } else if (mask) {
+    if ((rc = lt_nn_float(mask, "attn_mask", err))) return rc;
+    lt_operand os = tensor_op(s), om = tensor_op(mask);
+    return lt_binary(LT_ADD, &os, &om, s, &r, err);
+  }
+  if (!rc && m) rc = lt_masked_fill(s, m, &ninf, 1, &r, err);
+  lt_tensor_free(m);
+  return rc;
+}
+
+static int attention_checks(const lt_tensor *q, const lt_tensor *k, const lt_tensor *v,
+                            const lt_tensor *mask, int causal, lt_error *err) {
+  int rc = lt_nn_float(q, "query", err);
+  if (!rc) rc = lt_nn_float(k, "key", err);
+  if (!rc) rc = lt_nn_float(v, "value", err);
+  if (!rc) rc = same_dtype(q, k, "key", err);
+  if (!rc) rc = same_dtype(q, v, "value", err);
+  if (rc) return rc;
+  if (q->ndim < 2 || k->ndim < 2 || v->ndim < 2)
+    return lt_fail(err, LT_EARG, "query, key and value must have at least 2 dims (..., L, E)");
+  if (q->shape[q->ndim - 1] != k->shape[k->ndim - 1])
+    return shape_error(err, "query of shape %s and key of shape %s differ in their last size", q,
+                       k);
+  if (k->shape[k->ndim - 2] != v->shape[v->ndim - 2])
+    return shape_error(err, "key of shape %s and value of shape %s differ in the size S", k, v);
+  if (causal && mask) return lt_fail(err, LT_EARG, "attn_mask and is_causal cannot both be given");
+  if (mask && mask->dtype != LT_BOOL && (rc = same_dtype(q, mask, "attn_mask", err))) return rc;
+  return LT_OK;
+}
+
+int lt_nn_attention(const lt_tensor *q, const lt_tensor *k, const lt_tensor *v,
+                    const lt_tensor *mask, double dropout_p, int causal, double scale,
+                    lt_generator *g, lt_tensor **out, lt_error *err) {
+  int rc = attention_checks(q, k, v, mask, causal, err);
+  if (rc) return rc;
+  if (!(dropout_p >= 0 && dropout_p <= 1))
+    return lt_fail(err, LT_EARG, "dropout_p must be between 0 and 1, got %g", dropout_p);
+  if (!(scale > 0)) scale = 1 / sqrt((double)q->shape[q->ndim - 1]);
+  lt_tensor *qs = NULL, *kt = NULL, *s = NULL, *a = NULL, *d = NULL;
+  lt_operand oq = tensor_op(q), osc = scalar_op(scale);
+  rc = lt_binary(LT_MUL, &oq, &osc, NULL, &qs, err);
+  if (!rc) rc = lt_transpose(k, k->ndim - 2, k->ndim - 1, &kt, err);
+  if (!rc) rc = lt_matmul(qs, kt, &s, err);
+  if (!rc) rc = apply_mask(s, mask, causal, err);
+  if (!rc) rc = lt_softmax(LT_SOFTMAX, s, s->ndim - 1, LT_NDTYPES, &a, err);
+  if (!rc && dropout_p > 0) rc = lt_nn_dropout(a, dropout_p, 1, g, &d, err);
+  if (!rc) rc = lt_matmul(a, v, out, err);
+  lt_tensor_free(qs);
+  lt_tensor_free(kt);
+  lt_tensor_free(s);
+  lt_tensor_free(a);
+  return rc;
+}
+
+/* }====== */
+
+/* {====== embedding and one_hot ====== */
+
+/* idx (an integer tensor) as contiguous int64, each value checked in [1, n]. */
+static int class_values(const lt_tensor *idx, int64_t n, const char *what, const lt_tensor **c,
+                        lt_tensor **owned, lt_error *err) {
+  int rc = lt_contiguous_as(idx, LT_INT64, c, owned, err);
+  if (rc) return rc;
+  const int64_t *p = (const int64_t *)(const void *)lt_data(*c);
+  for (int64_t i = 0, cnt = lt_numel(*c); i < cnt; i++)
+    if (p[i] < 1 || p[i] > n) {
+      lt_tensor_free(*owned);
+      *owned = NULL;
+      return lt_fail(err, LT_ERANGE, "%s %lld is out of range 1 to %lld%s", what, (long long)p[i],
+                     (long long)n, p[i] == 0 ? " (indices are 1-based)" : "");
+    }
+  return LT_OK;
+}
+
+/* Scales the rows idx names (checked) whose norm exceeds max_norm, in place. */
+static int renorm_rows(lt_tensor *w, const int64_t *idx, int64_t cnt, double max_norm,
+                       double norm_type, lt_error *err) {
+  if (w->dtype != LT_FLOAT32 && w->dtype != LT_FLOAT64)
+    return lt_fail(err, LT_EARG, "max_norm needs a float32 or float64 weight, got %s",
+                   lt_dtypes[w->dtype].name);
+  int rc = lt_prepare_write(w, err);
+  if (rc) return rc;
+  char *base = lt_data(w);
+  int64_t es = (int64_t)lt_esize(w), dim = w->shape[1];
+  for (int64_t i = 0; i < cnt; i++) {
+    char *row = base + (idx[i] - 1) * w->strides[0] * es;
+    double s = 0;
+    for (int64_t j = 0; j < dim; j++) {
+      char *p = row + j * w->strides[1] * es;
+      double v = fabs(es == 4 ? (double)*(float *)(void *)p : *(double *)(void *)p);
+      s = isinf(norm_type) ? (v > s ? v : s) : s + pow(v, norm_type);
+    }
+    double nrm = isinf(norm_type) ? s : pow(s, 1 / norm_type);
+    if (!(nrm > max_norm)) continue;
+    double f = max_norm / (nrm + 1e-7);
+    for (int64_t j = 0; j < dim; j++) {
+      char *p = row + j * w->strides[1] * es;
+      if (es == 4)
+        *(float *)(void *)p = (float)(*(float *)(void *)p * f);
+      else
+        *(double *)(void *)p *= f;
+    }
+  }
+  return LT_OK;
+}
+
+int lt_nn_embedding(const lt_tensor *idx, lt_tensor *weight, double max_norm, double norm_type,
+                    lt_tensor **out, lt_error *err) {
+  if (idx->dtype != LT_INT64 && idx->dtype != LT_INT32)
+    return lt_fail(err, LT_EARG, "input must be an int64 or int32 tensor of indices, got %s",
+                   idx->dtype == LT_OPAQUE ? "an opaque dtype" : lt_dtypes[idx->dtype].name);
+  if (weight->ndim != 2) {
+    char s[128];
+    lt_shape_str(weight->ndim, weight->shape, s, sizeof s);
+    return lt_fail(err, LT_EARG, "weight must be 2-d (num_embeddings, dim), got shape %s", s);
+  }
+  const lt_tensor *c;
+  lt_tensor *owned = NULL, *flat = NULL, *sel = NULL;
+  int rc = class_values(idx, weight->shape[0], "index", &c, &owned, err);
+  if (rc) return rc;
+  if (max_norm > 0)
+    rc = renorm_rows(weight, (const int64_t *)(const void *)lt_data(c), lt_numel(c), max_norm,
+                     norm_type, err);
+  int64_t n = lt_numel(c), shape[LT_MAX_NDIM];
+  if (!rc) rc = lt_reshape(c, 1, &n, &flat, NULL, err);
+  if (!rc) rc = lt_index_select(weight, 0, flat, 1, &sel, err);
+  memcpy(shape, idx->shape, (size_t)idx->ndim * sizeof *shape);
+  shape[idx->ndim] = weight->shape[1];
+  if (!rc && idx->ndim + 1 > LT_MAX_NDIM) rc = lt_fail(err, LT_EARG, "too many dims");
+  if (!rc) rc = lt_reshape(sel, idx->ndim + 1, shape, out, NULL, err);
+  lt_tensor_free(owned);
+  lt_tensor_free(flat);
+  lt_tensor_free(sel);
+  return rc;
+}
+
+int lt_nn_one_hot(const lt_tensor *idx, int64_t classes, lt_tensor **out, lt_error *err) {
+  if (idx->dtype != LT_INT64)
+    return lt_fail(err, LT_EARG, "input must be an int64 tensor of class indices, got %s",
+                   idx->dtype == LT_OPAQUE ? "an opaque dtype" : lt_dtypes[idx->dtype].name);
+  if (idx->ndim >= LT_MAX_NDIM) return lt_fail(err, LT_EARG, "too many dims");
+  const lt_tensor *c;
+  lt_tensor *owned = NULL, *r = NULL;
+  int rc = lt_contiguous_as(idx, LT_INT64, &c, &owned, err);
+  if (rc) return rc;
+  const int64_t *p = (const int64_t *)(const void *)lt_data(c);
+  int64_t n = lt_numel(c);
+  if (classes < 0) {
+    if (n == 0) rc = lt_fail(err, LT_EARG, "cannot infer num_classes from an empty tensor");
+    classes = 0;
+    for (int64_t i = 0; i < n; i++) classes = p[i] > classes ? p[i] : classes;
+  }
+  lt_tensor_free(owned);
+  if (!rc) rc = class_values(idx, classes, "class value", &c, &owned, err);
+  if (rc) return rc;
+  p = (const int64_t *)(const void *)lt_data(c);
+  int64_t shape[LT_MAX_NDIM];
+  memcpy(shape, idx->shape, (size_t)idx->ndim * sizeof *shape);
+  shape[idx->ndim] = classes;
+  rc = lt_tensor_new(LT_INT64, idx->ndim + 1, shape, 1, &r, err);
+  if (!rc) {
+    int64_t *y = (int64_t *)(void *)lt_data(r);
+    for (int64_t i = 0; i < n; i++) y[i * classes + p[i] - 1] = 1;
+  }
+  lt_tensor_free(owned);
+  return lt_give(rc, r, out);
+}
+
+/* }====== */
