@@ -988,6 +988,7 @@ static void test_funcs(void) {
 #include "torch_host_sort.h"   /* 15: issue 15's sorting and scans (test_sorting) */
 #include "torch_host_nn_conv.h" /* 16: convolutions and pools (test_nn_conv) */
 #include "torch_host_nn_norm.h" /* 28a: nn norms, resizing, attention (test_nn_norm) */
+#include "torch_host_nn_act.h"  /* 28b: nn activations and losses (test_nn_act) */
 
 int main(int argc, char **argv) {
   const char *v = getenv("TORCH_HOST_VERBOSE");
@@ -1033,6 +1034,7 @@ int main(int argc, char **argv) {
   test_sorting();
   test_nn_conv();
   test_nn_norm();
+  test_nn_act();
   test_outlives_state(); /* closes the Lua state */
 
   section("7: Py_FinalizeEx frees the last export");
