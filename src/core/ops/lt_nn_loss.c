@@ -326,10 +326,10 @@ static int ce_indices(lt_tensor **d, const layout *lay, int64_t ignore, double l
     return reduce_result(&d[P_LOSS], red, 1, rt, out, err);
   }
   double nll = sum_of(d[P_LOSS]), smooth = sum_of(d[P_SMOOTH]);
-  if (red == LT_REDUCE_MEAN) { /* torch 1.13: the smoothing term of an unweighted mean counts
-                                  the ignored positions too */
+  if (red == LT_REDUCE_MEAN) { /* both over the weights taken (the count of the targets not
+                                  ignored when unweighted), as torch */
     nll /= wsum;
-    smooth /= w ? wsum : (double)n;
+    smooth /= wsum;
   }
   return scalar_result((1 - ls) * nll + k * smooth, rt, out, err);
 }
