@@ -14,12 +14,17 @@ function M.load(dir)
   return (lt.load(dir .. "/model.safetensors", { mmap = true }))
 end
 
--- The CNN: 3 x 16 x 16 images to 10 logits.
-function M.cnn(w, x, trace)
-  local function keep(name, t)
-    if trace then trace["cnn." .. name] = t end
+-- keep(name, t): t, kept in trace (when given) as prefix .. name.
+local function keeper(trace, prefix)
+  return function(name, t)
+    if trace then trace[prefix .. name] = t end
     return t
   end
+end
+
+-- The CNN: 3 x 16 x 16 images to 10 logits.
+function M.cnn(w, x, trace)
+  local keep = keeper(trace, "cnn.")
   local function bn(t, p)
     return F.batch_norm(t, w[p .. ".running_mean"], w[p .. ".running_var"], w[p .. ".weight"],
       w[p .. ".bias"], false, 0.1, 1e-5)
@@ -38,10 +43,7 @@ end
 
 -- The transformer block: B x S tokens (1-based) to B x S x 32 next-token logits.
 function M.block(w, tokens, trace)
-  local function keep(name, t)
-    if trace then trace["block." .. name] = t end
-    return t
-  end
+  local keep = keeper(trace, "block.")
   local function ln(t, p) return F.layer_norm(t, { 32 }, w[p .. ".weight"], w[p .. ".bias"]) end
   local function linear(t, p) return F.linear(t, w[p .. ".weight"], w[p .. ".bias"]) end
   local b, s, heads = tokens:size(1), tokens:size(2), 4

@@ -91,19 +91,32 @@ static int row_act(lua_State *L, lt_func f, int has_inplace, const char *fname) 
   return done(L, lt_unary(f, t, inplace ? t : NULL, out, &err), &err, fname, inplace);
 }
 
-static int f_relu(lua_State *L) { return row_act(L, LT_RELU, 1, "relu"); }
-static int f_relu6(lua_State *L) { return row_act(L, LT_RELU6, 1, "relu6"); }
-static int f_selu(lua_State *L) { return row_act(L, LT_SELU, 1, "selu"); }
-static int f_silu(lua_State *L) { return row_act(L, LT_SILU, 1, "silu"); }
-static int f_mish(lua_State *L) { return row_act(L, LT_MISH, 1, "mish"); }
-static int f_hardswish(lua_State *L) { return row_act(L, LT_HARDSWISH, 1, "hardswish"); }
-static int f_hardsigmoid(lua_State *L) { return row_act(L, LT_HARDSIGMOID, 1, "hardsigmoid"); }
-static int f_sigmoid(lua_State *L) { return row_act(L, LT_SIGMOID, 0, "sigmoid"); }
-static int f_tanh(lua_State *L) { return row_act(L, LT_TANH, 0, "tanh"); }
-static int f_logsigmoid(lua_State *L) { return row_act(L, LT_LOGSIGMOID, 0, "logsigmoid"); }
-static int f_softsign(lua_State *L) { return row_act(L, LT_SOFTSIGN, 0, "softsign"); }
-static int f_tanhshrink(lua_State *L) { return row_act(L, LT_TANHSHRINK, 0, "tanhshrink"); }
-static int m_selu(lua_State *L) { return row_act(L, LT_SELU, 0, "selu"); } /* torch.selu */
+/* The activations that are rows: F.name(input [, inplace]), and lt.selu (torch.selu). */
+static const struct {
+  const char *name;
+  lt_func f;
+  int has_inplace, module; /* module: lt.name, else lt.nn.functional.name */
+} row_forms[] = {
+    {"relu", LT_RELU, 1, 0},
+    {"relu6", LT_RELU6, 1, 0},
+    {"selu", LT_SELU, 1, 0},
+    {"silu", LT_SILU, 1, 0},
+    {"mish", LT_MISH, 1, 0},
+    {"hardswish", LT_HARDSWISH, 1, 0},
+    {"hardsigmoid", LT_HARDSIGMOID, 1, 0},
+    {"sigmoid", LT_SIGMOID, 0, 0},
+    {"tanh", LT_TANH, 0, 0},
+    {"logsigmoid", LT_LOGSIGMOID, 0, 0},
+    {"softsign", LT_SOFTSIGN, 0, 0},
+    {"tanhshrink", LT_TANHSHRINK, 0, 0},
+    {"selu", LT_SELU, 0, 1},
+};
+
+/* The closure of a row form: upvalue its index in row_forms. */
+static int row_form(lua_State *L) {
+  lua_Integer i = lua_tointeger(L, lua_upvalueindex(1));
+  return row_act(L, row_forms[i].f, row_forms[i].has_inplace, row_forms[i].name);
+}
 
 /* gelu(input, approximate = 'none' | 'tanh') */
 static int f_gelu(lua_State *L) {
@@ -301,25 +314,13 @@ static int f_cross_entropy(lua_State *L) { return class_loss(L, 1, "cross_entrop
 /* }====== */
 
 static const luaL_Reg nn_act_funcs[] = {
-    {"relu", f_relu},
-    {"relu6", f_relu6},
-    {"selu", f_selu},
     {"celu", f_celu},
     {"elu", f_elu},
     {"leaky_relu", f_leaky_relu},
     {"gelu", f_gelu},
-    {"silu", f_silu},
-    {"mish", f_mish},
-    {"hardswish", f_hardswish},
-    {"hardsigmoid", f_hardsigmoid},
     {"hardtanh", f_hardtanh},
     {"softplus", f_softplus},
     {"threshold", f_threshold},
-    {"sigmoid", f_sigmoid},
-    {"tanh", f_tanh},
-    {"logsigmoid", f_logsigmoid},
-    {"softsign", f_softsign},
-    {"tanhshrink", f_tanhshrink},
     {"softmax", f_softmax},
     {"log_softmax", f_log_softmax},
     {"softmin", f_softmin},
@@ -338,10 +339,19 @@ static const luaL_Reg nn_act_funcs[] = {
 
 /* torch.selu, torch.celu, torch.threshold: the module's own forms. */
 static const luaL_Reg nn_act_module[] = {
-    {"selu", m_selu}, {"celu", m_celu}, {"threshold", m_threshold}, {NULL, NULL}};
+    {"celu", m_celu}, {"threshold", m_threshold}, {NULL, NULL}};
 
 static void open_nn_act(lua_State *L, const ltl_tables *at) {
   ltl_space_register(L, at, "nn.functional", nn_act_funcs);
+  lua_getfield(L, at->module, "nn"); /* lt.nn.functional, which ltl_part_spaces made */
+  lua_getfield(L, -1, "functional");
+  int space = lua_gettop(L);
+  for (size_t i = 0; i < sizeof row_forms / sizeof row_forms[0]; i++) {
+    lua_pushinteger(L, (lua_Integer)i);
+    lua_pushcclosure(L, row_form, 1);
+    lua_setfield(L, row_forms[i].module ? at->module : space, row_forms[i].name);
+  }
+  lua_pop(L, 2);
 }
 
 const ltl_part ltl_part_nn_act = {NULL, NULL, NULL, nn_act_module, open_nn_act};
