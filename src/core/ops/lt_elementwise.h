@@ -47,6 +47,23 @@ int lt_run_elementwise(lt_kernel k, void *ctx, int nin, const lt_tensor *const *
     }                                                  \
   } while (0)
 
+/* The loop of a unary kernel (p, st, n its arguments): o = the expression (of x, of type T) of
+   type OT for each element, contiguous runs through BLOCKED, others strided. */
+#define LT_UNARY_LOOP(T, OT, ...)                                      \
+  do {                                                                 \
+    if (st[0] == (int64_t)sizeof(OT) && st[1] == (int64_t)sizeof(T)) { \
+      OT *oo_ = (OT *)(void *)p[0];                                    \
+      const T *xx_ = (const T *)(const void *)p[1];                    \
+      BLOCKED(n, T x = xx_[k]; (void)x; oo_[k] = (__VA_ARGS__));       \
+    } else {                                                           \
+      for (int64_t e_ = 0; e_ < n; e_++) {                             \
+        T x = *(const T *)(const void *)(p[1] + e_ * st[1]);           \
+        (void)x;                                                       \
+        *(OT *)(void *)(p[0] + e_ * st[0]) = (__VA_ARGS__);            \
+      }                                                                \
+    }                                                                  \
+  } while (0)
+
 /* Kernels cloned for AVX2 (an ifunc picks one at load, as lt_vmath.c's): floor, ceil, round,
    trunc, abs, clamp and the classifications then vectorize (x86-64's baseline SSE2 has no vector
    rounding). Not under ThreadSanitizer, whose runtime starts after the resolvers run. */

@@ -130,17 +130,7 @@ static double gelu_tanh_d(double x) {
     KERNEL_TYPES(CT, WT, PT);                                                                   \
     int bad = 0;                                                                                \
     (void)ctx;                                                                                  \
-    if (st[0] == (int64_t)sizeof(OT) && st[1] == (int64_t)sizeof(T)) {                          \
-      OT *oo = (OT *)(void *)p[0];                                                              \
-      const T *aa = (const T *)(const void *)p[1];                                              \
-      BLOCKED(n, T x = aa[k]; (void)x; oo[k] = (expr));                                         \
-    } else {                                                                                    \
-      for (int64_t i = 0; i < n; i++) {                                                         \
-        T x = *(const T *)(const void *)(p[1] + i * st[1]);                                     \
-        (void)x;                                                                                \
-        *(OT *)(void *)(p[0] + i * st[0]) = (expr);                                             \
-      }                                                                                         \
-    }                                                                                           \
+    LT_UNARY_LOOP(T, OT, expr);                                                                 \
     return bad;                                                                                 \
   }
 #define GEN_K1(E, DT, CT, WT, PT, expr) GEN_UN(E, DT, CT, WT, PT, T, expr)

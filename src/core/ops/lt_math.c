@@ -38,16 +38,7 @@ static inline double clamp1_d(double x, double lo, double hi) {
   LT_KCLONES static int clamp_##E(void *ctx, char *const *p, const int64_t *st, int64_t n) { \
     const clamp_##E##_ctx *c = ctx;                                                          \
     const T lo = c->lo, hi = c->hi;                                                          \
-    if (st[0] == (int64_t)sizeof(T) && st[1] == (int64_t)sizeof(T)) {                        \
-      T *oo = (T *)(void *)p[0];                                                             \
-      const T *aa = (const T *)(const void *)p[1];                                           \
-      BLOCKED(n, T x = aa[k]; oo[k] = CLAMP1(x, lo, hi));                                    \
-    } else {                                                                                 \
-      for (int64_t i = 0; i < n; i++) {                                                      \
-        T x = *(const T *)(const void *)(p[1] + i * st[1]);                                  \
-        *(T *)(void *)(p[0] + i * st[0]) = CLAMP1(x, lo, hi);                                \
-      }                                                                                      \
-    }                                                                                        \
+    LT_UNARY_LOOP(T, T, CLAMP1(x, lo, hi));                                                  \
     return 0;                                                                                \
   }
 CLAMP_RUN(FLOAT32, float)

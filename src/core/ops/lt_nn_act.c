@@ -33,16 +33,7 @@ typedef struct {
     memcpy(&b, c->p1, sizeof b);                                             \
     (void)a;                                                                 \
     (void)b;                                                                 \
-    if (st[0] == (int64_t)sizeof(T) && st[1] == (int64_t)sizeof(T)) {        \
-      T *oo = (T *)(void *)p[0];                                             \
-      const T *xx = (const T *)(const void *)p[1];                           \
-      BLOCKED(n, T x = xx[k]; oo[k] = (expr));                               \
-    } else {                                                                 \
-      for (int64_t i = 0; i < n; i++) {                                      \
-        T x = *(const T *)(const void *)(p[1] + i * st[1]);                  \
-        *(T *)(void *)(p[0] + i * st[0]) = (expr);                           \
-      }                                                                      \
-    }                                                                        \
+    LT_UNARY_LOOP(T, T, expr);                                               \
     return 0;                                                                \
   }
 /* The float32 and float64 kernels of E. */
