@@ -97,19 +97,13 @@ static const struct {
   lt_func f;
   int has_inplace, module; /* module: lt.name, else lt.nn.functional.name */
 } row_forms[] = {
-    {"relu", LT_RELU, 1, 0},
-    {"relu6", LT_RELU6, 1, 0},
-    {"selu", LT_SELU, 1, 0},
-    {"silu", LT_SILU, 1, 0},
-    {"mish", LT_MISH, 1, 0},
-    {"hardswish", LT_HARDSWISH, 1, 0},
-    {"hardsigmoid", LT_HARDSIGMOID, 1, 0},
-    {"sigmoid", LT_SIGMOID, 0, 0},
-    {"tanh", LT_TANH, 0, 0},
-    {"logsigmoid", LT_LOGSIGMOID, 0, 0},
-    {"softsign", LT_SOFTSIGN, 0, 0},
-    {"tanhshrink", LT_TANHSHRINK, 0, 0},
-    {"selu", LT_SELU, 0, 1},
+    /* clang-format off */
+    {"relu", LT_RELU, 1, 0}, {"relu6", LT_RELU6, 1, 0}, {"selu", LT_SELU, 1, 0},
+    {"silu", LT_SILU, 1, 0}, {"mish", LT_MISH, 1, 0}, {"hardswish", LT_HARDSWISH, 1, 0},
+    {"hardsigmoid", LT_HARDSIGMOID, 1, 0}, {"sigmoid", LT_SIGMOID, 0, 0}, {"tanh", LT_TANH, 0, 0},
+    {"logsigmoid", LT_LOGSIGMOID, 0, 0}, {"softsign", LT_SOFTSIGN, 0, 0},
+    {"tanhshrink", LT_TANHSHRINK, 0, 0}, {"selu", LT_SELU, 0, 1},
+    /* clang-format on */
 };
 
 /* The closure of a row form: upvalue its index in row_forms. */
