@@ -97,4 +97,9 @@ int lt_lapack_geev(lt_dtype dt, char jobvl, char jobvr, int n, void *a, int lda,
 int lt_lapack_gelsd(lt_dtype dt, int m, int n, int nrhs, void *a, int lda, void *b, int ldb,
                     void *s, double rcond, int *rank);
 
+/* BLAS's trsm with alpha 1 (side 'L': op(a) x = b, 'R': x op(a) = b; b m x n, overwritten);
+   no check of the diagonal. Returns 0. */
+int lt_lapack_trsm(lt_dtype dt, char side, char uplo, char transa, char diag, int m, int n,
+                   const void *a, int lda, void *b, int ldb);
+
 #endif
