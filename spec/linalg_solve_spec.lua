@@ -45,6 +45,14 @@ local function adj(t)
   return tt:to("float64"):to(t.dtype) * 2 - tt
 end
 
+-- Two n x n float64 matrices: the identity, then one whose U has a zero at (2, 2).
+local function singular_batch(n)
+  local s = lt.zeros(2, n, n, "float64")
+  s[1] = lt.eye(n, n, "float64")
+  s[2][1][1] = 1
+  return s
+end
+
 local function raises(pattern, f, ...)
   local ok, msg = pcall(f, ...)
   assert.is_false(ok)
@@ -151,9 +159,7 @@ describe("lt.linalg.solve", function()
   end)
 
   it("raises for a singular matrix, naming the batch element as torch", function()
-    local s = lt.zeros(2, 3, 3, "float64")
-    s[1] = lt.eye(3, 3, "float64")
-    s[2][1][1] = 1
+    local s = singular_batch(3)
     raises("linalg.solve: (Batch element 1): The solver failed because the input matrix is singular.",
       lt.linalg.solve, s, lt.ones(3, "float64"))
     raises("linalg.solve: The solver failed because the input matrix is singular.",
@@ -188,9 +194,7 @@ end)
 
 describe("lt.linalg.solve_ex", function()
   it("reports singular matrices in info (int32 of the batch shape) instead of raising", function()
-    local s = lt.zeros(2, 3, 3, "float64")
-    s[1] = lt.eye(3, 3, "float64")
-    s[2][1][1] = 1
+    local s = singular_batch(3)
     local x, info = lt.linalg.solve_ex(s, lt.ones(3, "float64"))
     assert.are.equal("int32", info.dtype)
     assert.are.same({ 0, 2 }, info:tolist())
@@ -285,9 +289,7 @@ describe("lt.linalg.inv", function()
   end)
 
   it("raises for a singular matrix as torch, naming the batch element and the diagonal element", function()
-    local s = lt.zeros(2, 5, 5, "float64")
-    s[1] = lt.eye(5, 5, "float64")
-    s[2][1][1] = 1
+    local s = singular_batch(5)
     raises("linalg.inv: (Batch element 1): The diagonal element 2 is zero, the inversion could not "
       .. "be completed because the input matrix is singular.", lt.linalg.inv, s)
     raises("inverse: The diagonal element 2 is zero", s[2].inverse, s[2])
@@ -313,9 +315,7 @@ end)
 
 describe("lt.linalg.inv_ex", function()
   it("reports singular matrices in info and gives NaN for their inverse", function()
-    local s = lt.zeros(2, 5, 5, "float64")
-    s[1] = lt.eye(5, 5, "float64")
-    s[2][1][1] = 1
+    local s = singular_batch(5)
     local x, info = lt.linalg.inv_ex(s)
     assert.are.same({ 0, 2 }, info:tolist())
     close(x[1], lt.eye(5, 5, "float64"), 0)
@@ -490,9 +490,7 @@ describe("lt.linalg.lu_factor, lu and lu_solve", function()
   end)
 
   it("reports a zero on U's diagonal: lu_factor raises, lu_factor_ex gives info, lu does neither", function()
-    local s = lt.zeros(2, 3, 3, "float64")
-    s[1] = lt.eye(3, 3, "float64")
-    s[2][1][1] = 1
+    local s = singular_batch(3)
     raises("linalg.lu_factor: (Batch element 1): U[2,2] is zero and using it on lu_solve would "
       .. "result in a division by zero", lt.linalg.lu_factor, s)
     local _, _, info = lt.linalg.lu_factor_ex(s)

@@ -161,13 +161,7 @@ static int lu_solve_check(const lt_tensor *lu, const lt_tensor *piv, const lt_te
                    "of type %s instead",
                    fname, lt_dtypes[lu->dtype].name, lt_dtypes[b->dtype].name);
   int64_t n = lu->shape[lu->ndim - 1], r = b->shape[b->ndim - 2], c = b->shape[b->ndim - 1];
-  if ((left ? r : c) != n)
-    return lt_fail(err, LT_EARG,
-                   "%s: incompatible shapes of A and B for the equation %s (%lldx%lld and "
-                   "%lldx%lld)",
-                   fname, left ? "AX = B" : "XA = B", (long long)n, (long long)n, (long long)r,
-                   (long long)c);
-  return LT_OK;
+  return lt_la_rhs_check(n, r, c, left, fname, err);
 }
 
 /* Pivots of piv (contiguous int32) outside 1..n fail: LAPACK would swap rows out of bounds. */

@@ -84,6 +84,14 @@ int lt_la_broadcast(const lt_tensor *a, int ta, const lt_tensor *b, int tb, cons
   return rc;
 }
 
+int lt_la_rhs_check(int64_t n, int64_t r, int64_t c, int left, const char *fname, lt_error *err) {
+  if ((left ? r : c) == n) return LT_OK;
+  return lt_fail(err, LT_EARG,
+                 "%s: incompatible shapes of A and B for the equation %s (%lldx%lld and %lldx%lld)",
+                 fname, left ? "AX = B" : "XA = B", (long long)n, (long long)n, (long long)r,
+                 (long long)c);
+}
+
 static int is_complex(lt_dtype dt) { return dt == LT_COMPLEX64 || dt == LT_COMPLEX128; }
 
 void lt_la_conj(lt_dtype dt, void *p, int64_t n) {
@@ -345,15 +353,10 @@ static int solve_rhs(const lt_tensor *a, const lt_tensor *b, int left, const cha
   if (rc) return rc;
   const lt_tensor *t = *bm;
   int64_t r = t->shape[t->ndim - 2], c = t->shape[t->ndim - 1];
-  if ((left ? r : c) != n) {
-    lt_tensor_free(*bm), *bm = NULL;
-    return lt_fail(err, LT_EARG,
-                   "%s: incompatible shapes of A and B for the equation %s (%lldx%lld and "
-                   "%lldx%lld)",
-                   fname, left ? "AX = B" : "XA = B", (long long)n, (long long)n, (long long)r,
-                   (long long)c);
-  }
-  return lt_la_check(t, fname, "B", 0, NULL, err);
+  rc = lt_la_rhs_check(n, r, c, left, fname, err);
+  if (!rc) rc = lt_la_check(t, fname, "B", 0, NULL, err);
+  if (rc) lt_tensor_free(*bm), *bm = NULL;
+  return rc;
 }
 
 #ifdef LT_LINALG_SMALL
@@ -467,12 +470,7 @@ int lt_linalg_solve_triangular(const lt_tensor *a, const lt_tensor *b, int upper
   if (rc) return rc;
   int nd = b->ndim;
   int64_t n = a->shape[a->ndim - 1], r = b->shape[nd - 2], c = b->shape[nd - 1];
-  if ((left ? r : c) != n)
-    return lt_fail(err, LT_EARG,
-                   "%s: incompatible shapes of A and B for the equation %s (%lldx%lld and "
-                   "%lldx%lld)",
-                   fname, left ? "AX = B" : "XA = B", (long long)n, (long long)n, (long long)r,
-                   (long long)c);
+  if ((rc = lt_la_rhs_check(n, r, c, left, fname, err))) return rc;
   if ((rc = lt_lapack_ready(fname, err))) return rc;
   lt_tensor *av = NULL, *bv = NULL, *ac = NULL, *acv = NULL, *out = NULL;
   rc = lt_la_broadcast(a, 2, b, 2, fname, &av, &bv, err);

@@ -90,6 +90,8 @@ int lt_la_begin(const char *fname, lt_error *err);
    shape (*nbatch dims, in *batch). */
 int lt_la_broadcast(const lt_tensor *a, int ta, const lt_tensor *b, int tb, const char *fname,
                     lt_tensor **av, lt_tensor **bv, lt_error *err);
+/* Fails unless the right-hand sides (r x c) fit A X = B (left: r == n) or X A = B (c == n). */
+int lt_la_rhs_check(int64_t n, int64_t r, int64_t c, int left, const char *fname, lt_error *err);
 /* Conjugates the n elements of the contiguous buffer p of dtype dt (nothing for real dtypes). */
 void lt_la_conj(lt_dtype dt, void *p, int64_t n);
 /* Stores re + i im into the element p of dtype dt (a LAPACK dtype). */
