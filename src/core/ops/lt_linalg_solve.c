@@ -69,9 +69,13 @@ int lt_la_broadcast(const lt_tensor *a, int ta, const lt_tensor *b, int tb, cons
   int64_t batch[LT_MAX_NDIM], shape[LT_MAX_NDIM];
   int pos = lt_broadcast_join(&nd, batch, a->ndim - ta, a->shape);
   if (!pos) pos = lt_broadcast_join(&nd, batch, b->ndim - tb, b->shape);
-  if (pos)
-    return lt_fail(err, LT_EARG, "%s: the batch dims of A (%d) and B (%d) do not broadcast", fname,
-                   a->ndim - ta, b->ndim - tb);
+  if (pos) {
+    char sa[100], sb[100];
+    lt_shape_str(a->ndim - ta, a->shape, sa, sizeof sa);
+    lt_shape_str(b->ndim - tb, b->shape, sb, sizeof sb);
+    return lt_fail(err, LT_EARG, "%s: the batch dims of A %s and B %s do not broadcast", fname, sa,
+                   sb);
+  }
   if (nd + (ta > tb ? ta : tb) > LT_MAX_NDIM)
     return lt_fail(err, LT_EARG, "%s: too many dims", fname);
   memcpy(shape, batch, (size_t)nd * sizeof shape[0]);
