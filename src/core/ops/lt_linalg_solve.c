@@ -559,22 +559,24 @@ int lt_linalg_matrix_power(const lt_tensor *a, int64_t n, const char *fname, lt_
   int rc = lt_la_check(a, fname, "A", 1, NULL, err);
   if (rc) return rc;
   if (n == 0) return identities(a, out, err);
-  lt_tensor *base = NULL, *res = NULL, *t = NULL;
-  rc = n < 0 ? lt_linalg_inv(a, fname, 1, &base, NULL, err) : lt_clone(a, &base, err);
+  lt_tensor *owned = NULL, *res = NULL; /* owned: base when it is not a */
+  if (n < 0 && (rc = lt_linalg_inv(a, fname, 1, &owned, NULL, err))) return rc;
+  const lt_tensor *base = owned ? owned : a;
   uint64_t e = n < 0 ? 0 - (uint64_t)n : (uint64_t)n;
-  while (!rc) { /* res = res * base^(bits of e), base squared at each bit */
+  for (;;) { /* res = the product of base^(2^k) over the bits k of e */
     if (e & 1) {
-      if (res)
-        rc = product(res, base, fname, &t, err), lt_tensor_free(res), res = t, t = NULL;
-      else
-        rc = lt_clone(base, &res, err);
+      lt_tensor *t = NULL;
+      rc = res ? product(res, base, fname, &t, err) : lt_clone(base, &t, err);
+      lt_tensor_free(res), res = t;
+      if (rc) break;
     }
-    e >>= 1;
-    if (!e || rc) break;
-    rc = product(base, base, fname, &t, err);
-    lt_tensor_free(base), base = t, t = NULL;
+    if (!(e >>= 1)) break;
+    lt_tensor *sq = NULL;
+    rc = product(base, base, fname, &sq, err);
+    lt_tensor_free(owned), owned = sq, base = sq;
+    if (rc) break;
   }
-  lt_tensor_free(base);
+  lt_tensor_free(owned);
   return lt_give(rc, res, out);
 }
 
