@@ -105,6 +105,7 @@ static int slot(lt_dtype dt) {
   }
 }
 
+#ifdef LTENSOR_HAVE_BLAS /* (without a BLAS nothing is looked up: take_all would be unused) */
 /* Looks every routine up with sym (a library's lookup); 1 when all are there. */
 static int take_all(void *(*sym)(void *, const char *), void *lib) {
   static const char pre[4] = {'s', 'd', 'c', 'z'};
@@ -121,7 +122,6 @@ static int take_all(void *(*sym)(void *, const char *), void *lib) {
   return all;
 }
 
-#ifdef LTENSOR_HAVE_BLAS
 static void *blas_sym(void *lib, const char *name) { return (void)lib, lt_blas_sym(name); }
 
 static int find_lapack(void) {
