@@ -8,8 +8,8 @@
  *
  * Argument handling only: the work is the core's (lt_linalg_solve.h), whose messages name the
  * function already (as torch's LinAlgError does), so they are raised as they are. Read only by
- * lua_init.c (ltl_part_linalg_solve, after ltl_part_linalg); calls the base (lua_ud.h),
- * lua_linalg.h and the core.
+ * lua_init.c (ltl_part_linalg_solve, after ltl_part_spaces, which makes lt.linalg); calls the
+ * base (lua_ud.h), lua_linalg.h and the core.
  */
 #include "lt_linalg_solve.h"
 #include "lua_linalg.h"
