@@ -277,6 +277,16 @@ describe("lt.linalg.inv", function()
     end
   end)
 
+  it("computes float16 and bfloat16 in float32, and returns float32", function()
+    local a = lt.tensor({ { 2, 0 }, { 0, 4 } })
+    for _, dt in ipairs({ "float16", "bfloat16" }) do
+      local x = lt.linalg.inv(a:to(dt))
+      assert.are.equal("float32", x.dtype)
+      close(x, lt.tensor({ { 0.5, 0 }, { 0, 0.25 } }), 0)
+      assert.are.equal("float32", lt.linalg.det(a:to(dt)).dtype)
+    end
+  end)
+
   it("is t:inverse() and lt.inverse(t) too", function()
     local a = wellcond({}, 5, "float64")
     close(a:inverse(), lt.linalg.inv(a), 0)
