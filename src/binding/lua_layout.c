@@ -288,11 +288,22 @@ static int m_diagflat(lua_State *L) {
   return ltl_result(L, lt_diagflat(t, off, ltl_out(L), &err), &err, "diagflat");
 }
 
-/* lt.broadcast_tensors(t1, t2, ...): the views, as several values. */
+/* The tensors of a call f(t1, t2, ...) or f({t1, t2, ...}) (at most most of them), pushed as
+   ltl_tensors' block; their count into *n. */
+static const lt_tensor **tensor_args(lua_State *L, int most, int *n, const char *fname) {
+  ltl_args(L, 0, most, 0, fname);
+  int list = lua_type(L, 1) == LUA_TTABLE && !ltl_testud(L, 1);
+  if (list) ltl_args_end(L, 0, 1, 0, fname);
+  lua_Integer k = list ? (lua_Integer)lua_rawlen(L, 1) : lua_gettop(L);
+  if (k > most) ltl_error(L, "%s: too many tensors (at most %d)", fname, most);
+  *n = (int)k;
+  return ltl_tensors(L, 1, k, list, fname, list ? "element" : "argument");
+}
+
+/* lt.broadcast_tensors(t1, t2, ...) or ({t1, t2, ...}): the views, as several values. */
 static int f_broadcast_tensors(lua_State *L) {
-  ltl_args(L, 0, LTL_MAX_VALUES, 0, "broadcast_tensors");
-  int n = lua_gettop(L);
-  const lt_tensor **ts = ltl_tensors(L, 1, n, 0, "broadcast_tensors", "argument");
+  int n;
+  const lt_tensor **ts = tensor_args(L, LTL_MAX_VALUES, &n, "broadcast_tensors");
   luaL_checkstack(L, n + 2, "broadcast_tensors: too many tensors");
   lt_tensor **outs = lua_newuserdatauv(L, (size_t)(n ? n : 1) * sizeof(lt_tensor *), 0);
   ltl_ud **uds = lua_newuserdatauv(L, (size_t)(n ? n : 1) * sizeof(ltl_ud *), 0);
@@ -307,11 +318,10 @@ static int f_broadcast_tensors(lua_State *L) {
 
 /* {====== constructors ====== */
 
-/* lt.cartesian_prod(t1, t2, ...): 1-d tensors of one dtype. */
+/* lt.cartesian_prod(t1, t2, ...) or ({t1, t2, ...}): 1-d tensors of one dtype. */
 static int f_cartesian_prod(lua_State *L) {
-  ltl_args(L, 0, LT_MAX_NDIM, 0, "cartesian_prod");
-  int n = lua_gettop(L);
-  const lt_tensor **ts = ltl_tensors(L, 1, n, 0, "cartesian_prod", "argument");
+  int n;
+  const lt_tensor **ts = tensor_args(L, LT_MAX_NDIM, &n, "cartesian_prod");
   lt_error err;
   return ltl_result(L, lt_cartesian_prod(ts, n, ltl_out(L), &err), &err, "cartesian_prod");
 }
