@@ -149,7 +149,7 @@ static int split_at(lua_State *L, int least, const char *fname) {
   if (t->ndim < least)
     return ltl_error(L, "%s: expected a tensor of at least %d dims, got %d", fname, least, t->ndim);
   if (lua_isnone(L, 2)) return luaL_argerror(L, 2, "sections or indices expected");
-  int d = least == 1 ? (t->ndim > 1) : least - 1;
+  int d = least == 2 ? 0 : least == 3 ? 2 : t->ndim > 1; /* vsplit, dsplit, hsplit */
   return push_split(L, t, d, 2, 1, fname);
 }
 static int m_vsplit(lua_State *L) { return split_at(L, 2, "vsplit"); }

@@ -1,0 +1,532 @@
+-- Rearranging tensors (issue 27): hstack, vstack, dstack, column_stack, tensor_split, vsplit,
+-- hsplit, dsplit, movedim/moveaxis, swapaxes/swapdims, ravel, take_along_dim,
+-- repeat_interleave, rot90, fliplr, flipud, diag_embed, diagflat, broadcast_tensors,
+-- cartesian_prod, combinations, tril_indices/triu_indices, unravel_index, vander, kron,
+-- tensordot, inner and baddbmm, with torch 2.x's names, order and results (dims and positions
+-- 1-based; tensor_split's indices are torch's counts of elements before each cut).
+local lt = require "ltensor"
+local dlpack = require "ltensor.dlpack"
+local helpers = require "helpers"
+
+-- A 2 x 3 int64 matrix 0..5.
+local function m23() return lt.arange(6):view(2, 3) end
+local function read_only(t) return dlpack.from_dlpack(dlpack.ReadOnlyTensorWrapper(t)) end
+local function lists(ts)
+  local r = {}
+  for i, t in ipairs(ts) do r[i] = t:tolist() end
+  return r
+end
+
+describe("hstack, vstack, dstack, column_stack", function()
+  it("hstack joins 1-d tensors along dim 1 and others along dim 2, 0-d as 1-d", function()
+    assert.same({ { 0, 1, 2, 0, 1, 2 }, { 3, 4, 5, 3, 4, 5 } }, lt.hstack({ m23(), m23() }):tolist())
+    local h = lt.hstack({ lt.tensor(1), lt.tensor({ 2.5, 3 }) })
+    assert.same({ 1, 2.5, 3 }, h:tolist())
+    assert.equal("float32", h.dtype) -- promoted as cat
+  end)
+
+  it("vstack makes 0-d and 1-d tensors rows", function()
+    assert.same({ { 1, 2 }, { 3, 4 } }, lt.vstack({ lt.tensor({ 1, 2 }), lt.tensor({ 3, 4 }) }):tolist())
+    assert.same({ 2, 1 }, lt.vstack({ lt.tensor(1), lt.tensor(2) }).shape)
+    assert.same({ 4, 3 }, lt.vstack({ m23(), m23():t():t() }).shape)
+  end)
+
+  it("dstack makes n 1 x n x 1 and m x n m x n x 1, joined along dim 3", function()
+    local d = lt.dstack({ lt.tensor({ 1, 2 }), lt.tensor({ 3, 4 }) })
+    assert.same({ { { 1, 3 }, { 2, 4 } } }, d:tolist())
+    assert.same({ 2, 3, 2 }, lt.dstack({ m23(), m23() }).shape)
+    assert.same({ 1, 1, 2 }, lt.dstack({ lt.tensor(1), lt.tensor(2) }).shape)
+  end)
+
+  it("column_stack makes 0-d and 1-d tensors columns", function()
+    assert.same({ { 1, 1, 1 }, { 2, 1, 1 } },
+      lt.column_stack({ lt.tensor({ 1, 2 }), lt.ones(2, 2) }):tolist())
+    assert.same({ 1, 2 }, lt.column_stack({ lt.tensor(1), lt.tensor(2) }).shape)
+    local t = m23():t() -- a transposed view
+    assert.same({ { 0, 3, 9 }, { 1, 4, 9 }, { 2, 5, 9 } },
+      lt.column_stack({ t, lt.full({ 3 }, 9) }):tolist())
+  end)
+
+  it("raises for an empty list and shapes that do not join", function()
+    helpers.raises("hstack: expected a non%-empty sequence of tensors", lt.hstack, {})
+    helpers.raises("vstack: ", lt.vstack, { lt.ones(2), lt.ones(3) })
+    helpers.raises("bad argument #1 to '.-dstack' %(table expected", lt.dstack, lt.ones(2))
+    helpers.raises("column_stack: element 2 is a number, not a tensor", lt.column_stack,
+      { lt.ones(2), 3 })
+  end)
+end)
+
+describe("tensor_split", function()
+  it("splits into n pieces, the first size % n one longer", function()
+    assert.same({ { 0, 1, 2 }, { 3, 4 }, { 5, 6 } }, lists(lt.arange(7):tensor_split(3)))
+    assert.same({ { 0 }, { 1 }, {}, {} }, lists(lt.arange(2):tensor_split(4)))
+  end)
+
+  it("cuts before each index, an index counting the elements before its cut", function()
+    local p = lt.tensor_split(lt.arange(7), { 1, 5, 3, 10 })
+    assert.same({ { 0 }, { 1, 2, 3, 4 }, {}, { 3, 4, 5, 6 }, {} }, lists(p))
+    assert.same({ { 0, 1, 2, 3, 4 }, { 5, 6 } }, lists(lt.arange(7):tensor_split({ -2 })))
+    assert.same({ { 0, 1, 2, 3, 4, 5, 6 } }, lists(lt.arange(7):tensor_split({})))
+  end)
+
+  it("splits along dim, giving views", function()
+    local t = m23()
+    local p = t:tensor_split(2, 2)
+    assert.same({ { { 0, 1 }, { 3, 4 } }, { { 2 }, { 5 } } }, lists(p))
+    p[1][{ 1, 1 }] = 42
+    assert.equal(42, t:get(1, 1))
+    assert.same({ { { 0, 1, 2 } }, { { 3, 4, 5 } } }, lists(lt.tensor_split(m23(), { 1 }, -2)))
+  end)
+
+  it("raises for 0-d tensors, sections < 1, bad indices and dims", function()
+    helpers.raises("tensor_split: expected a tensor of at least 1 dim",
+      function() lt.tensor(1):tensor_split(2) end)
+    helpers.raises("sections 0 must be positive", function() m23():tensor_split(0) end)
+    helpers.raises("index #2 must be an integer", function() m23():tensor_split({ 1, "a" }) end)
+    helpers.raises("dim 3 out of range", function() m23():tensor_split(2, 3) end)
+    helpers.raises("more than 16777216 pieces", function() m23():tensor_split(1 << 40) end)
+  end)
+end)
+
+describe("vsplit, hsplit, dsplit", function()
+  local t = lt.arange(12):view(4, 3)
+  it("vsplit splits dim 1 into equal pieces or at indices", function()
+    assert.same({ { { 0, 1, 2 }, { 3, 4, 5 } }, { { 6, 7, 8 }, { 9, 10, 11 } } }, lists(t:vsplit(2)))
+    assert.same({ 3, 3 }, t:vsplit({ 1 })[2].shape)
+  end)
+
+  it("hsplit splits dim 2 (dim 1 of a 1-d tensor)", function()
+    assert.same({ { 0, 1, 2 }, { 3, 4, 5 }, { 6, 7, 8 }, { 9, 10, 11 } },
+      lists(lt.hsplit(lt.arange(12), 4)))
+    assert.same({ { 0 }, { 3 }, { 6 }, { 9 } }, t:hsplit(3)[1]:tolist())
+  end)
+
+  it("dsplit splits dim 3", function()
+    local p = lt.arange(12):view(2, 3, 2):dsplit(2)
+    assert.same({ { { 0 }, { 2 }, { 4 } }, { { 6 }, { 8 }, { 10 } } }, p[1]:tolist())
+  end)
+
+  it("raises when n does not divide the dim or the tensor has too few dims", function()
+    helpers.raises("vsplit: dim 1 of size 4 does not divide into 3 equal pieces",
+      function() t:vsplit(3) end)
+    helpers.raises("hsplit: dim 1 of size 12 does not divide into 5", lt.hsplit, lt.arange(12), 5)
+    helpers.raises("vsplit: expected a tensor of at least 2 dims, got 1", lt.vsplit, lt.arange(4), 2)
+    helpers.raises("dsplit: expected a tensor of at least 3 dims, got 2", function() t:dsplit(1) end)
+  end)
+end)
+
+describe("movedim, moveaxis, swapaxes, swapdims", function()
+  it("moves dims to their destinations, the others keeping their order (a view)", function()
+    local t = lt.zeros(2, 3, 4)
+    assert.same({ 3, 4, 2 }, t:movedim({ 1, 2 }, { 3, 1 }).shape)
+    assert.same({ 3, 4, 2 }, lt.movedim(t, 1, -1).shape)
+    assert.same({ 4, 2, 3 }, t:moveaxis(3, 1).shape)
+    local m = m23()
+    local v = m:movedim(1, 2)
+    v[{ 1, 2 }] = 9
+    assert.equal(9, m:get(2, 1))
+    assert.same({ { 0, 3 }, { 1, 4 }, { 2, 5 } }, m23():movedim(2, 1):tolist())
+    assert.same({}, lt.tensor(1):movedim(1, -1).shape)
+  end)
+
+  it("swapaxes and swapdims are transpose's views", function()
+    assert.same({ { 0, 3 }, { 1, 4 }, { 2, 5 } }, m23():swapaxes(1, 2):tolist())
+    assert.same({ 4, 3, 2 }, lt.swapdims(lt.zeros(2, 3, 4), 1, -1).shape)
+    assert.same({}, lt.tensor(1):swapaxes(1, -1).shape)
+  end)
+
+  it("raises for repeated dims and lists of different lengths", function()
+    helpers.raises("movedim: dim 1 appears twice in source", function() m23():movedim({ 1, 1 }, { 1, 2 }) end)
+    helpers.raises("movedim: 1 source dims and 2 destination dims", function()
+      m23():movedim({ 1 }, { 1, 2 })
+    end)
+    helpers.raises("bad argument #1 to 'moveaxis' %(dim 3 out of range", function() m23():moveaxis(3, 1) end)
+    helpers.raises("bad argument #2 to 'swapaxes' %(dim 5 out of range", function() m23():swapaxes(1, 5) end)
+  end)
+end)
+
+describe("ravel", function()
+  it("flattens in row-major order, a view when contiguous", function()
+    local t = m23()
+    local r = t:ravel()
+    r[1] = 7
+    assert.equal(7, t:get(1, 1))
+    local c = lt.ravel(m23():t())
+    assert.same({ 0, 3, 1, 4, 2, 5 }, c:tolist())
+    assert.is_true(c:is_contiguous())
+    assert.same({ 1 }, lt.tensor(3):ravel().shape)
+    assert.same({ 0 }, lt.zeros(2, 0):ravel().shape)
+  end)
+end)
+
+describe("take_along_dim", function()
+  local a = lt.arange(6, "float64"):view(2, 3)
+  it("takes the elements at 1-based positions along dim", function()
+    assert.same({ { 0 }, { 5 } }, a:take_along_dim(lt.tensor({ { 1 }, { 3 } }), 2):tolist())
+    assert.same({ { 3, 1, 2 } }, a:take_along_dim(lt.tensor({ { 2, 1, 1 } }), 1):tolist())
+    assert.same({ { 2 }, { 5 } }, a:take_along_dim(lt.tensor({ { -1 } }, "int32"), 2):tolist())
+  end)
+
+  it("takes from the flattened tensor without dim", function()
+    assert.same({ 5, 0 }, lt.take_along_dim(a, lt.tensor({ 6, 1 })):tolist())
+    assert.same({ 0, 2 }, a:take_along_dim(lt.tensor({ { 1 }, { 3 } })):tolist())
+  end)
+
+  it("broadcasts input and indices in the other dims", function()
+    local r = lt.zeros(2, 1, 4):take_along_dim(lt.ones({ 1, 3, 1 }, "int64"), 2)
+    assert.same({ 2, 3, 4 }, r.shape)
+    local t = a:t() -- a transposed view, 3 x 2
+    assert.same({ { 3 }, { 4 }, { 5 } }, t:take_along_dim(lt.tensor({ { 2 } }), 2):tolist())
+  end)
+
+  it("raises for float indices, other ranks, out of range and non-broadcasting shapes", function()
+    helpers.raises("indices must be an int64 or int32 tensor", function() a:take_along_dim(lt.tensor({ { 1.0 } }), 2) end)
+    helpers.raises("same number of dims, got 2 and 1", function() a:take_along_dim(lt.tensor({ 1 }), 2) end)
+    helpers.raises("index 0 is out of range .* %(indices are 1%-based%)", function()
+      a:take_along_dim(lt.tensor({ { 0 } }), 2)
+    end)
+    helpers.raises("do not broadcast in dim 2", function() a:take_along_dim(lt.tensor({ { 1, 2 } }), 1) end)
+  end)
+end)
+
+describe("repeat_interleave", function()
+  local a = lt.arange(6, "float32"):view(2, 3)
+  it("repeats each element of the flattened tensor without dim", function()
+    assert.same({ 1, 1, 2, 2 }, lt.tensor({ 1, 2 }):repeat_interleave(2):tolist())
+    assert.same({ 5, 5, 5 }, lt.tensor(5):repeat_interleave(3):tolist())
+    assert.same({ 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5 }, a:t():t():repeat_interleave(2):tolist())
+  end)
+
+  it("repeats along dim by an integer or a tensor of counts", function()
+    assert.same({ { 0, 1, 2 }, { 3, 4, 5 }, { 3, 4, 5 } },
+      a:repeat_interleave(lt.tensor({ 1, 2 }), 1):tolist())
+    assert.same({ { 0, 0, 1, 1, 2, 2 }, { 3, 3, 4, 4, 5, 5 } },
+      lt.repeat_interleave(a, lt.tensor({ 2 }), 2):tolist())
+    assert.same({ { 0, 1, 2 }, { 0, 1, 2 }, { 3, 4, 5 }, { 3, 4, 5 } },
+      a:repeat_interleave(2, 1, { output_size = 4 }):tolist())
+    assert.same({ 2, 0 }, a:repeat_interleave(lt.tensor({ 0, 0, 0 }), 2).shape)
+  end)
+
+  it("lt.repeat_interleave(repeats) gives the 1-based positions repeated", function()
+    assert.same({ 1, 2, 2, 3, 3, 3 }, lt.repeat_interleave(lt.tensor({ 1, 2, 3 })):tolist())
+    assert.same({}, lt.repeat_interleave(lt.tensor({}, "int64")):tolist())
+  end)
+
+  it("raises for negative, float or misshapen repeats and a wrong output_size", function()
+    helpers.raises("repeat_interleave: repeats must be non%-negative, got %-1", function() a:repeat_interleave(-1) end)
+    helpers.raises("repeats must be non%-negative", function() a:repeat_interleave(lt.tensor({ -1, 2 }), 1) end)
+    helpers.raises("repeats must be an integer tensor, got float32", function()
+      a:repeat_interleave(lt.tensor({ 1.0, 2 }), 1)
+    end)
+    helpers.raises("one value or one per element %(2%), got 3", function()
+      a:repeat_interleave(lt.tensor({ 1, 2, 3 }), 1)
+    end)
+    helpers.raises("repeats must be a 0%-d or 1%-d tensor", function()
+      a:repeat_interleave(lt.tensor({ { 1, 2 } }), 1)
+    end)
+    helpers.raises("output_size 5 is not the sum of the repeats %(4%)", function()
+      a:repeat_interleave(2, 1, { output_size = 5 })
+    end)
+    helpers.raises("more than an int64 holds", function() a:repeat_interleave(1 << 62) end)
+  end)
+end)
+
+describe("rot90, fliplr, flipud", function()
+  local a = lt.arange(6, "float32"):view(2, 3)
+  it("rotates from the first dim towards the second, k quarter turns", function()
+    assert.same({ { 2, 5 }, { 1, 4 }, { 0, 3 } }, a:rot90():tolist())
+    assert.same({ { 3, 0 }, { 4, 1 }, { 5, 2 } }, a:rot90(-1):tolist())
+    assert.same({ { 3, 0 }, { 4, 1 }, { 5, 2 } }, lt.rot90(a, 1, { 2, 1 }):tolist())
+    assert.same({ { 5, 4, 3 }, { 2, 1, 0 } }, a:rot90(2):tolist())
+    assert.same(a:tolist(), a:rot90(4):tolist())
+    assert.same(a:rot90(3):tolist(), a:rot90(-1):tolist())
+    assert.same({ 3, 2, 4 }, lt.zeros(2, 3, 4):rot90(1, { 1, 2 }).shape)
+  end)
+
+  it("gives a new tensor even for k = 0", function()
+    local r = a:rot90(0)
+    r[{ 1, 1 }] = 9
+    assert.equal(0, a:get(1, 1))
+  end)
+
+  it("fliplr reverses dim 2 and flipud dim 1", function()
+    assert.same({ { 2, 1, 0 }, { 5, 4, 3 } }, a:fliplr():tolist())
+    assert.same({ { 3, 4, 5 }, { 0, 1, 2 } }, lt.flipud(a):tolist())
+    assert.same({ 2, 1 }, lt.tensor({ 1, 2 }):flipud():tolist())
+  end)
+
+  it("raises for too few dims and equal dims", function()
+    helpers.raises("rot90: expected a tensor of at least 2 dims, got 1", function() lt.zeros(3):rot90() end)
+    helpers.raises("rot90: the rotation dims are the same dim %(1%)", function() a:rot90(1, { 1, 1 }) end)
+    helpers.raises("fliplr: expected a tensor of at least 2 dims, got 1", function() lt.zeros(3):fliplr() end)
+    helpers.raises("flipud: expected a tensor of at least 1 dims, got 0", function() lt.tensor(1):flipud() end)
+  end)
+end)
+
+describe("diag_embed and diagflat", function()
+  it("diag_embed puts the last dim on a diagonal of two new dims", function()
+    local t = lt.tensor({ { 1, 2 }, { 3, 4 } })
+    assert.same({ { { 1, 0 }, { 0, 2 } }, { { 3, 0 }, { 0, 4 } } }, t:diag_embed():tolist())
+    assert.same({ { { 0, 1, 0 }, { 0, 3, 0 } }, { { 0, 0, 2 }, { 0, 0, 4 } }, { { 0, 0, 0 }, { 0, 0, 0 } } },
+      lt.diag_embed(t, 1, 1, 3):tolist())
+    assert.same({ { 0, 0, 0 }, { 1, 0, 0 }, { 0, 2, 0 } }, lt.tensor({ 1, 2 }):diag_embed(-1):tolist())
+    assert.same({ { true } }, lt.tensor({ true }):diag_embed():tolist())
+  end)
+
+  it("diagflat puts the flattened tensor on a diagonal", function()
+    assert.same({ { 0, 0, 0 }, { 1, 0, 0 }, { 0, 2, 0 } }, lt.tensor({ 1, 2 }):diagflat(-1):tolist())
+    local d = lt.diagflat(lt.tensor({ { 1, 2 }, { 3, 4 } }):t()) -- flattened row-major: 1 3 2 4
+    assert.same({ 1, 3, 2, 4 }, d:diagonal():tolist())
+    assert.same({ 4, 4 }, d.shape)
+    assert.same({ { 3 } }, lt.tensor(3):diagflat():tolist())
+    assert.same({ 0, 0 }, lt.tensor({}):diagflat().shape)
+  end)
+
+  it("raises for 0-d input, equal dims and an offset too large", function()
+    helpers.raises("diag_embed: expected a tensor of at least 1 dim", function() lt.tensor(1):diag_embed() end)
+    helpers.raises("diag_embed: dim1 and dim2 are the same dim %(1%)", function() lt.ones(2):diag_embed(0, 1, 1) end)
+    helpers.raises("offset .* is too large", function() lt.ones(2):diag_embed(math.maxinteger) end)
+    helpers.raises("diagflat: .*overflow", function() lt.ones(2):diagflat(math.mininteger) end)
+  end)
+end)
+
+describe("broadcast_tensors", function()
+  it("returns views of the broadcast shape as several results", function()
+    local a, b = lt.broadcast_tensors(lt.zeros(2, 1), lt.ones({ 3 }, "int32"))
+    assert.same({ 2, 3 }, a.shape)
+    assert.same({ { 1, 1, 1 }, { 1, 1, 1 } }, b:tolist())
+    assert.equal("int32", b.dtype)
+    local x = lt.arange(3)
+    local v = lt.broadcast_tensors({ x, lt.zeros(2, 3) })
+    assert.same({ 0, 1 }, v:stride())
+    assert.same({ 2, 3 }, v.shape)
+    assert.equal(0, select("#", lt.broadcast_tensors()))
+  end)
+
+  it("raises when shapes do not broadcast", function()
+    helpers.raises("broadcast_tensors: ", lt.broadcast_tensors, lt.zeros(2), lt.zeros(3))
+    helpers.raises("broadcast_tensors: argument 2 is a number, not a tensor", lt.broadcast_tensors, lt.zeros(2), 3)
+  end)
+end)
+
+describe("cartesian_prod and combinations", function()
+  it("cartesian_prod lists every tuple in row-major order", function()
+    assert.same({ { 1, 3 }, { 1, 4 }, { 1, 5 }, { 2, 3 }, { 2, 4 }, { 2, 5 } },
+      lt.cartesian_prod(lt.tensor({ 1, 2 }), lt.tensor({ 3, 4, 5 })):tolist())
+    assert.same({ 1, 2 }, lt.cartesian_prod(lt.tensor({ 1, 2 })):tolist())
+    assert.same({ 0, 2 }, lt.cartesian_prod({ lt.tensor({ 1, 2 }), lt.tensor({}, "int64") }).shape)
+    local s = lt.arange(6)[{ { 1, 6, 2 } }] -- 0 2 4, a stepped view
+    assert.same({ { 0, 1 }, { 2, 1 }, { 4, 1 } }, lt.cartesian_prod(s, lt.tensor({ 1 })):tolist())
+  end)
+
+  it("combinations lists the r-element combinations in order", function()
+    assert.same({ { 1, 2 }, { 1, 3 }, { 2, 3 } }, lt.combinations(lt.tensor({ 1, 2, 3 })):tolist())
+    assert.same({ { 1, 1 }, { 1, 2 }, { 2, 2 } }, lt.combinations(lt.tensor({ 1, 2 }), 2, true):tolist())
+    assert.same({ 10, 3 }, lt.combinations(lt.tensor({ 1, 2, 3 }), 3, true).shape)
+    assert.same({ 0 }, lt.combinations(lt.tensor({ 1, 2, 3 }), 0).shape)
+    assert.same({ 0, 4 }, lt.combinations(lt.tensor({ 1, 2, 3 }), 4).shape)
+    assert.same({ { 1.5 }, { 2.5 } }, lt.combinations(lt.tensor({ 1.5, 2.5 }), 1):tolist())
+  end)
+
+  it("raises for other ranks, mixed dtypes, negative r and too many combinations", function()
+    helpers.raises("cartesian_prod: tensor 2 must be 1%-d, got 0 dims", lt.cartesian_prod, lt.tensor({ 1 }), lt.tensor(3))
+    helpers.raises("tensor 2 is float32, tensor 1 is int64", lt.cartesian_prod, lt.tensor({ 1 }), lt.tensor({ 3.0 }))
+    helpers.raises("combinations: expected a 1%-d tensor, got 2 dims", lt.combinations, m23())
+    helpers.raises("combinations: r must be non%-negative, got %-1", lt.combinations, lt.tensor({ 1 }), -1)
+    helpers.raises("too many combinations", lt.combinations, lt.arange(100), 50)
+  end)
+end)
+
+describe("tril_indices and triu_indices", function()
+  it("give the 1-based positions of a triangle, row-major, as int64", function()
+    local t = lt.tril_indices(3, 4, 1)
+    assert.equal("int64", t.dtype)
+    assert.same({ { 1, 1, 2, 2, 2, 3, 3, 3, 3 }, { 1, 2, 1, 2, 3, 1, 2, 3, 4 } }, t:tolist())
+    assert.same({ { 1, 1, 2, 2, 3 }, { 1, 2, 1, 2, 2 } }, lt.triu_indices(3, 2, -1):tolist())
+    assert.same({ { 1, 1, 1, 2, 2, 3 }, { 1, 2, 3, 2, 3, 3 } }, lt.triu_indices(3, 3):tolist())
+    assert.same({ 2, 0 }, lt.tril_indices(0, 3).shape)
+    assert.same({ 2, 0 }, lt.tril_indices(3, 3, -5).shape)
+    assert.same({ 2, 9 }, lt.tril_indices(3, 3, 7).shape)
+  end)
+
+  it("select the elements tril and triu keep", function()
+    local m = lt.arange(1, 13):view(3, 4)
+    local i = lt.triu_indices(3, 4, 1)
+    assert.same(m:triu(1)[m:triu(1):ne(0)]:tolist(), m[{ i[1], i[2] }]:tolist())
+  end)
+
+  it("take a dtype positionally or as an option", function()
+    assert.equal("int32", lt.tril_indices(3, 3, "int32").dtype)
+    assert.equal("int32", lt.tril_indices(3, 3, 0, { dtype = "int32" }).dtype)
+    assert.same({ { 1, 2, 2, 3, 3, 3 }, { 1, 1, 2, 1, 2, 3 } }, lt.tril_indices(3, 3, 0, "int16"):tolist())
+  end)
+
+  it("raises for negative sizes, non-integer dtypes and sizes that overflow", function()
+    helpers.raises("tril_indices: row must be non%-negative, got %-1", lt.tril_indices, -1, 3)
+    helpers.raises("triu_indices: col must be non%-negative", lt.triu_indices, 3, -1)
+    helpers.raises("tril_indices: dtype must be an integer dtype, got float32", lt.tril_indices, 3, 3, 0, "float32")
+    helpers.raises("overflow", lt.tril_indices, 1 << 40, 1 << 40)
+  end)
+end)
+
+describe("unravel_index", function()
+  it("gives 1-based coordinates of 1-based flat positions, one tensor per dim", function()
+    local r, c = lt.unravel_index(lt.tensor({ 6, 1, -1 }), { 2, 3 })
+    assert.same({ 2, 1, 2 }, r:tolist())
+    assert.same({ 3, 1, 3 }, c:tolist())
+    assert.equal("int64", r.dtype)
+    local i, j, k = lt.unravel_index(lt.tensor({ { 24 } }, "int32"), 2, 3, 4)
+    assert.same({ { { 2 } }, { { 3 } }, { { 4 } } }, { i:tolist(), j:tolist(), k:tolist() })
+  end)
+
+  it("takes argmax's position, and gives integers for an integer", function()
+    local t = lt.tensor({ { 1, 9, 2 }, { 3, 4, 5 } })
+    local r, c = lt.unravel_index(t:argmax(), t.shape)
+    assert.equal(1, r)
+    assert.equal(2, c)
+    assert.equal(0, select("#", lt.unravel_index(1, {})))
+  end)
+
+  it("raises for positions out of range, float indices and bad shapes", function()
+    helpers.raises("unravel_index: index 7 is out of range for a tensor of 6 elements", lt.unravel_index, 7, { 2, 3 })
+    helpers.raises("index 0 is out of range .* %(indices are 1%-based%)", lt.unravel_index, 0, { 2, 3 })
+    helpers.raises("indices must be an integer tensor, got float32", lt.unravel_index, lt.tensor({ 1.0 }), { 2 })
+    helpers.raises("size #1 is negative", lt.unravel_index, 1, { -2, 3 })
+    helpers.raises("overflow", lt.unravel_index, 1, { math.maxinteger, 3 })
+  end)
+end)
+
+describe("vander", function()
+  it("gives decreasing powers, N columns (default #x)", function()
+    assert.same({ { 1, 1, 1 }, { 4, 2, 1 }, { 9, 3, 1 } }, lt.vander(lt.tensor({ 1, 2, 3 })):tolist())
+    assert.same({ { 1, 1 }, { 1, 2 }, { 1, 3 } }, lt.vander(lt.tensor({ 1.0, 2, 3 }), 2, true):tolist())
+    assert.same({ 2, 0 }, lt.vander(lt.tensor({ 1, 2 }), 0).shape)
+    assert.same({ 0, 0 }, lt.vander(lt.tensor({}, "float32")).shape)
+  end)
+
+  it("gives int64 for bool and integers, and computes complex powers", function()
+    local v = lt.vander(lt.tensor({ true, false }))
+    assert.equal("int64", v.dtype)
+    assert.same({ { 1, 1 }, { 0, 1 } }, v:tolist())
+    assert.equal("int64", lt.vander(lt.tensor({ 1, 2 }, "int32")).dtype)
+    local x = lt.tensor({ 0, 2 }, "complex64")
+    x[1] = { 1, 1 } -- 1 + 1i
+    local c = lt.vander(x, 3, true)
+    assert.same({ { { 1, 0 }, { 1, 1 }, { 0, 2 } }, { { 1, 0 }, { 2, 0 }, { 4, 0 } } }, c:tolist())
+    local h = lt.vander(lt.tensor({ 0.5, 3 }, "float16"), 3)
+    assert.equal("float16", h.dtype)
+    assert.same({ { 0.25, 0.5, 1 }, { 9, 3, 1 } }, h:tolist())
+  end)
+
+  it("raises for other ranks and a negative N", function()
+    helpers.raises("vander: x must be a 1%-d tensor, got 2 dims", lt.vander, m23())
+    helpers.raises("bad argument #2 to '.-vander' %(N %-1 must be non%-negative%)", lt.vander, lt.tensor({ 1 }), -1)
+    helpers.raises("overflow", lt.vander, lt.ones(2), math.maxinteger)
+  end)
+end)
+
+describe("kron, tensordot, inner", function()
+  it("kron gives the Kronecker product, dims aligned to the last", function()
+    assert.same({ { 1, 10, 2, 20 }, { 3, 30, 4, 40 } },
+      lt.kron(lt.tensor({ { 1, 2 }, { 3, 4 } }), lt.tensor({ 1, 10 })):tolist())
+    assert.same({ 1.5, 3 }, lt.tensor({ 1, 2 }):kron(lt.tensor({ 1.5 })):tolist())
+    assert.same({ true, false }, lt.kron(lt.tensor({ true, false }), lt.tensor({ true })):tolist())
+    assert.equal(6, lt.kron(lt.tensor(2), lt.tensor(3)):item())
+    assert.same({ 2, 0 }, lt.kron(lt.zeros(2, 0), lt.ones(3)).shape)
+    assert.same({ { 0, 0, 3, 3 }, { 0, 0, 3, 3 }, { 1, 1, 4, 4 }, { 1, 1, 4, 4 } },
+      lt.kron(m23():t()[{ { 1, 2 } }], lt.ones(2, 2, "int64")):tolist())
+  end)
+
+  it("tensordot sums over the dims given", function()
+    local a, b = lt.arange(6, "float64"):view(2, 3), lt.arange(6, "float64"):view(3, 2)
+    assert.same((a:matmul(b)):tolist(), lt.tensordot(a, b, 1):tolist())
+    assert.same({ 2, 3, 3, 2 }, lt.tensordot(a, b, 0).shape)
+    assert.equal(a:t():mul(b):sum(), lt.tensordot(a, b, { { 1, 2 }, { 2, 1 } }):item())
+    assert.same({ 5, 2 }, lt.tensordot(lt.ones(3, 4, 5), lt.ones(4, 3, 2), { { 2, 1 }, { 1, 2 } }).shape)
+    assert.equal(55, lt.tensordot(lt.arange(6), lt.arange(6), 1):item())
+  end)
+
+  it("inner sums over both last dims; a 0-d operand multiplies", function()
+    assert.equal(11, lt.inner(lt.tensor({ 1, 2 }), lt.tensor({ 3, 4 })):item())
+    assert.same({ 2, 4 }, lt.ones(2, 3):inner(lt.ones(4, 3)).shape)
+    assert.same({ { 2, 2, 2 }, { 2, 2, 2 } }, lt.inner(lt.tensor(2), lt.ones(2, 3, "int64")):tolist())
+    assert.same({ { 5, 14 }, { 14, 50 } }, m23():inner(m23()):tolist())
+  end)
+
+  it("raise for sizes that do not match and bad dims", function()
+    helpers.raises("inner: the last dims must have one size, got shapes %[2%] and %[3%]", lt.inner, lt.ones(2), lt.ones(3))
+    helpers.raises("tensordot: contracted dims must have one size", lt.tensordot, lt.ones(3, 4), lt.ones(3, 5), 1)
+    helpers.raises("bad argument #3 to '.-tensordot' %(dims 3 is not between 0", lt.tensordot, lt.ones(3, 4), lt.ones(4, 5), 3)
+    helpers.raises("tensordot: dim 2 appears twice in a's dims", lt.tensordot, lt.ones(3, 4), lt.ones(4, 4), { { 2, 2 }, { 1, 2 } })
+    helpers.raises("the two tables of dims must have one length", lt.tensordot, lt.ones(3, 4), lt.ones(4, 5), { { 2 }, { 1, 2 } })
+    helpers.raises("kron: .*not supported", lt.kron, lt.ones(table.unpack((function()
+      local s = {}
+      for i = 1, 40 do s[i] = 1 end
+      return s
+    end)())), lt.ones(1))
+  end)
+end)
+
+describe("baddbmm", function()
+  it("adds beta input and alpha times the batched products", function()
+    local r = lt.ones(3):baddbmm(lt.ones(2, 3, 4), lt.ones(2, 4, 3), { beta = 0.5, alpha = 2 })
+    assert.same({ 2, 3, 3 }, r.shape)
+    assert.equal(8.5, r:get(2, 3, 1))
+    local b1 = lt.arange(12, "float64"):view(2, 2, 3)
+    local b2 = lt.arange(12, "float64"):view(2, 3, 2)
+    assert.same(b1:bmm(b2):add(1):tolist(), lt.baddbmm(lt.ones(2, 2, 2, "float64"), b1, b2):tolist())
+  end)
+
+  it("ignores input when beta is 0, NaN included", function()
+    local r = lt.tensor(0 / 0):baddbmm(lt.ones(1, 1, 1), lt.ones(1, 1, 1), { beta = 0 })
+    assert.same({ { { 1 } } }, r:tolist())
+  end)
+
+  it("keeps integers, wants integer alpha and beta for them", function()
+    local i = lt.ones({ 2, 1, 1 }, "int64")
+    assert.same({ { { 5 } }, { { 5 } } }, i:baddbmm(i, i, { beta = 2, alpha = 3 }):tolist())
+    helpers.raises("baddbmm: alpha must be an integer for int64 tensors", function() i:baddbmm(i, i, { alpha = 1.5 }) end)
+  end)
+
+  it("writes in place with baddbmm_", function()
+    local t = lt.ones(2, 2, 2)
+    assert.equal(t, t:baddbmm_(lt.ones(2, 2, 3), lt.ones(2, 3, 2)))
+    assert.equal(4, t:get(1, 1, 1))
+    helpers.raises("read%-only", function()
+      read_only(lt.ones(1, 1, 1)):baddbmm_(lt.ones(1, 1, 1), lt.ones(1, 1, 1))
+    end)
+  end)
+
+  it("raises for other ranks, batch sizes and input shapes", function()
+    helpers.raises("baddbmm: .*must be a 3%-d tensor", function() lt.ones(2, 2):baddbmm(lt.ones(2, 2), lt.ones(2, 2)) end)
+    helpers.raises("baddbmm: .*must have the same batch size", function()
+      lt.ones(2, 2, 2):baddbmm(lt.ones(2, 2, 3), lt.ones(3, 3, 2))
+    end)
+    helpers.raises("baddbmm: input of size .* does not broadcast", function()
+      lt.ones(1, 2, 3):baddbmm(lt.ones(2, 1, 1), lt.ones(2, 1, 1))
+    end)
+    helpers.raises("baddbmm: unknown option 'gamma'", function()
+      lt.ones(2, 2, 2):baddbmm(lt.ones(2, 2, 3), lt.ones(2, 3, 2), { gamma = 1 })
+    end)
+  end)
+end)
+
+describe("the layout functions on read-only and released tensors", function()
+  it("read read-only tensors and give writable results", function()
+    local r = read_only(lt.arange(6):view(2, 3))
+    local v = lt.vstack({ r, r })
+    v[{ 1, 1 }] = 5
+    assert.equal(5, v:get(1, 1))
+    assert.same({ { 2, 5 }, { 1, 4 }, { 0, 3 } }, r:rot90():tolist())
+    assert.is_true(r:movedim(1, 2):is_read_only())
+  end)
+
+  it("raise for a released tensor", function()
+    local t = lt.ones(2, 2)
+    do
+      local c <close> = t
+    end
+    helpers.raises("released", function() lt.hstack({ t }) end)
+    helpers.raises("released", function() lt.kron(t, t) end)
+  end)
+end)
