@@ -38,32 +38,33 @@ static const lt_tensor **tensor_seq(lua_State *L, int idx, int *count, const cha
   return ltl_tensors(L, idx, (lua_Integer)n, 1, fname, "element");
 }
 
+/* Element i of the table of dims at arg, 0-based for ndim dims (0-d: 1 and -1). */
+static int dim_at(lua_State *L, int arg, lua_Integer i, int ndim) {
+  int nd = ndim > 0 ? ndim : 1, isnum;
+  lua_rawgeti(L, arg, i);
+  lua_Integer d = lua_tointegerx(L, -1, &isnum);
+  if (!isnum)
+    luaL_argerror(
+        L, arg, lua_pushfstring(L, "dim #%I must be an integer, got %s", i, luaL_typename(L, -1)));
+  lua_pop(L, 1);
+  lua_Integer d1 = d < 0 ? d + nd + 1 : d;
+  if (d1 < 1 || d1 > nd)
+    luaL_argerror(L, arg,
+                  lua_pushfstring(L, "dim %I out of range for a tensor of %d dims", d, ndim));
+  return (int)d1 - 1;
+}
+
 /* Dims given as one integer or a table of them at arg, 0-based for ndim dims (0-d: 1 and -1);
    returns how many. */
 static int dim_list(lua_State *L, int arg, int ndim, int *dims) {
-  int nd = ndim > 0 ? ndim : 1;
   if (lua_type(L, arg) != LUA_TTABLE) {
-    dims[0] = ltl_check_dim(L, arg, nd);
+    dims[0] = ltl_check_dim(L, arg, ndim > 0 ? ndim : 1);
     return 1;
   }
   lua_Unsigned n = lua_rawlen(L, arg);
   if (n > LT_MAX_NDIM)
     luaL_argerror(L, arg, lua_pushfstring(L, "too many dims (at most %d)", LT_MAX_NDIM));
-  for (lua_Unsigned i = 1; i <= n; i++) {
-    lua_rawgeti(L, arg, (lua_Integer)i);
-    int isnum;
-    lua_Integer d = lua_tointegerx(L, -1, &isnum), d0 = d;
-    if (!isnum)
-      luaL_argerror(
-          L, arg,
-          lua_pushfstring(L, "dim #%d must be an integer, got %s", (int)i, luaL_typename(L, -1)));
-    if (d < 0) d += nd + 1;
-    if (d < 1 || d > nd)
-      luaL_argerror(L, arg,
-                    lua_pushfstring(L, "dim %I out of range for a tensor of %d dims", d0, ndim));
-    dims[i - 1] = (int)d - 1;
-    lua_pop(L, 1);
-  }
+  for (lua_Unsigned i = 1; i <= n; i++) dims[i - 1] = dim_at(L, arg, (lua_Integer)i, ndim);
   return (int)n;
 }
 
@@ -268,25 +269,21 @@ static int flip_one(lua_State *L, int d, const char *fname) {
 static int m_fliplr(lua_State *L) { return flip_one(L, 1, "fliplr"); }
 static int m_flipud(lua_State *L) { return flip_one(L, 0, "flipud"); }
 
-/* t:diag_embed(offset = 0, dim1 = -2, dim2 = -1): dims of the result (t's dims + 1). */
-static int m_diag_embed(lua_State *L) {
-  ltl_args(L, 1, 3, 0, "diag_embed");
+/* t:diag_embed(offset = 0, dim1 = -2, dim2 = -1) (dims of the result, t's dims + 1) and
+   t:diagflat(offset = 0). */
+static int diag_of(lua_State *L, int embed) {
+  const char *fname = embed ? "diag_embed" : "diagflat";
+  ltl_args(L, 1, embed ? 3 : 1, 0, fname);
   lt_tensor *t = ltl_check(L, 1);
   lua_Integer off = ltl_opt_int(L, 2, 0, "offset");
+  lt_error err;
+  if (!embed) return ltl_result(L, lt_diagflat(t, off, ltl_out(L), &err), &err, fname);
   int nd = t->ndim + 1;
   int d1 = ltl_opt_dim(L, 3, nd, nd - 2), d2 = ltl_opt_dim(L, 4, nd, nd - 1);
-  lt_error err;
-  return ltl_result(L, lt_diag_embed(t, off, d1, d2, ltl_out(L), &err), &err, "diag_embed");
+  return ltl_result(L, lt_diag_embed(t, off, d1, d2, ltl_out(L), &err), &err, fname);
 }
-
-/* t:diagflat(offset = 0) */
-static int m_diagflat(lua_State *L) {
-  ltl_args(L, 1, 1, 0, "diagflat");
-  lt_tensor *t = ltl_check(L, 1);
-  lua_Integer off = ltl_opt_int(L, 2, 0, "offset");
-  lt_error err;
-  return ltl_result(L, lt_diagflat(t, off, ltl_out(L), &err), &err, "diagflat");
-}
+static int m_diag_embed(lua_State *L) { return diag_of(L, 1); }
+static int m_diagflat(lua_State *L) { return diag_of(L, 0); }
 
 /* The tensors of a call f(t1, t2, ...) or f({t1, t2, ...}) (at most most of them), pushed as
    ltl_tensors' block; their count into *n. */
