@@ -223,14 +223,9 @@ static int repeat_interleave(lua_State *L, int module) {
   lua_settop(L, last);
   lt_tensor *t = ltl_check(L, 1);
   lt_error err;
-  if (module && last == 1) { /* torch.repeat_interleave(repeats) */
-    if (t->ndim > 1)
-      return ltl_error(L, "repeat_interleave: repeats must be a 0-d or 1-d tensor, got %d dims",
-                       t->ndim);
-    int64_t n = lt_numel(t);
-    return ltl_result(L, lt_repeat_index(t, 0, n, osize, 1, ltl_out(L), &err), &err,
+  if (module && last == 1) /* torch.repeat_interleave(repeats) */
+    return ltl_result(L, lt_repeat_positions(t, osize, 1, ltl_out(L), &err), &err,
                       "repeat_interleave");
-  }
   if (lua_isnone(L, 2)) return luaL_argerror(L, 2, "repeats expected (an integer or a tensor)");
   lt_tensor *reps = ltl_testud(L, 2) ? ltl_check(L, 2) : NULL;
   lua_Integer count = reps ? 0 : ltl_check_int(L, 2, "repeats");

@@ -224,6 +224,18 @@ int lt_repeat_index(const lt_tensor *repeats, int64_t count, int64_t n, int64_t 
   return lt_give(rc, res, out);
 }
 
+int lt_repeat_positions(const lt_tensor *repeats, int64_t output_size, int64_t base,
+                        lt_tensor **out, lt_error *err) {
+  int rc = lt_check_readable(repeats, err);
+  if (rc) return rc;
+  if (repeats->ndim != 1)
+    return lt_fail(err, LT_EARG, "repeats must be a 1-d tensor, got %d dims", repeats->ndim);
+  lt_tensor *res = NULL;
+  rc = lt_repeat_index(repeats, 0, repeats->shape[0], output_size, base, &res, err);
+  if (rc == LT_OK && repeats->dtype != LT_INT64) rc = lt_cast_over(&res, repeats->dtype, err);
+  return lt_give(rc, res, out);
+}
+
 int lt_repeat_interleave(const lt_tensor *t, const lt_tensor *repeats, int64_t count, int dim,
                          int64_t output_size, lt_tensor **out, lt_error *err) {
   lt_tensor *flat = NULL, *idx = NULL;

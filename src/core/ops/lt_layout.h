@@ -57,6 +57,10 @@ int lt_take_along_dim(const lt_tensor *t, const lt_tensor *idx, int dim, int bas
    for each of n positions). output_size >= 0 must equal the total. int64. */
 int lt_repeat_index(const lt_tensor *repeats, int64_t count, int64_t n, int64_t output_size,
                     int64_t base, lt_tensor **out, lt_error *err);
+/* torch.repeat_interleave(repeats) alone: lt_repeat_index of a 1-d integer tensor, in its
+   dtype. */
+int lt_repeat_positions(const lt_tensor *repeats, int64_t output_size, int64_t base,
+                        lt_tensor **out, lt_error *err);
 /* torch.repeat_interleave: each element of t along dim (dim < 0: of the flattened t) repeated
    repeats[i] times (repeats a tensor of one value or one per element, or NULL: count). */
 int lt_repeat_interleave(const lt_tensor *t, const lt_tensor *repeats, int64_t count, int dim,
