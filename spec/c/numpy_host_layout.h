@@ -4,18 +4,18 @@
  * numpy_host.c only, after numpy_host_funcs.h (it uses numpy_host.c's np_to_lua and agree());
  * main() calls test_layout_np().
  *
- * Data: random arrays of float32, float64, int64 and complex128 (A 4 x 6, its transpose AT, a
- * view with column-major strides, B 2 x 3 x 4, vectors V of 5 and W of 3, the 0-d Z and the
- * empty E 0 x 6), 1-based index arrays for take_along_dim (NumPy's side takes them less one),
- * and counts for repeat_interleave. NumPy's side is its own function where it has one (hstack,
- * vstack, dstack, column_stack, array_split / split / vsplit / hsplit / dsplit, moveaxis,
- * swapaxes, ravel, take_along_axis, repeat, rot90, fliplr, flipud, diagflat, broadcast_arrays,
- * kron, tensordot, inner, tril_indices / triu_indices + 1, unravel_index + 1, vander: NumPy's
- * float32 vander is float64, cast back as torch keeps float32), else the definition in NumPy:
- * diag_embed as np.diag of each row, cartesian_prod from meshgrid, combinations from
- * itertools, baddbmm as beta m + alpha (b1 @ b2). The moves are compared for
- * every dtype; the products for the real ones (float32 within 1e-5, float64 within 1e-12,
- * int64 exactly).
+ * Data: random arrays of float32, float64, int64, complex128 and bool (A 4 x 6, its transpose
+ * AT, a view with column-major strides, B 2 x 3 x 4, vectors V of 5 and W of 3, the 0-d Z and
+ * the empty E 0 x 6), 1-based index arrays for take_along_dim (NumPy's side takes them less
+ * one), and counts for repeat_interleave. NumPy's side is its own function where it has one
+ * (hstack, vstack, dstack, column_stack, array_split / split / vsplit / hsplit / dsplit,
+ * moveaxis, swapaxes, ravel, take_along_axis, repeat, rot90, fliplr, flipud, diagflat,
+ * broadcast_arrays, kron, tensordot, inner, tril_indices / triu_indices + 1, unravel_index + 1,
+ * vander: NumPy's float32 vander is float64, cast back as torch keeps float32), else the
+ * definition in NumPy: diag_embed as np.diag of each row, cartesian_prod from meshgrid,
+ * combinations from itertools, baddbmm as beta m + alpha (b1 @ b2). The moves are compared for
+ * every dtype; the products for float32, float64 and int64 (float32 within 1e-5, float64 within
+ * 1e-12, int64 exactly).
  */
 
 static const char py_layout[] =
@@ -23,6 +23,7 @@ static const char py_layout[] =
     "def ldata(dt, shape, seed):\n"
     "    r = np.random.default_rng(seed)\n"
     "    x = r.integers(-9, 10, shape) if dt == 'int64' else r.standard_normal(shape) * 3\n"
+    "    if dt == 'bool': return np.asarray(np.asarray(x) > 0).astype(np.uint8)  # no bool export\n"
     "    if dt == 'complex128': x = x + 1j * r.standard_normal(shape)\n"
     "    return np.asarray(x).astype(dt)\n"
     "def dembed(a, k=0):  # torch.diag_embed of the last dim, dims -2 and -1\n"
@@ -136,15 +137,19 @@ static void layout_dtype(const char *dt) {
         np_to_lua("AC", "ac") && np_to_lua("M", "m") && np_to_lua("D", "d") &&
         np_to_lua("D2", "d2") && np_to_lua("IX", "ix") && np_to_lua("IY", "iy") &&
         np_to_lua("IF", "if_") && np_to_lua("R", "r") && lua_ok("AT = A:t()"));
+  if (strcmp(dt, "bool") == 0) /* crossed as uint8: bool on both sides from here */
+    CHECK(lua_ok("A, B, C, V, W, Z, E, AC = A:bool(), B:bool(), C:bool(), V:bool(), W:bool(), "
+                 "Z:bool(), E:bool(), AC:bool(); AT = A:t()") &&
+          py_ok("a, b, c, v, w, z, e, ac = (x.astype(bool) for x in (a, b, c, v, w, z, e, ac))"));
   TP_AGREE_EACH(agree, layout_moves, "layout %s", dt);
-  if (strcmp(dt, "complex128") != 0) TP_AGREE_EACH(agree, layout_products, "layout %s", dt);
+  if (dt[0] == 'f' || dt[0] == 'i') TP_AGREE_EACH(agree, layout_products, "layout %s", dt);
   if (dt[0] == 'f') TP_AGREE_EACH(agree, layout_baddbmm, "layout %s", dt);
   CHECK(lua_ok("A, AT, B, C, D, D2, V, W, Z, E, AC, M, IX, IY, IF, R = nil") &&
         py_ok("del a, b, c, d, d2, v, w, z, e, ac, m, ix, iy, if_, r, rg"));
 }
 
 static void test_layout_np(void) {
-  static const char *const layout_dtypes[] = {"float32", "float64", "int64", "complex128"};
+  static const char *const layout_dtypes[] = {"float32", "float64", "int64", "complex128", "bool"};
   CHECK(tp_section_setup("12: issue 27's layout functions against NumPy", py_layout));
   for (size_t i = 0; i < sizeof layout_dtypes / sizeof *layout_dtypes; i++)
     layout_dtype(layout_dtypes[i]);
