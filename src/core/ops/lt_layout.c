@@ -4,7 +4,6 @@
  * views and operations. Lua-free. Called by the binding (lua_layout.c) only.
  */
 #include <stdlib.h>
-#include <string.h>
 
 #include "lt_copy.h"
 #include "lt_funcs.h"
