@@ -749,6 +749,8 @@ static void test_math(void) {
 #include "numpy_host_index.h" /* 9: indexing with tensors (test_index_np) */
 #include "numpy_host_sort.h"  /* 10: issue 15's sorting and scans (test_sort_np) */
 
+#include "numpy_host_layout.h" /* 12: issue 27's layout functions (test_layout_np) */
+
 int main(int argc, char **argv) {
   const char *v = getenv("NUMPY_HOST_VERBOSE");
   verbose = v && *v && strcmp(v, "0") != 0;
@@ -787,6 +789,7 @@ int main(int argc, char **argv) {
   test_index_np();
   test_sort_np();
   test_files_np();
+  test_layout_np();
 
   close_lua(); /* before Python: Lua may hold NumPy's managed tensors */
   tu_context[0] = '\0';

@@ -38,6 +38,8 @@ extern const ltl_part ltl_part_reduce;
 extern const ltl_part ltl_part_softmax;
 /* flip, roll, repeat, split, chunk, tril, diagonal, eye, linspace, meshgrid, ... (lua_shape.c). */
 extern const ltl_part ltl_part_shape;
+/* tensor_split, movedim, rot90, hstack, kron, tensordot, tril_indices, ... (lua_layout.c). */
+extern const ltl_part ltl_part_layout;
 /* sort, topk, unique, cumsum, searchsorted, bincount, histc, ... (lua_sort.c). */
 extern const ltl_part ltl_part_sort;
 /* lt.einsum (lua_einsum.c). */
