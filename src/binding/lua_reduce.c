@@ -1,7 +1,7 @@
 /*
  * lua_reduce.c -- the reductions in Lua, registered from the rows of lt_reduce.h: for every row,
- * the method t:name(...) and the module form lt.name(t, ...), each a closure of one dispatcher
- * (reduce) over the row.
+ * the method t:name(...) and the module form lt.name(t, ...) as its forms say, each a closure of
+ * one dispatcher (reduce) over the row.
  *
  * Arguments follow torch 2.x's positional order (`var(dim, unbiased, keepdim)`, `norm(p, dim,
  * keepdim)`), as the row's args say, with torch's keyword-only arguments (dtype, correction) in
@@ -240,14 +240,17 @@ static int reduce(lua_State *L) {
 static void open_reduce(lua_State *L, const ltl_tables *at) {
   for (int op = 0; op < LT_NREDOPS; op++) {
     const lt_red_row *r = &lt_reductions[op];
-    if (!(r->forms & LT_FORM_METHOD)) continue;
+    if (!(r->forms & (LT_FORM_METHOD | LT_FORM_MODULE))) continue;
     lua_pushinteger(L, op);
     lua_pushcclosure(L, reduce, 1);
     if (r->forms & LT_FORM_MODULE) {
       lua_pushvalue(L, -1);
       lua_setfield(L, at->module, r->name);
     }
-    lua_setfield(L, at->methods, r->name);
+    if (r->forms & LT_FORM_METHOD)
+      lua_setfield(L, at->methods, r->name);
+    else
+      lua_pop(L, 1); /* lt.name only (std_mean, var_mean) */
   }
 }
 

@@ -688,6 +688,7 @@ int lt_reduce(lt_redop op, const lt_tensor *a, int dim, int keepdim, int correct
 /* {====== the rows ====== */
 
 #define FORMS_M LT_FORM_METHOD
+#define FORMS_L LT_FORM_MODULE
 #define FORMS_ML (LT_FORM_METHOD | LT_FORM_MODULE)
 #define COMPOSE_NONE(E) lt_compose_##E
 #define COMPOSE_SUM(E) NULL

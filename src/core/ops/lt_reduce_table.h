@@ -23,7 +23,8 @@
  *             (with a dim, the values and their 1-based positions; t:max(other) is maximum),
  *             NEEDS_DIM (the dim is not optional), MEAN (the mean over the same dims as a
  *             second result: std_mean, var_mean);
- *     forms   its forms in Lua (M: t:name(...), L: lt.name(t, ...)).
+ *     forms   its forms in Lua (M: t:name(...), ML: also lt.name(t, ...), L: lt.name only, where
+ *             torch has torch.name but no Tensor.name).
  *
  * Reductions are over every element (a Lua value in Lua, as t:item()) or over dims (a tensor).
  * A new reduction of the folds and finishes above is a new entry here (docs/CONTRIBUTING.md).
@@ -51,8 +52,8 @@ LT_RED(NORM, norm, NONE, NONE, REAL, INEXACT, LT_RA_P | LT_RA_DIMS | LT_RA_KEEPD
 LT_RED(LOGSUMEXP, logsumexp, NONE, NONE, FLOAT, REAL, LT_RA_DIMS | LT_RA_KEEPDIM | LT_RA_NEEDS_DIM, ML)
 LT_RED(NANSUM, nansum, NANSUM, VALUE, WIDE, REAL, LT_RA_DIMS | LT_RA_KEEPDIM | LT_RA_DTYPE, ML)
 LT_RED(NANMEAN, nanmean, NANSUM, MEAN, SAME, FLOAT, LT_RA_DIMS | LT_RA_KEEPDIM | LT_RA_DTYPE, ML)
-LT_RED(STD_MEAN, std_mean, SUM, STD, SAME, FLOAT, LT_RA_DIMS | LT_RA_UNBIASED | LT_RA_KEEPDIM | LT_RA_MEAN, ML)
-LT_RED(VAR_MEAN, var_mean, SUM, VAR, SAME, FLOAT, LT_RA_DIMS | LT_RA_UNBIASED | LT_RA_KEEPDIM | LT_RA_MEAN, ML)
+LT_RED(STD_MEAN, std_mean, SUM, STD, SAME, FLOAT, LT_RA_DIMS | LT_RA_UNBIASED | LT_RA_KEEPDIM | LT_RA_MEAN, L)
+LT_RED(VAR_MEAN, var_mean, SUM, VAR, SAME, FLOAT, LT_RA_DIMS | LT_RA_UNBIASED | LT_RA_KEEPDIM | LT_RA_MEAN, L)
 /* clang-format on */
 
 #undef LT_RED
