@@ -503,8 +503,9 @@ static int equal_edges(const double *x, int64_t n, const double *range, int f32,
     }
   }
   if (lo > hi) return lt_fail(err, LT_EARG, "min should not exceed max, got min %g max %g", lo, hi);
-  if (!isfinite(lo) || !isfinite(hi))
-    return lt_fail(err, LT_EARG, "range of [%g, %g] is not finite", lo, hi);
+  if (!isfinite(lo) || !isfinite(hi)) /* fabs: a NaN prints as nan whatever its sign bit */
+    return lt_fail(err, LT_EARG, "range of [%g, %g] is not finite", isnan(lo) ? fabs(lo) : lo,
+                   isnan(hi) ? fabs(hi) : hi);
   if (lo == hi) {
     lo -= 0.5;
     hi += 0.5;
@@ -534,6 +535,7 @@ static int hist_edges(const lt_tensor *t, const double *x, int64_t bins, const l
     for (int64_t i = 1; i < lt_numel(edges); i++)
       if (!(e[i] >= e[i - 1])) {
         lt_tensor_free(*et);
+        *et = NULL;
         return lt_fail(err, LT_EARG, "bin edges must increase monotonically");
       }
     return LT_OK;
@@ -545,7 +547,10 @@ static int hist_edges(const lt_tensor *t, const double *x, int64_t bins, const l
   if ((rc = lt_tensor_new(LT_FLOAT64, 1, &ne, 0, et, err))) return rc;
   rc =
       equal_edges(x, lt_numel(t), range, t->dtype == LT_FLOAT32, bins, (double *)lt_data(*et), err);
-  if (rc) lt_tensor_free(*et);
+  if (rc) {
+    lt_tensor_free(*et);
+    *et = NULL;
+  }
   return rc;
 }
 
