@@ -40,7 +40,8 @@ extern const ltl_part ltl_part_softmax;
 extern const ltl_part ltl_part_shape;
 /* sort, topk, unique, cumsum, searchsorted, bincount, histc, ... (lua_sort.c). */
 extern const ltl_part ltl_part_sort;
-/* nanmedian, quantile, cov, corrcoef, diff, histogram, lt.trapezoid (lua_stats.c). */
+/* nanmedian, quantile, cov, corrcoef, diff, histogram, logcumsumexp, lt.trapezoid
+   (lua_stats.c). */
 extern const ltl_part ltl_part_stats;
 /* lt.einsum (lua_einsum.c). */
 extern const ltl_part ltl_part_einsum;

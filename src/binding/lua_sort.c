@@ -1,7 +1,7 @@
 /*
  * lua_sort.c -- sorting and scans in Lua: sort, argsort, topk, kthvalue, median, mode, unique,
- * cumsum, cumprod (and their in-place cumsum_, cumprod_), cummax, cummin, logcumsumexp, bincount,
- * histc (methods, each also lt.X, the tensor first: sort_forms) and lt.searchsorted.
+ * cumsum, cumprod (and their in-place cumsum_, cumprod_), cummax, cummin, bincount, histc
+ * (methods, each also lt.X, the tensor first: sort_forms) and lt.searchsorted.
  *
  * Arguments follow torch 2.x's positional order (`sort(dim, descending)`, `topk(k, dim,
  * largest, sorted)`), torch's keyword-only arguments in one trailing options table (ltl_opts:
@@ -163,15 +163,6 @@ static int m_cumprod(lua_State *L) { return cumulate(L, LT_CUMPROD, 0, "cumprod"
 static int m_cumsum_(lua_State *L) { return cumulate(L, LT_CUMSUM, 1, "cumsum_"); }
 static int m_cumprod_(lua_State *L) { return cumulate(L, LT_CUMPROD, 1, "cumprod_"); }
 
-/* logcumsumexp(dim): the dim is required, as torch's. */
-static int m_logcumsumexp(lua_State *L) {
-  ltl_args(L, 1, 1, 0, "logcumsumexp");
-  lt_tensor *t = ltl_check(L, 1);
-  int dim = check_dim_arg(L, 2, t, "logcumsumexp");
-  lt_error err;
-  return ltl_result(L, lt_logcumsumexp(t, dim, ltl_out(L), &err), &err, "logcumsumexp");
-}
-
 static int cumextreme(lua_State *L, int is_max, const char *name) {
   ltl_args(L, 1, 1, 0, name);
   lt_tensor *t = ltl_check(L, 1);
@@ -244,7 +235,6 @@ static const luaL_Reg sort_methods[] = {
     {"cumprod_", m_cumprod_},
     {"cummax", m_cummax},
     {"cummin", m_cummin},
-    {"logcumsumexp", m_logcumsumexp},
     /* counting */
     {"bincount", m_bincount},
     {"histc", m_histc},
@@ -252,9 +242,9 @@ static const luaL_Reg sort_methods[] = {
 static const luaL_Reg sort_funcs[] = {{"searchsorted", f_searchsorted}, {NULL, NULL}};
 
 /* The methods that are also lt.X, the tensor first, as torch has torch.X. */
-static const char *const sort_forms[] = {"sort",   "argsort",  "topk",   "kthvalue",     "median",
-                                         "mode",   "unique",   "cumsum", "cumprod",      "cummax",
-                                         "cummin", "bincount", "histc",  "logcumsumexp", NULL};
+static const char *const sort_forms[] = {"sort",   "argsort",  "topk",   "kthvalue", "median",
+                                         "mode",   "unique",   "cumsum", "cumprod",  "cummax",
+                                         "cummin", "bincount", "histc",  NULL};
 
 static void open_sort(lua_State *L, const ltl_tables *at) {
   ltl_module_forms(L, at->methods, at->module, sort_forms);

@@ -1,16 +1,18 @@
 /*
  * lua_stats.c -- statistics in Lua: nanmedian, quantile, nanquantile, cov, corrcoef, diff,
- * histogram (methods, each also lt.X, the tensor first: stats_forms) and lt.trapezoid (torch
- * has no Tensor.trapezoid).
+ * histogram, logcumsumexp (methods, each also lt.X, the tensor first: stats_forms) and
+ * lt.trapezoid (torch has no Tensor.trapezoid).
  *
  * Arguments follow torch's positional order (`quantile(q, dim, keepdim)`, `diff(n, dim,
  * prepend, append)`, `histogram(bins)`), torch's keyword-only arguments in one trailing options
  * table (`{interpolation = "lower"}`, `{correction = 0, fweights = , aweights = }`, `{range =
  * {lo, hi}, weight = , density = }`, `{dx = , dim = }`). Dims and positions are 1-based;
  * several results are several Lua values; nanmedian() and quantile(number) over every element
- * are Lua values, as median() is. The computations are the core's (lt_stats.h). Read only by
+ * are Lua values, as median() is. The computations are the core's (lt_stats.h; logcumsumexp
+ * lt_scan.h's, beside cumsum). Read only by
  * lua_init.c (ltl_part_stats); calls the base (lua_ud.h) and the core.
  */
+#include "lt_scan.h"
 #include "lt_stats.h"
 #include "lua_parts.h"
 #include "lua_ud.h"
@@ -100,7 +102,7 @@ static int m_corrcoef(lua_State *L) {
 
 /* }====== */
 
-/* {====== diff, trapezoid ====== */
+/* {====== diff, trapezoid, logcumsumexp ====== */
 
 /* diff([n [, dim [, prepend [, append]]]]): n 1, dim the last by default. */
 static int m_diff(lua_State *L) {
@@ -134,6 +136,16 @@ static int f_trapezoid(lua_State *L) {
   if (y->ndim == 0) ltl_error(L, "trapezoid: y must have at least one dim");
   lt_error err;
   return ltl_result(L, lt_trapezoid(y, x, dx, dim, ltl_out(L), &err), &err, "trapezoid");
+}
+
+/* logcumsumexp(dim): the dim is required, as torch's. */
+static int m_logcumsumexp(lua_State *L) {
+  ltl_args(L, 1, 1, 0, "logcumsumexp");
+  lt_tensor *t = ltl_check(L, 1);
+  if (lua_isnoneornil(L, 2)) ltl_error(L, "logcumsumexp: expected a dim (1-based)");
+  int dim = ltl_check_dim(L, 2, t->ndim > 0 ? t->ndim : 1);
+  lt_error err;
+  return ltl_result(L, lt_logcumsumexp(t, dim, ltl_out(L), &err), &err, "logcumsumexp");
 }
 
 /* }====== */
@@ -181,15 +193,21 @@ static int m_histogram(lua_State *L) {
 
 /* }====== */
 
-static const luaL_Reg stats_methods[] = {{"nanmedian", m_nanmedian},     {"quantile", m_quantile},
-                                         {"nanquantile", m_nanquantile}, {"cov", m_cov},
-                                         {"corrcoef", m_corrcoef},       {"diff", m_diff},
-                                         {"histogram", m_histogram},     {NULL, NULL}};
+static const luaL_Reg stats_methods[] = {{"nanmedian", m_nanmedian},
+                                         {"quantile", m_quantile},
+                                         {"nanquantile", m_nanquantile},
+                                         {"cov", m_cov},
+                                         {"corrcoef", m_corrcoef},
+                                         {"diff", m_diff},
+                                         {"histogram", m_histogram},
+                                         {"logcumsumexp", m_logcumsumexp},
+                                         {NULL, NULL}};
 static const luaL_Reg stats_funcs[] = {{"trapezoid", f_trapezoid}, {NULL, NULL}};
 
 /* The methods that are also lt.X, the tensor first, as torch has torch.X. */
-static const char *const stats_forms[] = {"nanmedian", "quantile", "nanquantile", "cov",
-                                          "corrcoef",  "diff",     "histogram",   NULL};
+static const char *const stats_forms[] = {"nanmedian", "quantile",     "nanquantile",
+                                          "cov",       "corrcoef",     "diff",
+                                          "histogram", "logcumsumexp", NULL};
 
 static void open_stats(lua_State *L, const ltl_tables *at) {
   ltl_module_forms(L, at->methods, at->module, stats_forms);
