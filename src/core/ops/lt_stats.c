@@ -243,6 +243,9 @@ done:
 
 /* {====== diff, trapezoid ====== */
 
+/* The most element operations diff's n passes may take (seconds of work). */
+#define DIFF_MAX_WORK 4294967296.0
+
 /* *out = f(a, b) for tensors a and b (b NULL: the number s). */
 static int bin(lt_func f, const lt_tensor *a, const lt_tensor *b, double s, lt_tensor **out,
                lt_error *err) {
@@ -281,6 +284,17 @@ int lt_diff(const lt_tensor *t, int64_t n, int dim, const lt_tensor *prepend,
                      parts[i] == prepend ? "prepend" : "append", t->ndim, parts[i]->ndim);
   lt_tensor *cur = NULL, *next = NULL;
   if ((rc = k > 1 ? lt_cat(parts, k, dim, &cur, err) : lt_clone(t, &cur, err))) return rc;
+  /* n passes over a shrinking tensor: refuse what would run for minutes (torch's loop too) */
+  double len = (double)cur->shape[dim], m = (double)n < len ? (double)n : len;
+  double work = len > 0 ? (m * (len - 1) - m * (m - 1) / 2) * ((double)lt_numel(cur) / len) : 0;
+  if (work > DIFF_MAX_WORK) {
+    rc = lt_fail(err, LT_ERANGE,
+                 "n = %lld differences of %lld elements along dim %d is too much work (more than "
+                 "2^32 element subtractions)",
+                 (long long)n, (long long)cur->shape[dim], dim + 1);
+    lt_tensor_free(cur);
+    return rc;
+  }
   for (int64_t i = 0; i < n && cur->shape[dim] > 0; i++) {
     rc = neighbours(cur->dtype == LT_BOOL ? LT_NE : LT_SUB, cur, dim, &next, err);
     lt_tensor_free(cur);

@@ -34,7 +34,8 @@ int lt_nanmedian(const lt_tensor *t, int dim, int keepdim, int64_t base, lt_tens
 
 /* The n-th forward difference along dim (x[i+1] - x[i], n times; bool: x[i+1] != x[i]), after
    prepend and append (NULL: none; t's number of dims) are joined to t along dim (dtypes
-   promoted). n >= 0; n = 0 gives a copy. t has at least one dim. */
+   promoted). n >= 0; n = 0 gives a copy. t has at least one dim. n passes that would take
+   more than 2^32 element subtractions raise (LT_ERANGE) rather than run for minutes. */
 int lt_diff(const lt_tensor *t, int64_t n, int dim, const lt_tensor *prepend,
             const lt_tensor *append, lt_tensor **out, lt_error *err);
 
