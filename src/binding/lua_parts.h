@@ -42,6 +42,9 @@ extern const ltl_part ltl_part_shape;
 extern const ltl_part ltl_part_layout;
 /* sort, topk, unique, cumsum, searchsorted, bincount, histc, ... (lua_sort.c). */
 extern const ltl_part ltl_part_sort;
+/* nanmedian, quantile, cov, corrcoef, diff, histogram, logcumsumexp, lt.trapezoid
+   (lua_stats.c). */
+extern const ltl_part ltl_part_stats;
 /* lt.einsum (lua_einsum.c). */
 extern const ltl_part ltl_part_einsum;
 /* Generators, rand, randn, randint, ..., uniform_, normal_, ... (lua_random.c). */
