@@ -1,5 +1,5 @@
 /*
- * numpy_host_linalg.h -- section 12 of numpy_host.c: lt.linalg's solving and inverting (solve,
+ * numpy_host_linalg.h -- section 13 of numpy_host.c: lt.linalg's solving and inverting (solve,
  * solve_triangular, inv, det, slogdet, cholesky, lu, lu_factor, lu_solve, matrix_power) against
  * NumPy on the same arrays, shared into Lua through DLPack. Included once, by numpy_host.c only,
  * after numpy_host_funcs.h (it uses np_to_lua, lua_to_np and lua_to_py); main() calls
@@ -147,11 +147,11 @@ static const char *const la_exact[][2] = {
 };
 
 static void test_linalg_np(void) {
-  CHECK(tp_section_setup("12: lt.linalg's solving and inverting against NumPy", py_linalg));
+  CHECK(tp_section_setup("13: lt.linalg's solving and inverting against NumPy", py_linalg));
   CHECK(lua_ok("HAVE_LAPACK = lt.config().lapack ~= nil"));
   CHECK(lua_to_py("have_lapack", "HAVE_LAPACK"));
   if (!py_true("have_lapack")) {
-    fprintf(stderr, "numpy_host: section 12 skipped: this build has no LAPACK\n");
+    fprintf(stderr, "numpy_host: section 13 skipped: this build has no LAPACK\n");
     return;
   }
   static const char *const dts[] = {"float32", "float64", "complex64", "complex128"};

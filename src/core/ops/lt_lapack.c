@@ -105,7 +105,7 @@ static int slot(lt_dtype dt) {
   }
 }
 
-#ifdef LTENSOR_HAVE_BLAS /* (without a BLAS nothing is looked up: take_all would be unused) */
+#ifdef LTENSOR_HAVE_BLAS
 /* Looks every routine up with sym (a library's lookup); 1 when all are there. */
 static int take_all(void *(*sym)(void *, const char *), void *lib) {
   static const char pre[4] = {'s', 'd', 'c', 'z'};
