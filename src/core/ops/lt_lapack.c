@@ -234,7 +234,7 @@ int lt_lapack_fail_at(lt_error *err, const char *fname, int batched, int64_t k, 
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
   if (batched)
-    return lt_fail(err, LT_EARG, "%s: (Batch element %lld): %s", fname, (long long)k, msg);
+    return lt_fail(err, LT_EARG, "%s: (Batch element %lld): %s", fname, (long long)k + 1, msg);
   return lt_fail(err, LT_EARG, "%s: %s", fname, msg);
 }
 

@@ -7,7 +7,8 @@
 -- at the first call (`lt.config().lapack` names it); without it they raise "needs LAPACK",
 -- except inv, det and solve of 2x2, 3x3 and 4x4 matrices, which ltensor computes itself.
 -- A singular or non-positive-definite input raises as torch's LinAlgError does, naming the
--- batch element ("linalg.inv: (Batch element 3): ..."); the `_ex` forms return `info` instead.
+-- batch element, 1-based ("linalg.inv: (Batch element 3): ..." for A[3]; torch counts from 0);
+-- the `_ex` forms return `info` instead.
 
 ---@class ltensor.linalg
 local linalg = {}
