@@ -52,6 +52,8 @@ extern const ltl_part ltl_part_file;
 extern const ltl_part ltl_part_wrapper;
 /* The table lt.linalg, before the parts that fill it (lua_linalg.c). */
 extern const ltl_part ltl_part_linalg;
+/* lt.linalg.matrix_exp, multi_dot, vecdot, cross, diagonal; t:matrix_exp (lua_linalg_funcs.c). */
+extern const ltl_part ltl_part_linalg_funcs;
 /* lt.config: the BLAS, the memory budget (lua_config.c). */
 extern const ltl_part ltl_part_config;
 /* index_select, gather, scatter, take, masked_select, nonzero, ..., lt.where(cond)
