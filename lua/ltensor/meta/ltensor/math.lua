@@ -961,3 +961,12 @@ function Tensor:cross(other, dim) end
 ltensor.cross = Tensor.cross
 
 -- }======
+
+-- {====== matrix functions (lt.linalg's, as methods) ======
+
+--- The matrix exponential of each square matrix of t (batched), as lt.linalg.matrix_exp.
+---@return ltensor.Tensor
+function Tensor:matrix_exp() end
+ltensor.matrix_exp = Tensor.matrix_exp
+
+-- }======
