@@ -128,6 +128,14 @@ describe("linalg.multi_dot", function()
     assert.is_true(maxdiff(lt.linalg.multi_dot({ t, a:narrow(1, 1, 3), b }), t:matmul(a:narrow(1, 1, 3)):matmul(b)) < 1e-12)
   end)
 
+  it("multiplies chains longer than the ordering programme takes (300 matrices) left to right", function()
+    local ms = {}
+    for i = 1, 300 do ms[i] = lt.tensor({ { 1., 1 }, { 0, 1 } }) end
+    assert.same({ { 1, 300 }, { 0, 1 } }, lt.linalg.multi_dot(ms):tolist())
+    ms[1], ms[300] = lt.tensor({ 0., 1 }), lt.tensor({ 1., 0 })
+    assert.equal(0, lt.linalg.multi_dot(ms):item())
+  end)
+
   it("takes integer and complex tensors and empty sizes, as torch", function()
     assert.same({ { 3, 3 }, { 3, 3 } }, lt.linalg.multi_dot({ lt.ones(2, 3, "int64"), lt.ones(3, 2, "int64") }):tolist())
     assert.same({ 0, 4 }, lt.linalg.multi_dot({ lt.ones(0, 3), lt.ones(3, 4) }).shape)

@@ -137,18 +137,29 @@ int lt_matrix_exp(const lt_tensor *a, lt_tensor **out, lt_error *err) {
 
 #define CHAIN_MAX 256 /* longer chains multiply left to right (the programme is cubic) */
 
-/* The product of m[i..j] in the order split[i * n + j] says (the last matrix of the left part),
-   or left to right when split is NULL. */
+/* The product of m[i..j] in the order split[i * n + j] says (the last matrix of the left part);
+   recursion at most CHAIN_MAX deep. */
 static int chain(const lt_tensor *const *m, const int *split, int n, int i, int j, lt_tensor **out,
                  lt_error *err) {
   if (i == j) return lt_tensor_alias(m[i], out, err);
-  int k = split ? split[i * n + j] : j - 1;
+  int k = split[i * n + j];
   lt_tensor *l = NULL, *r = NULL;
   int rc = chain(m, split, n, i, k, &l, err);
   if (!rc) rc = chain(m, split, n, k + 1, j, &r, err);
   if (!rc) rc = lt_matmul(l, r, out, err);
   lt_tensor_free(l), lt_tensor_free(r);
   return rc;
+}
+
+/* The product of m[0..n) left to right (a chain too long for the programme). */
+static int chain_left(const lt_tensor *const *m, int n, lt_tensor **out, lt_error *err) {
+  lt_tensor *acc = NULL, *next = NULL;
+  int rc = lt_matmul(m[0], m[1], &acc, err);
+  for (int i = 2; !rc && i < n; i++) {
+    rc = lt_matmul(acc, m[i], &next, err);
+    lt_tensor_free(acc), acc = next, next = NULL;
+  }
+  return lt_give(rc, acc, out);
 }
 
 /* The order of least scalar products for matrices of sizes p[i] x p[i + 1]: split[i * n + j]. */
@@ -213,7 +224,8 @@ int lt_multi_dot(const lt_tensor *const *ts, int n, lt_tensor **out, lt_error *e
   int rc = !mats || !p || (n <= CHAIN_MAX && !split) ? lt_fail(err, LT_ENOMEM, "not enough memory")
                                                      : chain_mats(ts, n, mats, ends, p, err);
   if (!rc && split) rc = chain_order(p, n, split, err);
-  if (!rc) rc = chain(mats, split, n, 0, n - 1, &prod, err);
+  if (!rc)
+    rc = split ? chain(mats, split, n, 0, n - 1, &prod, err) : chain_left(mats, n, &prod, err);
   if (!rc) { /* the 1-d ends' dims out again */
     int64_t sh[2];
     int nd = 0;
