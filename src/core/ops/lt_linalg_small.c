@@ -118,46 +118,44 @@ static void run(const lt_tensor *a, const lt_tensor *rhs, int op, int64_t count,
     run_f64(a, rhs, op, count, out, info);
 }
 
-int lt_small_inv(const lt_tensor *a, lt_tensor **inv, lt_tensor **info, lt_error *err) {
+/* solve (b given) or inv (b NULL): *x and *info. */
+static int solve_or_inv(const lt_tensor *a, const lt_tensor *b, lt_tensor **x, lt_tensor **info,
+                        lt_error *err) {
+  const char *fname = b ? "linalg.solve" : "linalg.inv";
   lt_tensor *in = NULL, *out = NULL;
   int64_t count;
-  int rc = check_square(a, "inv", LT_INT32, &in, &count, err);
-  if (!rc) rc = lt_tensor_new(a->dtype, a->ndim, a->shape, 0, &out, err);
+  int rc = check_square(a, fname, LT_INT32, &in, &count, err);
+  if (!rc && b) rc = lt_check_readable(b, err);
+  if (!rc && b &&
+      (b->dtype != a->dtype || b->ndim != a->ndim ||
+       memcmp(b->shape, a->shape, (size_t)(a->ndim - 1) * sizeof *a->shape)))
+    rc = lt_fail(err, LT_EARG, "%s: B must be of A's dtype and batch shape, with as many rows as A",
+                 fname);
+  if (!rc)
+    rc = lt_tensor_new(a->dtype, b ? b->ndim : a->ndim, b ? b->shape : a->shape, 0, &out, err);
   if (!rc) {
-    run(a, NULL, SMALL_INV, count, lt_data(out), (int32_t *)lt_data(in));
-    *inv = out, *info = in;
-    return LT_OK;
-  }
-  lt_tensor_free(in);
-  lt_tensor_free(out);
-  return rc;
-}
-
-int lt_small_det(const lt_tensor *a, lt_tensor **det, lt_error *err) {
-  lt_tensor *out = NULL;
-  int64_t count;
-  int rc = check_square(a, "det", a->dtype, &out, &count, err);
-  if (!rc) run(a, NULL, SMALL_DET, count, lt_data(out), NULL);
-  return lt_give(rc, out, det);
-}
-
-int lt_small_solve(const lt_tensor *a, const lt_tensor *b, lt_tensor **x, lt_tensor **info,
-                   lt_error *err) {
-  lt_tensor *in = NULL, *out = NULL;
-  int64_t count;
-  int rc = check_square(a, "solve", LT_INT32, &in, &count, err);
-  if (!rc) rc = lt_check_readable(b, err);
-  if (!rc && (b->dtype != a->dtype || b->ndim != a->ndim ||
-              memcmp(b->shape, a->shape, (size_t)(a->ndim - 1) * sizeof *a->shape)))
-    rc = lt_fail(err, LT_EARG,
-                 "solve: B must be of A's dtype and batch shape, with as many rows as A");
-  if (!rc) rc = lt_tensor_new(a->dtype, b->ndim, b->shape, 0, &out, err);
-  if (!rc) {
-    run(a, b, SMALL_SOLVE, count, lt_data(out), (int32_t *)lt_data(in));
+    run(a, b, b ? SMALL_SOLVE : SMALL_INV, count, lt_data(out), (int32_t *)lt_data(in));
     *x = out, *info = in;
     return LT_OK;
   }
   lt_tensor_free(in);
   lt_tensor_free(out);
   return rc;
+}
+
+int lt_small_inv(const lt_tensor *a, lt_tensor **inv, lt_tensor **info, lt_error *err) {
+  return solve_or_inv(a, NULL, inv, info, err);
+}
+
+int lt_small_det(const lt_tensor *a, lt_tensor **det, lt_error *err) {
+  lt_tensor *out = NULL;
+  int64_t count;
+  int rc = check_square(a, "linalg.det", a->dtype, &out, &count, err);
+  if (!rc) run(a, NULL, SMALL_DET, count, lt_data(out), NULL);
+  return lt_give(rc, out, det);
+}
+
+int lt_small_solve(const lt_tensor *a, const lt_tensor *b, lt_tensor **x, lt_tensor **info,
+                   lt_error *err) {
+  return solve_or_inv(a, b, x, info, err);
 }

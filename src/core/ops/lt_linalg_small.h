@@ -17,7 +17,9 @@
 
 #include "lt_tensor.h"
 
-/* Whether the fixed-size kernels take n x n matrices of dtype dt (n 1..4; float32, float64). */
+/* Whether the fixed-size kernels take n x n matrices of dtype dt (n 1..4, and 0: empty matrices,
+   det 1, as torch; float32, float64). Failures below name the function as torch does
+   ("linalg.inv: ..."). */
 int lt_small_takes(lt_dtype dt, int64_t n);
 
 /* a: ... x n x n of dtype dt (lt_small_takes), any strides. *inv: a new contiguous tensor of a's
