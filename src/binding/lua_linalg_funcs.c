@@ -6,8 +6,8 @@
  *
  * Argument handling only: the computations are the core's (lt_linalg_funcs.h), whose messages
  * name the function already (raised as they are). Read only by lua_init.c
- * (ltl_part_linalg_funcs, after ltl_part_linalg, whose table it fills); calls the base
- * (lua_ud.h), lua_linalg.c and the core.
+ * (ltl_part_linalg_funcs, after ltl_part_spaces, which makes the table it fills); calls the
+ * base (lua_ud.h), lua_linalg.h and the core.
  */
 #include <limits.h>
 

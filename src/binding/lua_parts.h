@@ -50,8 +50,9 @@ extern const ltl_part ltl_part_dlpack;
 extern const ltl_part ltl_part_file;
 /* The wrapper metatable and ReadOnlyTensorWrapper (lua_wrapper.c). */
 extern const ltl_part ltl_part_wrapper;
-/* The table lt.linalg, before the parts that fill it (lua_linalg.c). */
-extern const ltl_part ltl_part_linalg;
+/* The namespace tables lt.linalg and lt.nn.functional, before the parts that fill them
+   (lua_spaces.c). */
+extern const ltl_part ltl_part_spaces;
 /* lt.linalg.matrix_exp, multi_dot, vecdot, cross, diagonal; t:matrix_exp (lua_linalg_funcs.c). */
 extern const ltl_part ltl_part_linalg_funcs;
 /* lt.config: the BLAS, the memory budget (lua_config.c). */
