@@ -242,28 +242,39 @@ int lt_multi_dot(const lt_tensor *const *ts, int n, lt_tensor **out, lt_error *e
 
 /* {====== vecdot, cross, diagonal ====== */
 
-/* out[r] = sum_k conj(x[r, k]) y[r, k] over the rows r of the result (rnd dims of shape), the
-   operands' last dim (size kn, strides sx, sy) summed. */
+/* sum_k conj(x[k]) y[k] of kn elements of dtype dt, strides sx, sy (in elements), in double. */
+static void dot_run(lt_dtype dt, const char *x, int64_t sx, const char *y, int64_t sy, int64_t kn,
+                    double *re, double *im) {
+  double r = 0, i = 0;
+  for (int64_t k = 0; k < kn; k++) switch (dt) {
+      case LT_FLOAT32: r += (double)((const float *)x)[k * sx] * ((const float *)y)[k * sy]; break;
+      case LT_FLOAT64: r += ((const double *)x)[k * sx] * ((const double *)y)[k * sy]; break;
+      case LT_COMPLEX64: {
+        lt_c64 a = ((const lt_c64 *)x)[k * sx], b = ((const lt_c64 *)y)[k * sy];
+        r += (double)a.re * b.re + (double)a.im * b.im,
+            i += (double)a.re * b.im - (double)a.im * b.re;
+        break;
+      }
+      default: {
+        lt_c128 a = ((const lt_c128 *)x)[k * sx], b = ((const lt_c128 *)y)[k * sy];
+        r += a.re * b.re + a.im * b.im, i += a.re * b.im - a.im * b.re;
+      }
+    }
+  *re = r, *im = i;
+}
+
+/* out[r] = sum_k conj(x[r, k]) y[r, k] over the rows r of the result (rnd dims of out's shape),
+   the operands' dim rnd (size kn) summed. */
 static void vecdot_rows(const lt_tensor *x, const lt_tensor *y, lt_tensor *out, int rnd,
                         int64_t kn) {
   int64_t idx[LT_MAX_NDIM] = {0}, ox = 0, oy = 0, total = lt_numel(out);
-  int64_t sx = x->strides[rnd], sy = y->strides[rnd];
+  int64_t sx = x->strides[rnd], sy = y->strides[rnd], es = (int64_t)lt_esize(out);
   const char *xd = lt_data(x), *yd = lt_data(y);
   char *od = lt_data(out);
   for (int64_t r = 0; r < total; r++) {
-    double re = 0, im = 0;
-    for (int64_t k = 0; k < kn; k++) {
-      lt_scalar a = {0}, b = {0};
-      lt_load(x->dtype, xd + (ox + k * sx) * (int64_t)lt_esize(x), &a);
-      lt_load(y->dtype, yd + (oy + k * sy) * (int64_t)lt_esize(y), &b);
-      if (a.kind == LT_SK_COMPLEX) /* conj(a) b */
-        re += a.v.f * b.v.f + a.im * b.im, im += a.v.f * b.im - a.im * b.v.f;
-      else
-        re += a.v.f * b.v.f;
-    }
     lt_scalar s = {.kind = lt_dtypes[out->dtype].is_complex ? LT_SK_COMPLEX : LT_SK_FLOAT};
-    s.v.f = re, s.im = im;
-    lt_store_wrap(out->dtype, od + r * (int64_t)lt_esize(out), &s);
+    dot_run(out->dtype, xd + ox * es, sx, yd + oy * es, sy, kn, &s.v.f, &s.im);
+    lt_store_wrap(out->dtype, od + r * es, &s);
     for (int d = rnd - 1; d >= 0; d--) {
       ox += x->strides[d], oy += y->strides[d];
       if (++idx[d] < out->shape[d]) break;
