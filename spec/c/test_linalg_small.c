@@ -137,7 +137,7 @@ static void check_batch(lt_dtype dt, int n, int kind, int layout) {
   CHECK_OK(lt_small_det(a, &det, &err));
   CHECK_OK(lt_small_solve(a, bv, &x, &xinfo, &err));
   CHECK(inv && inv->ndim == a->ndim && lt_is_contiguous(inv) && info->dtype == LT_INT32);
-  CHECK(det && det->ndim == a->ndim - 2 && det->dtype == dt && x->ndim == a->ndim);
+  CHECK(det && det->ndim == a->ndim - 2 && det->dtype == dt && x && x->ndim == a->ndim);
   for (int64_t m = 0; inv && det && x && m < count; m++) {
     const double *am = vals + m * n * n;
     double ident[16] = {0};
