@@ -1,10 +1,11 @@
 /*
  * test_linalg_small.c -- the small matrices' kernels (lt_linalg_small.h): inv, det and solve of
  * batches of 1x1 to 4x4 float32 and float64 matrices against a Gauss-Jordan reference in long
- * double, on random, ill-conditioned (cond ~1e3 for float32, ~1e6 for float64), singular, NaN
- * and strided batches (transposed matrices, every other matrix of a batch, two batch dims), the
- * empty and 0x0 cases, and the refusals. Tolerances grow with the condition number as LAPACK's
- * error bound does. Ends with the time of 100k 4x4 float32 inversions and determinants.
+ * double (complex64 and complex128 too: random and singular, contiguous and transposed), on random,
+ * ill-conditioned (cond ~1e3 for float32, ~1e6 for float64), singular, NaN and strided batches
+ * (transposed matrices, every other matrix of a batch, two batch dims), the empty and 0x0 cases,
+ * and the refusals. Tolerances grow with the condition number as LAPACK's error bound does. Ends
+ * with the time of 100k 4x4 float32 inversions and determinants.
  */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <math.h>
@@ -184,6 +185,122 @@ static void check_batch(lt_dtype dt, int n, int kind, int layout) {
   free(vals), free(bvals);
 }
 
+/* {====== complex ====== */
+
+typedef struct {
+  long double re, im;
+} lc;
+
+static lc lc_mul(lc a, lc b) { return (lc){a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re}; }
+static lc lc_div(lc a, lc b) {
+  long double d = b.re * b.re + b.im * b.im;
+  return (lc){(a.re * b.re + a.im * b.im) / d, (a.im * b.re - a.re * b.im) / d};
+}
+static long double lc_abs(lc a) { return sqrtl(a.re * a.re + a.im * a.im); }
+
+/* Gauss-Jordan with partial pivoting in long double complex: a^-1 into x (n x n) and det; 0
+   when a pivot is zero. a is destroyed. */
+static int lc_reference(lc *a, int n, lc *x, lc *det) {
+  for (int i = 0; i < n * n; i++) x[i] = (lc){i / n == i % n, 0};
+  *det = (lc){1, 0};
+  for (int c = 0; c < n; c++) {
+    int p = c;
+    for (int r = c + 1; r < n; r++)
+      if (lc_abs(a[r * n + c]) > lc_abs(a[p * n + c])) p = r;
+    if (lc_abs(a[p * n + c]) == 0) return 0;
+    for (int j = 0; p != c && j < n; j++) {
+      lc t = a[c * n + j];
+      a[c * n + j] = a[p * n + j], a[p * n + j] = t;
+      t = x[c * n + j], x[c * n + j] = x[p * n + j], x[p * n + j] = t;
+    }
+    if (p != c) det->re = -det->re, det->im = -det->im;
+    lc d = a[c * n + c];
+    *det = lc_mul(*det, d);
+    for (int j = 0; j < n; j++)
+      a[c * n + j] = lc_div(a[c * n + j], d), x[c * n + j] = lc_div(x[c * n + j], d);
+    for (int r = 0; r < n; r++) {
+      lc f = a[r * n + c];
+      for (int j = 0; r != c && j < n; j++) {
+        lc u = lc_mul(f, a[c * n + j]), v = lc_mul(f, x[c * n + j]);
+        a[r * n + j].re -= u.re, a[r * n + j].im -= u.im;
+        x[r * n + j].re -= v.re, x[r * n + j].im -= v.im;
+      }
+    }
+  }
+  return 1;
+}
+
+/* inv and det of 21 complex n x n matrices (random, or column m % n zero), contiguous or each
+   transposed; solve with the identity as B gives the inverse too. */
+static void check_complex(lt_dtype dt, int n, int singular, int transposed) {
+  int64_t count = 21;
+  double eps = dt == LT_COMPLEX64 ? 0x1p-24 : 0x1p-53;
+  tu_set_context("%s n=%d singular=%d transposed=%d", lt_dtypes[dt].name, n, singular, transposed);
+  lt_tensor *base = make(dt, 3, A(count, n, n)), *a = base, *inv = NULL, *info = NULL, *det = NULL;
+  lt_tensor *eye = make(dt, 3, A(count, n, n)), *x = NULL, *xinfo = NULL;
+  lc *vals = malloc((size_t)count * 16 * sizeof *vals);
+  for (int64_t m = 0; m < count; m++)
+    for (int i = 0; i < n * n; i++) {
+      int r = i / n, c = i % n, at = transposed ? c * n + r : i;
+      double re = singular && c == m % n ? 0 : urand(), im = singular && c == m % n ? 0 : urand();
+      if (dt == LT_COMPLEX64) {
+        ((lt_c64 *)lt_data(base))[m * n * n + at] = (lt_c64){(float)re, (float)im};
+        re = (float)re, im = (float)im;
+      } else {
+        ((lt_c128 *)lt_data(base))[m * n * n + at] = (lt_c128){re, im};
+      }
+      vals[m * 16 + i] = (lc){re, im};
+      if (r == c) {
+        if (dt == LT_COMPLEX64)
+          ((lt_c64 *)lt_data(eye))[m * n * n + i] = (lt_c64){1, 0};
+        else
+          ((lt_c128 *)lt_data(eye))[m * n * n + i] = (lt_c128){1, 0};
+      }
+    }
+  if (transposed) CHECK_OK(lt_transpose(base, 1, 2, &a, &err));
+  CHECK_OK(lt_small_inv(a, &inv, &info, &err));
+  CHECK_OK(lt_small_det(a, &det, &err));
+  CHECK_OK(lt_small_solve(a, eye, &x, &xinfo, &err));
+  for (int64_t m = 0; inv && det && x && m < count; m++) {
+    lc ref[16], rdet, am[16];
+    memcpy(am, vals + m * 16, sizeof am);
+    int ok = lc_reference(am, n, ref, &rdet);
+    int32_t got = ((int32_t *)lt_data(info))[m];
+    lt_scalar d;
+    lt_load(dt, lt_data(det) + m * (int64_t)lt_esize(det), &d);
+    if (!ok) {
+      CHECKF(got == (int)(m % n) + 1 && d.v.f == 0 && d.im == 0, "matrix %lld: info %d, det %g%+gi",
+             (long long)m, got, d.v.f, d.im);
+      continue;
+    }
+    double anorm = 0, xnorm = 0, ex = 0, exs = 0;
+    for (int i = 0; i < n * n; i++) {
+      anorm = fmax(anorm, (double)lc_abs(vals[m * 16 + i]));
+      xnorm = fmax(xnorm, (double)lc_abs(ref[i]));
+    }
+    double tol = 16 * n * n * anorm * xnorm * eps; /* cond ~ n |A| |A^-1| */
+    for (int i = 0; i < n * n; i++) {
+      lt_scalar v, w;
+      lt_load(dt, lt_data(inv) + (m * n * n + i) * (int64_t)lt_esize(inv), &v);
+      lt_load(dt, lt_data(x) + (m * n * n + i) * (int64_t)lt_esize(x), &w);
+      ex = fmax(ex, hypot(v.v.f - (double)ref[i].re, v.im - (double)ref[i].im));
+      exs = fmax(exs, hypot(w.v.f - v.v.f, w.im - v.im));
+    }
+    CHECKF(got == 0 && ex <= tol * xnorm, "matrix %lld: info %d, inverse off by %g (tol %g)",
+           (long long)m, got, ex, tol * xnorm);
+    CHECKF(exs <= tol * xnorm, "matrix %lld: solve(A, I) off inv(A) by %g", (long long)m, exs);
+    double dd = hypot(d.v.f - (double)rdet.re, d.im - (double)rdet.im);
+    CHECKF(dd <= tol * (double)lc_abs(rdet), "matrix %lld: det off by %g", (long long)m, dd);
+  }
+  tu_set_context("%s", "");
+  if (a != base) lt_tensor_free(a);
+  lt_tensor_free(base), lt_tensor_free(eye), lt_tensor_free(inv), lt_tensor_free(info);
+  lt_tensor_free(det), lt_tensor_free(x), lt_tensor_free(xinfo);
+  free(vals);
+}
+
+/* }====== */
+
 /* Empty batches, 0x0 matrices (det 1), 0-d batch shapes and the refusals. */
 static void test_edges(void) {
   lt_tensor *a = make(LT_FLOAT32, 3, A(0, 3, 3)), *inv = NULL, *info = NULL, *det = NULL;
@@ -203,6 +320,8 @@ static void test_edges(void) {
   CHECK(lt_small_takes(LT_FLOAT32, 4) && lt_small_takes(LT_FLOAT64, 1));
   CHECK(!lt_small_takes(LT_FLOAT32, 5) && !lt_small_takes(LT_INT64, 2));
   CHECK(!lt_small_takes(LT_FLOAT16, 2) && !lt_small_takes(LT_FLOAT32, -1));
+  CHECK(lt_small_takes(LT_COMPLEX64, 3) && lt_small_takes(LT_COMPLEX128, 4));
+  CHECK(!lt_small_takes(LT_COMPLEX128, 5));
   lt_tensor *x = NULL;
   a = make(LT_INT64, 2, A(2, 2));
   CHECK_FAILS(lt_small_inv(a, &inv, &info, &err), "inv: the small kernels take");
@@ -260,6 +379,11 @@ int main(void) {
     for (int n = 1; n <= 4; n++)
       for (int kind = RANDOM; kind <= NANS; kind++)
         for (int layout = 0; layout < 4; layout++) check_batch(dts[d], n, kind, layout);
+  for (int n = 1; n <= 4; n++)
+    for (int v = 0; v < 4; v++) {
+      check_complex(LT_COMPLEX64, n, v & 1, v >> 1);
+      check_complex(LT_COMPLEX128, n, v & 1, v >> 1);
+    }
   test_edges();
   time_kernels();
   return tu_finish("test_linalg_small");

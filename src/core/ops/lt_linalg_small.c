@@ -1,12 +1,14 @@
 /*
- * lt_linalg_small.c -- inv, det and solve of batches of 1x1 to 4x4 float32 and float64 matrices,
- * ltensor's own (lt_linalg_small.h). The kernels are lt_linalg_small_impl.h, included once per
- * dtype; this file checks the operands, makes the results and walks the batch.
+ * lt_linalg_small.c -- inv, det and solve of batches of 1x1 to 4x4 matrices, ltensor's own
+ * (lt_linalg_small.h). The real kernels are lt_linalg_small_impl.h, included once per dtype; the
+ * complex ones are here (scalar); this file also checks the operands, makes the results and
+ * walks the batch.
  *
  * Calls lt_tensor.c. Called by the lt.linalg core and spec/c/test_linalg_small.c.
  */
 #include "lt_linalg_small.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "lt_elementwise.h"
@@ -78,8 +80,122 @@ static void walk_next(walk *w) {
 #undef S
 #undef MI
 
+/* {====== complex64 and complex128: one matrix at a time, in complex double ====== */
+
+typedef struct {
+  double re, im;
+} cpx;
+
+static cpx c_sub(cpx a, cpx b) { return (cpx){a.re - b.re, a.im - b.im}; }
+static cpx c_mul(cpx a, cpx b) {
+  return (cpx){a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re};
+}
+/* a / b by Smith's method (b != 0; |b|^2 never formed, so no overflow on the way). */
+static cpx c_div(cpx a, cpx b) {
+  if (!(fabs(b.re) < fabs(b.im))) {
+    double r = b.im / b.re, d = b.re + b.im * r;
+    return (cpx){(a.re + a.im * r) / d, (a.im - a.re * r) / d};
+  }
+  double r = b.re / b.im, d = b.re * r + b.im;
+  return (cpx){(a.re * r + a.im) / d, (a.im * r - a.re) / d};
+}
+static cpx c_load(lt_dtype dt, const char *p, int64_t i) {
+  if (dt == LT_COMPLEX64) return (cpx){((const lt_c64 *)p)[i].re, ((const lt_c64 *)p)[i].im};
+  return (cpx){((const lt_c128 *)p)[i].re, ((const lt_c128 *)p)[i].im};
+}
+static void c_store(lt_dtype dt, void *p, int64_t i, cpx v) {
+  if (dt == LT_COMPLEX64)
+    ((lt_c64 *)p)[i] = (lt_c64){(float)v.re, (float)v.im};
+  else
+    ((lt_c128 *)p)[i] = (lt_c128){v.re, v.im};
+}
+
+/* zgetf2 on one n x n matrix m (row stride 4): pivots by |re| + |im| (izamax), the pivot row's
+   index in piv; the first zero pivot (1-based) or 0; *det. */
+static int c_lu(cpx *m, int n, int *piv, cpx *det) {
+  int info = 0;
+  *det = (cpx){1, 0};
+  for (int k = 0; k < n; k++) {
+    int p = k;
+    double best = fabs(m[k * 4 + k].re) + fabs(m[k * 4 + k].im);
+    for (int r = k + 1; r < n; r++) {
+      double v = fabs(m[r * 4 + k].re) + fabs(m[r * 4 + k].im);
+      if (v > best) best = v, p = r;
+    }
+    piv[k] = p;
+    for (int c = 0; p != k && c < n; c++) {
+      cpx t = m[k * 4 + c];
+      m[k * 4 + c] = m[p * 4 + c], m[p * 4 + c] = t;
+    }
+    cpx d = m[k * 4 + k];
+    *det = c_mul(p != k ? (cpx){-det->re, -det->im} : *det, d);
+    if (d.re == 0 && d.im == 0) {
+      if (!info) info = k + 1;
+      continue; /* the column below is zero too: nothing to eliminate */
+    }
+    cpx rd = c_div((cpx){1, 0}, d);
+    for (int r = k + 1; r < n; r++) {
+      cpx f = c_mul(m[r * 4 + k], rd);
+      m[r * 4 + k] = f;
+      for (int c = k + 1; c < n; c++) m[r * 4 + c] = c_sub(m[r * 4 + c], c_mul(f, m[k * 4 + c]));
+    }
+  }
+  return info;
+}
+
+/* zgetrs on one column x (a zero pivot divides as 1). */
+static void c_subst(const cpx *m, int n, const int *piv, cpx *x) {
+  for (int k = 0; k < n; k++)
+    if (piv[k] != k) {
+      cpx t = x[k];
+      x[k] = x[piv[k]], x[piv[k]] = t;
+    }
+  for (int k = 0; k < n; k++)
+    for (int r = k + 1; r < n; r++) x[r] = c_sub(x[r], c_mul(m[r * 4 + k], x[k]));
+  for (int k = n - 1; k >= 0; k--) {
+    cpx s = x[k], d = m[k * 4 + k];
+    for (int c = k + 1; c < n; c++) s = c_sub(s, c_mul(m[k * 4 + c], x[c]));
+    x[k] = d.re == 0 && d.im == 0 ? s : c_div(s, d);
+  }
+}
+
+/* run()'s complex twin. */
+static void run_cpx(const lt_tensor *a, const lt_tensor *rhs, int op, int64_t count, void *out,
+                    int32_t *info) {
+  int n = (int)a->shape[a->ndim - 1];
+  int64_t k = op == SMALL_SOLVE ? rhs->shape[rhs->ndim - 1] : n;
+  int64_t si = a->strides[a->ndim - 2], sj = a->strides[a->ndim - 1];
+  walk wa, wb;
+  walk_init(&wa, a);
+  if (rhs) walk_init(&wb, rhs);
+  for (int64_t mi = 0; mi < count; mi++) {
+    cpx m[16], x[4], det;
+    int piv[4];
+    for (int i = 0; i < n; i++)
+      for (int j = 0; j < n; j++)
+        m[i * 4 + j] = c_load(a->dtype, lt_data(a), wa.off + i * si + j * sj);
+    int inf = c_lu(m, n, piv, &det);
+    if (op == SMALL_DET) c_store(a->dtype, out, mi, det);
+    if (op != SMALL_DET) info[mi] = inf;
+    for (int64_t j = 0; op != SMALL_DET && j < k; j++) {
+      for (int i = 0; i < n; i++)
+        x[i] =
+            rhs ? c_load(rhs->dtype, lt_data(rhs),
+                         wb.off + i * rhs->strides[rhs->ndim - 2] + j * rhs->strides[rhs->ndim - 1])
+                : (cpx){i == j, 0};
+      c_subst(m, n, piv, x);
+      for (int i = 0; i < n; i++) c_store(a->dtype, out, (mi * n + i) * k + j, x[i]);
+    }
+    walk_next(&wa);
+    if (rhs) walk_next(&wb);
+  }
+}
+
+/* }====== */
+
 int lt_small_takes(lt_dtype dt, int64_t n) {
-  return (dt == LT_FLOAT32 || dt == LT_FLOAT64) && n >= 0 && n <= 4;
+  return (dt == LT_FLOAT32 || dt == LT_FLOAT64 || dt == LT_COMPLEX64 || dt == LT_COMPLEX128) &&
+         n >= 0 && n <= 4;
 }
 
 /* Checks a (square matrices the kernels take) and makes the batch-shaped result of dtype dt;
@@ -96,8 +212,10 @@ static int check_square(const lt_tensor *a, const char *fname, lt_dtype dt, lt_t
                    "%s: A must be batches of square matrices, but they are %lld by %lld matrices",
                    fname, (long long)a->shape[a->ndim - 2], (long long)a->shape[a->ndim - 1]);
   if (!lt_small_takes(a->dtype, a->shape[a->ndim - 1]))
-    return lt_fail(err, LT_EARG,
-                   "%s: the small kernels take float32 and float64 matrices up to 4x4", fname);
+    return lt_fail(
+        err, LT_EARG,
+        "%s: the small kernels take float32, float64, complex64 and complex128 matrices up to 4x4",
+        fname);
   rc = lt_shape_numel(a->ndim - 2, a->shape, count, err);
   return rc ? rc : lt_tensor_new(dt, a->ndim - 2, a->shape, 1, res, err);
 }
@@ -108,11 +226,15 @@ static void run(const lt_tensor *a, const lt_tensor *rhs, int op, int64_t count,
     for (int64_t m = 0; op == SMALL_DET && m < count; m++)
       if (a->dtype == LT_FLOAT32)
         ((float *)out)[m] = 1;
-      else
+      else if (a->dtype == LT_FLOAT64)
         ((double *)out)[m] = 1;
+      else
+        c_store(a->dtype, out, m, (cpx){1, 0});
     return;
   }
-  if (a->dtype == LT_FLOAT32)
+  if (lt_dtypes[a->dtype].is_complex)
+    run_cpx(a, rhs, op, count, out, info);
+  else if (a->dtype == LT_FLOAT32)
     run_f32(a, rhs, op, count, out, info);
   else
     run_f64(a, rhs, op, count, out, info);

@@ -1,6 +1,7 @@
 /*
  * lt_linalg_small.h -- ltensor's own kernels for batches of small square matrices (1x1 to 4x4):
- * inv, det and solve without LAPACK, vectorized across the batch. Lua-free.
+ * inv, det and solve without LAPACK, vectorized across the batch for float32 and float64 (complex64
+ * and complex128: one matrix at a time, in complex double, with zgetf2's pivoting). Lua-free.
  *
  * Each kernel loads a block of matrices into structure-of-arrays form (element (i, j) of 16
  * matrices side by side, so every step below is one vector operation over the block), factors
@@ -18,7 +19,8 @@
 #include "lt_tensor.h"
 
 /* Whether the fixed-size kernels take n x n matrices of dtype dt (n 1..4, and 0: empty matrices,
-   det 1, as torch; float32, float64). Failures below name the function as torch does
+   det 1, as torch; float32, float64, complex64, complex128). Failures below name the function as
+   torch does
    ("linalg.inv: ..."). */
 int lt_small_takes(lt_dtype dt, int64_t n);
 
