@@ -5,10 +5,10 @@
  *
  * Each real kernel loads a block of matrices into structure-of-arrays form (element (i, j) of 8
  * float32 or 4 float64 matrices side by side: one AVX2 vector, so that every step is one vector
- * operation over the block), factors
- * them by LU with partial pivoting (LAPACK's getrf, unrolled, the pivot chosen by branchless
- * selects), then substitutes. The results are those of getrf/getrs/getri up to rounding; a
- * zero pivot is reported as getrf reports it (info k > 0) and never divided by.
+ * operation over the block), factors them by LU with partial pivoting (LAPACK's getrf, unrolled,
+ * the pivot chosen by branchless selects), then substitutes. The results are those of
+ * getrf/getrs/getri up to rounding; a zero pivot is reported as getrf reports it (info k > 0) and
+ * never divided by.
  *
  * Calls lt_tensor.c. Called by the lt.linalg core (inv, det and solve pick these kernels for
  * the matrices lt_small_takes takes, in builds with or without LAPACK), bench/lapack.c and
