@@ -60,6 +60,8 @@ extern const ltl_part ltl_part_wrapper;
 extern const ltl_part ltl_part_spaces;
 /* lt.linalg's solve, inv, det, cholesky, lu, ... and t:inverse, t:det, ... (lua_linalg_solve.c). */
 extern const ltl_part ltl_part_linalg_solve;
+/* lt.linalg.matrix_exp, multi_dot, vecdot, cross, diagonal; t:matrix_exp (lua_linalg_funcs.c). */
+extern const ltl_part ltl_part_linalg_funcs;
 /* lt.config: the BLAS, the memory budget (lua_config.c). */
 extern const ltl_part ltl_part_config;
 /* index_select, gather, scatter, take, masked_select, nonzero, ..., lt.where(cond)

@@ -19,11 +19,9 @@
 #include "lt_iter.h"
 #include "lt_lapack.h"
 #include "lt_linalg.h"
+#include "lt_linalg_small.h"
 #include "lt_promote.h"
 #include "lt_shape.h"
-#ifdef LT_LINALG_SMALL
-#include "lt_linalg_small.h"
-#endif
 
 /* {====== shared helpers ====== */
 
@@ -214,13 +212,11 @@ int lt_linalg_inv(const lt_tensor *a, const char *fname, int check, lt_tensor **
   if (rc) return rc;
   int64_t n = a->shape[a->ndim - 1];
   lt_tensor *buf = NULL, *inf = NULL;
-#ifdef LT_LINALG_SMALL
   if (lt_small_takes(a->dtype, n)) {
     rc = lt_small_inv(a, &buf, &inf, err);
     if (!rc) rc = check_info(inf, check, fname, LT_MSG_INV, err);
     return give2(rc, buf, inf, inv, info);
   }
-#endif
   if ((rc = lt_lapack_ready(fname, err))) return rc;
   rc = lt_cast(a, dt, &buf, err);
   if (!rc) rc = lt_la_batch_new(a, 2, LT_INT32, &inf, err);
@@ -304,9 +300,7 @@ int lt_linalg_det(const lt_tensor *a, const char *fname, lt_det_kind kind, lt_te
   int rc = lt_la_check(a, fname, "A", 1, &dt, err);
   if (rc) return rc;
   int64_t n = a->shape[a->ndim - 1];
-#ifdef LT_LINALG_SMALL
   if (kind == LT_DET && lt_small_takes(a->dtype, n)) return lt_small_det(a, out, err);
-#endif
   if ((rc = lt_lapack_ready(fname, err))) return rc;
   lt_tensor *buf = NULL, *o1 = NULL, *o2 = NULL;
   rc = lt_cast(a, dt, &buf, err);
@@ -363,7 +357,6 @@ static int solve_rhs(const lt_tensor *a, const lt_tensor *b, int left, const cha
   return rc;
 }
 
-#ifdef LT_LINALG_SMALL
 /* The small kernels' solve of av, bv (broadcast): X A = B as A^T X^T = B^T. */
 static int solve_small(const lt_tensor *av, const lt_tensor *bv, int left, lt_tensor **x,
                        lt_tensor **info, lt_error *err) {
@@ -379,7 +372,6 @@ static int solve_small(const lt_tensor *av, const lt_tensor *bv, int left, lt_te
   lt_tensor_free(at), lt_tensor_free(bt), lt_tensor_free(xt), lt_tensor_free(xv);
   return rc;
 }
-#endif
 
 /* The LAPACK solve of av, bv (broadcast, the last dims n x n and the right-hand sides). */
 static int solve_lapack(const lt_tensor *av, const lt_tensor *bv, lt_dtype dt, int left,
@@ -415,11 +407,9 @@ int lt_linalg_solve(const lt_tensor *a, const lt_tensor *b, int left, const char
   rc = solve_rhs(a, b, left, fname, &bm, &vec, err);
   if (!rc) rc = lt_la_broadcast(a, 2, bm, 2, fname, &av, &bv, err);
   if (!rc) {
-#ifdef LT_LINALG_SMALL
     if (lt_small_takes(a->dtype, a->shape[a->ndim - 1]))
       rc = solve_small(av, bv, left, &xm, &inf, err);
     else
-#endif
       rc = solve_lapack(av, bv, dt, left, fname, &xm, &inf, err);
   }
   if (!rc && vec) rc = lt_squeeze(xm, xm->ndim - 1, &xs, err);

@@ -1032,3 +1032,12 @@ function Tensor:matrix_power(n) end
 ltensor.matrix_power = Tensor.matrix_power
 
 -- }======
+
+-- {====== matrix functions (lt.linalg's, as methods) ======
+
+--- The matrix exponential of each square matrix of t (batched), as lt.linalg.matrix_exp.
+---@return ltensor.Tensor
+function Tensor:matrix_exp() end
+ltensor.matrix_exp = Tensor.matrix_exp
+
+-- }======
