@@ -986,6 +986,7 @@ static void test_funcs(void) {
 #include "torch_host_index.h"  /* 14: indexing with tensors (test_indexing) */
 #include "torch_host_shapes.h" /* 13: shapes and construction (test_shapes) */
 #include "torch_host_sort.h"   /* 15: issue 15's sorting and scans (test_sorting) */
+#include "torch_host_dist.h" /* 27b: issue 27's distances and searching (test_distances) */
 
 int main(int argc, char **argv) {
   const char *v = getenv("TORCH_HOST_VERBOSE");
@@ -1029,6 +1030,7 @@ int main(int argc, char **argv) {
   test_shapes();
   test_indexing();
   test_sorting();
+  test_distances();
   test_outlives_state(); /* closes the Lua state */
 
   section("7: Py_FinalizeEx frees the last export");
