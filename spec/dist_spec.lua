@@ -353,6 +353,8 @@ describe("unique_consecutive", function()
     assert.same({ 0 }, cnt.shape)
     v = lt.empty(0, 3):unique_consecutive({ dim = 1 })
     assert.same({ 0, 3 }, v.shape)
+    raises("unique_consecutive: dims of size 0 other than dim 1 leave nothing to compare",
+      lt.empty(3, 0).unique_consecutive, lt.empty(3, 0), { dim = 1 })
   end)
   it("refuses complex, a dim out of range and positional arguments", function()
     raises("unique_consecutive: not implemented for complex64", lt.ones(2, "complex64").unique_consecutive,

@@ -168,6 +168,9 @@ int lt_unique_consecutive(const lt_tensor *t, int dim, int64_t base, lt_tensor *
   int64_t outer = 1, inner = 1, n = dim >= 0 ? t->shape[dim] : lt_numel(t), nu = 0;
   for (int d = 0; dim >= 0 && d < t->ndim; d++)
     if (d != dim) *(d < dim ? &outer : &inner) *= t->shape[d];
+  if (dim >= 0 && n > 0 && outer * inner == 0) /* as torch: no slices to compare */
+    return lt_fail(err, LT_EARG, "dims of size 0 other than dim %d leave nothing to compare",
+                   dim + 1);
   const lt_tensor *x;
   lt_tensor *ox = NULL, *u = NULL, *inv = NULL, *cnt = NULL;
   if ((rc = lt_contiguous_as(t, t->dtype, &x, &ox, err))) goto done;
