@@ -124,21 +124,15 @@ DIRECT_ROWS(FLOAT64, double)
 MM_ROWS(FLOAT32, float, lt_vmath_sqrt_f32)
 MM_ROWS(FLOAT64, double, lt_vmath_sqrt_f64)
 
-static int direct_piece(void *vc, int64_t lo, int64_t hi) {
+/* A piece of rows: the product form when the norms are there, else the direct one. */
+static int rows_piece(void *vc, int64_t lo, int64_t hi) {
   const rows_ctx *c = vc;
-  if (c->dt == LT_FLOAT32)
-    direct_FLOAT32(c, lo, hi);
-  else
-    direct_FLOAT64(c, lo, hi);
-  return 0;
-}
-
-static int mm_piece(void *vc, int64_t lo, int64_t hi) {
-  const rows_ctx *c = vc;
-  if (c->dt == LT_FLOAT32)
-    mm_FLOAT32(c, lo, hi);
-  else
-    mm_FLOAT64(c, lo, hi);
+  int f64 = c->dt == LT_FLOAT64;
+  if (c->na) {
+    (f64 ? mm_FLOAT64 : mm_FLOAT32)(c, lo, hi);
+  } else {
+    (f64 ? direct_FLOAT64 : direct_FLOAT32)(c, lo, hi);
+  }
   return 0;
 }
 
@@ -236,7 +230,7 @@ static int run_rows(rows_ctx *c, int64_t nrows, int mm, int64_t n1, int64_t n2, 
     c->nb2 = nb;
   }
   double item = (double)c->R * (double)es * (mm ? 2.0 : (double)(c->M > 0 ? c->M : 1));
-  if (nrows > 0) lt_pool_run(nrows, lt_pool_grain(nrows, item), mm ? mm_piece : direct_piece, c);
+  if (nrows > 0) lt_pool_run(nrows, lt_pool_grain(nrows, item), rows_piece, c);
   free(na);
   free(nb);
   return LT_OK;

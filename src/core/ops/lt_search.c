@@ -201,16 +201,11 @@ int lt_unique_consecutive(const lt_tensor *t, int dim, int64_t base, lt_tensor *
   }
 done:
   lt_tensor_free(ox);
-  if (rc) {
-    lt_tensor_free(u);
-    lt_tensor_free(inv);
-    lt_tensor_free(cnt);
-    return rc;
-  }
-  *out = u;
-  if (inverse) *inverse = inv;
-  if (counts) *counts = cnt;
-  return LT_OK;
+  if (!rc && inverse) *inverse = inv, inv = NULL; /* handed out: not freed below */
+  if (!rc && counts) *counts = cnt, cnt = NULL;
+  lt_tensor_free(inv);
+  lt_tensor_free(cnt);
+  return lt_give(rc, u, out);
 }
 
 /* }====== */
