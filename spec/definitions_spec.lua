@@ -1,6 +1,7 @@
 -- The LuaLS definitions (lua/ltensor/meta) against the live module: every function and
 -- constant of `ltensor`, every method, property and metamethod of a tensor, every name of
--- `ltensor.dlpack` and of ReadOnlyTensorWrapper is documented, and nothing documented is gone.
+-- `ltensor.dlpack`, `lt.linalg` and ReadOnlyTensorWrapper is documented, and nothing
+-- documented is gone.
 -- A failure lists every name, so a new function is added by copying a block of its group.
 local lt = require "ltensor"
 local core = require "ltensor.core"
@@ -122,6 +123,12 @@ describe("the LuaLS definitions", function()
     end
     assert_same("ltensor.dlpack's names", "lua/ltensor/meta/ltensor/dlpack.lua", dlpack, doc)
     assert.same(dlpack.DLDeviceType, codes)
+  end)
+
+  it("document every function of lt.linalg", function()
+    assert.is_table(lt.linalg)
+    assert_same("lt.linalg's functions", "lua/ltensor/meta/ltensor/linalg.lua", lt.linalg,
+      functions("ltensor.linalg", "."))
   end)
 
   it("document ReadOnlyTensorWrapper's names, each of which works on a wrapper", function()

@@ -17,6 +17,7 @@ M.FILES = {
   "lua/ltensor/meta/ltensor/random.lua",
   "lua/ltensor/meta/ltensor/file.lua",
   "lua/ltensor/meta/ltensor/dlpack.lua",
+  "lua/ltensor/meta/ltensor/linalg.lua",
 }
 
 local function trim(s) return (s:gsub("^%s+", ""):gsub("%s+$", "")) end

@@ -1,8 +1,8 @@
 -- spec/drive/driver.lua -- the seeded random driver (issue 25, docs/RELIABILITY.md): from a seed,
--- a sequence of calls over every function of `lt` and `ltensor.dlpack` and every method (read
--- from the LuaLS definitions through tools/apidefs.lua, with the live module's functions the
--- definitions lack), operators, indexing and properties, on a pool of live values that the
--- results join; between them it makes tensors (views, clones, read-only, imported, mapped),
+-- a sequence of calls over every function of `lt`, `lt.linalg` and `ltensor.dlpack` and every
+-- method (read from the LuaLS definitions through tools/apidefs.lua, with the live module's
+-- functions the definitions lack), operators, indexing and properties, on a pool of live values
+-- that the results join; between them it makes tensors (views, clones, read-only, imported, mapped),
 -- closes values, arms finalizers that close, write or export tensors during a later
 -- allocation, exports and imports through DLPack, and switches the collector's mode. The rule
 -- after each call: an error whose message is a non-empty string, or a usable result; never a
@@ -320,6 +320,8 @@ do
       fn = lt[f.name]
     elseif f.class == "ltensor.dlpack" then
       fn = dlpack[f.name]
+    elseif f.class == "ltensor.linalg" then
+      fn = lt.linalg[f.name]
     elseif f.class == "ltensor.Tensor" then
       fn = core._methods[f.name]
     elseif samples[f.class] then
@@ -332,8 +334,8 @@ do
       seen[fn] = true
     end
   end
-  for _, m in ipairs({ { "lt.", lt }, { "dlpack.", dlpack }, { "core.", core },
-    { "t:", core._methods } }) do
+  for _, m in ipairs({ { "lt.", lt }, { "lt.linalg.", lt.linalg }, { "dlpack.", dlpack },
+    { "core.", core }, { "t:", core._methods } }) do
     local keys = {}
     for k, v in pairs(m[2]) do
       if type(v) == "function" and not seen[v] then keys[#keys + 1] = k end

@@ -8,6 +8,7 @@
 #include <math.h>
 
 #include "lt_blas.h"
+#include "lt_lapack.h"
 #include "lt_mapguard.h"
 #include "lua_parts.h"
 #include "lua_ud.h"
@@ -29,13 +30,13 @@ static int64_t limit_option(lua_State *L, int idx) {
 }
 
 /* lt.config([{blas = bool, memory_limit = bytes, guard_mappings = bool}]) -> {blas =
-   "openblas" | "cblas" | nil, memory_limit = bytes | nil, memory_used = bytes, memory_peak =
-   bytes, guard_mappings = bool}. blas = false switches the BLAS off for the process (ltensor's
-   own kernel for every dtype), true back on (where one was built in). memory_limit sets this
-   state's budget; it may not pass a budget the host set (ltensor_set_memory_limit).
-   guard_mappings = true installs the process's SIGBUS handler for files truncated under their
-   mapping (ltensor_guard_mappings), false removes it. The settings are applied after all of
-   them were read. */
+   "openblas" | "cblas" | nil, lapack = "openblas" | "lapack" | nil, memory_limit = bytes | nil,
+   memory_used = bytes, memory_peak = bytes, guard_mappings = bool}. blas = false switches the BLAS
+   off for the process (ltensor's own kernel for every dtype), true back on (where one was built
+   in). memory_limit sets this state's budget; it may not pass a budget the host set
+   (ltensor_set_memory_limit). guard_mappings = true installs the process's SIGBUS handler for files
+   truncated under their mapping (ltensor_guard_mappings), false removes it. The settings are
+   applied after all of them were read. */
 static int f_config(lua_State *L) {
   static const char *const keys[] = {"blas", "memory_limit", "guard_mappings"};
   if (lua_gettop(L) >= 1 && !lua_isnil(L, 1)) luaL_checktype(L, 1, LUA_TTABLE);
@@ -52,10 +53,14 @@ static int f_config(lua_State *L) {
   if (use_blas >= 0) lt_blas_enable(use_blas);
   lt_error err;
   if (guarded >= 0 && lt_mapguard_enable(guarded, &err)) return ltl_fail(L, "config", &err);
-  lua_createtable(L, 0, 5);
+  lua_createtable(L, 0, 6);
   if (lt_blas_active(LT_FLOAT32)) {
     lua_pushstring(L, lt_blas_name());
     lua_setfield(L, -2, "blas");
+  }
+  if (lt_lapack_name()) {
+    lua_pushstring(L, lt_lapack_name());
+    lua_setfield(L, -2, "lapack");
   }
   if (st->acct) {
     if (lt_account_limit(st->acct) != LT_NO_LIMIT) {

@@ -50,6 +50,8 @@ extern const ltl_part ltl_part_dlpack;
 extern const ltl_part ltl_part_file;
 /* The wrapper metatable and ReadOnlyTensorWrapper (lua_wrapper.c). */
 extern const ltl_part ltl_part_wrapper;
+/* The table lt.linalg, before the parts that fill it (lua_linalg.c). */
+extern const ltl_part ltl_part_linalg;
 /* lt.config: the BLAS, the memory budget (lua_config.c). */
 extern const ltl_part ltl_part_config;
 /* index_select, gather, scatter, take, masked_select, nonzero, ..., lt.where(cond)

@@ -69,6 +69,7 @@
 --- What `lt.config` reports and sets.
 ---@class ltensor.Config
 ---@field blas? string|boolean the BLAS matrix products use ("openblas", "cblas" or nil); set false to use ltensor's own kernel, true to go back
+---@field lapack? string the LAPACK lt.linalg uses ("openblas": the BLAS library's, "lapack": another; nil: none, and lt.linalg's functions raise "needs LAPACK" except on small matrices); read only
 ---@field memory_limit? integer|number|false this state's budget for tensor memory in bytes (nil: none); set a byte count, or false / math.huge for none; never above the budget the host set
 ---@field memory_used? integer bytes of tensor data charged to this state now (live tensors, and dead ones not yet collected); read only
 ---@field memory_peak? integer the most bytes of tensor data this state had at once; read only
@@ -78,6 +79,7 @@
 --- first, and every dtype name as a constant (`lt.float32 == "float32"`).
 ---@class ltensor
 ---@field _VERSION string the version, "ltensor X.Y.Z"
+---@field linalg ltensor.linalg linear algebra, as torch.linalg (ltensor/linalg.lua)
 ---@field bool "bool" dtype constant
 ---@field uint8 "uint8" dtype constant
 ---@field int8 "int8" dtype constant

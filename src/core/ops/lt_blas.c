@@ -131,6 +131,7 @@ static struct {
 #undef LT_X_FIELD
   lt_thread_init *blas_thread_init; /* its worker threads' start (builds without: no workers) */
   int guarded;                      /* OpenBLAS with every function above: its memory is checked */
+  void *lib;                        /* the library, for lt_blas_sym (its LAPACK) */
 } blas;
 
 /* The stack of a thread started with default attributes, and its guard page. */
@@ -222,6 +223,7 @@ static int open_blas(void **x) {
 #undef LT_X_SYM
     *(void **)(void *)&blas.blas_thread_init = lt_os_lib_sym(h, "blas_thread_init");
     blas.guarded = own;
+    blas.lib = h;
     return LT_BLAS_LOADED;
   }
   return LT_BLAS_ABSENT;
@@ -490,6 +492,8 @@ int lt_blas_active(lt_dtype dt) {
 }
 
 int lt_blas_enable(int on) { return atomic_exchange(&enabled, on != 0); }
+
+void *lt_blas_sym(const char *name) { return load() ? lt_os_lib_sym(blas.lib, name) : NULL; }
 
 /* {====== calls ====== */
 

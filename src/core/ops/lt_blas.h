@@ -8,10 +8,11 @@
  * with trans set the transpose of such a matrix. Sizes and leading dimensions must fit an int
  * (the caller checks, lt_blas_fits).
  *
- * Called by lt_linalg.c (products) and the binding (lt.config). The BLAS runs on the pool's
- * thread count (lt_pool_threads), set again at a run whenever it changed. Every call is made
- * between lt_blas_enter and lt_blas_leave: the guard that keeps OpenBLAS from hanging the
- * process when its memory runs out or a thread forks (lt_blas.c says how).
+ * Called by lt_linalg.c (products), lt_lapack.c (the library's LAPACK) and the binding (lt.config).
+ * The BLAS runs on the pool's thread count (lt_pool_threads), set again at a run whenever it
+ * changed. Every call is made between lt_blas_enter and lt_blas_leave: the guard that keeps
+ * OpenBLAS from hanging the process when its memory runs out or a thread forks (lt_blas.c says
+ * how).
  */
 #ifndef LT_BLAS_H
 #define LT_BLAS_H
@@ -35,6 +36,11 @@ int lt_blas_active(lt_dtype dt);
 /* Switches the BLAS on (nonzero) or off (ltensor's own kernel for every dtype), for the whole
    process; on at start. Returns the previous setting. */
 int lt_blas_enable(int on);
+/* The address of the symbol `name` in the BLAS library (OpenBLAS exports LAPACK too: lt_lapack.c
+   looks its routines up here), loading it as lt_blas_active does whether the BLAS is switched
+   on or off; NULL when the library is absent, not loaded yet for want of memory, or lacks it.
+   Calls through it are runs like the products' (lt_blas_enter, lt_blas_leave). */
+void *lt_blas_sym(const char *name);
 /* Starts a run of calls (lt_blas_gemm, _gemv, _dot) on this thread, after lt_blas_active said
    yes: 1 when they may be made, until lt_blas_leave; 0 when they must not, because the memory
    OpenBLAS would need for its buffers is not there (it would retry for ever): the caller then
@@ -59,6 +65,9 @@ void lt_blas_dot(lt_dtype dt, int n, const void *x, int incx, const void *y, int
 static inline const char *lt_blas_name(void) { return 0; }
 static inline int lt_blas_active(lt_dtype dt) { return (void)dt, 0; }
 static inline int lt_blas_enable(int on) { return (void)on, 0; }
+static inline void *lt_blas_sym(const char *name) { return (void)name, (void *)0; }
+static inline int lt_blas_enter(void) { return 0; }
+static inline void lt_blas_leave(void) {}
 
 #endif
 
