@@ -4,19 +4,18 @@
  * Included once, by torch_host.c only (it uses that file's torch_to_lua and lua_to_torch); main()
  * calls test_distances().
  *
- * For float32 and float64 (tolerance 1e-4 and 1e-10 for cdist and pdist, whose product form
- * rounds differently; 1e-5 and 1e-12 for the elementwise functions): cdist for p in {0, 1, 2,
- * 3, 0.5, inf} on the direct path (7 x 3 by 9 x 3), the product form (37 x 5 by 29 x 5: more
- * than 25 rows, as torch decides, and each compute_mode forced), batched with broadcasting
- * (3 x 1 x 6 x 4 by 2 x 8 x 4), a transposed x1, empty inputs; pdist for the same p values and
- * a transposed input; logaddexp, logaddexp2, xlogy (zeros and NaN among the operands),
- * reciprocal (also of int64 and complex64), clip, polar, on random and strided data. For int64
- * and float64 with NaN (exactly): isin against small (scanned) and large (sorted) test sets,
- * inverted, with scalars (a large set only without NaN elements: torch 1.13's sorting path
- * finds a NaN in any large set, its scanning path in none, ltensor in none); bucketize left and
- * right, int32; unique_consecutive with inverse and counts, flat and along each dim. Positions and
- * inverses on ltensor's side are torch's + 1; bool results cross as uint8 (torch 1.13 imports no
- * bool).
+ * For float32 and float64 (tolerance 1e-4 and 1e-10 for cdist and pdist, whose product form rounds
+ * differently; 1e-5 and 1e-12 for the elementwise functions): cdist for p in {0, 1, 2, 3, 0.5,
+ * inf, 1e308 (infinite for float32)} on the direct path (7 x 3 by 9 x 3), the product form (37 x 5
+ * by 29 x 5: more than 25 rows, as torch decides, and each compute_mode forced), batched with
+ * broadcasting (3 x 1 x 6 x 4 by 2 x 8 x 4), a transposed x1, empty inputs; pdist for the same p
+ * values and a transposed input; logaddexp, logaddexp2, xlogy (zeros and NaN among the operands),
+ * reciprocal (also of int64 and complex64), clip, polar, on random and strided data. For int64 and
+ * float64 with NaN (exactly): isin against small (scanned) and large (sorted) test sets, inverted,
+ * with scalars (a large set only without NaN elements: torch 1.13's sorting path finds a NaN in
+ * any large set, its scanning path in none, ltensor in none); bucketize left and right, int32;
+ * unique_consecutive with inverse and counts, flat and along each dim. Positions and inverses on
+ * ltensor's side are torch's + 1; bool results cross as uint8 (torch 1.13 imports no bool).
  */
 
 static const char py_tdist[] =
@@ -35,6 +34,7 @@ static const char *const tdist_cases[][2] = {
     {"lt.cdist(XS, YS, 3)", "torch.cdist(XS, YS, p=3)"},
     {"lt.cdist(XS, YS, 0.5)", "torch.cdist(XS, YS, p=0.5)"},
     {"lt.cdist(XS, YS, math.huge)", "torch.cdist(XS, YS, p=float('inf'))"},
+    {"lt.cdist(XS, YS, 1e308)", "torch.cdist(XS, YS, p=1e308)"},
     {"lt.cdist(X1, X2)", "torch.cdist(X1, X2)"},
     {"lt.cdist(X1, X2, 2, 'donot_use_mm_for_euclid_dist')",
      "torch.cdist(X1, X2, compute_mode='donot_use_mm_for_euclid_dist')"},

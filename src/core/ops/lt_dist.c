@@ -12,6 +12,7 @@
  */
 #include "lt_dist.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,8 +26,11 @@
 
 typedef enum { P_ZERO, P_ONE, P_TWO, P_INF, P_ANY } p_kind;
 
-static p_kind kind_of(double p) {
-  return p == 0 ? P_ZERO : p == 1 ? P_ONE : p == 2 ? P_TWO : isinf(p) ? P_INF : P_ANY;
+/* The kind of p for dtype dt: a p beyond float's range is infinite for float32 (as torch's
+   float32 kernels see it). */
+static p_kind kind_of(double p, lt_dtype dt) {
+  if (isinf(p) || (dt == LT_FLOAT32 && p > FLT_MAX)) return P_INF;
+  return p == 0 ? P_ZERO : p == 1 ? P_ONE : p == 2 ? P_TWO : P_ANY;
 }
 
 /* The p-norm distance of rows a and b of m elements, in T (SQRT, FABS, POW: libm's for T). */
@@ -254,7 +258,8 @@ int lt_cdist(const lt_tensor *x1, const lt_tensor *x2, double p, lt_cdist_mode m
   if (x1->dtype != x2->dtype)
     return lt_fail(err, LT_EARG, "x1 and x2 must have the same dtype, got %s and %s",
                    dt_name(x1->dtype), dt_name(x2->dtype));
-  rows_ctx c = {.dt = x1->dtype, .k = kind_of(p), .p = p};
+  rows_ctx c = {.dt = x1->dtype, .k = kind_of(p, x1->dtype)};
+  c.p = c.k == P_ANY ? p : 0; /* then within T's range */
   c.P = x1->shape[x1->ndim - 2], c.R = x2->shape[x2->ndim - 2], c.M = x1->shape[x1->ndim - 1];
   if (x2->shape[x2->ndim - 1] != c.M)
     return lt_fail(err, LT_EARG,
@@ -317,7 +322,8 @@ static int pdist_piece(void *vc, int64_t lo, int64_t hi) {
 int lt_pdist(const lt_tensor *x, double p, lt_tensor **out, lt_error *err) {
   int rc;
   if ((rc = check_operand(x, "input", 1, err)) || (rc = check_p(p, err))) return rc;
-  pdist_ctx c = {.dt = x->dtype, .N = x->shape[0], .M = x->shape[1], .k = kind_of(p), .p = p};
+  pdist_ctx c = {.dt = x->dtype, .N = x->shape[0], .M = x->shape[1], .k = kind_of(p, x->dtype)};
+  c.p = c.k == P_ANY ? p : 0; /* then within T's range */
   int64_t n = 0;
   if (c.N > 1 && (rc = lt_size_mul(c.N, c.N - 1, &n, err))) return rc;
   n /= 2;
