@@ -192,14 +192,14 @@ end
 
 -- The display name and the callable of a definition.
 local PREFIX = { ltensor = "lt.", ["ltensor.Tensor"] = "t:", ["ltensor.Generator"] = "g:",
-  ["ltensor.dlpack"] = "dlpack.", ["ltensor.ReadOnlyTensorWrapper"] = "w:",
-  ["ltensor.linalg"] = "lt.linalg." }
+  ["ltensor.dlpack"] = "dlpack.", ["ltensor.ReadOnlyTensorWrapper"] = "w:" }
+for class, path in pairs(apidefs.SPACES) do PREFIX[class] = "lt." .. path .. "." end
 local function key_of(f) return PREFIX[f.class] .. f.name end
 
 local function callable(f)
   if f.class == "ltensor" then return lt[f.name] end
   if f.class == "ltensor.dlpack" then return dlpack[f.name] end
-  if f.class == "ltensor.linalg" then return lt.linalg[f.name] end
+  if apidefs.SPACES[f.class] then return apidefs.space(lt, f.class)[f.name] end
   if f.class == "ltensor.Tensor" then return core._methods[f.name] end
   if f.class == "ltensor.Generator" then return lt.Generator(1)[f.name] end
   return dlpack.ReadOnlyTensorWrapper(T())[f.name]

@@ -50,8 +50,9 @@ extern const ltl_part ltl_part_dlpack;
 extern const ltl_part ltl_part_file;
 /* The wrapper metatable and ReadOnlyTensorWrapper (lua_wrapper.c). */
 extern const ltl_part ltl_part_wrapper;
-/* The table lt.linalg, before the parts that fill it (lua_linalg.c). */
-extern const ltl_part ltl_part_linalg;
+/* The namespace tables lt.linalg and lt.nn.functional, before the parts that fill them
+   (lua_spaces.c). */
+extern const ltl_part ltl_part_spaces;
 /* lt.config: the BLAS, the memory budget (lua_config.c). */
 extern const ltl_part ltl_part_config;
 /* index_select, gather, scatter, take, masked_select, nonzero, ..., lt.where(cond)
