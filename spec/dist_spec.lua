@@ -176,6 +176,13 @@ describe("lt.cdist", function()
     near(distances(x:tolist(), y:tolist(), 2), direct:tolist(), 1e-13)
     near(direct:tolist(), lt.cdist(x, y):tolist(), 1e-10)
     near(direct:tolist(), lt.cdist(x, y, 2, { compute_mode = "use_mm_for_euclid_dist" }):tolist(), 1e-10)
+    -- ltensor's own product kernel when the BLAS is switched off: the same distances
+    local was = lt.config().blas ~= nil
+    lt.config({ blas = false })
+    local ok, own = pcall(lt.cdist, x, y)
+    lt.config({ blas = was })
+    assert(ok, own)
+    near(direct:tolist(), own:tolist(), 1e-10)
     -- the same point: exactly 0, never the square root of a negative rounding error
     same({ { 0 } }, lt.cdist(x[{ { 1, 1 } }], x[{ { 1, 1 } }], 2, "use_mm_for_euclid_dist"):tolist())
   end)

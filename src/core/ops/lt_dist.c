@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "lt_blas.h"
 #include "lt_copy.h"
 #include "lt_linalg.h"
 #include "lt_pool.h"
@@ -77,6 +78,7 @@ typedef struct {
   int64_t s1[LT_MAX_NDIM]; /* x1's element stride along each (0: broadcast), x2's */
   int64_t s2[LT_MAX_NDIM];
   const void *na, *nb2; /* the product form: the square norms of x1's and x2's rows */
+  double gk;            /* and the factor of the products in the result: -2 (a.b) or 1 (-2 a.b) */
 } rows_ctx;
 
 /* The element offsets in x1 and x2 of batch entry b of the result. */
@@ -119,7 +121,7 @@ DIRECT_ROWS(FLOAT64, double)
       const T *nj = nb + o2 / c->M;                                          \
       T *g = o + r * c->R;                                                   \
       for (int64_t j = 0; j < c->R; j++) {                                   \
-        T v = ni + nj[j] - 2 * g[j];                                         \
+        T v = ni + nj[j] + (T)c->gk * g[j];                                  \
         g[j] = v > 0 ? v : 0;                                                \
       }                                                                      \
       VSQRT(g, g, c->R);                                                     \
@@ -240,12 +242,47 @@ static int run_rows(rows_ctx *c, int64_t nrows, int mm, int64_t n1, int64_t n2, 
   return LT_OK;
 }
 
-/* The result of the product form: x1 times x2 transposed, the dot products. */
-static int dot_products(const lt_tensor *x1, const lt_tensor *x2, lt_tensor **g, lt_error *err) {
+/* The product form's products straight into the new result o (not initialised) through the
+   BLAS, -2 a.b, one gemm per batch entry: 1 when done, 0 when the BLAS cannot take them (none,
+   switched off, sizes beyond its int, its guard refusing the run). */
+static int blas_products(rows_ctx *c, int64_t nbatch) {
+#ifdef LTENSOR_HAVE_BLAS
+  if (!lt_blas_active(c->dt) || !lt_blas_fits(c->P) || !lt_blas_fits(c->R) || !lt_blas_fits(c->M) ||
+      !lt_blas_enter())
+    return 0;
+  const double alpha[2] = {-2, 0}, beta[2] = {0, 0};
+  size_t es = lt_dtypes[c->dt].size;
+  for (int64_t k = 0; k < nbatch; k++) {
+    int64_t o1, o2;
+    batch_offsets(c, k, &o1, &o2);
+    lt_blas_gemm(c->dt, 0, 1, (int)c->P, (int)c->R, (int)c->M, alpha, c->a + (size_t)o1 * es,
+                 (int)c->M, c->b + (size_t)o2 * es, (int)c->M, beta,
+                 c->o + (size_t)(k * c->P * c->R) * es, (int)c->R);
+  }
+  lt_blas_leave();
+  c->gk = 1;
+  return 1;
+#else
+  (void)c, (void)nbatch;
+  return 0;
+#endif
+}
+
+/* The product form's products into *o: through the BLAS, else lt_matmul (x1 times x2
+   transposed: a.b, ltensor's own kernel without a BLAS). */
+static int products(rows_ctx *c, const lt_tensor *x1, const lt_tensor *x2, int nd,
+                    const int64_t *shape, int64_t nbatch, lt_tensor **o, lt_error *err) {
+  int rc = lt_tensor_new(c->dt, nd, shape, 0, o, err);
+  if (rc) return rc;
+  c->o = lt_data(*o);
+  if (blas_products(c, nbatch)) return LT_OK;
+  lt_tensor_free(*o);
+  *o = NULL;
   lt_tensor *t2 = NULL;
-  int rc = lt_transpose(x2, x2->ndim - 2, x2->ndim - 1, &t2, err);
-  if (!rc) rc = lt_matmul(x1, t2, g, err);
+  rc = lt_transpose(x2, x2->ndim - 2, x2->ndim - 1, &t2, err);
+  if (!rc) rc = lt_matmul(x1, t2, o, err);
   lt_tensor_free(t2);
+  if (!rc) c->o = lt_data(*o), c->gk = -2;
   return rc;
 }
 
@@ -270,16 +307,19 @@ int lt_cdist(const lt_tensor *x1, const lt_tensor *x2, double p, lt_cdist_mode m
   c.bshape = shape;
   shape[c.nb] = c.P, shape[c.nb + 1] = c.R;
   if ((rc = lt_shape_numel(c.nb + 1, shape, &nrows, err))) return rc;
-  int mm = c.k == P_TWO && c.M > 0 &&
+  int mm = c.k == P_TWO && c.M > 0 && nrows > 0 && c.R > 0 &&
            (mode == LT_CDIST_MM || (mode == LT_CDIST_MM_IF_NEEDED && (c.P > 25 || c.R > 25)));
   const lt_tensor *a, *b;
   lt_tensor *oa = NULL, *ob = NULL, *o = NULL;
   if ((rc = lt_contiguous_as(x1, c.dt, &a, &oa, err)) ||
       (rc = lt_contiguous_as(x2, c.dt, &b, &ob, err)))
     goto done;
-  rc = mm ? dot_products(a, b, &o, err) : lt_tensor_new(c.dt, c.nb + 2, shape, 1, &o, err);
+  c.a = lt_data(a), c.b = lt_data(b);
+  if (mm)
+    rc = products(&c, a, b, c.nb + 2, shape, nrows / c.P, &o, err);
+  else if (!(rc = lt_tensor_new(c.dt, c.nb + 2, shape, 1, &o, err)))
+    c.o = lt_data(o);
   if (rc) goto done;
-  c.a = lt_data(a), c.b = lt_data(b), c.o = lt_data(o);
   rc = run_rows(&c, nrows, mm, lt_numel(a) / (c.M ? c.M : 1), lt_numel(b) / (c.M ? c.M : 1), err);
 done:
   lt_tensor_free(oa);
