@@ -38,8 +38,13 @@ extern const ltl_part ltl_part_reduce;
 extern const ltl_part ltl_part_softmax;
 /* flip, roll, repeat, split, chunk, tril, diagonal, eye, linspace, meshgrid, ... (lua_shape.c). */
 extern const ltl_part ltl_part_shape;
+/* tensor_split, movedim, rot90, hstack, kron, tensordot, tril_indices, ... (lua_layout.c). */
+extern const ltl_part ltl_part_layout;
 /* sort, topk, unique, cumsum, searchsorted, bincount, histc, ... (lua_sort.c). */
 extern const ltl_part ltl_part_sort;
+/* nanmedian, quantile, cov, corrcoef, diff, histogram, logcumsumexp, lt.trapezoid
+   (lua_stats.c). */
+extern const ltl_part ltl_part_stats;
 /* lt.einsum (lua_einsum.c). */
 extern const ltl_part ltl_part_einsum;
 /* Generators, rand, randn, randint, ..., uniform_, normal_, ... (lua_random.c). */

@@ -101,6 +101,7 @@ static int slot(lt_dtype dt) {
   }
 }
 
+#ifdef LTENSOR_HAVE_BLAS
 /* Looks every routine up with sym (a library's lookup); 1 when all are there. */
 static int take_all(void *(*sym)(void *, const char *), void *lib) {
   static const char pre[4] = {'s', 'd', 'c', 'z'};
@@ -117,7 +118,6 @@ static int take_all(void *(*sym)(void *, const char *), void *lib) {
   return all;
 }
 
-#ifdef LTENSOR_HAVE_BLAS
 static void *blas_sym(void *lib, const char *name) { return (void)lib, lt_blas_sym(name); }
 
 /* The BLAS library's LAPACK, else (a BLAS without one) LTENSOR_LAPACK_LIBS. Nothing is opened
