@@ -58,6 +58,8 @@ extern const ltl_part ltl_part_wrapper;
 /* The namespace tables lt.linalg and lt.nn.functional, before the parts that fill them
    (lua_spaces.c). */
 extern const ltl_part ltl_part_spaces;
+/* lt.linalg's solve, inv, det, cholesky, lu, ... and t:inverse, t:det, ... (lua_linalg_solve.c). */
+extern const ltl_part ltl_part_linalg_solve;
 /* lt.config: the BLAS, the memory budget (lua_config.c). */
 extern const ltl_part ltl_part_config;
 /* index_select, gather, scatter, take, masked_select, nonzero, ..., lt.where(cond)

@@ -1054,3 +1054,35 @@ function Tensor:cross(other, dim) end
 ltensor.cross = Tensor.cross
 
 -- }======
+
+-- {====== solving and inverting (lt.linalg's, as Tensor methods) ======
+
+--- The inverse of each square matrix, as torch.inverse (lt.linalg.inv).
+---@return ltensor.Tensor
+function Tensor:inverse() end
+ltensor.inverse = Tensor.inverse
+
+--- The determinant of each square matrix, as torch.det (lt.linalg.det).
+---@return ltensor.Tensor
+function Tensor:det() end
+ltensor.det = Tensor.det
+
+--- The log of the determinant of each square matrix, as torch.logdet: NaN for a negative
+--- determinant, -inf for a singular matrix; complex for complex matrices.
+---@return ltensor.Tensor
+function Tensor:logdet() end
+ltensor.logdet = Tensor.logdet
+
+--- The sign and log |det| of each square matrix, as torch.slogdet (lt.linalg.slogdet).
+---@return ltensor.Tensor sign
+---@return ltensor.Tensor logabsdet
+function Tensor:slogdet() end
+ltensor.slogdet = Tensor.slogdet
+
+--- t to the integer power n, as torch.matrix_power (lt.linalg.matrix_power).
+---@param n integer
+---@return ltensor.Tensor
+function Tensor:matrix_power(n) end
+ltensor.matrix_power = Tensor.matrix_power
+
+-- }======
