@@ -72,6 +72,8 @@ local VALID = {
   ["lt.searchsorted"] = function()
     return { lt.tensor({ 1, 3, 5 }), lt.tensor({ 2, 4 }), { right = true } }
   end,
+  ["lt.isin"] = function() return { T(), lt.tensor({ 2, 5 }), { invert = true } } end,
+  ["lt.bucketize"] = function() return { T(), lt.tensor({ 1, 3, 5 }), { right = true } } end,
   ["lt.Generator"] = function() return { 5 } end,
   ["lt.manual_seed"] = function() return { 5 } end,
   ["g:manual_seed"] = function() return { 5 } end,

@@ -67,5 +67,7 @@ extern const ltl_part ltl_part_config;
 /* index_select, gather, scatter, take, masked_select, nonzero, ..., lt.where(cond)
    (lua_gather.c; after ltl_part_math, whose lt.where it extends). */
 extern const ltl_part ltl_part_gather;
+/* cdist, pdist, isin, bucketize, unique_consecutive (lua_dist.c). */
+extern const ltl_part ltl_part_dist;
 
 #endif
