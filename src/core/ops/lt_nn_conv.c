@@ -97,12 +97,12 @@ static void span(const geom *g, int64_t kc, int64_t *lo, int64_t *hi) {
    the row lies in the padding) and the valid span of the last dim. BODY sees col (the row of
    g->out[2] values), base, lo, hi, iw0 (the image index of output position 0, may be
    negative). */
-#define PLANE_WALK(BODY)                                                        \
+#define PLANE_WALK(PRE, BODY)                                                   \
   for (int64_t ka = 0; ka < g->k[0]; ka++)                                      \
     for (int64_t kb = 0; kb < g->k[1]; kb++)                                    \
       for (int64_t kc = 0; kc < g->k[2]; kc++) {                                \
         int64_t lo, hi, iw0 = kc * g->d[2] - g->p[2];                           \
-        span(g, kc, &lo, &hi);                                                  \
+        PRE span(g, kc, &lo, &hi);                                              \
         for (int64_t oa = 0; oa < g->out[0]; oa++) {                            \
           int64_t ia = oa * g->s[0] - g->p[0] + ka * g->d[0];                   \
           for (int64_t ob = 0; ob < g->out[1]; ob++, col += g->out[2]) {        \
@@ -115,22 +115,33 @@ static void span(const geom *g, int64_t kc, int64_t *lo, int64_t *hi) {
         }                                                                       \
       }
 
-#define IM2COL(T)                                                                        \
-  static void im2col_##T(const geom *g, const T *x, T *col) {                            \
-    int64_t s = g->s[2], n = g->out[2];                                                  \
-    PLANE_WALK(if (base < 0) {                                                           \
-      memset(col, 0, (size_t)n * sizeof(T));                                             \
-      continue;                                                                          \
-    } for (int64_t o = 0; o < lo; o++) col[o] = 0;                                       \
-               if (s == 1 && hi > lo)                                                    \
-                   memcpy(col + lo, x + base + iw0 + lo, (size_t)(hi - lo) * sizeof(T)); \
-               else for (int64_t o = lo; o < hi; o++) col[o] = x[base + iw0 + o * s];    \
-               for (int64_t o = hi; o < n; o++) col[o] = 0;)                             \
-  }                                                                                      \
-  static void col2im_##T(const geom *g, const T *col, T *x) {                            \
-    int64_t s = g->s[2];                                                                 \
-    PLANE_WALK(if (base < 0) continue;                                                   \
-               for (int64_t o = lo; o < hi; o++) x[base + iw0 + o * s] += col[o];)       \
+#define IM2COL(T)                                                                              \
+  static void im2col_##T(const geom *g, const T *x, T *col) {                                  \
+    int64_t s = g->s[2], n = g->out[2];                                                        \
+    PLANE_WALK(                                                                                \
+        ;,                                                                                     \
+         if (base < 0) {                                                                       \
+           memset(col, 0, (size_t)n * sizeof(T));                                              \
+           continue;                                                                           \
+         } for (int64_t o = 0; o < lo; o++) col[o] = 0;                                        \
+        if (s == 1 && hi > lo)                                                                 \
+            memcpy(col + lo, x + base + iw0 + lo, (size_t)(hi - lo) * sizeof(T));              \
+        else for (int64_t o = lo; o < hi; o++) col[o] = x[base + iw0 + o * s];                 \
+        for (int64_t o = hi; o < n; o++) col[o] = 0;)                                          \
+  }                                                                                            \
+  static void col2im_##T(const geom *g, const T *col, T *x) {                                  \
+    int64_t s = g->s[2];                                                                       \
+    PLANE_WALK(;, if (base < 0) continue;                                                      \
+               for (int64_t o = lo; o < hi; o++) x[base + iw0 + o * s] += col[o];)             \
+  }                                                                                            \
+  /* A convolution whose groups have one input channel each (depthwise), without columns:      \
+     y (holding the bias) += each kernel weight times the shifted plane. */                    \
+  static void direct_##T(const geom *g, const T *x, const T *wk, T *y) {                       \
+    int64_t s = g->s[2];                                                                       \
+    T *col = y, wv = 0;                                                                        \
+    PLANE_WALK(col = y; wv = *wk++;, if (base < 0) continue;                                   \
+               if (s == 1) for (int64_t o = lo; o < hi; o++) col[o] += wv * x[base + iw0 + o]; \
+               else for (int64_t o = lo; o < hi; o++) col[o] += wv * x[base + iw0 + o * s];)   \
   }
 IM2COL(float)
 IM2COL(double)
@@ -172,6 +183,56 @@ static void run_planes(const geom *g, int64_t planes, lt_dtype dt, const lt_tens
   double bytes = (double)(g->ksz * g->l + g->isz) * (dt == LT_FLOAT64 ? 8 : 4);
   if (planes > 0 && g->l > 0 && g->ksz > 0)
     lt_pool_run(planes, lt_pool_grain(planes, bytes), plane_piece, &c);
+}
+
+/* The direct convolution's planes: item n C_out + oc reads input plane n C_in + oc / mult and
+   the kernel of oc; y (N, C_out, *) contiguous, b the bias or NULL. */
+typedef struct {
+  const geom *g;
+  const char *x, *w, *b;
+  char *y;
+  int64_t cin, cout, mult;
+  int f64;
+} direct_ctx;
+
+static int direct_piece(void *ctx, int64_t lo, int64_t hi) {
+  const direct_ctx *c = ctx;
+  const geom *g = c->g;
+  for (int64_t i = lo; i < hi; i++) {
+    int64_t n = i / c->cout, oc = i % c->cout, xi = n * c->cin + oc / c->mult;
+    if (c->f64) {
+      double *y = (double *)c->y + i * g->l, v = c->b ? ((const double *)c->b)[oc] : 0;
+      for (int64_t j = 0; j < g->l; j++) y[j] = v;
+      direct_double(g, (const double *)c->x + xi * g->isz, (const double *)c->w + oc * g->ksz, y);
+    } else {
+      float *y = (float *)c->y + i * g->l, v = c->b ? ((const float *)c->b)[oc] : 0;
+      for (int64_t j = 0; j < g->l; j++) y[j] = v;
+      direct_float(g, (const float *)c->x + xi * g->isz, (const float *)c->w + oc * g->ksz, y);
+    }
+  }
+  return 0;
+}
+
+/* res (N, C_out, L), new, = the direct convolution of xb (N, C_in, *) by w (C_out, 1, *) with
+   its bias. */
+static int run_direct(const geom *g, const lt_tensor *xb, const lt_tensor *w, const lt_tensor *bias,
+                      int64_t groups, lt_dtype ct, lt_tensor **res, lt_error *err) {
+  const lt_tensor *wc, *bc = NULL;
+  lt_tensor *ow = NULL, *ob = NULL;
+  int64_t n = xb->shape[0], cout = w->shape[0], shape[3] = {n, cout, g->l};
+  int rc = lt_contiguous_as(w, ct, &wc, &ow, err);
+  if (rc == LT_OK && bias) rc = lt_contiguous_as(bias, ct, &bc, &ob, err);
+  if (rc == LT_OK) rc = lt_tensor_new(ct, 3, shape, 0, res, err);
+  if (rc == LT_OK && n * cout * g->l > 0) {
+    direct_ctx c = {
+        g,    lt_data(xb),   lt_data(wc),     bc ? lt_data(bc) : NULL, lt_data(*res), xb->shape[1],
+        cout, cout / groups, ct == LT_FLOAT64};
+    double bytes = (double)(g->l * (g->ksz + 1) + g->isz) * (ct == LT_FLOAT64 ? 8 : 4);
+    lt_pool_run(n * cout, lt_pool_grain(n * cout, bytes), direct_piece, &c);
+  }
+  lt_tensor_free(ow);
+  lt_tensor_free(ob);
+  return rc;
 }
 
 /* }====== */
@@ -327,6 +388,28 @@ static int weight_matrix(const lt_tensor *w, lt_dtype ct, int64_t g, int64_t row
   return rc;
 }
 
+/* res (N, G, C_out / G, L), new, = the weight (G, C_out / G, C_in / G x ksz) times the columns
+   of xb (N, G, C_in / G x ksz, L): im2col's, or xb itself for a 1x1 kernel that reads every
+   position (direct). */
+static int run_product(const geom *g, const lt_tensor *xb, const lt_tensor *w, int64_t gr,
+                       lt_dtype ct, int direct, lt_tensor **res, lt_error *err) {
+  int64_t n = xb->shape[0], cin = xb->shape[1], cout = w->shape[0], kk;
+  lt_tensor *wm = NULL, *col = NULL;
+  int rc = lt_size_mul(cin / gr, g->ksz, &kk, err);
+  if (rc == LT_OK) rc = weight_matrix(w, ct, gr, cout / gr, kk, &wm, err);
+  if (rc == LT_OK) {
+    int64_t cshape[4] = {n, gr, kk, g->l};
+    if (direct)
+      rc = lt_view(xb, 4, cshape, &col, err);
+    else if ((rc = lt_tensor_new(ct, 4, cshape, 0, &col, err)) == LT_OK)
+      run_planes(g, n * cin, ct, xb, col, 0);
+  }
+  if (rc == LT_OK) rc = lt_matmul(wm, col, res, err);
+  lt_tensor_free(wm);
+  lt_tensor_free(col);
+  return rc;
+}
+
 int lt_conv(const lt_tensor *x, const lt_tensor *w, const lt_tensor *bias, const lt_conv_args *a,
             lt_tensor **out, lt_error *err) {
   lt_dtype ct;
@@ -350,25 +433,15 @@ int lt_conv(const lt_tensor *x, const lt_tensor *w, const lt_tensor *bias, const
   }
   if ((rc = geom_out(&g, nsp, phi, err))) return rc;
   const lt_tensor *xb;
-  lt_tensor *xo = NULL, *wm = NULL, *col = NULL, *res = NULL;
+  lt_tensor *xo = NULL, *res = NULL;
   if ((rc = batched_input(x, nsp, ct, &batched, &xb, &xo, err))) return rc;
-  int64_t n = xb->shape[0], cin = xb->shape[1], cout = w->shape[0], gr = a->groups;
-  int64_t cg = cin / gr, kk;
+  int64_t n = xb->shape[0], cout = w->shape[0];
   int direct = g.ksz == 1 && g.l == g.isz && g.p[0] + g.p[1] + g.p[2] == 0;
-  if ((rc = lt_size_mul(cg, g.ksz, &kk, err)) == LT_OK)
-    rc = weight_matrix(w, ct, gr, cout / gr, kk, &wm, err);
-  if (rc == LT_OK) { /* the columns: (N, G, C_in / G x ksz, L) */
-    int64_t cshape[4] = {n, gr, kk, g.l};
-    if (direct) /* a 1x1 kernel reading every position: the input is its own columns */
-      rc = lt_view(xb, 4, cshape, &col, err);
-    else if ((rc = lt_tensor_new(ct, 4, cshape, 0, &col, err)) == LT_OK)
-      run_planes(&g, n * cin, ct, xb, col, 0);
-  }
-  if (rc == LT_OK) rc = lt_matmul(wm, col, &res, err); /* (N, G, C_out / G, L) */
+  if (xb->shape[1] == a->groups && !direct) /* one input channel a group: no columns */
+    rc = run_direct(&g, xb, w, bias, a->groups, ct, &res, err);
+  else if ((rc = run_product(&g, xb, w, a->groups, ct, direct, &res, err)) == LT_OK)
+    rc = add_bias(res, bias, n, cout, g.l, ct, err);
   lt_tensor_free(xo);
-  lt_tensor_free(wm);
-  lt_tensor_free(col);
-  if (rc == LT_OK) rc = add_bias(res, bias, n, cout, g.l, ct, err);
   if (rc) {
     lt_tensor_free(res);
     return rc;
