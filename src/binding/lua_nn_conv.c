@@ -53,11 +53,11 @@ static int sizes(lua_State *L, const call *c, int idx, int n, int64_t def, int64
                  const char *what) {
   for (int i = 0; i < n; i++) v[i] = def;
   if (!idx) return 0;
-  if (lua_isinteger(L, idx) || lua_type(L, idx) == LUA_TNUMBER) {
-    lua_Integer x;
-    if (!lua_isinteger(L, idx) && !lua_numbertointeger(lua_tonumber(L, idx), &x))
+  if (lua_type(L, idx) == LUA_TNUMBER) {
+    int isint;
+    lua_Integer x = lua_tointegerx(L, idx, &isint);
+    if (!isint)
       ltl_error(L, "%s: %s must be an integer, got %f", c->fname, what, lua_tonumber(L, idx));
-    x = lua_isinteger(L, idx) ? lua_tointeger(L, idx) : (lua_Integer)lua_tonumber(L, idx);
     for (int i = 0; i < n; i++) v[i] = x;
     return 1;
   }
@@ -67,6 +67,7 @@ static int sizes(lua_State *L, const call *c, int idx, int n, int64_t def, int64
     int isint;
     lua_geti(L, idx, i + 1);
     v[i] = lua_tointegerx(L, -1, &isint);
+    isint = isint && lua_type(L, -1) == LUA_TNUMBER; /* not a numeric string */
     lua_pop(L, 1);
     if (!isint)
       ltl_error(L, "%s: %s must be an integer or an array of %d integers", c->fname, what, n);

@@ -31,10 +31,12 @@ typedef struct {
 static void geom_init(geom *g) {
   for (int i = 0; i < 3; i++) g->in[i] = g->out[i] = g->k[i] = g->s[i] = g->d[i] = 1, g->p[i] = 0;
 }
-static void geom_sizes(geom *g) {
-  g->ksz = g->k[0] * g->k[1] * g->k[2];
-  g->l = g->out[0] * g->out[1] * g->out[2];
-  g->isz = g->in[0] * g->in[1] * g->in[2];
+static int geom_sizes(geom *g, lt_error *err) {
+  int rc;
+  if ((rc = lt_shape_numel(3, g->k, &g->ksz, err)) ||
+      (rc = lt_shape_numel(3, g->out, &g->l, err)) || (rc = lt_shape_numel(3, g->in, &g->isz, err)))
+    return rc;
+  return LT_OK;
 }
 
 /* "5 x 5": the last nsp of three sizes, for messages. */
@@ -72,8 +74,7 @@ static int geom_out(geom *g, int nsp, const int64_t *phi, lt_error *err) {
                      dims_str(padded, nsp, a, sizeof a), dims_str(ext, nsp, b, sizeof b));
     }
   for (int i = 0; i < 3; i++) g->out[i] = (padded[i] - ext[i]) / g->s[i] + 1;
-  geom_sizes(g);
-  return LT_OK;
+  return geom_sizes(g, err);
 }
 
 /* }====== */
@@ -472,6 +473,9 @@ static int transposed_geom(const lt_tensor *x, const lt_tensor *w, const lt_conv
     /* (in - 1) s - 2 p + d (k - 1) + op + 1, each term below 2^33 */
     int64_t size = 0;
     if (in > 0 && (rc = lt_size_mul(in - 1, g->s[j], &size, err))) return rc;
+    if (size > ((int64_t)1 << 62))
+      return lt_fail(err, LT_ERANGE, "output size %lld x %lld is too large", (long long)in,
+                     (long long)g->s[j]);
     size += g->d[j] * (g->k[j] - 1) + op + 1 - 2 * g->p[j];
     if (size <= 0 || in == 0) {
       char b[96];
@@ -482,8 +486,7 @@ static int transposed_geom(const lt_tensor *x, const lt_tensor *w, const lt_conv
     }
     g->in[j] = size;
   }
-  geom_sizes(g);
-  return LT_OK;
+  return geom_sizes(g, err);
 }
 
 int lt_conv_transpose(const lt_tensor *x, const lt_tensor *w, const lt_tensor *bias,

@@ -20,8 +20,9 @@
 
 #include "lt_tensor.h"
 
-/* The largest value a size argument (kernel, stride, padding, dilation) may take. */
-#define LT_CONV_MAX_ARG ((int64_t)1 << 32)
+/* The largest value a size argument (kernel, stride, padding, dilation, output size) may
+   take: products of two of them stay below 2^62 (lt_nn_pool.c's too). */
+#define LT_CONV_MAX_ARG ((int64_t)1 << 31)
 
 /* The arguments of a convolution over nsp spatial dims (1 to 3), torch's. */
 typedef struct {

@@ -192,7 +192,7 @@ static int pool_arg(int64_t v, int64_t lo, const char *what, lt_error *err) {
   if (v < lo)
     return lt_fail(err, LT_EARG, "%s must be %s, got %lld", what,
                    lo > 0 ? "positive" : "non-negative", (long long)v);
-  if (v > ((int64_t)1 << 32))
+  if (v > LT_CONV_MAX_ARG)
     return lt_fail(err, LT_ERANGE, "%s %lld is too large", what, (long long)v);
   return LT_OK;
 }
