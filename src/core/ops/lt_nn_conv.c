@@ -48,8 +48,7 @@ static const char *dims_str(const int64_t *v, int nsp, char *buf, size_t n) {
   return buf;
 }
 
-/* Checks one size argument (what: its name): lo <= v <= LT_CONV_MAX_ARG. */
-static int check_arg(int64_t v, int64_t lo, const char *what, lt_error *err) {
+int lt_nn_check_arg(int64_t v, int64_t lo, const char *what, lt_error *err) {
   if (v < lo)
     return lt_fail(err, LT_EARG, "%s must be %s, got %lld", what,
                    lo > 0 ? "positive" : "non-negative", (long long)v);
@@ -254,6 +253,14 @@ int lt_nn_float_type(const lt_tensor *t, const char *what, lt_dtype *ct, lt_erro
   }
 }
 
+int lt_nn_check_rank(const lt_tensor *x, int dims, lt_error *err) {
+  if (x->ndim != dims && x->ndim != dims + 1)
+    return lt_fail(err, LT_EARG,
+                   "input: expected a %d-d (unbatched) or %d-d (batched) tensor, got %d-d", dims,
+                   dims + 1, x->ndim);
+  return LT_OK;
+}
+
 int lt_nn_finish(lt_tensor *res, int batched, int ndim, const int64_t *shape, lt_dtype dt,
                  lt_tensor **out, lt_error *err) {
   lt_tensor *v = NULL;
@@ -277,17 +284,15 @@ static int same_dtype(const lt_tensor *t, const lt_tensor *x, const char *what, 
    and *xb: a batched, contiguous copy or view in dtype ct (*owned to free). */
 static int batched_input(const lt_tensor *x, int nsp, lt_dtype ct, int *batched,
                          const lt_tensor **xb, lt_tensor **owned, lt_error *err) {
-  if (x->ndim != nsp + 1 && x->ndim != nsp + 2)
-    return lt_fail(err, LT_EARG,
-                   "input: expected a %d-d (unbatched) or %d-d (batched) tensor, got %d-d", nsp + 1,
-                   nsp + 2, x->ndim);
+  int rc = lt_nn_check_rank(x, nsp + 1, err);
+  if (rc) return rc;
   *batched = x->ndim == nsp + 2;
   int64_t shape[5];
   shape[0] = 1;
   memcpy(shape + !*batched, x->shape, (size_t)x->ndim * sizeof(int64_t));
   const lt_tensor *c;
   lt_tensor *oc = NULL, *v = NULL;
-  int rc = lt_contiguous_as(x, ct, &c, &oc, err);
+  rc = lt_contiguous_as(x, ct, &c, &oc, err);
   if (rc == LT_OK) rc = lt_view(c, nsp + 2, shape, &v, err);
   lt_tensor_free(oc);
   *owned = v;
@@ -347,18 +352,15 @@ static int conv_checks(const lt_tensor *x, const lt_tensor *w, const lt_tensor *
   if ((rc = lt_nn_float_type(x, "input", ct, err)) || (rc = same_dtype(w, x, "weight", err)) ||
       (bias && (rc = same_dtype(bias, x, "bias", err))))
     return rc;
-  if (x->ndim != nsp + 1 && x->ndim != nsp + 2)
-    return lt_fail(err, LT_EARG,
-                   "input: expected a %d-d (unbatched) or %d-d (batched) tensor, got %d-d", nsp + 1,
-                   nsp + 2, x->ndim);
+  if ((rc = lt_nn_check_rank(x, nsp + 1, err))) return rc;
   if (w->ndim != nsp + 2)
     return lt_fail(err, LT_EARG, "weight: expected a %d-d tensor, got %d-d", nsp + 2, w->ndim);
-  if ((rc = check_arg(a->groups, 1, "groups", err))) return rc;
+  if ((rc = lt_nn_check_arg(a->groups, 1, "groups", err))) return rc;
   for (int i = 0; i < nsp; i++)
-    if ((rc = check_arg(a->stride[i], 1, "stride", err)) ||
-        (rc = check_arg(a->dilation[i], 1, "dilation", err)) ||
-        (rc = check_arg(a->padding[i], 0, "padding", err)) ||
-        (rc = check_arg(w->shape[2 + i], 1, "weight: kernel size", err)))
+    if ((rc = lt_nn_check_arg(a->stride[i], 1, "stride", err)) ||
+        (rc = lt_nn_check_arg(a->dilation[i], 1, "dilation", err)) ||
+        (rc = lt_nn_check_arg(a->padding[i], 0, "padding", err)) ||
+        (rc = lt_nn_check_arg(w->shape[2 + i], 1, "weight: kernel size", err)))
       return rc;
   int64_t cin = x->shape[x->ndim - nsp - 1], g = a->groups;
   int64_t cout = transposed ? w->shape[1] * g : w->shape[0];
@@ -464,7 +466,7 @@ static int transposed_geom(const lt_tensor *x, const lt_tensor *w, const lt_conv
     g->d[j] = a->dilation[i];
     g->p[j] = a->padding[i];
     g->out[j] = in;
-    if ((rc = check_arg(op, 0, "output_padding", err))) return rc;
+    if ((rc = lt_nn_check_arg(op, 0, "output_padding", err))) return rc;
     if (op >= g->s[j] && op >= g->d[j])
       return lt_fail(err, LT_EARG,
                      "output_padding (%lld) must be smaller than either stride (%lld) or dilation "
@@ -534,10 +536,10 @@ static int fold_geom(const int64_t *hw, const int64_t *kernel, const int64_t *di
   int rc;
   geom_init(g);
   for (int i = 0; i < 2; i++) {
-    if ((rc = check_arg(kernel[i], 1, "kernel_size", err)) ||
-        (rc = check_arg(dilation[i], 1, "dilation", err)) ||
-        (rc = check_arg(padding[i], 0, "padding", err)) ||
-        (rc = check_arg(stride[i], 1, "stride", err)))
+    if ((rc = lt_nn_check_arg(kernel[i], 1, "kernel_size", err)) ||
+        (rc = lt_nn_check_arg(dilation[i], 1, "dilation", err)) ||
+        (rc = lt_nn_check_arg(padding[i], 0, "padding", err)) ||
+        (rc = lt_nn_check_arg(stride[i], 1, "stride", err)))
       return rc;
     g->in[1 + i] = hw[i];
     g->k[1 + i] = kernel[i];
@@ -553,9 +555,7 @@ int lt_unfold(const lt_tensor *x, const int64_t *kernel, const int64_t *dilation
   lt_dtype ct;
   int rc = lt_nn_float_type(x, "input", &ct, err), batched;
   if (rc) return rc;
-  if (x->ndim != 3 && x->ndim != 4)
-    return lt_fail(err, LT_EARG,
-                   "input: expected a 3-d (unbatched) or 4-d (batched) tensor, got %d-d", x->ndim);
+  if ((rc = lt_nn_check_rank(x, 3, err))) return rc;
   geom g;
   if ((rc = fold_geom(x->shape + x->ndim - 2, kernel, dilation, padding, stride, &g, err)))
     return rc;
@@ -577,12 +577,10 @@ int lt_fold(const lt_tensor *x, const int64_t *output_size, const int64_t *kerne
   lt_dtype ct;
   int rc = lt_nn_float_type(x, "input", &ct, err), batched;
   if (rc) return rc;
-  if (x->ndim != 2 && x->ndim != 3)
-    return lt_fail(err, LT_EARG,
-                   "input: expected a 2-d (unbatched) or 3-d (batched) tensor, got %d-d", x->ndim);
+  if ((rc = lt_nn_check_rank(x, 2, err))) return rc;
   geom g;
   for (int i = 0; i < 2; i++)
-    if ((rc = check_arg(output_size[i], 1, "output_size", err))) return rc;
+    if ((rc = lt_nn_check_arg(output_size[i], 1, "output_size", err))) return rc;
   if ((rc = fold_geom(output_size, kernel, dilation, padding, stride, &g, err))) return rc;
   int64_t rows = x->shape[x->ndim - 2], l = x->shape[x->ndim - 1];
   if (rows % g.ksz)

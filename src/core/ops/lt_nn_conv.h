@@ -43,6 +43,13 @@ int lt_nn_float_type(const lt_tensor *t, const char *what, lt_dtype *ct, lt_erro
 int lt_nn_finish(lt_tensor *res, int batched, int ndim, const int64_t *shape, lt_dtype dt,
                  lt_tensor **out, lt_error *err);
 
+/* LT_EARG, "input: expected a 3-d (unbatched) or 4-d (batched) tensor, got 2-d", unless the
+   input x has dims dims or dims + 1. */
+int lt_nn_check_rank(const lt_tensor *x, int dims, lt_error *err);
+/* LT_EARG unless lo <= v ("<what> must be positive|non-negative, got v"), LT_ERANGE when
+   v > LT_CONV_MAX_ARG: the check of every size argument (what: its name). */
+int lt_nn_check_arg(int64_t v, int64_t lo, const char *what, lt_error *err);
+
 /* torch.nn.functional.conv{nsp}d: input (N, C_in, *) or unbatched (C_in, *), weight
    (C_out, C_in / groups, *kernel), bias (C_out) or NULL. */
 int lt_conv(const lt_tensor *x, const lt_tensor *w, const lt_tensor *bias, const lt_conv_args *a,
