@@ -1,5 +1,5 @@
 /*
- * torch_host_nn_conv.h -- section 16 of torch_host.c: lt.nn.functional's convolutions and pools
+ * torch_host_nn_conv.h -- section 17 of torch_host.c: lt.nn.functional's convolutions and pools
  * (issue 28) against torch.nn.functional on the same data, moved into Lua by DLPack. Included
  * once, by torch_host.c only, after its section 12 (it uses that file's func_agrees, torch_to_lua
  * and lua_to_torch); main() calls test_nn_conv().
@@ -105,7 +105,7 @@ static const char *const nn_conv_half[][2] = {
 
 static void test_nn_conv(void) {
   static const char *const dts[] = {"float32", "float64"};
-  section("16: lt.nn.functional's convolutions and pools against torch");
+  section("17: lt.nn.functional's convolutions and pools against torch");
   CHECK(py_ok("import torch.nn.functional as F") && lua_ok("F = lt.nn.functional"));
   for (size_t d = 0; d < 2; d++) {
     const char *dt = dts[d];
