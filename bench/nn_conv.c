@@ -35,6 +35,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "lt_blas.h" /* the core's: which OpenBLAS kernels run (bench/CMakeLists.txt) */
 #include "ltensor.h"
 
 static const char lua_chunk[] =
@@ -146,6 +147,11 @@ int main(int argc, char **argv) {
       }
     }
   ltensor_set_num_threads(counts[1]);
+  const char *(*corename)(void) = NULL;
+  void *sym = lt_blas_sym("openblas_get_corename");
+  if (sym) memcpy(&corename, &sym, sizeof sym); /* ISO C has no object-to-function cast */
+  printf("ltensor's BLAS: %s%s%s\n", lt_blas_name() ? lt_blas_name() : "none (its own kernel)",
+         corename ? ", core " : "", corename ? corename() : "");
   char ver[128];
   bench_py_str("sys.version.split()[0] + ', torch ' + torch.__version__", ver, sizeof ver);
   printf(
