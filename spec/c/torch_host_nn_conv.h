@@ -1,5 +1,5 @@
 /*
- * torch_host_nn_conv.h -- section 16 of torch_host.c: lt.nn.functional's convolutions and pools
+ * torch_host_nn_conv.h -- section 17 of torch_host.c: lt.nn.functional's convolutions and pools
  * (issue 28) against torch.nn.functional on the same data, moved into Lua by DLPack. Included
  * once, by torch_host.c only, after its section 12 (it uses that file's func_agrees, torch_to_lua
  * and lua_to_torch); main() calls test_nn_conv().
@@ -8,14 +8,14 @@
  * inputs), batched, unbatched and with an empty batch. Cases: conv1d/2d/3d with stride,
  * padding (numbers, arrays, 'same' with an even kernel, 'valid', padding larger than the
  * input), dilation, groups (groups = channels: depthwise, with a depth multiplier), 1x1 kernels
- * (the path without im2col), a kernel as large as the input; conv_transpose1d/2d with stride,
- * padding, output_padding, groups and dilation; max, avg and adaptive pools with ceil_mode,
- * count_include_pad, divisor_override, dilation and windows that do not divide the input;
- * unfold and fold. Values agree within 1e-5 relative and absolute for float32 (conv sums run in
- * another order than torch's: the BLAS's blocking against mkldnn's) and 1e-12 for float64;
- * indices exactly (ltensor's are torch's plus one). float16 inputs compute in float32 and come
- * back as float16: checked against torch's float32 result rounded to float16 (torch 1.13 has
- * no float16 convolution on the CPU), within 1e-2.
+ * (the path without im2col), one input channel a group (the direct path), a kernel as large as the
+ * input; conv_transpose1d/2d with stride, padding, output_padding, groups and dilation; max, avg
+ * and adaptive pools with ceil_mode, count_include_pad, divisor_override, dilation and windows that
+ * do not divide the input; unfold and fold. Values agree within 1e-5 relative and absolute for
+ * float32 (conv sums run in another order than torch's: the BLAS's blocking against mkldnn's) and
+ * 1e-12 for float64; indices exactly (ltensor's are torch's plus one). float16 inputs compute in
+ * float32 and come back as float16: checked against torch's float32 result rounded to float16
+ * (torch 1.13 has no float16 convolution on the CPU), within 1e-2.
  */
 
 static const char *const nn_conv_cases[][2] = {
@@ -33,6 +33,9 @@ static const char *const nn_conv_cases[][2] = {
     {"F.conv2d(X2, W2G, B2, 1, 1, 1, 2)", "F.conv2d(X2, W2G, B2, 1, 1, 1, 2)"},
     {"F.conv2d(X2T, DW, nil, 1, 1, 1, 4)", "F.conv2d(X2T, DW, None, 1, 1, 1, 4)"},
     {"F.conv2d(X2, DW2, nil, 2, 0, 1, 4)", "F.conv2d(X2, DW2, None, 2, 0, 1, 4)"},
+    {"F.conv2d(X2:narrow(2, 2, 1), W2C, B2, 2, 1, 2)", "F.conv2d(X2[:, 1:2], W2C, B2, 2, 1, 2)"},
+    {"F.conv1d(X1, DW2:reshape(8, 1, 9), nil, 1, 4, 1, 4)",
+     "F.conv1d(X1, DW2.reshape(8, 1, 9), None, 1, 4, 1, 4)"},
     {"F.conv2d(X2, W2, nil, 1, 8)", "F.conv2d(X2, W2, None, 1, 8)"},
     {"F.conv2d(X2, W11, B11)", "F.conv2d(X2, W11, B11)"},
     {"F.conv2d(X2T, W11, B11, 2)", "F.conv2d(X2T, W11, B11, 2)"},
@@ -102,7 +105,7 @@ static const char *const nn_conv_half[][2] = {
 
 static void test_nn_conv(void) {
   static const char *const dts[] = {"float32", "float64"};
-  section("16: lt.nn.functional's convolutions and pools against torch");
+  section("17: lt.nn.functional's convolutions and pools against torch");
   CHECK(py_ok("import torch.nn.functional as F") && lua_ok("F = lt.nn.functional"));
   for (size_t d = 0; d < 2; d++) {
     const char *dt = dts[d];
@@ -113,14 +116,14 @@ static void test_nn_conv(void) {
               "X2, W2, W2G, B2 = r(2, 4, 7, 8), r(6, 4, 3, 3), r(6, 2, 3, 3), r(6)\n"
               "X2T, W2E = r(2, 4, 8, 7).transpose(2, 3), r(3, 4, 2, 4)\n"
               "DW, DW2, W11, B11 = r(4, 1, 3, 3), r(8, 1, 3, 3), r(5, 4, 1, 1), r(5)\n"
-              "W2F, X2E = r(2, 4, 7, 8), X2[:0]\n"
+              "W2F, X2E, W2C = r(2, 4, 7, 8), X2[:0], r(6, 1, 3, 3)\n"
               "X3, W3, B3 = r(1, 2, 5, 6, 7), r(3, 2, 2, 3, 3), r(3)\n"
               "WT1, WT1G, WT2, WT2G = r(4, 3, 3), r(4, 2, 3), r(4, 3, 3, 3), r(4, 2, 3, 3)\n"
               "FX, FX2 = r(2, 24, 36), r(2, 24, 16)",
               dt));
     static const char *const names[] = {
-        "X1",  "W1",  "W1G", "B1", "X2", "W2", "W2G", "B2",   "X2T", "W2E",  "DW", "DW2", "W11",
-        "B11", "W2F", "X2E", "X3", "W3", "B3", "WT1", "WT1G", "WT2", "WT2G", "FX", "FX2"};
+        "X1",  "W1",  "W1G", "B1",  "X2", "W2", "W2G", "B2",  "X2T",  "W2E", "DW",   "DW2", "W11",
+        "B11", "W2F", "X2E", "W2C", "X3", "W3", "B3",  "WT1", "WT1G", "WT2", "WT2G", "FX",  "FX2"};
     for (size_t i = 0; i < sizeof names / sizeof *names; i++)
       CHECK(torch_to_lua(names[i], "%s", names[i]));
     CHECK(py_ok("FTOL = %s", d ? "1e-12" : "1e-5"));
@@ -133,6 +136,7 @@ static void test_nn_conv(void) {
     }
   }
   set_context("%s", "");
-  CHECK(lua_ok("X1, W1, W1G, B1, X2, W2, W2G, B2, X2T, W2E, DW, DW2, W11, B11, W2F, X2E = nil") &&
+  CHECK(lua_ok(
+            "X1, W1, W1G, B1, X2, W2, W2G, B2, X2T, W2E, DW, DW2, W11, B11, W2F, X2E, W2C = nil") &&
         lua_ok("X3, W3, B3, WT1, WT1G, WT2, WT2G, FX, FX2, F, r = nil"));
 }

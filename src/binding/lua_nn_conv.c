@@ -53,11 +53,11 @@ static int sizes(lua_State *L, const call *c, int idx, int n, int64_t def, int64
                  const char *what) {
   for (int i = 0; i < n; i++) v[i] = def;
   if (!idx) return 0;
-  if (lua_isinteger(L, idx) || lua_type(L, idx) == LUA_TNUMBER) {
-    lua_Integer x;
-    if (!lua_isinteger(L, idx) && !lua_numbertointeger(lua_tonumber(L, idx), &x))
+  if (lua_type(L, idx) == LUA_TNUMBER) {
+    int isint;
+    lua_Integer x = lua_tointegerx(L, idx, &isint);
+    if (!isint)
       ltl_error(L, "%s: %s must be an integer, got %f", c->fname, what, lua_tonumber(L, idx));
-    x = lua_isinteger(L, idx) ? lua_tointeger(L, idx) : (lua_Integer)lua_tonumber(L, idx);
     for (int i = 0; i < n; i++) v[i] = x;
     return 1;
   }
@@ -67,6 +67,7 @@ static int sizes(lua_State *L, const call *c, int idx, int n, int64_t def, int64
     int isint;
     lua_geti(L, idx, i + 1);
     v[i] = lua_tointegerx(L, -1, &isint);
+    isint = isint && lua_type(L, -1) == LUA_TNUMBER; /* not a numeric string */
     lua_pop(L, 1);
     if (!isint)
       ltl_error(L, "%s: %s must be an integer or an array of %d integers", c->fname, what, n);
@@ -180,17 +181,23 @@ static int f_fold(lua_State *L) { return fold_of(L, 1, "fold"); }
 
 /* {====== pools ====== */
 
+/* The arguments 2 to 4 of a pool (options 0 to 2): kernel_size (required), stride (default
+   kernel_size), padding. */
+static void window_args(lua_State *L, const call *c, lt_pool_args *a) {
+  if (!sizes(L, c, at(L, c, 2, 0), a->nsp, 1, a->kernel, "kernel_size"))
+    ltl_error(L, "%s: kernel_size is required", c->fname);
+  if (!sizes(L, c, at(L, c, 3, 1), a->nsp, 1, a->stride, "stride"))
+    memcpy(a->stride, a->kernel, sizeof a->stride);
+  sizes(L, c, at(L, c, 4, 2), a->nsp, 0, a->padding, "padding");
+}
+
 /* max_pool{nsp}d(input, kernel_size, stride, padding, dilation, ceil_mode, return_indices). */
 static int max_pool_of(lua_State *L, int nsp, const char *fname) {
   static const char *const keys[] = {"kernel_size", "stride",    "padding",
                                      "dilation",    "ceil_mode", "return_indices"};
   call c = begin(L, fname, 7, 2, keys, 6);
   lt_pool_args a = {.nsp = nsp};
-  if (!sizes(L, &c, at(L, &c, 2, 0), nsp, 1, a.kernel, "kernel_size"))
-    ltl_error(L, "%s: kernel_size is required", fname);
-  if (!sizes(L, &c, at(L, &c, 3, 1), nsp, 1, a.stride, "stride"))
-    memcpy(a.stride, a.kernel, sizeof a.stride);
-  sizes(L, &c, at(L, &c, 4, 2), nsp, 0, a.padding, "padding");
+  window_args(L, &c, &a);
   sizes(L, &c, at(L, &c, 5, 3), nsp, 1, a.dilation, "dilation");
   a.ceil_mode = boolean(L, &c, at(L, &c, 6, 4), 0, "ceil_mode");
   int ri = boolean(L, &c, at(L, &c, 7, 5), 0, "return_indices");
@@ -209,11 +216,7 @@ static int avg_pool_of(lua_State *L, int nsp, const char *fname) {
                                      "count_include_pad", "divisor_override"};
   call c = begin(L, fname, nsp == 2 ? 7 : 6, 2, keys, nsp == 2 ? 6 : 5);
   lt_pool_args a = {.nsp = nsp};
-  if (!sizes(L, &c, at(L, &c, 2, 0), nsp, 1, a.kernel, "kernel_size"))
-    ltl_error(L, "%s: kernel_size is required", fname);
-  if (!sizes(L, &c, at(L, &c, 3, 1), nsp, 1, a.stride, "stride"))
-    memcpy(a.stride, a.kernel, sizeof a.stride);
-  sizes(L, &c, at(L, &c, 4, 2), nsp, 0, a.padding, "padding");
+  window_args(L, &c, &a);
   a.ceil_mode = boolean(L, &c, at(L, &c, 5, 3), 0, "ceil_mode");
   a.count_include_pad = boolean(L, &c, at(L, &c, 6, 4), 1, "count_include_pad");
   if (nsp == 2) {

@@ -31,10 +31,12 @@ typedef struct {
 static void geom_init(geom *g) {
   for (int i = 0; i < 3; i++) g->in[i] = g->out[i] = g->k[i] = g->s[i] = g->d[i] = 1, g->p[i] = 0;
 }
-static void geom_sizes(geom *g) {
-  g->ksz = g->k[0] * g->k[1] * g->k[2];
-  g->l = g->out[0] * g->out[1] * g->out[2];
-  g->isz = g->in[0] * g->in[1] * g->in[2];
+static int geom_sizes(geom *g, lt_error *err) {
+  int rc;
+  if ((rc = lt_shape_numel(3, g->k, &g->ksz, err)) ||
+      (rc = lt_shape_numel(3, g->out, &g->l, err)) || (rc = lt_shape_numel(3, g->in, &g->isz, err)))
+    return rc;
+  return LT_OK;
 }
 
 /* "5 x 5": the last nsp of three sizes, for messages. */
@@ -46,8 +48,7 @@ static const char *dims_str(const int64_t *v, int nsp, char *buf, size_t n) {
   return buf;
 }
 
-/* Checks one size argument (what: its name): lo <= v <= LT_CONV_MAX_ARG. */
-static int check_arg(int64_t v, int64_t lo, const char *what, lt_error *err) {
+int lt_nn_check_arg(int64_t v, int64_t lo, const char *what, lt_error *err) {
   if (v < lo)
     return lt_fail(err, LT_EARG, "%s must be %s, got %lld", what,
                    lo > 0 ? "positive" : "non-negative", (long long)v);
@@ -72,8 +73,7 @@ static int geom_out(geom *g, int nsp, const int64_t *phi, lt_error *err) {
                      dims_str(padded, nsp, a, sizeof a), dims_str(ext, nsp, b, sizeof b));
     }
   for (int i = 0; i < 3; i++) g->out[i] = (padded[i] - ext[i]) / g->s[i] + 1;
-  geom_sizes(g);
-  return LT_OK;
+  return geom_sizes(g, err);
 }
 
 /* }====== */
@@ -97,12 +97,12 @@ static void span(const geom *g, int64_t kc, int64_t *lo, int64_t *hi) {
    the row lies in the padding) and the valid span of the last dim. BODY sees col (the row of
    g->out[2] values), base, lo, hi, iw0 (the image index of output position 0, may be
    negative). */
-#define PLANE_WALK(BODY)                                                        \
+#define PLANE_WALK(PRE, BODY)                                                   \
   for (int64_t ka = 0; ka < g->k[0]; ka++)                                      \
     for (int64_t kb = 0; kb < g->k[1]; kb++)                                    \
       for (int64_t kc = 0; kc < g->k[2]; kc++) {                                \
         int64_t lo, hi, iw0 = kc * g->d[2] - g->p[2];                           \
-        span(g, kc, &lo, &hi);                                                  \
+        PRE span(g, kc, &lo, &hi);                                              \
         for (int64_t oa = 0; oa < g->out[0]; oa++) {                            \
           int64_t ia = oa * g->s[0] - g->p[0] + ka * g->d[0];                   \
           for (int64_t ob = 0; ob < g->out[1]; ob++, col += g->out[2]) {        \
@@ -115,22 +115,33 @@ static void span(const geom *g, int64_t kc, int64_t *lo, int64_t *hi) {
         }                                                                       \
       }
 
-#define IM2COL(T)                                                                        \
-  static void im2col_##T(const geom *g, const T *x, T *col) {                            \
-    int64_t s = g->s[2], n = g->out[2];                                                  \
-    PLANE_WALK(if (base < 0) {                                                           \
-      memset(col, 0, (size_t)n * sizeof(T));                                             \
-      continue;                                                                          \
-    } for (int64_t o = 0; o < lo; o++) col[o] = 0;                                       \
-               if (s == 1 && hi > lo)                                                    \
-                   memcpy(col + lo, x + base + iw0 + lo, (size_t)(hi - lo) * sizeof(T)); \
-               else for (int64_t o = lo; o < hi; o++) col[o] = x[base + iw0 + o * s];    \
-               for (int64_t o = hi; o < n; o++) col[o] = 0;)                             \
-  }                                                                                      \
-  static void col2im_##T(const geom *g, const T *col, T *x) {                            \
-    int64_t s = g->s[2];                                                                 \
-    PLANE_WALK(if (base < 0) continue;                                                   \
-               for (int64_t o = lo; o < hi; o++) x[base + iw0 + o * s] += col[o];)       \
+#define IM2COL(T)                                                                              \
+  static void im2col_##T(const geom *g, const T *x, T *col) {                                  \
+    int64_t s = g->s[2], n = g->out[2];                                                        \
+    PLANE_WALK(                                                                                \
+        ;,                                                                                     \
+         if (base < 0) {                                                                       \
+           memset(col, 0, (size_t)n * sizeof(T));                                              \
+           continue;                                                                           \
+         } for (int64_t o = 0; o < lo; o++) col[o] = 0;                                        \
+        if (s == 1 && hi > lo)                                                                 \
+            memcpy(col + lo, x + base + iw0 + lo, (size_t)(hi - lo) * sizeof(T));              \
+        else for (int64_t o = lo; o < hi; o++) col[o] = x[base + iw0 + o * s];                 \
+        for (int64_t o = hi; o < n; o++) col[o] = 0;)                                          \
+  }                                                                                            \
+  static void col2im_##T(const geom *g, const T *col, T *x) {                                  \
+    int64_t s = g->s[2];                                                                       \
+    PLANE_WALK(;, if (base < 0) continue;                                                      \
+               for (int64_t o = lo; o < hi; o++) x[base + iw0 + o * s] += col[o];)             \
+  }                                                                                            \
+  /* A convolution whose groups have one input channel each (depthwise), without columns:      \
+     y (holding the bias) += each kernel weight times the shifted plane. */                    \
+  static void direct_##T(const geom *g, const T *x, const T *wk, T *y) {                       \
+    int64_t s = g->s[2];                                                                       \
+    T *col = y, wv = 0;                                                                        \
+    PLANE_WALK(col = y; wv = *wk++;, if (base < 0) continue;                                   \
+               if (s == 1) for (int64_t o = lo; o < hi; o++) col[o] += wv * x[base + iw0 + o]; \
+               else for (int64_t o = lo; o < hi; o++) col[o] += wv * x[base + iw0 + o * s];)   \
   }
 IM2COL(float)
 IM2COL(double)
@@ -174,6 +185,56 @@ static void run_planes(const geom *g, int64_t planes, lt_dtype dt, const lt_tens
     lt_pool_run(planes, lt_pool_grain(planes, bytes), plane_piece, &c);
 }
 
+/* The direct convolution's planes: item n C_out + oc reads input plane n C_in + oc / mult and
+   the kernel of oc; y (N, C_out, *) contiguous, b the bias or NULL. */
+typedef struct {
+  const geom *g;
+  const char *x, *w, *b;
+  char *y;
+  int64_t cin, cout, mult;
+  int f64;
+} direct_ctx;
+
+static int direct_piece(void *ctx, int64_t lo, int64_t hi) {
+  const direct_ctx *c = ctx;
+  const geom *g = c->g;
+  for (int64_t i = lo; i < hi; i++) {
+    int64_t n = i / c->cout, oc = i % c->cout, xi = n * c->cin + oc / c->mult;
+    if (c->f64) {
+      double *y = (double *)c->y + i * g->l, v = c->b ? ((const double *)c->b)[oc] : 0;
+      for (int64_t j = 0; j < g->l; j++) y[j] = v;
+      direct_double(g, (const double *)c->x + xi * g->isz, (const double *)c->w + oc * g->ksz, y);
+    } else {
+      float *y = (float *)c->y + i * g->l, v = c->b ? ((const float *)c->b)[oc] : 0;
+      for (int64_t j = 0; j < g->l; j++) y[j] = v;
+      direct_float(g, (const float *)c->x + xi * g->isz, (const float *)c->w + oc * g->ksz, y);
+    }
+  }
+  return 0;
+}
+
+/* res (N, C_out, L), new, = the direct convolution of xb (N, C_in, *) by w (C_out, 1, *) with
+   its bias. */
+static int run_direct(const geom *g, const lt_tensor *xb, const lt_tensor *w, const lt_tensor *bias,
+                      int64_t groups, lt_dtype ct, lt_tensor **res, lt_error *err) {
+  const lt_tensor *wc, *bc = NULL;
+  lt_tensor *ow = NULL, *ob = NULL;
+  int64_t n = xb->shape[0], cout = w->shape[0], shape[3] = {n, cout, g->l};
+  int rc = lt_contiguous_as(w, ct, &wc, &ow, err);
+  if (rc == LT_OK && bias) rc = lt_contiguous_as(bias, ct, &bc, &ob, err);
+  if (rc == LT_OK) rc = lt_tensor_new(ct, 3, shape, 0, res, err);
+  if (rc == LT_OK && n * cout * g->l > 0) {
+    direct_ctx c = {
+        g,    lt_data(xb),   lt_data(wc),     bc ? lt_data(bc) : NULL, lt_data(*res), xb->shape[1],
+        cout, cout / groups, ct == LT_FLOAT64};
+    double bytes = (double)(g->l * (g->ksz + 1) + g->isz) * (ct == LT_FLOAT64 ? 8 : 4);
+    lt_pool_run(n * cout, lt_pool_grain(n * cout, bytes), direct_piece, &c);
+  }
+  lt_tensor_free(ow);
+  lt_tensor_free(ob);
+  return rc;
+}
+
 /* }====== */
 
 /* {====== shared checks and results ====== */
@@ -190,6 +251,14 @@ int lt_nn_float_type(const lt_tensor *t, const char *what, lt_dtype *ct, lt_erro
       return lt_fail(err, LT_EARG, "%s: expected a floating-point tensor, got %s", what,
                      lt_dtypes[t->dtype].name);
   }
+}
+
+int lt_nn_check_rank(const lt_tensor *x, int dims, lt_error *err) {
+  if (x->ndim != dims && x->ndim != dims + 1)
+    return lt_fail(err, LT_EARG,
+                   "input: expected a %d-d (unbatched) or %d-d (batched) tensor, got %d-d", dims,
+                   dims + 1, x->ndim);
+  return LT_OK;
 }
 
 int lt_nn_finish(lt_tensor *res, int batched, int ndim, const int64_t *shape, lt_dtype dt,
@@ -215,17 +284,15 @@ static int same_dtype(const lt_tensor *t, const lt_tensor *x, const char *what, 
    and *xb: a batched, contiguous copy or view in dtype ct (*owned to free). */
 static int batched_input(const lt_tensor *x, int nsp, lt_dtype ct, int *batched,
                          const lt_tensor **xb, lt_tensor **owned, lt_error *err) {
-  if (x->ndim != nsp + 1 && x->ndim != nsp + 2)
-    return lt_fail(err, LT_EARG,
-                   "input: expected a %d-d (unbatched) or %d-d (batched) tensor, got %d-d", nsp + 1,
-                   nsp + 2, x->ndim);
+  int rc = lt_nn_check_rank(x, nsp + 1, err);
+  if (rc) return rc;
   *batched = x->ndim == nsp + 2;
   int64_t shape[5];
   shape[0] = 1;
   memcpy(shape + !*batched, x->shape, (size_t)x->ndim * sizeof(int64_t));
   const lt_tensor *c;
   lt_tensor *oc = NULL, *v = NULL;
-  int rc = lt_contiguous_as(x, ct, &c, &oc, err);
+  rc = lt_contiguous_as(x, ct, &c, &oc, err);
   if (rc == LT_OK) rc = lt_view(c, nsp + 2, shape, &v, err);
   lt_tensor_free(oc);
   *owned = v;
@@ -285,18 +352,15 @@ static int conv_checks(const lt_tensor *x, const lt_tensor *w, const lt_tensor *
   if ((rc = lt_nn_float_type(x, "input", ct, err)) || (rc = same_dtype(w, x, "weight", err)) ||
       (bias && (rc = same_dtype(bias, x, "bias", err))))
     return rc;
-  if (x->ndim != nsp + 1 && x->ndim != nsp + 2)
-    return lt_fail(err, LT_EARG,
-                   "input: expected a %d-d (unbatched) or %d-d (batched) tensor, got %d-d", nsp + 1,
-                   nsp + 2, x->ndim);
+  if ((rc = lt_nn_check_rank(x, nsp + 1, err))) return rc;
   if (w->ndim != nsp + 2)
     return lt_fail(err, LT_EARG, "weight: expected a %d-d tensor, got %d-d", nsp + 2, w->ndim);
-  if ((rc = check_arg(a->groups, 1, "groups", err))) return rc;
+  if ((rc = lt_nn_check_arg(a->groups, 1, "groups", err))) return rc;
   for (int i = 0; i < nsp; i++)
-    if ((rc = check_arg(a->stride[i], 1, "stride", err)) ||
-        (rc = check_arg(a->dilation[i], 1, "dilation", err)) ||
-        (rc = check_arg(a->padding[i], 0, "padding", err)) ||
-        (rc = check_arg(w->shape[2 + i], 1, "weight: kernel size", err)))
+    if ((rc = lt_nn_check_arg(a->stride[i], 1, "stride", err)) ||
+        (rc = lt_nn_check_arg(a->dilation[i], 1, "dilation", err)) ||
+        (rc = lt_nn_check_arg(a->padding[i], 0, "padding", err)) ||
+        (rc = lt_nn_check_arg(w->shape[2 + i], 1, "weight: kernel size", err)))
       return rc;
   int64_t cin = x->shape[x->ndim - nsp - 1], g = a->groups;
   int64_t cout = transposed ? w->shape[1] * g : w->shape[0];
@@ -327,6 +391,28 @@ static int weight_matrix(const lt_tensor *w, lt_dtype ct, int64_t g, int64_t row
   return rc;
 }
 
+/* res (N, G, C_out / G, L), new, = the weight (G, C_out / G, C_in / G x ksz) times the columns
+   of xb (N, G, C_in / G x ksz, L): im2col's, or xb itself for a 1x1 kernel that reads every
+   position (direct). */
+static int run_product(const geom *g, const lt_tensor *xb, const lt_tensor *w, int64_t gr,
+                       lt_dtype ct, int direct, lt_tensor **res, lt_error *err) {
+  int64_t n = xb->shape[0], cin = xb->shape[1], cout = w->shape[0], kk;
+  lt_tensor *wm = NULL, *col = NULL;
+  int rc = lt_size_mul(cin / gr, g->ksz, &kk, err);
+  if (rc == LT_OK) rc = weight_matrix(w, ct, gr, cout / gr, kk, &wm, err);
+  if (rc == LT_OK) {
+    int64_t cshape[4] = {n, gr, kk, g->l};
+    if (direct)
+      rc = lt_view(xb, 4, cshape, &col, err);
+    else if ((rc = lt_tensor_new(ct, 4, cshape, 0, &col, err)) == LT_OK)
+      run_planes(g, n * cin, ct, xb, col, 0);
+  }
+  if (rc == LT_OK) rc = lt_matmul(wm, col, res, err);
+  lt_tensor_free(wm);
+  lt_tensor_free(col);
+  return rc;
+}
+
 int lt_conv(const lt_tensor *x, const lt_tensor *w, const lt_tensor *bias, const lt_conv_args *a,
             lt_tensor **out, lt_error *err) {
   lt_dtype ct;
@@ -350,25 +436,15 @@ int lt_conv(const lt_tensor *x, const lt_tensor *w, const lt_tensor *bias, const
   }
   if ((rc = geom_out(&g, nsp, phi, err))) return rc;
   const lt_tensor *xb;
-  lt_tensor *xo = NULL, *wm = NULL, *col = NULL, *res = NULL;
+  lt_tensor *xo = NULL, *res = NULL;
   if ((rc = batched_input(x, nsp, ct, &batched, &xb, &xo, err))) return rc;
-  int64_t n = xb->shape[0], cin = xb->shape[1], cout = w->shape[0], gr = a->groups;
-  int64_t cg = cin / gr, kk;
+  int64_t n = xb->shape[0], cout = w->shape[0];
   int direct = g.ksz == 1 && g.l == g.isz && g.p[0] + g.p[1] + g.p[2] == 0;
-  if ((rc = lt_size_mul(cg, g.ksz, &kk, err)) == LT_OK)
-    rc = weight_matrix(w, ct, gr, cout / gr, kk, &wm, err);
-  if (rc == LT_OK) { /* the columns: (N, G, C_in / G x ksz, L) */
-    int64_t cshape[4] = {n, gr, kk, g.l};
-    if (direct) /* a 1x1 kernel reading every position: the input is its own columns */
-      rc = lt_view(xb, 4, cshape, &col, err);
-    else if ((rc = lt_tensor_new(ct, 4, cshape, 0, &col, err)) == LT_OK)
-      run_planes(&g, n * cin, ct, xb, col, 0);
-  }
-  if (rc == LT_OK) rc = lt_matmul(wm, col, &res, err); /* (N, G, C_out / G, L) */
+  if (xb->shape[1] == a->groups && !direct) /* one input channel a group: no columns */
+    rc = run_direct(&g, xb, w, bias, a->groups, ct, &res, err);
+  else if ((rc = run_product(&g, xb, w, a->groups, ct, direct, &res, err)) == LT_OK)
+    rc = add_bias(res, bias, n, cout, g.l, ct, err);
   lt_tensor_free(xo);
-  lt_tensor_free(wm);
-  lt_tensor_free(col);
-  if (rc == LT_OK) rc = add_bias(res, bias, n, cout, g.l, ct, err);
   if (rc) {
     lt_tensor_free(res);
     return rc;
@@ -390,7 +466,7 @@ static int transposed_geom(const lt_tensor *x, const lt_tensor *w, const lt_conv
     g->d[j] = a->dilation[i];
     g->p[j] = a->padding[i];
     g->out[j] = in;
-    if ((rc = check_arg(op, 0, "output_padding", err))) return rc;
+    if ((rc = lt_nn_check_arg(op, 0, "output_padding", err))) return rc;
     if (op >= g->s[j] && op >= g->d[j])
       return lt_fail(err, LT_EARG,
                      "output_padding (%lld) must be smaller than either stride (%lld) or dilation "
@@ -399,6 +475,9 @@ static int transposed_geom(const lt_tensor *x, const lt_tensor *w, const lt_conv
     /* (in - 1) s - 2 p + d (k - 1) + op + 1, each term below 2^33 */
     int64_t size = 0;
     if (in > 0 && (rc = lt_size_mul(in - 1, g->s[j], &size, err))) return rc;
+    if (size > ((int64_t)1 << 62))
+      return lt_fail(err, LT_ERANGE, "output size %lld x %lld is too large", (long long)in,
+                     (long long)g->s[j]);
     size += g->d[j] * (g->k[j] - 1) + op + 1 - 2 * g->p[j];
     if (size <= 0 || in == 0) {
       char b[96];
@@ -409,8 +488,7 @@ static int transposed_geom(const lt_tensor *x, const lt_tensor *w, const lt_conv
     }
     g->in[j] = size;
   }
-  geom_sizes(g);
-  return LT_OK;
+  return geom_sizes(g, err);
 }
 
 int lt_conv_transpose(const lt_tensor *x, const lt_tensor *w, const lt_tensor *bias,
@@ -458,10 +536,10 @@ static int fold_geom(const int64_t *hw, const int64_t *kernel, const int64_t *di
   int rc;
   geom_init(g);
   for (int i = 0; i < 2; i++) {
-    if ((rc = check_arg(kernel[i], 1, "kernel_size", err)) ||
-        (rc = check_arg(dilation[i], 1, "dilation", err)) ||
-        (rc = check_arg(padding[i], 0, "padding", err)) ||
-        (rc = check_arg(stride[i], 1, "stride", err)))
+    if ((rc = lt_nn_check_arg(kernel[i], 1, "kernel_size", err)) ||
+        (rc = lt_nn_check_arg(dilation[i], 1, "dilation", err)) ||
+        (rc = lt_nn_check_arg(padding[i], 0, "padding", err)) ||
+        (rc = lt_nn_check_arg(stride[i], 1, "stride", err)))
       return rc;
     g->in[1 + i] = hw[i];
     g->k[1 + i] = kernel[i];
@@ -477,9 +555,7 @@ int lt_unfold(const lt_tensor *x, const int64_t *kernel, const int64_t *dilation
   lt_dtype ct;
   int rc = lt_nn_float_type(x, "input", &ct, err), batched;
   if (rc) return rc;
-  if (x->ndim != 3 && x->ndim != 4)
-    return lt_fail(err, LT_EARG,
-                   "input: expected a 3-d (unbatched) or 4-d (batched) tensor, got %d-d", x->ndim);
+  if ((rc = lt_nn_check_rank(x, 3, err))) return rc;
   geom g;
   if ((rc = fold_geom(x->shape + x->ndim - 2, kernel, dilation, padding, stride, &g, err)))
     return rc;
@@ -501,12 +577,10 @@ int lt_fold(const lt_tensor *x, const int64_t *output_size, const int64_t *kerne
   lt_dtype ct;
   int rc = lt_nn_float_type(x, "input", &ct, err), batched;
   if (rc) return rc;
-  if (x->ndim != 2 && x->ndim != 3)
-    return lt_fail(err, LT_EARG,
-                   "input: expected a 2-d (unbatched) or 3-d (batched) tensor, got %d-d", x->ndim);
+  if ((rc = lt_nn_check_rank(x, 2, err))) return rc;
   geom g;
   for (int i = 0; i < 2; i++)
-    if ((rc = check_arg(output_size[i], 1, "output_size", err))) return rc;
+    if ((rc = lt_nn_check_arg(output_size[i], 1, "output_size", err))) return rc;
   if ((rc = fold_geom(output_size, kernel, dilation, padding, stride, &g, err))) return rc;
   int64_t rows = x->shape[x->ndim - 2], l = x->shape[x->ndim - 1];
   if (rows % g.ksz)

@@ -20,8 +20,9 @@
 
 #include "lt_tensor.h"
 
-/* The largest value a size argument (kernel, stride, padding, dilation) may take. */
-#define LT_CONV_MAX_ARG ((int64_t)1 << 32)
+/* The largest value a size argument (kernel, stride, padding, dilation, output size) may
+   take: products of two of them stay below 2^62 (lt_nn_pool.c's too). */
+#define LT_CONV_MAX_ARG ((int64_t)1 << 31)
 
 /* The arguments of a convolution over nsp spatial dims (1 to 3), torch's. */
 typedef struct {
@@ -41,6 +42,13 @@ int lt_nn_float_type(const lt_tensor *t, const char *what, lt_dtype *ct, lt_erro
    cast to dt; *out the result, res freed either way. */
 int lt_nn_finish(lt_tensor *res, int batched, int ndim, const int64_t *shape, lt_dtype dt,
                  lt_tensor **out, lt_error *err);
+
+/* LT_EARG, "input: expected a 3-d (unbatched) or 4-d (batched) tensor, got 2-d", unless the
+   input x has dims dims or dims + 1. */
+int lt_nn_check_rank(const lt_tensor *x, int dims, lt_error *err);
+/* LT_EARG unless lo <= v ("<what> must be positive|non-negative, got v"), LT_ERANGE when
+   v > LT_CONV_MAX_ARG: the check of every size argument (what: its name). */
+int lt_nn_check_arg(int64_t v, int64_t lo, const char *what, lt_error *err);
 
 /* torch.nn.functional.conv{nsp}d: input (N, C_in, *) or unbatched (C_in, *), weight
    (C_out, C_in / groups, *kernel), bias (C_out) or NULL. */

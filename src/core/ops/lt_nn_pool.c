@@ -174,10 +174,8 @@ static int run_pool(pool_ctx *c, const lt_tensor *x, int nsp, lt_tensor **out, l
 /* The input's rank, and its spatial sizes into c->in (1-d: height 1). */
 static int pool_input(const lt_tensor *x, int nsp, pool_ctx *c, lt_error *err) {
   if (nsp < 1 || nsp > 2) return lt_fail(err, LT_EARG, "%d spatial dims are not supported", nsp);
-  if (x->ndim != nsp + 1 && x->ndim != nsp + 2)
-    return lt_fail(err, LT_EARG,
-                   "input: expected a %d-d (unbatched) or %d-d (batched) tensor, got %d-d", nsp + 1,
-                   nsp + 2, x->ndim);
+  int rc = lt_nn_check_rank(x, nsp + 1, err);
+  if (rc) return rc;
   c->in[0] = nsp == 2 ? x->shape[x->ndim - 2] : 1;
   c->in[1] = x->shape[x->ndim - 1];
   for (int i = x->ndim - nsp - 1; i < x->ndim; i++)
@@ -188,25 +186,16 @@ static int pool_input(const lt_tensor *x, int nsp, pool_ctx *c, lt_error *err) {
   return LT_OK;
 }
 
-static int pool_arg(int64_t v, int64_t lo, const char *what, lt_error *err) {
-  if (v < lo)
-    return lt_fail(err, LT_EARG, "%s must be %s, got %lld", what,
-                   lo > 0 ? "positive" : "non-negative", (long long)v);
-  if (v > ((int64_t)1 << 32))
-    return lt_fail(err, LT_ERANGE, "%s %lld is too large", what, (long long)v);
-  return LT_OK;
-}
-
 /* The windows of max_pool / avg_pool from a and the output sizes, torch's
    pooling_output_shape. */
 static int pool_windows(const lt_pool_args *a, pool_ctx *c, lt_error *err) {
   int nsp = a->nsp, rc;
   for (int j = 0; j < 2; j++) c->k[j] = c->s[j] = c->d[j] = 1, c->p[j] = 0;
   for (int i = 0, j = 2 - nsp; i < nsp; i++, j++) {
-    if ((rc = pool_arg(a->kernel[i], 1, "kernel_size", err)) ||
-        (rc = pool_arg(a->stride[i], 1, "stride", err)) ||
-        (rc = pool_arg(a->padding[i], 0, "padding", err)) ||
-        (rc = pool_arg(a->dilation[i], 1, "dilation", err)))
+    if ((rc = lt_nn_check_arg(a->kernel[i], 1, "kernel_size", err)) ||
+        (rc = lt_nn_check_arg(a->stride[i], 1, "stride", err)) ||
+        (rc = lt_nn_check_arg(a->padding[i], 0, "padding", err)) ||
+        (rc = lt_nn_check_arg(a->dilation[i], 1, "dilation", err)))
       return rc;
     c->k[j] = a->kernel[i], c->s[j] = a->stride[i], c->p[j] = a->padding[i];
     c->d[j] = a->dilation[i];
@@ -255,7 +244,7 @@ int lt_adaptive_pool(int max, const lt_tensor *x, int nsp, const int64_t *output
   if (rc) return rc;
   c.out[0] = 1;
   for (int i = 0, j = 2 - nsp; i < nsp; i++, j++) {
-    if ((rc = pool_arg(output_size[i], 0, "output_size", err))) return rc;
+    if ((rc = lt_nn_check_arg(output_size[i], 0, "output_size", err))) return rc;
     c.out[j] = output_size[i];
   }
   return run_pool(&c, x, nsp, out, max ? indices : NULL, err);
