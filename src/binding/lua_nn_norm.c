@@ -96,7 +96,7 @@ static int ints_at(lua_State *L, int idx, int64_t *v, int max, int repeat, const
   int n = numbers_at(L, idx, d, max < LT_MAX_NDIM ? max : LT_MAX_NDIM, repeat, fname, what);
   for (int i = 0; i < n; i++) {
     if (d[i] != floor(d[i]) || fabs(d[i]) > 9e15)
-      ltl_error(L, "%s: %s must hold integers, got %g", fname, what, d[i]);
+      ltl_error(L, "%s: %s must hold integers, got %f", fname, what, d[i]);
     v[i] = (int64_t)d[i];
   }
   return n;
@@ -107,7 +107,7 @@ static int dim_at(lua_State *L, int idx, int ndim, int def, const char *fname) {
   if (lua_isnoneornil(L, idx)) return def;
   int64_t d = int_at(L, idx, 0, fname, "dim"), n = ndim > 0 ? ndim : 1;
   if (d < -n || d > n || d == 0)
-    ltl_error(L, "%s: dim %lld out of range (expected 1 to %d%s)", fname, (long long)d, (int)n,
+    ltl_error(L, "%s: dim %I out of range (expected 1 to %d%s)", fname, (lua_Integer)d, (int)n,
               d == 0 ? "; dims are 1-based" : "");
   return (int)(d < 0 ? d + n : d - 1);
 }
@@ -161,7 +161,7 @@ static int f_dropout(lua_State *L) {
   int inplace = ltl_bool_option(L, a + 2, 0, "dropout", "inplace");
   lt_generator *g = ltl_generator_opt(L, a + 3, "dropout");
   lt_tensor *x = tensor_at(L, 1, "dropout", "input", 0);
-  if (!(p >= 0 && p <= 1)) ltl_error(L, "dropout: p must be between 0 and 1, got %g", p);
+  if (!(p >= 0 && p <= 1)) ltl_error(L, "dropout: p must be between 0 and 1, got %f", p);
   if (!training || p == 0) { /* torch returns the input itself */
     lua_pushvalue(L, 1);
     return 1;
@@ -293,8 +293,8 @@ static int f_embedding(lua_State *L) {
   lt_tensor *x = tensor_at(L, 1, f, "input", 0), *w = tensor_at(L, 2, f, "weight", 0);
   int64_t n = w->ndim > 0 ? w->shape[0] : 0;
   if (!lua_isnil(L, a) && (pad == 0 || pad > n || pad < -n)) /* gradients only, checked as torch */
-    ltl_error(L, "%s: padding_idx %lld must be within num_embeddings %lld (1-based)", f,
-              (long long)pad, (long long)n);
+    ltl_error(L, "%s: padding_idx %I must be within num_embeddings %I (1-based)", f,
+              (lua_Integer)pad, (lua_Integer)n);
   lt_error err;
   lt_tensor **out = ltl_out(L);
   return ltl_result(L, lt_nn_embedding(x, w, max_norm, nt, out, &err), &err, f);
@@ -304,7 +304,7 @@ static int f_one_hot(lua_State *L) {
   static const char *const keys[] = {"num_classes"};
   int a = read_args(L, "one_hot", 1, keys, 1, 1);
   int64_t c = int_at(L, a, -1, "one_hot", "num_classes");
-  if (c < -1) ltl_error(L, "one_hot: num_classes must be -1 or at least 0, got %lld", (long long)c);
+  if (c < -1) ltl_error(L, "one_hot: num_classes must be -1 or at least 0, got %I", (lua_Integer)c);
   lt_tensor *x = tensor_at(L, 1, "one_hot", "tensor", 0);
   lt_error err;
   lt_tensor **out = ltl_out(L);
