@@ -96,7 +96,8 @@ static int ints_at(lua_State *L, int idx, int64_t *v, int max, int repeat, const
   int n = numbers_at(L, idx, d, max < LT_MAX_NDIM ? max : LT_MAX_NDIM, repeat, fname, what);
   for (int i = 0; i < n; i++) {
     if (d[i] != floor(d[i]) || fabs(d[i]) > 9e15)
-      ltl_error(L, "%s: %s must hold integers, got %f", fname, what, d[i]);
+      ltl_error(L, "%s: %s must hold integers of at most 2^53 in magnitude, got %f", fname, what,
+                d[i]);
     v[i] = (int64_t)d[i];
   }
   return n;

@@ -303,7 +303,8 @@ static int out_sizes(const lt_tensor *x, const int64_t *size, const double *scal
   for (int i = 0; i < k; i++) {
     double in = (double)x->shape[2 + i];
     if (scales && !(scales[i] > 0 && isfinite(scales[i]) && in * scales[i] < 9e15))
-      return lt_fail(err, LT_EARG, "scale_factor must be positive and finite, got %g", scales[i]);
+      return lt_fail(err, LT_EARG, "scale_factor must be positive and finite, got %g",
+                     scales[i] != scales[i] ? fabs(scales[i]) : scales[i]);
     osz[i] = size ? size[i] : (int64_t)floor(in * scales[i]);
     if (osz[i] < 1 || x->shape[2 + i] < 1)
       return lt_fail(err, LT_EARG,
