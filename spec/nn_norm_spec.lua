@@ -299,3 +299,23 @@ describe("normalize, cosine_similarity, pairwise_distance", function()
       lt.ones(2, "int64"), lt.ones(2))
   end)
 end)
+
+describe("half-precision inputs", function()
+  it("compute in float32 and return their own dtype", function()
+    local x = lt.randn(3, 2, 4, 4, { generator = lt.Generator(3) })
+    for _, dt in ipairs({ "float16", "bfloat16" }) do
+      local h = x:to(dt)
+      local cases = {
+        { F.layer_norm(h, { 4 }), F.layer_norm(h:float(), { 4 }) },
+        { F.group_norm(h, 2), F.group_norm(h:float(), 2) },
+        { F.interpolate(h, nil, 2, "bilinear"), F.interpolate(h:float(), nil, 2, "bilinear") },
+        { F.scaled_dot_product_attention(h, h, h), F.scaled_dot_product_attention(h:float(),
+          h:float(), h:float()) },
+      }
+      for _, c in ipairs(cases) do
+        assert.equal(dt, c[1].dtype)
+        assert.is_true(c[1]:float():allclose(c[2]:to(dt):float(), 0, 0))
+      end
+    end
+  end)
+end)

@@ -182,18 +182,32 @@ static int f_dropout(lua_State *L) {
 
 /* {====== normalizations ====== */
 
+/* The tensor and its weight, bias (at a, a + 1; nb 0: no bias) and eps (at a + nb + 1, def when
+   nil) of a normalization. */
+typedef struct {
+  lt_tensor *x, *w, *b;
+  double eps;
+} norm_args;
+static norm_args read_norm(lua_State *L, int a, int nb, double def, const char *fname) {
+  norm_args n;
+  n.eps = num_at(L, a + nb + 1, def, fname, "eps");
+  if (!(n.eps >= 0)) ltl_error(L, "%s: eps must be non-negative", fname);
+  n.x = tensor_at(L, 1, fname, "input", 0);
+  n.w = tensor_at(L, a, fname, "weight", 1);
+  n.b = nb ? tensor_at(L, a + 1, fname, "bias", 1) : NULL;
+  return n;
+}
+
 static int f_layer_norm(lua_State *L) {
   static const char *const keys[] = {"weight", "bias", "eps"};
   int a = read_args(L, "layer_norm", 2, keys, 3, 3);
   int64_t shape[LT_MAX_NDIM];
   int nd = ints_at(L, 2, shape, LT_MAX_NDIM, 1, "layer_norm", "normalized_shape");
-  double eps = num_at(L, a + 2, 1e-5, "layer_norm", "eps");
-  lt_tensor *x = tensor_at(L, 1, "layer_norm", "input", 0);
-  lt_tensor *w = tensor_at(L, a, "layer_norm", "weight", 1);
-  lt_tensor *b = tensor_at(L, a + 1, "layer_norm", "bias", 1);
+  norm_args n = read_norm(L, a, 1, 1e-5, "layer_norm");
   lt_error err;
   lt_tensor **out = ltl_out(L);
-  return ltl_result(L, lt_nn_layer_norm(x, nd, shape, w, b, eps, out, &err), &err, "layer_norm");
+  return ltl_result(L, lt_nn_layer_norm(n.x, nd, shape, n.w, n.b, n.eps, out, &err), &err,
+                    "layer_norm");
 }
 
 static int f_rms_norm(lua_State *L) {
@@ -201,26 +215,22 @@ static int f_rms_norm(lua_State *L) {
   int a = read_args(L, "rms_norm", 2, keys, 2, 2);
   int64_t shape[LT_MAX_NDIM];
   int nd = ints_at(L, 2, shape, LT_MAX_NDIM, 1, "rms_norm", "normalized_shape");
-  double eps = num_at(L, a + 1, -1, "rms_norm", "eps");
-  if (!lua_isnil(L, a + 1) && !(eps >= 0)) ltl_error(L, "rms_norm: eps must be non-negative");
-  lt_tensor *x = tensor_at(L, 1, "rms_norm", "input", 0);
-  lt_tensor *w = tensor_at(L, a, "rms_norm", "weight", 1);
+  int given = !lua_isnil(L, a + 1); /* nil: the dtype's machine epsilon (the core's -1) */
+  norm_args n = read_norm(L, a, 0, 0, "rms_norm");
   lt_error err;
   lt_tensor **out = ltl_out(L);
-  return ltl_result(L, lt_nn_rms_norm(x, nd, shape, w, eps, out, &err), &err, "rms_norm");
+  return ltl_result(L, lt_nn_rms_norm(n.x, nd, shape, n.w, given ? n.eps : -1, out, &err), &err,
+                    "rms_norm");
 }
 
 static int f_group_norm(lua_State *L) {
   static const char *const keys[] = {"weight", "bias", "eps"};
   int a = read_args(L, "group_norm", 2, keys, 3, 3);
   int64_t g = int_at(L, 2, 0, "group_norm", "num_groups");
-  double eps = num_at(L, a + 2, 1e-5, "group_norm", "eps");
-  lt_tensor *x = tensor_at(L, 1, "group_norm", "input", 0);
-  lt_tensor *w = tensor_at(L, a, "group_norm", "weight", 1);
-  lt_tensor *b = tensor_at(L, a + 1, "group_norm", "bias", 1);
+  norm_args n = read_norm(L, a, 1, 1e-5, "group_norm");
   lt_error err;
   lt_tensor **out = ltl_out(L);
-  return ltl_result(L, lt_nn_group_norm(x, g, w, b, eps, out, &err), &err, "group_norm");
+  return ltl_result(L, lt_nn_group_norm(n.x, g, n.w, n.b, n.eps, out, &err), &err, "group_norm");
 }
 
 static int f_batch_norm(lua_State *L) {

@@ -102,12 +102,7 @@ int lt_nn_linear(const lt_tensor *x, const lt_tensor *w, const lt_tensor *b, lt_
   }
   lt_tensor_free(rows);
   lt_tensor_free(wt);
-  if (rc) {
-    lt_tensor_free(r);
-    return rc;
-  }
-  *out = r;
-  return LT_OK;
+  return lt_give(rc, r, out);
 }
 
 int lt_nn_bilinear(const lt_tensor *x1, const lt_tensor *x2, const lt_tensor *w, const lt_tensor *b,
@@ -157,12 +152,7 @@ int lt_nn_bilinear(const lt_tensor *x1, const lt_tensor *x2, const lt_tensor *w,
   lt_tensor_free(t);
   lt_tensor_free(t3);
   lt_tensor_free(c);
-  if (rc) {
-    lt_tensor_free(r);
-    return rc;
-  }
-  *out = r;
-  return LT_OK;
+  return lt_give(rc, r, out);
 }
 
 /* }====== */
