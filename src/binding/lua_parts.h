@@ -38,8 +38,13 @@ extern const ltl_part ltl_part_reduce;
 extern const ltl_part ltl_part_softmax;
 /* flip, roll, repeat, split, chunk, tril, diagonal, eye, linspace, meshgrid, ... (lua_shape.c). */
 extern const ltl_part ltl_part_shape;
+/* tensor_split, movedim, rot90, hstack, kron, tensordot, tril_indices, ... (lua_layout.c). */
+extern const ltl_part ltl_part_layout;
 /* sort, topk, unique, cumsum, searchsorted, bincount, histc, ... (lua_sort.c). */
 extern const ltl_part ltl_part_sort;
+/* nanmedian, quantile, cov, corrcoef, diff, histogram, logcumsumexp, lt.trapezoid
+   (lua_stats.c). */
+extern const ltl_part ltl_part_stats;
 /* lt.einsum (lua_einsum.c). */
 extern const ltl_part ltl_part_einsum;
 /* Generators, rand, randn, randint, ..., uniform_, normal_, ... (lua_random.c). */
@@ -53,6 +58,10 @@ extern const ltl_part ltl_part_wrapper;
 /* The namespace tables lt.linalg and lt.nn.functional, before the parts that fill them
    (lua_spaces.c). */
 extern const ltl_part ltl_part_spaces;
+/* lt.linalg's solve, inv, det, cholesky, lu, ... and t:inverse, t:det, ... (lua_linalg_solve.c). */
+extern const ltl_part ltl_part_linalg_solve;
+/* lt.linalg.matrix_exp, multi_dot, vecdot, cross, diagonal; t:matrix_exp (lua_linalg_funcs.c). */
+extern const ltl_part ltl_part_linalg_funcs;
 /* lt.nn.functional's linear, norms, pad, interpolate, attention, embedding (lua_nn_norm.c). */
 extern const ltl_part ltl_part_nn_norm;
 /* lt.config: the BLAS, the memory budget (lua_config.c). */
@@ -60,5 +69,7 @@ extern const ltl_part ltl_part_config;
 /* index_select, gather, scatter, take, masked_select, nonzero, ..., lt.where(cond)
    (lua_gather.c; after ltl_part_math, whose lt.where it extends). */
 extern const ltl_part ltl_part_gather;
+/* cdist, pdist, isin, bucketize, unique_consecutive (lua_dist.c). */
+extern const ltl_part ltl_part_dist;
 
 #endif
