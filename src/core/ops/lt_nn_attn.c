@@ -292,6 +292,7 @@ static int blocked_fits(const lt_tensor *q, const lt_tensor *k, const lt_tensor 
 /* The blocked path: for each batch and block of query rows, scores = scale q k^T by one gemm
    into a buffer, the causal mask, softmax in place, then out = scores v by a second gemm.
    q, k, v contiguous in ct. Returns 1 when the BLAS refused the run (nothing done). */
+#ifdef LTENSOR_HAVE_BLAS
 static int attention_blocked(const lt_tensor *q, const lt_tensor *k, const lt_tensor *v, int causal,
                              double scale, lt_tensor *o, lt_error *err) {
   int64_t L = q->shape[q->ndim - 2], E = q->shape[q->ndim - 1], S = k->shape[k->ndim - 2];
@@ -328,6 +329,13 @@ static int attention_blocked(const lt_tensor *q, const lt_tensor *k, const lt_te
   free(buf);
   return LT_OK;
 }
+#else /* without a BLAS blocked_fits says no: never called */
+static int attention_blocked(const lt_tensor *q, const lt_tensor *k, const lt_tensor *v, int causal,
+                             double scale, lt_tensor *o, lt_error *err) {
+  (void)q, (void)k, (void)v, (void)causal, (void)scale, (void)o, (void)err;
+  return 1;
+}
+#endif
 
 /* The blocked path when it fits (*done set), else nothing. */
 static int try_blocked(const lt_tensor *q, const lt_tensor *k, const lt_tensor *v,
