@@ -374,21 +374,33 @@ int lt_nn_attention(const lt_tensor *q, const lt_tensor *k, const lt_tensor *v,
   if (!(dropout_p >= 0 && dropout_p <= 1))
     return lt_fail(err, LT_EARG, "dropout_p must be between 0 and 1, got %g", dropout_p);
   if (!(scale > 0)) scale = 1 / sqrt((double)q->shape[q->ndim - 1]);
+  lt_dtype ct = lt_nn_compute(q->dtype);
+  if (ct != q->dtype) { /* float16, bfloat16: the whole computation in float32 */
+    lt_tensor *cq = NULL, *ck = NULL, *cv = NULL, *cm = NULL, *r = NULL;
+    rc = lt_cast(q, ct, &cq, err);
+    if (!rc) rc = lt_cast(k, ct, &ck, err);
+    if (!rc) rc = lt_cast(v, ct, &cv, err);
+    if (!rc && mask && mask->dtype != LT_BOOL) rc = lt_cast(mask, ct, &cm, err);
+    if (!rc) rc = lt_nn_attention(cq, ck, cv, cm ? cm : mask, dropout_p, causal, scale, g, &r, err);
+    lt_tensor_free(cq);
+    lt_tensor_free(ck);
+    lt_tensor_free(cv);
+    lt_tensor_free(cm);
+    if (!rc) rc = lt_nn_finish(&r, q->dtype, err);
+    return lt_give(rc, r, out);
+  }
   int done;
   rc = try_blocked(q, k, v, mask, dropout_p, causal, scale, &done, out, err);
   if (rc || done) return rc;
-  /* the scores in the computation dtype (float16 and bfloat16: float32), softmax in place */
-  lt_dtype ct = lt_nn_compute(q->dtype);
+  /* the scores (float32 or float64), softmax in place */
   lt_tensor *qs = NULL, *kt = NULL, *s = NULL, *d = NULL;
   lt_operand oq = tensor_op(q), osc = scalar_op(scale);
   rc = lt_binary(LT_MUL, &oq, &osc, NULL, &qs, err);
   if (!rc) rc = lt_transpose(k, k->ndim - 2, k->ndim - 1, &kt, err);
   if (!rc) rc = lt_matmul(qs, kt, &s, err);
-  if (!rc) rc = lt_cast_over(&s, ct, err);
   if (!rc) rc = apply_mask(s, mask, causal, err);
   if (!rc) softmax_rows(s);
   if (!rc && dropout_p > 0) rc = lt_nn_dropout(s, dropout_p, 1, g, &d, err);
-  if (!rc) rc = lt_cast_over(&s, q->dtype, err);
   if (!rc) rc = lt_matmul(s, v, out, err);
   lt_tensor_free(qs);
   lt_tensor_free(kt);
