@@ -84,28 +84,30 @@ static int copy_pass(void *vc, int64_t lo, int64_t hi) {
   return 0;
 }
 
-/* One pass over dim d of the contiguous x into a new contiguous *y of size out along d. */
-static int run_pass(const lt_tensor *x, int d, int64_t out, int64_t k, const int64_t *idx,
-                    const double *w, lt_tensor **y, lt_error *err) {
-  int64_t shape[LT_MAX_NDIM], outer = 1, inner = 1;
+/* The result of a pass over dim d of x: a new contiguous tensor of size out along d, made
+   before the taps (the memory budget refuses a huge size there, not a malloc of its taps). */
+static int pass_new(const lt_tensor *x, int d, int64_t out, lt_tensor **y, lt_error *err) {
+  int64_t shape[LT_MAX_NDIM];
   memcpy(shape, x->shape, (size_t)x->ndim * sizeof *shape);
   shape[d] = out;
+  return lt_tensor_new(x->dtype, x->ndim, shape, 0, y, err);
+}
+
+/* One pass over dim d of the contiguous x into y (pass_new's). */
+static int run_pass(const lt_tensor *x, int d, int64_t k, const int64_t *idx, const double *w,
+                    lt_tensor *y, lt_error *err) {
+  int64_t outer = 1, inner = 1, out = y->shape[d];
   for (int i = 0; i < x->ndim; i++)
     if (i != d) *(i < d ? &outer : &inner) *= x->shape[i];
-  int rc = lt_tensor_new(x->dtype, x->ndim, shape, 0, y, err);
-  if (rc || outer * out * inner == 0) return rc;
-  pass_ctx c = {lt_data(x), lt_data(*y), x->shape[d], out, inner, k, (int64_t)lt_esize(x), idx, w};
+  if (outer * out * inner == 0) return LT_OK;
+  pass_ctx c = {lt_data(x), lt_data(y), x->shape[d], out, inner, k, (int64_t)lt_esize(x), idx, w};
   if (!w) {
     lt_pool_run(outer * out, lt_pool_grain(outer * out, (double)(inner * 2 * c.es)), copy_pass, &c);
     return LT_OK;
   }
   /* the weights in the computation dtype, once */
   void *wt = malloc((size_t)(out * k) * (size_t)c.es + 1);
-  if (!wt) {
-    lt_tensor_free(*y);
-    *y = NULL;
-    return lt_fail_nomem(err, (size_t)(out * k) * (size_t)c.es);
-  }
+  if (!wt) return lt_fail_nomem(err, (size_t)(out * k) * (size_t)c.es);
   for (int64_t i = 0; i < out * k; i++)
     if (c.es == 8)
       ((double *)wt)[i] = w[i];
@@ -119,13 +121,11 @@ static int run_pass(const lt_tensor *x, int d, int64_t out, int64_t k, const int
   return LT_OK;
 }
 
-/* Replaces *cur (freed when it is not keep) by the pass's result. */
-static int pass_over(lt_tensor **cur, const lt_tensor *keep, int d, int64_t out, int64_t k,
-                     const int64_t *idx, const double *w, lt_error *err) {
-  lt_tensor *y = NULL;
-  int rc = run_pass(*cur, d, out, k, idx, w, &y, err);
-  if (*cur != keep) lt_tensor_free(*cur);
-  *cur = y;
+/* Replaces *cur (freed when it is not keep) by y; y freed instead when rc is set. */
+static int pass_done(int rc, lt_tensor **cur, const lt_tensor *keep, lt_tensor *y) {
+  if (rc) lt_tensor_free(y);
+  if (!rc && *cur != keep) lt_tensor_free(*cur);
+  if (!rc) *cur = y;
   return rc;
 }
 
@@ -214,9 +214,11 @@ int lt_nn_pad(const lt_tensor *x, int npad, const int64_t *pad, lt_pad_mode mode
   for (int i = 0; !rc && i < npad / 2; i++) {
     int d = x->ndim - 1 - i;
     int64_t n = x->shape[d], l = pad[2 * i], m = n + l + pad[2 * i + 1];
+    lt_tensor *y = NULL;
+    if ((rc = pass_new(cur, d, m, &y, err))) break;
     int64_t *map = malloc((size_t)m * sizeof *map + 1);
     if (!map) {
-      rc = lt_fail_nomem(err, (size_t)m * sizeof *map);
+      rc = pass_done(lt_fail_nomem(err, (size_t)m * sizeof *map), &cur, keep, y);
       break;
     }
     for (int64_t o = 0; o < m; o++) {
@@ -229,7 +231,7 @@ int lt_nn_pad(const lt_tensor *x, int npad, const int64_t *pad, lt_pad_mode mode
         s = ((s % n) + n) % n;
       map[o] = s;
     }
-    rc = pass_over(&cur, keep, d, m, 1, map, NULL, err);
+    rc = pass_done(run_pass(cur, d, 1, map, NULL, y, err), &cur, keep, y);
     free(map);
   }
   if (cur == keep && !rc) rc = lt_clone(keep, &cur, err); /* no dims padded */
@@ -338,14 +340,17 @@ int lt_nn_interpolate(const lt_tensor *x, const int64_t *size, const double *sca
   cur = owned ? owned : (lt_tensor *)(uintptr_t)c;
   for (int i = k - 1; !rc && i >= 0; i--) {
     int64_t in = x->shape[2 + i], o = osz[i], nt = taps_of(mode, in, o);
+    lt_tensor *y = NULL;
+    if ((rc = pass_new(cur, 2 + i, o, &y, err))) break;
     int64_t *idx = malloc((size_t)(o * nt) * (sizeof *idx + sizeof(double)));
     if (!idx) {
-      rc = lt_fail_nomem(err, (size_t)(o * nt) * (sizeof *idx + sizeof(double)));
+      rc = pass_done(lt_fail_nomem(err, (size_t)(o * nt) * (sizeof *idx + sizeof(double))), &cur,
+                     keep, y);
       break;
     }
     double *w = (double *)(void *)(idx + o * nt);
     make_taps(mode, in, o, scales ? scales[i] : 0, align_corners, nt, idx, w);
-    rc = pass_over(&cur, keep, 2 + i, o, nt, idx, w, err);
+    rc = pass_done(run_pass(cur, 2 + i, nt, idx, w, y, err), &cur, keep, y);
     free(idx);
   }
   if (rc) {
