@@ -28,8 +28,9 @@
  * elementwise functions (12), shapes and construction (13, torch_host_shapes.h), indexing with
  * tensors (14, torch_host_index.h: keys, index_select, gather, scatter, scatter_reduce with
  * every reduce, take, masked_select/scatter, nonzero) and sorting and scans (15,
- * torch_host_sort.h) and lt.linalg's products and matrix functions (16, torch_host_linalg.h);
- * the bitwise operations (9) give torch's bits.
+ * torch_host_sort.h) and lt.linalg's products and matrix functions (16, torch_host_linalg.h),
+ * and lt.nn.functional's norms, resizing and attention (28a, torch_host_nn_norm.h); the bitwise
+ * operations (9) give torch's bits.
  *
  * Built twice from this file: torch_host links ltensor statically (luaopen_ltensor_core, as
  * numpy_host does); torch_host_require (TORCH_HOST_REQUIRE defined) links no ltensor at all

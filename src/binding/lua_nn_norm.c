@@ -96,7 +96,8 @@ static int ints_at(lua_State *L, int idx, int64_t *v, int max, int repeat, const
   int n = numbers_at(L, idx, d, max < LT_MAX_NDIM ? max : LT_MAX_NDIM, repeat, fname, what);
   for (int i = 0; i < n; i++) {
     if (d[i] != floor(d[i]) || fabs(d[i]) > 9e15)
-      ltl_error(L, "%s: %s must hold integers, got %g", fname, what, d[i]);
+      ltl_error(L, "%s: %s must hold integers of at most 2^53 in magnitude, got %f", fname, what,
+                d[i]);
     v[i] = (int64_t)d[i];
   }
   return n;
@@ -107,7 +108,7 @@ static int dim_at(lua_State *L, int idx, int ndim, int def, const char *fname) {
   if (lua_isnoneornil(L, idx)) return def;
   int64_t d = int_at(L, idx, 0, fname, "dim"), n = ndim > 0 ? ndim : 1;
   if (d < -n || d > n || d == 0)
-    ltl_error(L, "%s: dim %lld out of range (expected 1 to %d%s)", fname, (long long)d, (int)n,
+    ltl_error(L, "%s: dim %I out of range (expected 1 to %d%s)", fname, (lua_Integer)d, (int)n,
               d == 0 ? "; dims are 1-based" : "");
   return (int)(d < 0 ? d + n : d - 1);
 }
@@ -161,7 +162,7 @@ static int f_dropout(lua_State *L) {
   int inplace = ltl_bool_option(L, a + 2, 0, "dropout", "inplace");
   lt_generator *g = ltl_generator_opt(L, a + 3, "dropout");
   lt_tensor *x = tensor_at(L, 1, "dropout", "input", 0);
-  if (!(p >= 0 && p <= 1)) ltl_error(L, "dropout: p must be between 0 and 1, got %g", p);
+  if (!(p >= 0 && p <= 1)) ltl_error(L, "dropout: p must be between 0 and 1, got %f", p);
   if (!training || p == 0) { /* torch returns the input itself */
     lua_pushvalue(L, 1);
     return 1;
@@ -181,18 +182,32 @@ static int f_dropout(lua_State *L) {
 
 /* {====== normalizations ====== */
 
+/* The tensor and its weight, bias (at a, a + 1; nb 0: no bias) and eps (at a + nb + 1, def when
+   nil) of a normalization. */
+typedef struct {
+  lt_tensor *x, *w, *b;
+  double eps;
+} norm_args;
+static norm_args read_norm(lua_State *L, int a, int nb, double def, const char *fname) {
+  norm_args n;
+  n.eps = num_at(L, a + nb + 1, def, fname, "eps");
+  if (!(n.eps >= 0)) ltl_error(L, "%s: eps must be non-negative", fname);
+  n.x = tensor_at(L, 1, fname, "input", 0);
+  n.w = tensor_at(L, a, fname, "weight", 1);
+  n.b = nb ? tensor_at(L, a + 1, fname, "bias", 1) : NULL;
+  return n;
+}
+
 static int f_layer_norm(lua_State *L) {
   static const char *const keys[] = {"weight", "bias", "eps"};
   int a = read_args(L, "layer_norm", 2, keys, 3, 3);
   int64_t shape[LT_MAX_NDIM];
   int nd = ints_at(L, 2, shape, LT_MAX_NDIM, 1, "layer_norm", "normalized_shape");
-  double eps = num_at(L, a + 2, 1e-5, "layer_norm", "eps");
-  lt_tensor *x = tensor_at(L, 1, "layer_norm", "input", 0);
-  lt_tensor *w = tensor_at(L, a, "layer_norm", "weight", 1);
-  lt_tensor *b = tensor_at(L, a + 1, "layer_norm", "bias", 1);
+  norm_args n = read_norm(L, a, 1, 1e-5, "layer_norm");
   lt_error err;
   lt_tensor **out = ltl_out(L);
-  return ltl_result(L, lt_nn_layer_norm(x, nd, shape, w, b, eps, out, &err), &err, "layer_norm");
+  return ltl_result(L, lt_nn_layer_norm(n.x, nd, shape, n.w, n.b, n.eps, out, &err), &err,
+                    "layer_norm");
 }
 
 static int f_rms_norm(lua_State *L) {
@@ -200,26 +215,22 @@ static int f_rms_norm(lua_State *L) {
   int a = read_args(L, "rms_norm", 2, keys, 2, 2);
   int64_t shape[LT_MAX_NDIM];
   int nd = ints_at(L, 2, shape, LT_MAX_NDIM, 1, "rms_norm", "normalized_shape");
-  double eps = num_at(L, a + 1, -1, "rms_norm", "eps");
-  if (!lua_isnil(L, a + 1) && !(eps >= 0)) ltl_error(L, "rms_norm: eps must be non-negative");
-  lt_tensor *x = tensor_at(L, 1, "rms_norm", "input", 0);
-  lt_tensor *w = tensor_at(L, a, "rms_norm", "weight", 1);
+  int given = !lua_isnil(L, a + 1); /* nil: the dtype's machine epsilon (the core's -1) */
+  norm_args n = read_norm(L, a, 0, 0, "rms_norm");
   lt_error err;
   lt_tensor **out = ltl_out(L);
-  return ltl_result(L, lt_nn_rms_norm(x, nd, shape, w, eps, out, &err), &err, "rms_norm");
+  return ltl_result(L, lt_nn_rms_norm(n.x, nd, shape, n.w, given ? n.eps : -1, out, &err), &err,
+                    "rms_norm");
 }
 
 static int f_group_norm(lua_State *L) {
   static const char *const keys[] = {"weight", "bias", "eps"};
   int a = read_args(L, "group_norm", 2, keys, 3, 3);
   int64_t g = int_at(L, 2, 0, "group_norm", "num_groups");
-  double eps = num_at(L, a + 2, 1e-5, "group_norm", "eps");
-  lt_tensor *x = tensor_at(L, 1, "group_norm", "input", 0);
-  lt_tensor *w = tensor_at(L, a, "group_norm", "weight", 1);
-  lt_tensor *b = tensor_at(L, a + 1, "group_norm", "bias", 1);
+  norm_args n = read_norm(L, a, 1, 1e-5, "group_norm");
   lt_error err;
   lt_tensor **out = ltl_out(L);
-  return ltl_result(L, lt_nn_group_norm(x, g, w, b, eps, out, &err), &err, "group_norm");
+  return ltl_result(L, lt_nn_group_norm(n.x, g, n.w, n.b, n.eps, out, &err), &err, "group_norm");
 }
 
 static int f_batch_norm(lua_State *L) {
@@ -293,8 +304,8 @@ static int f_embedding(lua_State *L) {
   lt_tensor *x = tensor_at(L, 1, f, "input", 0), *w = tensor_at(L, 2, f, "weight", 0);
   int64_t n = w->ndim > 0 ? w->shape[0] : 0;
   if (!lua_isnil(L, a) && (pad == 0 || pad > n || pad < -n)) /* gradients only, checked as torch */
-    ltl_error(L, "%s: padding_idx %lld must be within num_embeddings %lld (1-based)", f,
-              (long long)pad, (long long)n);
+    ltl_error(L, "%s: padding_idx %I must be within num_embeddings %I (1-based)", f,
+              (lua_Integer)pad, (lua_Integer)n);
   lt_error err;
   lt_tensor **out = ltl_out(L);
   return ltl_result(L, lt_nn_embedding(x, w, max_norm, nt, out, &err), &err, f);
@@ -304,7 +315,7 @@ static int f_one_hot(lua_State *L) {
   static const char *const keys[] = {"num_classes"};
   int a = read_args(L, "one_hot", 1, keys, 1, 1);
   int64_t c = int_at(L, a, -1, "one_hot", "num_classes");
-  if (c < -1) ltl_error(L, "one_hot: num_classes must be -1 or at least 0, got %lld", (long long)c);
+  if (c < -1) ltl_error(L, "one_hot: num_classes must be -1 or at least 0, got %I", (lua_Integer)c);
   lt_tensor *x = tensor_at(L, 1, "one_hot", "tensor", 0);
   lt_error err;
   lt_tensor **out = ltl_out(L);

@@ -5,20 +5,26 @@
  * linear is one gemm (lt_addmm) over the input's rows; bilinear a gemm by the weight's
  * (in1, out * in2) matrix then a batched product with x2. Attention is the explicit form: the
  * query scaled, its product with the keys, the mask applied in place (masked_fill for bool and
- * causal masks, an in-place add for float ones), softmax over the keys, dropout, the product
- * with the values. embedding checks its indices then selects rows (lt_index_select).
+ * causal masks, an in-place add for float ones), softmax over the keys in place (a row kernel
+ * of its own on the pool, exp by lt_vmath), dropout, the product with the values. Where q, k
+ * and v share their batch shape and no mask tensor or dropout is given, a blocked path does the
+ * same per block of query rows through the BLAS directly, the block's scores staying in the
+ * cache. embedding checks its indices then selects rows (lt_index_select).
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "lt_blas.h"
 #include "lt_copy.h"
 #include "lt_gather.h"
 #include "lt_linalg.h"
 #include "lt_math.h"
 #include "lt_nn_attn.h"
 #include "lt_nn_norm.h"
+#include "lt_pool.h"
 #include "lt_shape.h"
-#include "lt_softmax.h"
+#include "lt_vmath.h"
 
 /* The operand of the scalar v. */
 static lt_operand scalar_op(double v) {
@@ -96,12 +102,7 @@ int lt_nn_linear(const lt_tensor *x, const lt_tensor *w, const lt_tensor *b, lt_
   }
   lt_tensor_free(rows);
   lt_tensor_free(wt);
-  if (rc) {
-    lt_tensor_free(r);
-    return rc;
-  }
-  *out = r;
-  return LT_OK;
+  return lt_give(rc, r, out);
 }
 
 int lt_nn_bilinear(const lt_tensor *x1, const lt_tensor *x2, const lt_tensor *w, const lt_tensor *b,
@@ -151,12 +152,7 @@ int lt_nn_bilinear(const lt_tensor *x1, const lt_tensor *x2, const lt_tensor *w,
   lt_tensor_free(t);
   lt_tensor_free(t3);
   lt_tensor_free(c);
-  if (rc) {
-    lt_tensor_free(r);
-    return rc;
-  }
-  *out = r;
-  return LT_OK;
+  return lt_give(rc, r, out);
 }
 
 /* }====== */
@@ -184,6 +180,53 @@ int lt_nn_dropout(lt_tensor *x, double p, int inplace, lt_generator *g, lt_tenso
   }
   *out = r;
   return LT_OK;
+}
+
+/* Softmax of each row of a contiguous float tensor in place: the row's largest value (eight
+   lanes), exp(x - max) by lt_vmath, their sum, the scale. A row holding NaN or +inf, or of -inf
+   only, becomes NaN (exp of NaN), as torch's. */
+typedef struct {
+  char *p;
+  int64_t n;
+} sm_ctx;
+
+#define SOFTMAX_FN(NAME, T, VEXP)                                                   \
+  static int NAME(void *vc, int64_t lo, int64_t hi) {                               \
+    const sm_ctx *c = vc;                                                           \
+    const int64_t n = c->n;                                                         \
+    for (int64_t r = lo; r < hi; r++) {                                             \
+      T *x = (T *)(void *)c->p + r * n, acc[8];                                     \
+      for (int l = 0; l < 8; l++) acc[l] = -INFINITY;                               \
+      int64_t k = 0;                                                                \
+      for (; k + 8 <= n; k += 8)                                                    \
+        for (int l = 0; l < 8; l++) acc[l] = x[k + l] > acc[l] ? x[k + l] : acc[l]; \
+      T m = -INFINITY;                                                              \
+      for (; k < n; k++) m = x[k] > m ? x[k] : m;                                   \
+      for (int l = 0; l < 8; l++) m = acc[l] > m ? acc[l] : m;                      \
+      for (k = 0; k < n; k++) x[k] -= m;                                            \
+      VEXP(x, x, n);                                                                \
+      for (int l = 0; l < 8; l++) acc[l] = 0;                                       \
+      for (k = 0; k + 8 <= n; k += 8)                                               \
+        for (int l = 0; l < 8; l++) acc[l] += x[k + l];                             \
+      double s = 0;                                                                 \
+      for (; k < n; k++) s += x[k];                                                 \
+      for (int l = 0; l < 8; l++) s += acc[l];                                      \
+      T inv = (T)(1 / s);                                                           \
+      for (k = 0; k < n; k++) x[k] *= inv;                                          \
+    }                                                                               \
+    return 0;                                                                       \
+  }
+SOFTMAX_FN(softmax_f32, float, lt_vmath_exp_f32)
+SOFTMAX_FN(softmax_f64, double, lt_vmath_exp_f64)
+
+/* s (a new contiguous float32 or float64 tensor of the scores, rows along its last dim)
+   through softmax in place. */
+static void softmax_rows(lt_tensor *s) {
+  int64_t n = s->shape[s->ndim - 1], rows = n > 0 ? lt_numel(s) / n : 0;
+  if (rows == 0) return;
+  sm_ctx c = {lt_data(s), n};
+  lt_pool_run(rows, lt_pool_grain(rows, (double)n * 3 * (double)lt_esize(s)),
+              s->dtype == LT_FLOAT64 ? softmax_f64 : softmax_f32, &c);
 }
 
 /* Applies the mask to the scores s (..., L, S) in place. */
@@ -229,6 +272,100 @@ static int attention_checks(const lt_tensor *q, const lt_tensor *k, const lt_ten
   return LT_OK;
 }
 
+/* Query rows per block of the blocked path: a block's scores (ROWS x S) stay in the cache
+   between the two products and the softmax. */
+#define ROWS 64
+
+/* Whether the blocked path takes the call: one batch shape for q, k and v, no mask tensor,
+   no dropout, sizes the BLAS takes, and the BLAS on for the dtype. */
+static int blocked_fits(const lt_tensor *q, const lt_tensor *k, const lt_tensor *v,
+                        const lt_tensor *mask, double dropout_p, lt_dtype ct) {
+  if (mask || dropout_p > 0 || q->ndim != k->ndim || q->ndim != v->ndim) return 0;
+  for (int i = 0; i < q->ndim - 2; i++)
+    if (q->shape[i] != k->shape[i] || q->shape[i] != v->shape[i]) return 0;
+  const int64_t *qs = q->shape + q->ndim - 2, *vs = v->shape + v->ndim - 2;
+  if (!lt_blas_fits(qs[0]) || !lt_blas_fits(qs[1]) || !lt_blas_fits(vs[0]) || !lt_blas_fits(vs[1]))
+    return 0;
+  return lt_numel(q) > 0 && lt_numel(v) > 0 && lt_blas_active(ct);
+}
+
+/* The blocked path: for each batch and block of query rows, scores = scale q k^T by one gemm
+   into a buffer, the causal mask, softmax in place, then out = scores v by a second gemm.
+   q, k, v contiguous in ct. Returns 1 when the BLAS refused the run (nothing done). */
+#ifdef LTENSOR_HAVE_BLAS
+static int attention_blocked(const lt_tensor *q, const lt_tensor *k, const lt_tensor *v, int causal,
+                             double scale, lt_tensor *o, lt_error *err) {
+  int64_t L = q->shape[q->ndim - 2], E = q->shape[q->ndim - 1], S = k->shape[k->ndim - 2];
+  int64_t Ev = v->shape[v->ndim - 1], batches = L > 0 ? lt_numel(q) / (L * E) : 0;
+  size_t es = lt_esize(q);
+  char *buf = malloc((size_t)(ROWS * S) * es + 1);
+  if (!buf) return lt_fail_nomem(err, (size_t)(ROWS * S) * es);
+  if (!lt_blas_enter()) {
+    free(buf);
+    return 1;
+  }
+  const double alpha[2] = {scale, 0}, one[2] = {1, 0}, zero[2] = {0, 0};
+  const char *qd = lt_data(q), *kd = lt_data(k), *vd = lt_data(v);
+  char *od = lt_data(o);
+  for (int64_t b = 0; b < batches; b++)
+    for (int64_t r0 = 0; r0 < L; r0 += ROWS) {
+      int m = (int)(L - r0 < ROWS ? L - r0 : ROWS);
+      lt_blas_gemm(o->dtype, 0, 1, m, (int)S, (int)E, alpha, qd + (size_t)((b * L + r0) * E) * es,
+                   (int)E, kd + (size_t)(b * S * E) * es, (int)E, zero, buf, (int)S);
+      for (int i = 0; causal && i < m; i++)
+        for (int64_t j = r0 + i + 1; j < S; j++) {
+          if (es == 4)
+            ((float *)(void *)buf)[i * S + j] = -INFINITY;
+          else
+            ((double *)(void *)buf)[i * S + j] = -INFINITY;
+        }
+      sm_ctx c = {buf, S};
+      (es == 4 ? softmax_f32 : softmax_f64)(&c, 0, m);
+      lt_blas_gemm(o->dtype, 0, 0, m, (int)Ev, (int)S, one, buf, (int)S,
+                   vd + (size_t)(b * S * Ev) * es, (int)Ev, zero,
+                   od + (size_t)((b * L + r0) * Ev) * es, (int)Ev);
+    }
+  lt_blas_leave();
+  free(buf);
+  return LT_OK;
+}
+#else /* without a BLAS blocked_fits says no: never called */
+static int attention_blocked(const lt_tensor *q, const lt_tensor *k, const lt_tensor *v, int causal,
+                             double scale, lt_tensor *o, lt_error *err) {
+  (void)q, (void)k, (void)v, (void)causal, (void)scale, (void)o, (void)err;
+  return 1;
+}
+#endif
+
+/* The blocked path when it fits (*done set), else nothing. */
+static int try_blocked(const lt_tensor *q, const lt_tensor *k, const lt_tensor *v,
+                       const lt_tensor *mask, double dropout_p, int causal, double scale, int *done,
+                       lt_tensor **out, lt_error *err) {
+  lt_dtype ct = lt_nn_compute(q->dtype);
+  *done = 0;
+  if (!blocked_fits(q, k, v, mask, dropout_p, ct)) return LT_OK;
+  const lt_tensor *cq, *ck, *cv;
+  lt_tensor *oq = NULL, *ok = NULL, *ov = NULL, *o = NULL;
+  int64_t shape[LT_MAX_NDIM];
+  memcpy(shape, q->shape, (size_t)q->ndim * sizeof *shape);
+  shape[q->ndim - 1] = v->shape[v->ndim - 1];
+  int rc = lt_contiguous_as(q, ct, &cq, &oq, err);
+  if (!rc) rc = lt_contiguous_as(k, ct, &ck, &ok, err);
+  if (!rc) rc = lt_contiguous_as(v, ct, &cv, &ov, err);
+  if (!rc) rc = lt_tensor_new(ct, q->ndim, shape, 0, &o, err);
+  if (!rc) rc = attention_blocked(cq, ck, cv, causal, scale, o, err);
+  lt_tensor_free(oq);
+  lt_tensor_free(ok);
+  lt_tensor_free(ov);
+  if (rc == 1) { /* the BLAS refused: the composed path */
+    lt_tensor_free(o);
+    return LT_OK;
+  }
+  if (!rc) rc = lt_nn_norm_finish(&o, q->dtype, err);
+  *done = 1;
+  return lt_give(rc, o, out);
+}
+
 int lt_nn_attention(const lt_tensor *q, const lt_tensor *k, const lt_tensor *v,
                     const lt_tensor *mask, double dropout_p, int causal, double scale,
                     lt_generator *g, lt_tensor **out, lt_error *err) {
@@ -237,19 +374,37 @@ int lt_nn_attention(const lt_tensor *q, const lt_tensor *k, const lt_tensor *v,
   if (!(dropout_p >= 0 && dropout_p <= 1))
     return lt_fail(err, LT_EARG, "dropout_p must be between 0 and 1, got %g", dropout_p);
   if (!(scale > 0)) scale = 1 / sqrt((double)q->shape[q->ndim - 1]);
-  lt_tensor *qs = NULL, *kt = NULL, *s = NULL, *a = NULL, *d = NULL;
+  lt_dtype ct = lt_nn_compute(q->dtype);
+  if (ct != q->dtype) { /* float16, bfloat16: the whole computation in float32 */
+    lt_tensor *cq = NULL, *ck = NULL, *cv = NULL, *cm = NULL, *r = NULL;
+    rc = lt_cast(q, ct, &cq, err);
+    if (!rc) rc = lt_cast(k, ct, &ck, err);
+    if (!rc) rc = lt_cast(v, ct, &cv, err);
+    if (!rc && mask && mask->dtype != LT_BOOL) rc = lt_cast(mask, ct, &cm, err);
+    if (!rc) rc = lt_nn_attention(cq, ck, cv, cm ? cm : mask, dropout_p, causal, scale, g, &r, err);
+    lt_tensor_free(cq);
+    lt_tensor_free(ck);
+    lt_tensor_free(cv);
+    lt_tensor_free(cm);
+    if (!rc) rc = lt_nn_norm_finish(&r, q->dtype, err);
+    return lt_give(rc, r, out);
+  }
+  int done;
+  rc = try_blocked(q, k, v, mask, dropout_p, causal, scale, &done, out, err);
+  if (rc || done) return rc;
+  /* the scores (float32 or float64), softmax in place */
+  lt_tensor *qs = NULL, *kt = NULL, *s = NULL, *d = NULL;
   lt_operand oq = tensor_op(q), osc = scalar_op(scale);
   rc = lt_binary(LT_MUL, &oq, &osc, NULL, &qs, err);
   if (!rc) rc = lt_transpose(k, k->ndim - 2, k->ndim - 1, &kt, err);
   if (!rc) rc = lt_matmul(qs, kt, &s, err);
   if (!rc) rc = apply_mask(s, mask, causal, err);
-  if (!rc) rc = lt_softmax(LT_SOFTMAX, s, s->ndim - 1, LT_NDTYPES, &a, err);
-  if (!rc && dropout_p > 0) rc = lt_nn_dropout(a, dropout_p, 1, g, &d, err);
-  if (!rc) rc = lt_matmul(a, v, out, err);
+  if (!rc) softmax_rows(s);
+  if (!rc && dropout_p > 0) rc = lt_nn_dropout(s, dropout_p, 1, g, &d, err);
+  if (!rc) rc = lt_matmul(s, v, out, err);
   lt_tensor_free(qs);
   lt_tensor_free(kt);
   lt_tensor_free(s);
-  lt_tensor_free(a);
   return rc;
 }
 

@@ -154,12 +154,7 @@ static int run_rows(const lt_tensor *x, int64_t rows, rows_ctx *c, const lt_tens
   lt_tensor_free(ow);
   lt_tensor_free(ob);
   if (!rc) rc = lt_nn_norm_finish(&y, x->dtype, err);
-  if (rc) {
-    lt_tensor_free(y);
-    return rc;
-  }
-  *out = y;
-  return LT_OK;
+  return lt_give(rc, y, out);
 }
 
 /* The rows of a norm over the last nd dims of x, which must be shape. */
@@ -375,12 +370,7 @@ int lt_nn_batch_norm(const lt_tensor *x, lt_tensor *rm, lt_tensor *rv, const lt_
   lt_tensor_free(ox);
   free(buf);
   if (!rc) rc = lt_nn_norm_finish(&y, x->dtype, err);
-  if (rc) {
-    lt_tensor_free(y);
-    return rc;
-  }
-  *out = y;
-  return LT_OK;
+  return lt_give(rc, y, out);
 }
 
 /* }====== */
@@ -506,12 +496,7 @@ int lt_nn_cosine_similarity(const lt_tensor *a, const lt_tensor *b, int dim, dou
   lt_tensor_free(ca);
   lt_tensor_free(cb);
   if (!rc) rc = lt_nn_norm_finish(&y, rt, err);
-  if (rc) {
-    lt_tensor_free(y);
-    return rc;
-  }
-  *out = y;
-  return LT_OK;
+  return lt_give(rc, y, out);
 }
 
 /* }====== */

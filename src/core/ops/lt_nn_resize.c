@@ -3,7 +3,8 @@
  *
  * A pass resamples one dim of a contiguous tensor seen as (outer, in, inner) into (outer, out,
  * inner): output position o is the sum of k taps w[o k + t] x[idx[o k + t]] (interpolate, in
- * the computation dtype), or the copy of one position map[o] (pad, any dtype, elements moved
+ * the computation dtype; whole rows per item along the last dim, rows of inner elements per
+ * item along the others), or the copy of one position map[o] (pad, any dtype, elements moved
  * as bytes). Positions follow torch's CPU kernels: nearest in float (floorf(o * scale)), the
  * linear and cubic source index (o + 0.5) scale - 0.5 (linear clamped at 0), cubic weights of
  * A = -0.75 with taps clamped to the edge, area the bins of adaptive average pooling.
@@ -24,33 +25,51 @@ typedef struct {
   char *y;
   int64_t in, out, inner, k, es;
   const int64_t *idx; /* k per output position (pad: one) */
-  const double *w;    /* k per output position (pad: none) */
+  const void *w;      /* k per output position in the computation dtype (pad: none) */
 } pass_ctx;
 
-#define TAPS_FN(NAME, T)                                                          \
-  static int NAME(void *vc, int64_t lo, int64_t hi) {                             \
-    const pass_ctx *c = vc;                                                       \
-    const int64_t inner = c->inner, k = c->k;                                     \
-    for (int64_t it = lo; it < hi; it++) {                                        \
-      int64_t o = it % c->out;                                                    \
-      const T *x = (const T *)(const void *)c->x + (it / c->out) * c->in * inner; \
-      T *y = (T *)(void *)c->y + it * inner;                                      \
-      const int64_t *idx = c->idx + o * k;                                        \
-      const double *w = c->w + o * k;                                             \
-      if (inner == 1) {                                                           \
-        T s = (T)w[0] * x[idx[0]];                                                \
-        for (int64_t t = 1; t < k; t++) s += (T)w[t] * x[idx[t]];                 \
-        *y = s;                                                                   \
-        continue;                                                                 \
-      }                                                                           \
-      const T *x0 = x + idx[0] * inner, w0 = (T)w[0];                             \
-      for (int64_t j = 0; j < inner; j++) y[j] = w0 * x0[j];                      \
-      for (int64_t t = 1; t < k; t++) {                                           \
-        const T *xt = x + idx[t] * inner, wt = (T)w[t];                           \
-        for (int64_t j = 0; j < inner; j++) y[j] += wt * xt[j];                   \
-      }                                                                           \
-    }                                                                             \
-    return 0;                                                                     \
+/* Items [lo, hi): with inner 1 whole rows (outer positions), each output position a sum of k
+   gathered taps; else (outer, output position) pairs, each a row of inner elements. */
+#define TAPS_FN(NAME, T)                                                           \
+  static int NAME(void *vc, int64_t lo, int64_t hi) {                              \
+    const pass_ctx *c = vc;                                                        \
+    const int64_t inner = c->inner, k = c->k, out = c->out;                        \
+    const int64_t *idx = c->idx;                                                   \
+    const T *w = c->w;                                                             \
+    if (inner == 1) {                                                              \
+      for (int64_t r = lo; r < hi; r++) {                                          \
+        const T *x = (const T *)(const void *)c->x + r * c->in;                    \
+        T *y = (T *)(void *)c->y + r * out;                                        \
+        if (k == 2)                                                                \
+          for (int64_t o = 0; o < out; o++)                                        \
+            y[o] = w[2 * o] * x[idx[2 * o]] + w[2 * o + 1] * x[idx[2 * o + 1]];    \
+        else                                                                       \
+          for (int64_t o = 0; o < out; o++) {                                      \
+            T s = w[o * k] * x[idx[o * k]];                                        \
+            for (int64_t t = 1; t < k; t++) s += w[o * k + t] * x[idx[o * k + t]]; \
+            y[o] = s;                                                              \
+          }                                                                        \
+      }                                                                            \
+      return 0;                                                                    \
+    }                                                                              \
+    for (int64_t it = lo; it < hi; it++) {                                         \
+      int64_t o = it % out;                                                        \
+      const T *x = (const T *)(const void *)c->x + (it / out) * c->in * inner;     \
+      T *y = (T *)(void *)c->y + it * inner;                                       \
+      const int64_t *ix = idx + o * k;                                             \
+      const T *wo = w + o * k, *x0 = x + ix[0] * inner, w0 = wo[0];                \
+      if (k == 2) {                                                                \
+        const T *x1 = x + ix[1] * inner, w1 = wo[1];                               \
+        for (int64_t j = 0; j < inner; j++) y[j] = w0 * x0[j] + w1 * x1[j];        \
+        continue;                                                                  \
+      }                                                                            \
+      for (int64_t j = 0; j < inner; j++) y[j] = w0 * x0[j];                       \
+      for (int64_t t = 1; t < k; t++) {                                            \
+        const T *xt = x + ix[t] * inner, wt = wo[t];                               \
+        for (int64_t j = 0; j < inner; j++) y[j] += wt * xt[j];                    \
+      }                                                                            \
+    }                                                                              \
+    return 0;                                                                      \
   }
 TAPS_FN(taps_f32, float)
 TAPS_FN(taps_f64, double)
@@ -65,29 +84,48 @@ static int copy_pass(void *vc, int64_t lo, int64_t hi) {
   return 0;
 }
 
-/* One pass over dim d of the contiguous x into a new contiguous *y of size out along d. */
-static int run_pass(const lt_tensor *x, int d, int64_t out, int64_t k, const int64_t *idx,
-                    const double *w, lt_tensor **y, lt_error *err) {
-  int64_t shape[LT_MAX_NDIM], outer = 1, inner = 1;
+/* The result of a pass over dim d of x: a new contiguous tensor of size out along d, made
+   before the taps (the memory budget refuses a huge size there, not a malloc of its taps). */
+static int pass_new(const lt_tensor *x, int d, int64_t out, lt_tensor **y, lt_error *err) {
+  int64_t shape[LT_MAX_NDIM];
   memcpy(shape, x->shape, (size_t)x->ndim * sizeof *shape);
   shape[d] = out;
+  return lt_tensor_new(x->dtype, x->ndim, shape, 0, y, err);
+}
+
+/* One pass over dim d of the contiguous x into y (pass_new's). */
+static int run_pass(const lt_tensor *x, int d, int64_t k, const int64_t *idx, const double *w,
+                    lt_tensor *y, lt_error *err) {
+  int64_t outer = 1, inner = 1, out = y->shape[d];
   for (int i = 0; i < x->ndim; i++)
     if (i != d) *(i < d ? &outer : &inner) *= x->shape[i];
-  int rc = lt_tensor_new(x->dtype, x->ndim, shape, 0, y, err);
-  if (rc || outer * out * inner == 0) return rc;
-  pass_ctx c = {lt_data(x), lt_data(*y), x->shape[d], out, inner, k, (int64_t)lt_esize(x), idx, w};
-  lt_pool_fn fn = !w ? copy_pass : x->dtype == LT_FLOAT64 ? taps_f64 : taps_f32;
-  lt_pool_run(outer * out, lt_pool_grain(outer * out, (double)(inner * (k + 1)) * c.es), fn, &c);
+  if (outer * out * inner == 0) return LT_OK;
+  pass_ctx c = {lt_data(x), lt_data(y), x->shape[d], out, inner, k, (int64_t)lt_esize(x), idx, w};
+  if (!w) {
+    lt_pool_run(outer * out, lt_pool_grain(outer * out, (double)(inner * 2 * c.es)), copy_pass, &c);
+    return LT_OK;
+  }
+  /* the weights in the computation dtype, once */
+  void *wt = malloc((size_t)(out * k) * (size_t)c.es + 1);
+  if (!wt) return lt_fail_nomem(err, (size_t)(out * k) * (size_t)c.es);
+  for (int64_t i = 0; i < out * k; i++)
+    if (c.es == 8)
+      ((double *)wt)[i] = w[i];
+    else
+      ((float *)wt)[i] = (float)w[i];
+  c.w = wt;
+  int64_t items = inner == 1 ? outer : outer * out, per = inner == 1 ? out : inner;
+  lt_pool_run(items, lt_pool_grain(items, (double)(per * (k + 1)) * c.es),
+              c.es == 8 ? taps_f64 : taps_f32, &c);
+  free(wt);
   return LT_OK;
 }
 
-/* Replaces *cur (freed when it is not keep) by the pass's result. */
-static int pass_over(lt_tensor **cur, const lt_tensor *keep, int d, int64_t out, int64_t k,
-                     const int64_t *idx, const double *w, lt_error *err) {
-  lt_tensor *y = NULL;
-  int rc = run_pass(*cur, d, out, k, idx, w, &y, err);
-  if (*cur != keep) lt_tensor_free(*cur);
-  *cur = y;
+/* Replaces *cur (freed when it is not keep) by y; y freed instead when rc is set. */
+static int pass_done(int rc, lt_tensor **cur, const lt_tensor *keep, lt_tensor *y) {
+  if (rc) lt_tensor_free(y);
+  if (!rc && *cur != keep) lt_tensor_free(*cur);
+  if (!rc) *cur = y;
   return rc;
 }
 
@@ -176,9 +214,11 @@ int lt_nn_pad(const lt_tensor *x, int npad, const int64_t *pad, lt_pad_mode mode
   for (int i = 0; !rc && i < npad / 2; i++) {
     int d = x->ndim - 1 - i;
     int64_t n = x->shape[d], l = pad[2 * i], m = n + l + pad[2 * i + 1];
+    lt_tensor *y = NULL;
+    if ((rc = pass_new(cur, d, m, &y, err))) break;
     int64_t *map = malloc((size_t)m * sizeof *map + 1);
     if (!map) {
-      rc = lt_fail_nomem(err, (size_t)m * sizeof *map);
+      rc = pass_done(lt_fail_nomem(err, (size_t)m * sizeof *map), &cur, keep, y);
       break;
     }
     for (int64_t o = 0; o < m; o++) {
@@ -191,7 +231,7 @@ int lt_nn_pad(const lt_tensor *x, int npad, const int64_t *pad, lt_pad_mode mode
         s = ((s % n) + n) % n;
       map[o] = s;
     }
-    rc = pass_over(&cur, keep, d, m, 1, map, NULL, err);
+    rc = pass_done(run_pass(cur, d, 1, map, NULL, y, err), &cur, keep, y);
     free(map);
   }
   if (cur == keep && !rc) rc = lt_clone(keep, &cur, err); /* no dims padded */
@@ -265,7 +305,8 @@ static int out_sizes(const lt_tensor *x, const int64_t *size, const double *scal
   for (int i = 0; i < k; i++) {
     double in = (double)x->shape[2 + i];
     if (scales && !(scales[i] > 0 && isfinite(scales[i]) && in * scales[i] < 9e15))
-      return lt_fail(err, LT_EARG, "scale_factor must be positive and finite, got %g", scales[i]);
+      return lt_fail(err, LT_EARG, "scale_factor must be positive and finite, got %g",
+                     scales[i] != scales[i] ? fabs(scales[i]) : scales[i]);
     osz[i] = size ? size[i] : (int64_t)floor(in * scales[i]);
     if (osz[i] < 1 || x->shape[2 + i] < 1)
       return lt_fail(err, LT_EARG,
@@ -299,14 +340,17 @@ int lt_nn_interpolate(const lt_tensor *x, const int64_t *size, const double *sca
   cur = owned ? owned : (lt_tensor *)(uintptr_t)c;
   for (int i = k - 1; !rc && i >= 0; i--) {
     int64_t in = x->shape[2 + i], o = osz[i], nt = taps_of(mode, in, o);
+    lt_tensor *y = NULL;
+    if ((rc = pass_new(cur, 2 + i, o, &y, err))) break;
     int64_t *idx = malloc((size_t)(o * nt) * (sizeof *idx + sizeof(double)));
     if (!idx) {
-      rc = lt_fail_nomem(err, (size_t)(o * nt) * (sizeof *idx + sizeof(double)));
+      rc = pass_done(lt_fail_nomem(err, (size_t)(o * nt) * (sizeof *idx + sizeof(double))), &cur,
+                     keep, y);
       break;
     }
     double *w = (double *)(void *)(idx + o * nt);
     make_taps(mode, in, o, scales ? scales[i] : 0, align_corners, nt, idx, w);
-    rc = pass_over(&cur, keep, 2 + i, o, nt, idx, w, err);
+    rc = pass_done(run_pass(cur, 2 + i, nt, idx, w, y, err), &cur, keep, y);
     free(idx);
   }
   if (rc) {
