@@ -274,7 +274,7 @@ static int attention_checks(const lt_tensor *q, const lt_tensor *k, const lt_ten
 
 /* Query rows per block of the blocked path: a block's scores (ROWS x S) stay in the cache
    between the two products and the softmax. */
-#define ROWS 64
+#define ROWS 256
 
 /* Whether the blocked path takes the call: one batch shape for q, k and v, no mask tensor,
    no dropout, sizes the BLAS takes, and the BLAS on for the dtype. */
