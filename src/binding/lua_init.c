@@ -27,6 +27,7 @@ static const ltl_part *const parts[] = {
     &ltl_part_reduce, &ltl_part_softmax, &ltl_part_sort,   &ltl_part_einsum,
     &ltl_part_dlpack, &ltl_part_wrapper, &ltl_part_shape,  &ltl_part_gather,
     &ltl_part_file,   &ltl_part_random,  &ltl_part_config, &ltl_part_linalg,
+    &ltl_part_linalg_decomp,
 };
 
 static void open_part(lua_State *L, const ltl_part *p, const ltl_tables *at) {

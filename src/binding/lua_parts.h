@@ -52,6 +52,9 @@ extern const ltl_part ltl_part_file;
 extern const ltl_part ltl_part_wrapper;
 /* The table lt.linalg, before the parts that fill it (lua_linalg.c). */
 extern const ltl_part ltl_part_linalg;
+/* lt.linalg's qr, svd, eigh, eig, lstsq, pinv, matrix_rank, norms, cond; t:pinverse
+   (lua_linalg_decomp.c; after ltl_part_linalg). */
+extern const ltl_part ltl_part_linalg_decomp;
 /* lt.config: the BLAS, the memory budget (lua_config.c). */
 extern const ltl_part ltl_part_config;
 /* index_select, gather, scatter, take, masked_select, nonzero, ..., lt.where(cond)
