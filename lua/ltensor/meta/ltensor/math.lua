@@ -961,3 +961,13 @@ function Tensor:cross(other, dim) end
 ltensor.cross = Tensor.cross
 
 -- }======
+
+-- {====== decompositions ======
+
+--- The pseudo-inverse, as torch.pinverse: lt.linalg.pinv with rtol rcond (default 1e-15).
+---@param rcond? number
+---@return ltensor.Tensor
+function Tensor:pinverse(rcond) end
+ltensor.pinverse = Tensor.pinverse
+
+-- }======
