@@ -744,10 +744,11 @@ static void test_math(void) {
 
 /* }====== */
 
-#include "numpy_host_files.h" /* 11: lt.save / lt.load against NumPy (test_files_np) */
-#include "numpy_host_funcs.h" /* 8: issue 16's functions (test_funcs_np) */
-#include "numpy_host_index.h" /* 9: indexing with tensors (test_index_np) */
-#include "numpy_host_sort.h"  /* 10: issue 15's sorting and scans (test_sort_np) */
+#include "numpy_host_decomp.h" /* lt.linalg's decompositions and norms (test_decomp_np) */
+#include "numpy_host_files.h"  /* 11: lt.save / lt.load against NumPy (test_files_np) */
+#include "numpy_host_funcs.h"  /* 8: issue 16's functions (test_funcs_np) */
+#include "numpy_host_index.h"  /* 9: indexing with tensors (test_index_np) */
+#include "numpy_host_sort.h"   /* 10: issue 15's sorting and scans (test_sort_np) */
 
 int main(int argc, char **argv) {
   const char *v = getenv("NUMPY_HOST_VERBOSE");
@@ -787,6 +788,7 @@ int main(int argc, char **argv) {
   test_index_np();
   test_sort_np();
   test_files_np();
+  test_decomp_np();
 
   close_lua(); /* before Python: Lua may hold NumPy's managed tensors */
   tu_context[0] = '\0';
