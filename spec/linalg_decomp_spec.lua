@@ -245,6 +245,16 @@ if HAVE then
       assert.is_true(near(V:abs(), lt.tensor({ { 0.8507, 0.5257 }, { 0.5257, 0.8507 } },
         "float64"), 1e-4))
     end)
+    it("raises for NaN or inf in the triangle it reads, and ignores the other one", function()
+      local A = lt.tensor({ { 2, 0 / 0 }, { 1, 3 } }, "float64")
+      assert.is_true(near(L.eigvalsh(A), L.eigvalsh(lt.tensor({ { 2, 1 }, { 1, 3 } }, "float64")),
+        1e-12))
+      local ok, msg = pcall(L.eigvalsh, A, "U")
+      assert.truthy(msg:find("linalg.eigvalsh: The algorithm failed to converge because the " ..
+        "input matrix contained non-finite values.", 1, true), msg)
+      ok, msg = pcall(L.eigh, lt.stack({ lt.eye(2), lt.full({ 2, 2 }, math.huge) }))
+      assert.truthy(msg:find("linalg.eigh: (Batch element 1): ", 1, true), msg)
+    end)
     it("handles 0 x 0 and raises for non-square matrices and a bad UPLO", function()
       local w, V = L.eigh(lt.zeros(0, 0))
       assert.same({ 0 }, w.shape)
@@ -363,6 +373,13 @@ if HAVE then
       assert.equal(0, rank:item())
       x = L.lstsq(lt.zeros(0, 3), lt.zeros(0, 2))
       assert.is_true(lt.equal(x, lt.zeros(3, 2)))
+    end)
+    it("raises for NaN or inf in A (B's give NaN solutions)", function()
+      local ok, msg = pcall(L.lstsq, lt.tensor({ { 0 / 0, 1 }, { 1, 2 } }), lt.ones(2, 1))
+      assert.truthy(msg:find("linalg.lstsq: The least squares solution could not be computed " ..
+        "because the input matrix contained non-finite values.", 1, true), msg)
+      local x = L.lstsq(lt.eye(2), lt.tensor({ { 0 / 0 }, { 1 } }))
+      assert.is_true(x[1][1] ~= x[1][1])
     end)
     it("raises for mixed dtypes and mismatched rows", function()
       assert.has_error(function() L.lstsq(A, B:float()) end,

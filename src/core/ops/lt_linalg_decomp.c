@@ -106,6 +106,17 @@ static int all_finite(lt_dtype dt, const void *p, int64_t count) {
   return 1;
 }
 
+/* Whether the lower (row-major: i >= j) or upper triangle of the n x n matrix at p is finite:
+   the elements eigh reads. */
+static int triangle_finite(lt_dtype dt, const char *p, int64_t n, int upper) {
+  size_t es = esize(dt);
+  for (int64_t i = 0; i < n; i++) {
+    int64_t j0 = upper ? i : 0, j1 = upper ? n : i + 1;
+    if (!all_finite(dt, p + (i * n + j0) * (int64_t)es, j1 - j0)) return 0;
+  }
+  return 1;
+}
+
 /* A new tensor of dt: the batch dims of a (its dims but the last two), then the nt sizes of
    tail. */
 static int new_batched(lt_dtype dt, const lt_tensor *a, int nt, const int64_t *tail, int zero,
@@ -327,6 +338,12 @@ int lt_linalg_eigh(const lt_tensor *a, int upper, lt_tensor **w, lt_tensor **v, 
   if (rc == LT_OK && (rc = lt_lapack_enter(fname, err)) == LT_OK) {
     for (int64_t b = 0; b < nb && rc == LT_OK; b++) {
       char *p = lt_data(c) + b * n * n * (int64_t)es;
+      if (!triangle_finite(dt, p, n, upper)) {
+        rc = lt_lapack_fail_at(err, fname, a->ndim > 2, b,
+                               "The algorithm failed to converge because the input matrix "
+                               "contained non-finite values.");
+        break;
+      }
       int info = n == 0 ? 0
                         : lt_lapack_syevd(dt, v ? 'V' : 'N', upper ? 'L' : 'U', (int)n, p, (int)n,
                                           lt_data(tw) + b * n * (int64_t)rs);
@@ -472,6 +489,10 @@ static int lstsq_loop(const lstsq_plan *p, const lt_tensor *fa, const lt_tensor 
     for (int64_t j = 0; j < nrhs; j++)
       memcpy(bw + j * p->ldb * (int64_t)es, bb + j * m * (int64_t)es, (size_t)m * es);
     int rk = 0;
+    if (!all_finite(p->dt, a, m * n)) /* gelsd would refuse it as a bad argument */
+      return lt_lapack_fail_at(err, fn, p->batched, b,
+                               "The least squares solution could not be computed because the "
+                               "input matrix contained non-finite values.");
     if (p->k > 0) {
       int info = lt_lapack_gelsd(p->dt, (int)m, (int)n, (int)nrhs, a, (int)m, bw, (int)p->ldb,
                                  lt_data(s) + b * p->k * (int64_t)rs, p->rcond, &rk);
