@@ -53,6 +53,12 @@ local function eye(n, dt) return lt.eye(n, dt) end
 
 local DTYPES = { "float32", "float64", "complex64", "complex128" }
 
+-- The four dtypes, after seeding the generator (each test draws its own data).
+local function seeded_dtypes(seed)
+  lt.manual_seed(seed)
+  return ipairs(DTYPES)
+end
+
 -- }======
 
 if not HAVE then
@@ -85,8 +91,7 @@ end
 if HAVE then
   describe("linalg.qr", function()
     it("factors A = Q R, Q with orthonormal columns and R upper triangular, in every dtype", function()
-      lt.manual_seed(1)
-      for _, dt in ipairs(DTYPES) do
+      for _, dt in seeded_dtypes(1) do
         for _, shape in ipairs({ { 5, 3 }, { 3, 5 }, { 2, 4, 4 } }) do
           local A = rand(shape, dt)
           local Q, R = L.qr(A)
@@ -160,8 +165,7 @@ if HAVE then
 
   describe("linalg.svd and linalg.svdvals", function()
     it("factor A = U diag(S) Vh with S descending, in every dtype, batched", function()
-      lt.manual_seed(2)
-      for _, dt in ipairs(DTYPES) do
+      for _, dt in seeded_dtypes(2) do
         for _, shape in ipairs({ { 5, 3 }, { 3, 5 }, { 2, 3, 4, 4 } }) do
           local A = rand(shape, dt)
           local U, S, Vh = L.svd(A, false)
@@ -220,8 +224,7 @@ if HAVE then
 
   describe("linalg.eigh and linalg.eigvalsh", function()
     it("give ascending real eigenvalues and orthonormal eigenvectors, A V = V diag(L)", function()
-      lt.manual_seed(3)
-      for _, dt in ipairs(DTYPES) do
+      for _, dt in seeded_dtypes(3) do
         local X = rand({ 3, 5, 5 }, dt)
         local A = X + adj(X) -- Hermitian
         local w, V = L.eigh(A)
@@ -272,8 +275,7 @@ if HAVE then
       assert.equal("complex64", w.dtype)
       assert.equal("complex64", V.dtype)
       assert.same({ { 0, 1 }, { 0, -1 } }, w:tolist())
-      lt.manual_seed(4)
-      for _, dt in ipairs(DTYPES) do
+      for _, dt in seeded_dtypes(4) do
         local A = rand({ 2, 6, 6 }, dt)
         local w2, V2 = L.eig(A)
         local cdt = dt:find("complex") and dt or (dt == "float32" and "complex64" or "complex128")
@@ -394,8 +396,7 @@ if HAVE then
 
   describe("linalg.pinv, t:pinverse and linalg.matrix_rank", function()
     it("pinv satisfies A pinv(A) A = A and inverts a square matrix", function()
-      lt.manual_seed(6)
-      for _, dt in ipairs(DTYPES) do
+      for _, dt in seeded_dtypes(6) do
         local A = rand({ 2, 5, 3 }, dt)
         local P = L.pinv(A)
         assert.same({ 2, 3, 5 }, P.shape)

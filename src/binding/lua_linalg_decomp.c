@@ -204,37 +204,36 @@ static int f_lstsq(lua_State *L) {
   return 4;
 }
 
-static int f_pinv(lua_State *L) {
-  lt_tolerance t = check_tolerance(L, "linalg.pinv");
+typedef int tol_fn(const lt_tensor *a, const lt_tolerance *tol, lt_tensor **out, lt_error *err);
+
+/* The result of fn on the matrix argument with the tolerance t. */
+static int with_tolerance(lua_State *L, const lt_tolerance *t, tol_fn *fn) {
   lt_tensor *a = ltl_check(L, 1);
   lt_error err;
   lt_tensor **out = ltl_out(L);
-  if (lt_linalg_pinv(a, &t, out, &err)) return ltl_raise(L, &err);
+  if (fn(a, t, out, &err)) return ltl_raise(L, &err);
   return 1;
+}
+
+static int f_pinv(lua_State *L) {
+  lt_tolerance t = check_tolerance(L, "linalg.pinv");
+  return with_tolerance(L, &t, lt_linalg_pinv);
 }
 
 static int f_matrix_rank(lua_State *L) {
   lt_tolerance t = check_tolerance(L, "linalg.matrix_rank");
-  lt_tensor *a = ltl_check(L, 1);
-  lt_error err;
-  lt_tensor **out = ltl_out(L);
-  if (lt_linalg_matrix_rank(a, &t, out, &err)) return ltl_raise(L, &err);
-  return 1;
+  return with_tolerance(L, &t, lt_linalg_matrix_rank);
 }
 
 /* t:pinverse(rcond = 1e-15): torch.pinverse, linalg.pinv with rtol rcond. */
 static int m_pinverse(lua_State *L) {
   ltl_args(L, 1, 1, 0, "pinverse");
-  lt_tensor *a = ltl_check(L, 1);
   lt_tolerance t = {NAN, 1e-15, 0};
   if (!lua_isnoneornil(L, 2)) {
     t.rtol = luaL_checknumber(L, 2);
     if (t.rtol != t.rtol) ltl_error(L, "pinverse: rcond must not be nan");
   }
-  lt_error err;
-  lt_tensor **out = ltl_out(L);
-  if (lt_linalg_pinv(a, &t, out, &err)) return ltl_raise(L, &err);
-  return 1;
+  return with_tolerance(L, &t, lt_linalg_pinv);
 }
 
 /* }====== */

@@ -117,15 +117,20 @@ static int triangle_finite(lt_dtype dt, const char *p, int64_t n, int upper) {
   return 1;
 }
 
-/* A new tensor of dt: the batch dims of a (its dims but the last two), then the nt sizes of
+/* A new tensor of dt (zero-filled when zero): the nb sizes of batch, then the nt sizes of
    tail. */
-static int new_batched(lt_dtype dt, const lt_tensor *a, int nt, const int64_t *tail, int zero,
-                       lt_tensor **out, lt_error *err) {
+static int new_shaped(lt_dtype dt, const int64_t *batch, int nb, int nt, const int64_t *tail,
+                      int zero, lt_tensor **out, lt_error *err) {
   int64_t shape[LT_MAX_NDIM + 2];
-  int nb = a->ndim - 2;
-  memcpy(shape, a->shape, (size_t)nb * sizeof shape[0]);
+  memcpy(shape, batch, (size_t)nb * sizeof shape[0]);
   memcpy(shape + nb, tail, (size_t)nt * sizeof shape[0]);
   return lt_tensor_new(dt, nb + nt, shape, zero, out, err);
+}
+
+/* The same with the batch dims of a (its dims but the last two). */
+static int new_batched(lt_dtype dt, const lt_tensor *a, int nt, const int64_t *tail, int zero,
+                       lt_tensor **out, lt_error *err) {
+  return new_shaped(dt, a->shape, a->ndim - 2, nt, tail, zero, out, err);
 }
 
 /* The failure of a LAPACK call that is not the matrix's: no memory for the workspace, or an
@@ -136,8 +141,7 @@ static int lapack_fail(lt_error *err, const char *fname, const char *routine, in
   return lt_fail(err, LT_EARG, "%s: LAPACK's %s refused argument %d", fname, routine, -info);
 }
 
-/* err's message with "fname: " first, unless it has it (a failure of a call it made). */
-static int named(lt_error *err, int rc, const char *fname) {
+int lt_linalg_named(lt_error *err, int rc, const char *fname) {
   size_t len = strlen(fname);
   if (rc && err && strncmp(err->msg, fname, len) != 0) {
     char msg[sizeof err->msg];
@@ -145,6 +149,18 @@ static int named(lt_error *err, int rc, const char *fname) {
     lt_fail(err, rc, "%s: %s", fname, msg);
   }
   return rc;
+}
+
+/* The end of a function with n results res: on success each goes to its out (freed when that
+   is NULL: a result not asked for), on failure all are freed and err names fname. */
+static int hand_out(int rc, const char *fname, lt_error *err, int n, lt_tensor **res,
+                    lt_tensor ***outs) {
+  for (int i = 0; i < n; i++)
+    if (rc == LT_OK && outs[i])
+      *outs[i] = res[i];
+    else
+      lt_tensor_free(res[i]);
+  return lt_linalg_named(err, rc, fname);
 }
 
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
@@ -224,14 +240,8 @@ int lt_linalg_qr(const lt_tensor *a, lt_qr_mode mode, lt_tensor **q, lt_tensor *
   free(w);
   free(tau);
   lt_tensor_free(f);
-  if (rc) {
-    lt_tensor_free(tq);
-    lt_tensor_free(tr);
-    return named(err, rc, fn);
-  }
-  *q = tq;
-  *r = tr;
-  return LT_OK;
+  lt_tensor *res[2] = {tq, tr}, **outs[2] = {q, r};
+  return hand_out(rc, fn, err, 2, res, outs);
 }
 
 /* }====== */
@@ -310,15 +320,8 @@ int lt_linalg_svd(const lt_tensor *a, int full, lt_tensor **u, lt_tensor **s, lt
     lt_lapack_leave();
   }
   lt_tensor_free(c);
-  if (rc) {
-    lt_tensor_free(tu);
-    lt_tensor_free(ts);
-    lt_tensor_free(tv);
-    return named(err, rc, fname);
-  }
-  *s = ts;
-  if (uv) *u = tu, *vh = tv;
-  return LT_OK;
+  lt_tensor *res[3] = {tu, ts, tv}, **outs[3] = {u, s, vh};
+  return hand_out(rc, fname, err, 3, res, outs);
 }
 
 /* }====== */
@@ -362,17 +365,8 @@ int lt_linalg_eigh(const lt_tensor *a, int upper, lt_tensor **w, lt_tensor **v, 
     }
     lt_lapack_leave();
   }
-  if (rc) {
-    lt_tensor_free(tw);
-    lt_tensor_free(c);
-    return named(err, rc, fname);
-  }
-  *w = tw;
-  if (v)
-    *v = c;
-  else
-    lt_tensor_free(c);
-  return LT_OK;
+  lt_tensor *res[2] = {tw, c}, **outs[2] = {w, v};
+  return hand_out(rc, fname, err, 2, res, outs);
 }
 
 /* }====== */
@@ -451,14 +445,8 @@ int lt_linalg_eig(const lt_tensor *a, lt_tensor **w, lt_tensor **v, const char *
   }
   free(vr);
   lt_tensor_free(f);
-  if (rc) {
-    lt_tensor_free(tw);
-    lt_tensor_free(tv);
-    return named(err, rc, fname);
-  }
-  *w = tw;
-  if (v) *v = tv;
-  return LT_OK;
+  lt_tensor *res[2] = {tw, tv}, **outs[2] = {w, v};
+  return hand_out(rc, fname, err, 2, res, outs);
 }
 
 /* }====== */
@@ -541,7 +529,7 @@ static int lstsq_prepare(const lt_tensor *a, const lt_tensor *b, lstsq_plan *p, 
                          int *nbatch, lt_tensor **fa, lt_tensor **fb, lt_error *err) {
   static const char fn[] = "linalg.lstsq";
   int rc = lt_check_readable(b, err);
-  if (rc) return named(err, rc, fn);
+  if (rc) return lt_linalg_named(err, rc, fn);
   if (a->dtype != b->dtype)
     return lt_fail(err, LT_EARG,
                    "%s: expected A and B to have the same dtype, but got A's dtype %s and B's "
@@ -572,16 +560,7 @@ static int lstsq_prepare(const lt_tensor *a, const lt_tensor *b, lstsq_plan *p, 
   lt_tensor_free(bv);
   lt_tensor_free(ae);
   lt_tensor_free(be);
-  return named(err, rc, fn);
-}
-
-/* A new tensor of dt with the batch shape then the nt sizes of tail. */
-static int new_shaped(lt_dtype dt, const int64_t *batch, int nb, int nt, const int64_t *tail,
-                      lt_tensor **out, lt_error *err) {
-  int64_t shape[LT_MAX_NDIM + 2];
-  memcpy(shape, batch, (size_t)nb * sizeof shape[0]);
-  memcpy(shape + nb, tail, (size_t)nt * sizeof shape[0]);
-  return lt_tensor_new(dt, nb + nt, shape, 0, out, err);
+  return lt_linalg_named(err, rc, fn);
 }
 
 /* Replaces *t by an empty 1-d tensor of its dtype. */
@@ -612,10 +591,10 @@ int lt_linalg_lstsq(const lt_tensor *a, const lt_tensor *b, double rcond, lt_lst
   int64_t xs[2] = {p.n, p.nrhs};
   char *bw = malloc((size_t)(p.ldb * p.nrhs + 1) * esize(p.dt));
   if (!bw) rc = lt_fail(err, LT_ENOMEM, "%s: not enough memory for the solution", fn);
-  if (rc == LT_OK) rc = new_shaped(p.dt, batch, nbatch, vec ? 1 : 2, xs, &tx, err);
-  if (rc == LT_OK) rc = new_shaped(rdt, batch, nbatch, 1, &p.nrhs, &tres, err);
-  if (rc == LT_OK) rc = new_shaped(LT_INT64, batch, nbatch, 0, NULL, &trank, err);
-  if (rc == LT_OK) rc = new_shaped(rdt, batch, nbatch, 1, &p.k, &ts, err);
+  if (rc == LT_OK) rc = new_shaped(p.dt, batch, nbatch, vec ? 1 : 2, xs, 0, &tx, err);
+  if (rc == LT_OK) rc = new_shaped(rdt, batch, nbatch, 1, &p.nrhs, 0, &tres, err);
+  if (rc == LT_OK) rc = new_shaped(LT_INT64, batch, nbatch, 0, NULL, 0, &trank, err);
+  if (rc == LT_OK) rc = new_shaped(rdt, batch, nbatch, 1, &p.k, 0, &ts, err);
   if (rc == LT_OK && (rc = lt_lapack_enter(fn, err)) == LT_OK) {
     rc = lstsq_loop(&p, fa, fb, bw, tx, tres, trank, ts, &full, err);
     lt_lapack_leave();
@@ -629,15 +608,8 @@ int lt_linalg_lstsq(const lt_tensor *a, const lt_tensor *b, double rcond, lt_lst
   if (rc == LT_OK && driver == LT_LSTSQ_GELS) rc = make_empty(&trank, err);
   if (rc == LT_OK && driver != LT_LSTSQ_GELSD && driver != LT_LSTSQ_GELSS)
     rc = make_empty(&ts, err);
-  if (rc) {
-    lt_tensor_free(tx);
-    lt_tensor_free(tres);
-    lt_tensor_free(trank);
-    lt_tensor_free(ts);
-    return named(err, rc, fn);
-  }
-  *x = tx, *residuals = tres, *rank = trank, *sv = ts;
-  return LT_OK;
+  lt_tensor *res[4] = {tx, tres, trank, ts}, **outs[4] = {x, residuals, rank, sv};
+  return hand_out(rc, fn, err, 4, res, outs);
 }
 
 /* }====== */

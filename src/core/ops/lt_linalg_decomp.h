@@ -121,6 +121,9 @@ int lt_linalg_cond(const lt_tensor *a, lt_ord p, lt_tensor **out, lt_error *err)
 int lt_linalg_check(const lt_tensor *a, const char *fname, int square, lt_dtype *dt, lt_error *err);
 /* The number of matrices of a (the product of its batch dims). */
 int64_t lt_linalg_batch(const lt_tensor *a);
+/* rc, err's message prefixed with "fname: " unless it starts with it (the failure of a call the
+   function made: an allocation, a cast). */
+int lt_linalg_named(lt_error *err, int rc, const char *fname);
 /* Conjugates, in place, the n elements of a contiguous block of a complex dtype (others: no
    change). */
 void lt_linalg_conj(lt_dtype dt, void *p, int64_t n);

@@ -27,17 +27,6 @@
 
 /* {====== helpers ====== */
 
-/* err's message with "fname: " first, unless it has it (a failure of a call it made). */
-static int named(lt_error *err, int rc, const char *fname) {
-  size_t len = strlen(fname);
-  if (rc && err && strncmp(err->msg, fname, len) != 0) {
-    char msg[sizeof err->msg];
-    memcpy(msg, err->msg, sizeof msg);
-    lt_fail(err, rc, "%s: %s", fname, msg);
-  }
-  return rc;
-}
-
 /* Element i of a contiguous float32 or float64 block, and its store. */
 static double rget(lt_dtype rdt, const lt_tensor *t, int64_t i) {
   const char *p = lt_data(t);
@@ -162,7 +151,7 @@ int lt_linalg_matrix_rank(const lt_tensor *a, const lt_tolerance *tol, lt_tensor
     }
   lt_tensor_free(s);
   if (rc == LT_OK) *out = r;
-  return named(err, rc, fn);
+  return lt_linalg_named(err, rc, fn);
 }
 
 /* A new contiguous conj(t^T) (over the last two dims). */
@@ -210,7 +199,7 @@ int lt_linalg_pinv(const lt_tensor *a, const lt_tolerance *tol, lt_tensor **out,
   lt_tensor_free(x);
   lt_tensor_free(y);
   lt_tensor_free(p);
-  return named(err, rc, fn);
+  return lt_linalg_named(err, rc, fn);
 }
 
 /* }====== */
@@ -224,11 +213,11 @@ int lt_linalg_vector_norm(const lt_tensor *a, double ord, const int *dims, int n
   const lt_tensor *x;
   lt_tensor *owned;
   int rc = lt_check_readable(a, err);
-  if (rc || (rc = norm_dtype(a, dt, fn, &cdt, err))) return named(err, rc, fn);
+  if (rc || (rc = norm_dtype(a, dt, fn, &cdt, err))) return lt_linalg_named(err, rc, fn);
   if ((rc = as_dtype(a, cdt, &x, &owned, err)) == LT_OK)
     rc = lt_norm(x, ord, dims, ndims, keepdim, out, err);
   lt_tensor_free(owned);
-  return named(err, rc, fn);
+  return lt_linalg_named(err, rc, fn);
 }
 
 /* Whether ord is one of matrix_norm's. */
@@ -263,7 +252,7 @@ int lt_linalg_matrix_norm(const lt_tensor *a, lt_ord ord, int d0, int d1, int ke
                           lt_tensor **out, lt_error *err) {
   static const char fn[] = "linalg.matrix_norm";
   int rc = lt_check_readable(a, err);
-  if (rc) return named(err, rc, fn);
+  if (rc) return lt_linalg_named(err, rc, fn);
   if (a->ndim < 2)
     return lt_fail(err, LT_EARG, "%s: the input tensor A must have at least 2 dimensions", fn);
   if (d0 < 0 || d1 < 0 || d0 >= a->ndim || d1 >= a->ndim || d0 == d1)
@@ -278,7 +267,7 @@ int lt_linalg_matrix_norm(const lt_tensor *a, lt_ord ord, int d0, int d1, int ke
   const lt_tensor *x;
   lt_tensor *owned, *r = NULL;
   if ((rc = norm_dtype(a, dt, fn, &cdt, err))) return rc;
-  if ((rc = as_dtype(a, cdt, &x, &owned, err))) return named(err, rc, fn);
+  if ((rc = as_dtype(a, cdt, &x, &owned, err))) return lt_linalg_named(err, rc, fn);
   int dims[2] = {d0, d1};
   if (ord.kind == LT_ORD_FRO) {
     rc = lt_norm(x, 2, dims, 2, keepdim, &r, err);
@@ -295,7 +284,7 @@ int lt_linalg_matrix_norm(const lt_tensor *a, lt_ord ord, int d0, int d1, int ke
   }
   lt_tensor_free(owned);
   if (rc == LT_OK) *out = r;
-  return named(err, rc, fn);
+  return lt_linalg_named(err, rc, fn);
 }
 
 int lt_linalg_norm(const lt_tensor *a, lt_ord ord, const int *dims, int ndims, int keepdim,
@@ -410,7 +399,7 @@ int lt_linalg_cond(const lt_tensor *a, lt_ord p, lt_tensor **out, lt_error *err)
     rc = cond_svd(a, p.kind == LT_ORD_NONE ? 2 : p.p, out, err);
   else
     rc = cond_inv(a, p, out, err);
-  return named(err, rc, fn);
+  return lt_linalg_named(err, rc, fn);
 }
 
 /* }====== */
