@@ -122,8 +122,8 @@ static int triangle_finite(lt_dtype dt, const char *p, int64_t n, int upper) {
 static int new_shaped(lt_dtype dt, const int64_t *batch, int nb, int nt, const int64_t *tail,
                       int zero, lt_tensor **out, lt_error *err) {
   int64_t shape[LT_MAX_NDIM + 2];
-  memcpy(shape, batch, (size_t)nb * sizeof shape[0]);
-  memcpy(shape + nb, tail, (size_t)nt * sizeof shape[0]);
+  if (nb) memcpy(shape, batch, (size_t)nb * sizeof shape[0]);
+  if (nt) memcpy(shape + nb, tail, (size_t)nt * sizeof shape[0]);
   return lt_tensor_new(dt, nb + nt, shape, zero, out, err);
 }
 
