@@ -1,7 +1,11 @@
 # The install rules (included by CMakeLists.txt once the targets exist).
 # The Lua module, for `require "ltensor"` from lua5.4: core.so and the Lua files (LT_LUA_FILES).
 install(TARGETS ltensor_module LIBRARY DESTINATION ${LTENSOR_LIBDIR}/ltensor)
-install(FILES ${LT_LUA_FILES} DESTINATION ${LTENSOR_LUADIR}/ltensor)
+foreach(_f ${LT_LUA_FILES}) # lua/ltensor/nn/functional.lua to LUADIR/ltensor/nn
+  file(RELATIVE_PATH _rel "${PROJECT_SOURCE_DIR}/lua" "${PROJECT_SOURCE_DIR}/${_f}")
+  get_filename_component(_dir "${_rel}" DIRECTORY)
+  install(FILES ${_f} DESTINATION ${LTENSOR_LUADIR}/${_dir})
+endforeach()
 # The LuaLS definitions (never required; not compiled in): the folder a .luarc.json's
 # workspace.library names, share/lua/5.4/ltensor/meta (docs/GUIDE.md, "Editor support").
 install(DIRECTORY lua/ltensor/meta/ DESTINATION ${LTENSOR_LUADIR}/ltensor/meta

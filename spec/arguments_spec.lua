@@ -172,6 +172,31 @@ for _, n in ipairs({ "index_add", "index_copy", "index_fill", "scatter", "scatte
   "scatter_reduce", "masked_scatter" }) do
   VALID["t:" .. n .. "_"] = VALID["t:" .. n]
 end
+-- issue 27's layout functions (lua_layout.c) and baddbmm
+RECV.dsplit = function() return lt.ones(2, 3, 4) end
+RECV.baddbmm = function() return lt.ones(2, 2, 2) end
+RECV.baddbmm_ = RECV.baddbmm
+for k, f in pairs({
+  ["lt.hstack"] = function() return { { T(), T() } } end,
+  ["lt.vstack"] = function() return { { T(), T() } } end,
+  ["lt.dstack"] = function() return { { T(), T() } } end,
+  ["lt.column_stack"] = function() return { { T(), T() } } end,
+  ["lt.broadcast_tensors"] = function() return { { T(), lt.ones(3) } } end,
+  ["lt.cartesian_prod"] = function() return { { lt.arange(2), lt.arange(3) } } end,
+  ["lt.combinations"] = function() return { lt.arange(4), 3, true } end,
+  ["lt.unravel_index"] = function() return { lt.tensor({ 1, 6 }), { 2, 3 } } end,
+  ["lt.vander"] = function() return { lt.arange(3), 4, true } end,
+  ["lt.tensordot"] = function() return { T(), lt.ones(3, 2), { { 2 }, { 1 } } } end,
+  ["t:tensor_split"] = function() return { { 1, 2 }, 2 } end,
+  ["t:take_along_dim"] = function() return { ROW(), 2 } end,
+  ["t:repeat_interleave"] = function() return { 2, 1, { output_size = 4 } } end,
+  ["t:rot90"] = function() return { 1, { 2, 1 } } end,
+  ["t:diag_embed"] = function() return { 1, 1, 3 } end,
+  ["t:baddbmm"] = function() return { lt.ones(2, 2, 3), lt.ones(2, 3, 2), { beta = 2 } } end,
+  ["t:baddbmm_"] = function() return { lt.ones(2, 2, 3), lt.ones(2, 3, 2), { beta = 2 } } end,
+}) do
+  VALID[k] = f
+end
 
 -- A value of a parameter's type: its first alternative. Options tables are empty.
 local BY_TYPE = {
@@ -203,14 +228,14 @@ end
 
 -- The display name and the callable of a definition.
 local PREFIX = { ltensor = "lt.", ["ltensor.Tensor"] = "t:", ["ltensor.Generator"] = "g:",
-  ["ltensor.dlpack"] = "dlpack.", ["ltensor.ReadOnlyTensorWrapper"] = "w:",
-  ["ltensor.linalg"] = "lt.linalg." }
+  ["ltensor.dlpack"] = "dlpack.", ["ltensor.ReadOnlyTensorWrapper"] = "w:" }
+for class, path in pairs(apidefs.SPACES) do PREFIX[class] = "lt." .. path .. "." end
 local function key_of(f) return PREFIX[f.class] .. f.name end
 
 local function callable(f)
   if f.class == "ltensor" then return lt[f.name] end
   if f.class == "ltensor.dlpack" then return dlpack[f.name] end
-  if f.class == "ltensor.linalg" then return lt.linalg[f.name] end
+  if apidefs.SPACES[f.class] then return apidefs.space(lt, f.class)[f.name] end
   if f.class == "ltensor.Tensor" then return core._methods[f.name] end
   if f.class == "ltensor.Generator" then return lt.Generator(1)[f.name] end
   return dlpack.ReadOnlyTensorWrapper(T())[f.name]

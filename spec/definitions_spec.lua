@@ -1,6 +1,6 @@
 -- The LuaLS definitions (lua/ltensor/meta) against the live module: every function and
 -- constant of `ltensor`, every method, property and metamethod of a tensor, every name of
--- `ltensor.dlpack`, `lt.linalg` and ReadOnlyTensorWrapper is documented, and nothing
+-- `ltensor.dlpack`, `lt.linalg`, `lt.nn.functional` and ReadOnlyTensorWrapper is documented, and nothing
 -- documented is gone.
 -- A failure lists every name, so a new function is added by copying a block of its group.
 local lt = require "ltensor"
@@ -125,10 +125,15 @@ describe("the LuaLS definitions", function()
     assert.same(dlpack.DLDeviceType, codes)
   end)
 
-  it("document every function of lt.linalg", function()
-    assert.is_table(lt.linalg)
-    assert_same("lt.linalg's functions", "lua/ltensor/meta/ltensor/linalg.lua", lt.linalg,
-      functions("ltensor.linalg", "."))
+  it("document every function of lt.linalg and lt.nn.functional", function()
+    for class, path in pairs(apidefs.SPACES) do
+      local space = apidefs.space(lt, class)
+      assert.is_table(space, path)
+      local file = class == "ltensor.linalg" and "linalg.lua" or "nn.lua"
+      assert_same("lt." .. path .. "'s functions", "lua/ltensor/meta/ltensor/" .. file, space,
+        functions(class, "."))
+    end
+    assert.equal(lt.nn.functional, require "ltensor.nn.functional")
   end)
 
   it("document ReadOnlyTensorWrapper's names, each of which works on a wrapper", function()

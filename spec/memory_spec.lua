@@ -202,6 +202,19 @@ describe("the memory budget", function()
     assert.equal(4000, c:nbytes())
     os.remove(path)
   end)
+
+  it("counts the bytes of an .npz member while its tensor is made from them", function()
+    local path = tmpname(".npz")
+    lt.save(path, {a = lt.zeros(2 * MiB // 4)}) -- stored: 2 MiB read, then a 2 MiB tensor
+    collectgarbage()
+    lt.config{memory_limit = lt.config().memory_used + 3 * MiB}
+    helpers.raises("member 'a.npy': not enough memory %(budget", lt.load, path)
+    lt.config{memory_limit = lt.config().memory_used + 5 * MiB}
+    assert.equal(2 * MiB, lt.load(path).a:nbytes())
+    collectgarbage()
+    assert.is_true(lt.config().memory_peak >= 4 * MiB)
+    os.remove(path)
+  end)
 end)
 
 describe("a collection inside an allocation", function()

@@ -18,7 +18,21 @@ M.FILES = {
   "lua/ltensor/meta/ltensor/file.lua",
   "lua/ltensor/meta/ltensor/dlpack.lua",
   "lua/ltensor/meta/ltensor/linalg.lua",
+  "lua/ltensor/meta/ltensor/nn.lua",
 }
+
+-- The namespaces of the module (torch's torch.linalg, torch.nn.functional): the class of each
+-- and its path under `require "ltensor"`.
+M.SPACES = { ["ltensor.linalg"] = "linalg", ["ltensor.nn.functional"] = "nn.functional" }
+
+-- The live table of a namespace class (nil for any other class).
+function M.space(lt, class)
+  local path = M.SPACES[class]
+  if not path then return nil end
+  local t = lt
+  for k in path:gmatch("[^.]+") do t = t and t[k] end
+  return t
+end
 
 local function trim(s) return (s:gsub("^%s+", ""):gsub("%s+$", "")) end
 

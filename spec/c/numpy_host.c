@@ -749,6 +749,9 @@ static void test_math(void) {
 #include "numpy_host_funcs.h"  /* 8: issue 16's functions (test_funcs_np) */
 #include "numpy_host_index.h"  /* 9: indexing with tensors (test_index_np) */
 #include "numpy_host_sort.h"   /* 10: issue 15's sorting and scans (test_sort_np) */
+#include "numpy_host_stats.h"  /* 12: issue 27's statistics (test_stats_np) */
+
+#include "numpy_host_layout.h" /* 12: issue 27's layout functions (test_layout_np) */
 
 int main(int argc, char **argv) {
   const char *v = getenv("NUMPY_HOST_VERBOSE");
@@ -787,8 +790,10 @@ int main(int argc, char **argv) {
   test_funcs_np();
   test_index_np();
   test_sort_np();
+  test_stats_np();
   test_files_np();
   test_decomp_np();
+  test_layout_np();
 
   close_lua(); /* before Python: Lua may hold NumPy's managed tensors */
   tu_context[0] = '\0';

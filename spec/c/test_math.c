@@ -366,15 +366,21 @@ typedef struct {
   double re, im; /* floating or complex value */
   uint64_t u;    /* integer sum or product */
   int64_t at;    /* min/max position */
+  int64_t kept;  /* nansum: the values that are not NaN */
 } ref_val;
 
 /* The fold of row r over n values (logical order): vals/ims, and as integers ivs. */
 static ref_val fold_ref(const lt_red_row *r, int64_t n, const double *vals, const double *ims,
                         const int64_t *ivs) {
-  ref_val v = {r->fold == LT_FOLD_PROD || r->fold == LT_FOLD_ALL, 0, r->fold == LT_FOLD_PROD, 0};
+  ref_val v = {r->fold == LT_FOLD_PROD || r->fold == LT_FOLD_ALL, 0, r->fold == LT_FOLD_PROD, 0, 0};
   for (int64_t i = 0; i < n; i++) {
     int nonzero = vals[i] != 0 || ims[i] != 0; /* NaN is nonzero */
-    if (r->fold == LT_FOLD_SUM) {
+    if (r->fold == LT_FOLD_NANSUM) {           /* NaN left out (an integer is never NaN) */
+      if (isnan(vals[i])) continue;
+      v.re += vals[i];
+      v.u += (uint64_t)ivs[i];
+      v.kept++;
+    } else if (r->fold == LT_FOLD_SUM) {
       v.re += vals[i];
       v.im += ims[i];
       v.u += (uint64_t)ivs[i];
@@ -401,7 +407,7 @@ static ref_val fold_ref(const lt_red_row *r, int64_t n, const double *vals, cons
    composes (count_nonzero, norm with p 2, logsumexp). Sets *known 0 for a row it cannot check. */
 static ref_val reference(const lt_red_row *r, int64_t n, const double *vals, const double *ims,
                          const int64_t *ivs, int correction, int *known) {
-  ref_val v = {0, 0, 0, 0};
+  ref_val v = {0, 0, 0, 0, 0};
   *known = 1;
   if (r->fold == LT_FOLD_NONE) {
     double m = -INFINITY, s = 0;
@@ -421,8 +427,9 @@ static ref_val reference(const lt_red_row *r, int64_t n, const double *vals, con
   }
   v = fold_ref(r, n, vals, ims, ivs);
   if (r->finish == LT_FINISH_MEAN) {
-    v.re /= (double)n;
-    v.im /= (double)n;
+    double k = r->fold == LT_FOLD_NANSUM ? (double)v.kept : (double)n;
+    v.re /= k;
+    v.im /= k;
   } else if (r->finish == LT_FINISH_VAR || r->finish == LT_FINISH_STD) {
     double m = v.re / (double)n, s = 0;
     for (int64_t i = 0; i < n; i++) s += (vals[i] - m) * (vals[i] - m);
@@ -558,6 +565,16 @@ static void check_reduction(lt_redop op, const lt_tensor *t, int dim, int keepdi
   lt_tensor_free(ix);
 }
 
+/* t (a float layout) with every fourth element NaN: the NaN-skipping rows (nansum, nanmean)
+   run on it too. */
+static lt_tensor *with_nans(lt_tensor *t) {
+  int64_t idx[LT_MAX_NDIM] = {0}, k = 0;
+  do
+    if (k++ % 4 == 1) setc(t, idx, NAN, 0);
+  while (next_index(t->ndim, t->shape, idx));
+  return t;
+}
+
 static void test_reduce_rows(void) {
   static const char *const lays[] = {"contiguous", "transposed", "reversed", "strided"};
   for (int op = 0; op < LT_NREDOPS; op++)
@@ -569,6 +586,12 @@ static void test_reduce_rows(void) {
         for (int op = 0; op < LT_NREDOPS; op++)
           for (int dim = -1; dim < ndim; dim++)
             for (int kd = 0; kd <= 1; kd++) check_reduction((lt_redop)op, t, dim, kd, lays[lay]);
+        lt_tensor_free(t);
+        if (!lt_dtypes[all_dtypes[di]].is_float) continue;
+        t = with_nans(layout(all_dtypes[di], ndim, lay));
+        for (int op = 0; op < LT_NREDOPS; op++)
+          for (int dim = -1; dim < ndim && lt_reductions[op].fold == LT_FOLD_NANSUM; dim++)
+            for (int kd = 0; kd <= 1; kd++) check_reduction((lt_redop)op, t, dim, kd, "with NaN");
         lt_tensor_free(t);
       }
 }

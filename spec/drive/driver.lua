@@ -320,8 +320,8 @@ do
       fn = lt[f.name]
     elseif f.class == "ltensor.dlpack" then
       fn = dlpack[f.name]
-    elseif f.class == "ltensor.linalg" then
-      fn = lt.linalg[f.name]
+    elseif apidefs.SPACES[f.class] then
+      fn = apidefs.space(lt, f.class)[f.name]
     elseif f.class == "ltensor.Tensor" then
       fn = core._methods[f.name]
     elseif samples[f.class] then
@@ -334,8 +334,15 @@ do
       seen[fn] = true
     end
   end
-  for _, m in ipairs({ { "lt.", lt }, { "lt.linalg.", lt.linalg }, { "dlpack.", dlpack },
-    { "core.", core }, { "t:", core._methods } }) do
+  local tables = { { "lt.", lt }, { "dlpack.", dlpack }, { "core.", core },
+    { "t:", core._methods } }
+  local spaces = {}
+  for class in pairs(apidefs.SPACES) do spaces[#spaces + 1] = class end
+  table.sort(spaces) -- the seed's sequence of calls does not depend on pairs' order
+  for _, class in ipairs(spaces) do
+    tables[#tables + 1] = { "lt." .. apidefs.SPACES[class] .. ".", apidefs.space(lt, class) }
+  end
+  for _, m in ipairs(tables) do
     local keys = {}
     for k, v in pairs(m[2]) do
       if type(v) == "function" and not seen[v] then keys[#keys + 1] = k end

@@ -7,7 +7,7 @@
  * over every element (no dim, keepdim false) is a Lua number, as t:norm() gives.
  *
  * Argument handling only: the computations are the core's (lt_linalg_decomp.h), whose messages
- * name the function. Read only by lua_init.c (ltl_part_linalg_decomp, after ltl_part_linalg,
+ * name the function. Read only by lua_init.c (ltl_part_linalg_decomp, after ltl_part_spaces,
  * whose table it fills: lua_linalg.h); calls the base (lua_ud.h) and the core.
  */
 #include <math.h>

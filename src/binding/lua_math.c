@@ -1,7 +1,7 @@
 /*
  * lua_math.c -- tensor math in Lua beyond the elementwise functions (lua_funcs.c) and the
- * reductions (lua_reduce.c): the matrix products (matmul, mm, bmm, mv, dot, addmm), t and mT,
- * lt.cat / lt.stack, map/apply for the rare per-element Lua function (always on the calling
+ * reductions (lua_reduce.c): the matrix products (matmul, mm, bmm, mv, dot, addmm, baddbmm), t and
+ * mT, lt.cat / lt.stack, map/apply for the rare per-element Lua function (always on the calling
  * thread: the core's pool never runs Lua), and lt.set_num_threads / get_num_threads.
  *
  * Argument handling only: every operation is the core's (lt_math.h, lt_linalg.h). Operands are
@@ -56,11 +56,14 @@ static void coef_opt(lua_State *L, int idx, const char *name, const char *key, l
     ltl_error(L, "%s: %s must be a number or {re, im}, got %s", name, key, luaL_typename(L, idx));
 }
 
+typedef int (*ltl_addfn)(const lt_tensor *, const lt_tensor *, const lt_tensor *, const lt_scalar *,
+                         const lt_scalar *, lt_tensor **, lt_error *);
+
 /* input:addmm(mat1, mat2 [, {beta = 1, alpha = 1}]), and addmm_ (the product written into
-   input, whose shape must be the product's: no broadcasting in place, as torch). */
-static int addmm(lua_State *L, int inplace) {
+   input, whose shape must be the product's: no broadcasting in place, as torch); the same for
+   input:baddbmm(batch1, batch2 [, opts]) and baddbmm_ (fn lt_baddbmm). */
+static int addmm(lua_State *L, int inplace, const char *name, ltl_addfn fn) {
   static const char *const keys[] = {"beta", "alpha"};
-  const char *name = inplace ? "addmm_" : "addmm";
   lt_scalar alpha, beta;
   ltl_args(L, 1, 2, 1, name);
   int last = ltl_opts(L, 4, name, keys, 2); /* first: an options metamethod may run Lua code */
@@ -70,8 +73,7 @@ static int addmm(lua_State *L, int inplace) {
   lt_tensor *input = ltl_check(L, 1), *a = ltl_check(L, 2), *b = ltl_check(L, 3);
   lt_error err;
   ltl_ud *ud = ltl_newud(L);
-  if (lt_addmm(input, a, b, &beta, &alpha, &ud->t, &err))
-    return ltl_error(L, "%s: %s", name, err.msg);
+  if (fn(input, a, b, &beta, &alpha, &ud->t, &err)) return ltl_error(L, "%s: %s", name, err.msg);
   if (!inplace) return 1;
   const lt_tensor *r = ud->t;
   if (input->ndim != r->ndim || memcmp(input->shape, r->shape, sizeof(int64_t) * (size_t)r->ndim)) {
@@ -84,8 +86,10 @@ static int addmm(lua_State *L, int inplace) {
   if (lt_copy(input, r, &err)) return ltl_error(L, "%s: %s", name, err.msg);
   return result(L, 1);
 }
-static int m_addmm(lua_State *L) { return addmm(L, 0); }
-static int m_addmm_(lua_State *L) { return addmm(L, 1); }
+static int m_addmm(lua_State *L) { return addmm(L, 0, "addmm", lt_addmm); }
+static int m_addmm_(lua_State *L) { return addmm(L, 1, "addmm_", lt_addmm); }
+static int m_baddbmm(lua_State *L) { return addmm(L, 0, "baddbmm", lt_baddbmm); }
+static int m_baddbmm_(lua_State *L) { return addmm(L, 1, "baddbmm_", lt_baddbmm); }
 
 /* t:t(): the transpose of a 2-d tensor (0-d and 1-d unchanged), as torch; t:t_() transposes t's
    own view in place (its data stays where it is). */
@@ -244,12 +248,13 @@ static int f_get_num_threads(lua_State *L) {
 
 /* The methods torch also has as torch.f: methods and module functions both (open_math). */
 static const luaL_Reg math_both[] = {
-    {"matmul", m_matmul}, {"mm", m_mm},       {"bmm", m_bmm}, {"mv", m_mv},
-    {"dot", m_dot},       {"addmm", m_addmm}, {"t", m_t},     {NULL, NULL},
+    {"matmul", m_matmul}, {"mm", m_mm},           {"bmm", m_bmm}, {"mv", m_mv}, {"dot", m_dot},
+    {"addmm", m_addmm},   {"baddbmm", m_baddbmm}, {"t", m_t},     {NULL, NULL},
 };
 /* The methods alone. */
 static const luaL_Reg math_methods[] = {
-    {"addmm_", m_addmm_}, {"t_", m_t_}, {"map", m_map}, {"apply", m_apply}, {NULL, NULL},
+    {"addmm_", m_addmm_}, {"baddbmm_", m_baddbmm_}, {"t_", m_t_},
+    {"map", m_map},       {"apply", m_apply},       {NULL, NULL},
 };
 /* The module's own functions. */
 static const luaL_Reg math_funcs[] = {{"cat", f_cat},

@@ -38,8 +38,13 @@ extern const ltl_part ltl_part_reduce;
 extern const ltl_part ltl_part_softmax;
 /* flip, roll, repeat, split, chunk, tril, diagonal, eye, linspace, meshgrid, ... (lua_shape.c). */
 extern const ltl_part ltl_part_shape;
+/* tensor_split, movedim, rot90, hstack, kron, tensordot, tril_indices, ... (lua_layout.c). */
+extern const ltl_part ltl_part_layout;
 /* sort, topk, unique, cumsum, searchsorted, bincount, histc, ... (lua_sort.c). */
 extern const ltl_part ltl_part_sort;
+/* nanmedian, quantile, cov, corrcoef, diff, histogram, logcumsumexp, lt.trapezoid
+   (lua_stats.c). */
+extern const ltl_part ltl_part_stats;
 /* lt.einsum (lua_einsum.c). */
 extern const ltl_part ltl_part_einsum;
 /* Generators, rand, randn, randint, ..., uniform_, normal_, ... (lua_random.c). */
@@ -50,10 +55,11 @@ extern const ltl_part ltl_part_dlpack;
 extern const ltl_part ltl_part_file;
 /* The wrapper metatable and ReadOnlyTensorWrapper (lua_wrapper.c). */
 extern const ltl_part ltl_part_wrapper;
-/* The table lt.linalg, before the parts that fill it (lua_linalg.c). */
-extern const ltl_part ltl_part_linalg;
+/* The namespace tables lt.linalg and lt.nn.functional, before the parts that fill them
+   (lua_spaces.c). */
+extern const ltl_part ltl_part_spaces;
 /* lt.linalg's qr, svd, eigh, eig, lstsq, pinv, matrix_rank, norms, cond; t:pinverse
-   (lua_linalg_decomp.c; after ltl_part_linalg). */
+   (lua_linalg_decomp.c; after ltl_part_spaces). */
 extern const ltl_part ltl_part_linalg_decomp;
 /* lt.config: the BLAS, the memory budget (lua_config.c). */
 extern const ltl_part ltl_part_config;

@@ -1,14 +1,15 @@
 /*
  * lua_reduce.c -- the reductions in Lua, registered from the rows of lt_reduce.h: for every row,
- * the method t:name(...) and the module form lt.name(t, ...), each a closure of one dispatcher
- * (reduce) over the row.
+ * the method t:name(...) and the module form lt.name(t, ...) as its forms say, each a closure of
+ * one dispatcher (reduce) over the row.
  *
  * Arguments follow torch 2.x's positional order (`var(dim, unbiased, keepdim)`, `norm(p, dim,
  * keepdim)`), as the row's args say, with torch's keyword-only arguments (dtype, correction) in
  * one trailing options table; trailing nils are absent and an extra argument raises (ltl_args).
  * A reduction over every element (no dim given, keepdim false) returns a Lua value, as t:item()
  * would: a 0-d tensor is always truthy in Lua, so `if t:all()` must get a boolean. With a dim,
- * or a table of dims (`t:sum({1, 2})`), the result is a tensor. Dims and the positions of
+ * or a table of dims (`t:sum({1, 2})`), the result is a tensor. std_mean and var_mean give
+ * two results, the mean second. Dims and the positions of
  * argmax/argmin and max/min over a dim are 1-based. Every computation is the core's. Read only
  * by lua_init.c (ltl_part_reduce); calls the base (lua_ud.h) and the core.
  */
@@ -173,6 +174,31 @@ static int extreme_of_two(lua_State *L, lt_redop op) {
   return 1;
 }
 
+/* Row op of a fold over the dims of call c (every element when none), into *slot. */
+static int fold_over(lt_redop op, const lt_tensor *t, const red_call *c, lt_tensor **slot,
+                     lt_tensor **ix, lt_error *err) {
+  if (c->list)
+    return lt_reduce_dims(op, t, c->ra.dims, c->ra.ndims, c->ra.keepdim, c->ra.correction, slot,
+                          err);
+  return lt_reduce(op, t, c->have_dim ? c->ra.dims[0] : -1, c->ra.keepdim, c->ra.correction, slot,
+                   ix, err);
+}
+
+/* std_mean and var_mean: the result on top, then the mean of t over the same dims, as torch's
+   (std, mean); over every element, two Lua values. */
+static int with_mean(lua_State *L, const lt_tensor *t, const red_call *c, int value,
+                     const char *name) {
+  lt_error err;
+  if (fold_over(LT_MEAN, t, c, &ltl_newud(L)->t, NULL, &err))
+    return ltl_error(L, "%s: %s", name, err.msg);
+  if (value) {
+    const lt_tensor *s = ltl_check(L, -2), *m = ltl_check(L, -1);
+    ltl_push_element(L, s->dtype, lt_data(s));
+    ltl_push_element(L, m->dtype, lt_data(m));
+  }
+  return 2;
+}
+
 /* The closure of a row's forms: upvalue the row (an integer). */
 static int reduce(lua_State *L) {
   lt_redop op = (lt_redop)lua_tointeger(L, lua_upvalueindex(1));
@@ -192,13 +218,11 @@ static int reduce(lua_State *L) {
   lt_tensor **slot = &ltl_newud(L)->t, **ix = with_idx ? &ltl_newud(L)->t : NULL;
   if (r->compose)
     rc = r->compose(t, &c.ra, slot, &err);
-  else if (c.list)
-    rc = lt_reduce_dims(op, t, c.ra.dims, c.ra.ndims, c.ra.keepdim, c.ra.correction, slot, &err);
   else
-    rc = lt_reduce(op, t, c.have_dim ? c.ra.dims[0] : -1, c.ra.keepdim, c.ra.correction, slot, ix,
-                   &err);
+    rc = fold_over(op, t, &c, slot, ix, &err);
   if (rc) return ltl_error(L, "%s: %s", r->name, err.msg); /* the name once */
-  if (ix) {                                                /* values, positions */
+  if (r->args & LT_RA_MEAN) return with_mean(L, t, &c, value, r->name);
+  if (ix) { /* values, positions */
     one_based(L, -1);
     return 2;
   }
@@ -216,14 +240,17 @@ static int reduce(lua_State *L) {
 static void open_reduce(lua_State *L, const ltl_tables *at) {
   for (int op = 0; op < LT_NREDOPS; op++) {
     const lt_red_row *r = &lt_reductions[op];
-    if (!(r->forms & LT_FORM_METHOD)) continue;
+    if (!(r->forms & (LT_FORM_METHOD | LT_FORM_MODULE))) continue;
     lua_pushinteger(L, op);
     lua_pushcclosure(L, reduce, 1);
     if (r->forms & LT_FORM_MODULE) {
       lua_pushvalue(L, -1);
       lua_setfield(L, at->module, r->name);
     }
-    lua_setfield(L, at->methods, r->name);
+    if (r->forms & LT_FORM_METHOD)
+      lua_setfield(L, at->methods, r->name);
+    else
+      lua_pop(L, 1); /* lt.name only (std_mean, var_mean) */
   }
 }
 

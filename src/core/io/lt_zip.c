@@ -5,6 +5,8 @@
  */
 #include "lt_zip.h"
 
+#include "lt_account.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -417,14 +419,25 @@ int lt_npz_load(const char *path, lt_file_set *set, lt_error *err) {
   for (int i = 0; i < dir.n && !rc; i++) {
     const char *name = dir.e[i].name;
     if ((rc = lt_file_set_add(set, name, strlen(name) - 4, err))) break;
-    void *bytes;
-    if ((rc =
-             lt_file_named(path, lt_zip_extract(file_read, &f, &dir, &dir.e[i], &bytes, err), err)))
+    /* the member's bytes (as stored, and inflated) are held while its tensor is made: they
+       count against the budget as the tensor does */
+    uint64_t cs = dir.e[i].csize, us = dir.e[i].method == 8 ? dir.e[i].usize : 0;
+    size_t held = us > SIZE_MAX - cs || cs > SIZE_MAX ? SIZE_MAX : (size_t)(cs + us);
+    int refused = 0;
+    lt_account *acct = lt_account_charge(held, &refused);
+    if (refused) {
+      rc = lt_fail_nomem_at(err, held, "%s: member '%s': ", path, name);
       break;
-    char label[512];
-    snprintf(label, sizeof label, "%s: member '%s'", path, name);
-    rc = lt_npy_from_memory(label, bytes, (size_t)dir.e[i].usize, &set->tensors[set->n - 1], err);
-    free(bytes);
+    }
+    void *bytes;
+    rc = lt_file_named(path, lt_zip_extract(file_read, &f, &dir, &dir.e[i], &bytes, err), err);
+    if (!rc) {
+      char label[512];
+      snprintf(label, sizeof label, "%s: member '%s'", path, name);
+      rc = lt_npy_from_memory(label, bytes, (size_t)dir.e[i].usize, &set->tensors[set->n - 1], err);
+      free(bytes);
+    }
+    lt_account_refund(acct, held);
   }
   lt_zip_dir_free(&dir);
   lt_file_close(&f);

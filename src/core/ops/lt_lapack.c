@@ -101,6 +101,7 @@ static int slot(lt_dtype dt) {
   }
 }
 
+#ifdef LTENSOR_HAVE_BLAS
 /* Looks every routine up with sym (a library's lookup); 1 when all are there. */
 static int take_all(void *(*sym)(void *, const char *), void *lib) {
   static const char pre[4] = {'s', 'd', 'c', 'z'};
@@ -117,11 +118,18 @@ static int take_all(void *(*sym)(void *, const char *), void *lib) {
   return all;
 }
 
-#ifdef LTENSOR_HAVE_BLAS
 static void *blas_sym(void *lib, const char *name) { return (void)lib, lt_blas_sym(name); }
 
+/* The BLAS library's LAPACK, else (a BLAS without one) LTENSOR_LAPACK_LIBS. Nothing is opened
+   while the BLAS is not loaded: a reference LAPACK links the system's libblas.so.3, which may be
+   OpenBLAS, whose threads would then start outside the guard (and spin for ever under an
+   address-space limit, the very case in which lt_blas.c defers its load). */
 static int find_lapack(void) {
-  if (lt_blas_sym("cblas_dgemm") && take_all(blas_sym, NULL)) {
+  if (!lt_blas_sym("cblas_dgemm")) {
+    why = "the BLAS library is not loaded (absent, or not enough memory for its threads)";
+    return 0;
+  }
+  if (take_all(blas_sym, NULL)) {
     from_blas = 1;
     return 1;
   }
@@ -134,7 +142,7 @@ static int find_lapack(void) {
     if (h && take_all(lt_os_lib_sym, h)) return 1;
     if (h) lt_os_lib_close(h);
   }
-  why = "neither the BLAS library nor " LTENSOR_LAPACK_LIBS " was found";
+  why = "the BLAS library has none, and " LTENSOR_LAPACK_LIBS " was not found";
   return 0;
 }
 #else
@@ -164,8 +172,8 @@ int lt_lapack_ready(const char *fname, lt_error *err) {
 }
 
 int lt_lapack_enter(const char *fname, lt_error *err) {
-  guarded = lt_blas_enter();
-  if (guarded || !from_blas) return LT_OK;
+  guarded = lt_blas_enter(); /* the BLAS is loaded (find_lapack): its guard covers LAPACK too */
+  if (guarded) return LT_OK;
   return lt_fail(err, LT_ENOMEM, "%s: not enough memory for the BLAS's buffers", fname);
 }
 

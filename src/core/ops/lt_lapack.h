@@ -5,10 +5,10 @@
  * the routines take. Lua-free.
  *
  * LAPACK is not linked: its routines are looked up in the BLAS library lt_blas.c loads (OpenBLAS
- * exports LAPACK's routines), else in LTENSOR_LAPACK_LIBS (Debian's reference liblapack.so.3,
- * whose BLAS is the system's), at the first call that needs one. Without either, or in a build
- * without a BLAS, lt_lapack_ready fails with "fname: needs LAPACK ..." and only ltensor's own
- * kernels run (lt.linalg's small fixed-size matrices).
+ * exports LAPACK's routines), else, for a BLAS without them, in LTENSOR_LAPACK_LIBS (Debian's
+ * reference liblapack.so.3), at the first call that needs one, once the BLAS is loaded. Without
+ * either, or in a build without a BLAS, lt_lapack_ready fails with "fname: needs LAPACK ..." and
+ * only ltensor's own kernels run (lt.linalg's small fixed-size matrices).
  *
  * Matrices here are column-major, as LAPACK's: element (i, j) at i + j * ld. A row-major matrix
  * is the column-major matrix of its transpose: callers use that where the maths allows it (the

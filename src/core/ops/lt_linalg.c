@@ -508,6 +508,29 @@ done:
   return rc;
 }
 
+int lt_baddbmm(const lt_tensor *input, const lt_tensor *a, const lt_tensor *b,
+               const lt_scalar *beta, const lt_scalar *alpha, lt_tensor **out, lt_error *err) {
+  int rc = lt_check_readable(input, err);
+  if (rc || (rc = check_product(a, 3, "a 3-d tensor", "batch2", b, 3, "a 3-d tensor", err)))
+    return rc;
+  const int64_t shape[3] = {a->shape[0], a->shape[1], b->shape[2]};
+  lt_tensor *view = NULL, *p = NULL;
+  if (lt_broadcast_to(input, 3, shape, &view, err)) {
+    char si[96], sp[96];
+    shape_str(input, si, sizeof si);
+    lt_shape_str(3, shape, sp, sizeof sp);
+    return lt_fail(err, LT_EARG, "input of size (%s) does not broadcast to the product's %s", si,
+                   sp);
+  }
+  lt_dtype rt = lt_promote(input->dtype, lt_promote(a->dtype, b->dtype));
+  if ((rc = check_coef("alpha", alpha, rt, err)) == LT_OK &&
+      (rc = check_coef("beta", beta, rt, err)) == LT_OK && (rc = lt_matmul(a, b, &p, err)) == LT_OK)
+    rc = combine(view, beta, alpha, p, rt, out, err);
+  lt_tensor_free(p);
+  lt_tensor_free(view);
+  return rc;
+}
+
 /* }------ */
 
 /* }====== */

@@ -37,6 +37,12 @@ int lt_dot(const lt_tensor *a, const lt_tensor *b, lt_tensor **out, lt_error *er
 int lt_addmm(const lt_tensor *input, const lt_tensor *a, const lt_tensor *b, const lt_scalar *beta,
              const lt_scalar *alpha, lt_tensor **out, lt_error *err);
 
+/* torch.baddbmm: beta input + alpha (batch1 @ batch2) for 3-d batch1 (b x n x k) and batch2
+   (b x k x m), input broadcast to b x n x m; dtypes, alpha and beta as lt_addmm's (beta 0
+   ignores input's values). The products, then the elementwise operations. */
+int lt_baddbmm(const lt_tensor *input, const lt_tensor *a, const lt_tensor *b,
+               const lt_scalar *beta, const lt_scalar *alpha, lt_tensor **out, lt_error *err);
+
 /* torch.cat along dim (dtypes promoted; shapes equal except along dim; n >= 1). 1-d tensors
    of size 0 are skipped as torch does (their dtype still takes part in the promotion). */
 int lt_cat(const lt_tensor *const *ts, int n, int dim, lt_tensor **out, lt_error *err);

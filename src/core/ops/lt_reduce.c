@@ -1,6 +1,7 @@
 /*
  * lt_reduce.c -- reductions: sum, prod, mean, min, max, argmin, argmax, all, any, var, std,
- * over every element or over one dim (see lt_reduce.h).
+ * nansum, nanmean (a sum that skips NaN and counts what it kept), over every element or over one
+ * dim (see lt_reduce.h).
  *
  * A reduction folds runs of elements into a state (red_state): one fold function per (fold
  * kind, input dtype), generated from one macro per kind, called once per strided run, never per
@@ -37,11 +38,12 @@ typedef struct {
     int64_t i;
     uint64_t u;
     double f;
-  } best;      /* min/max: the value so far */
-  int64_t at;  /* min/max: its position */
-  int64_t pos; /* elements folded so far (positions of later runs start there) */
-  int have;    /* min/max: best is set */
-  int flag;    /* all/any */
+  } best;       /* min/max: the value so far */
+  int64_t at;   /* min/max: its position */
+  int64_t pos;  /* elements folded so far (positions of later runs start there) */
+  int64_t kept; /* nansum: elements that were not NaN */
+  int have;     /* min/max: best is set */
+  int flag;     /* all/any */
 } red_state;
 
 /* Folds n elements, the first at p, step bytes apart (step may be negative or zero). */
@@ -194,6 +196,24 @@ RED_REALS(MAX_FOLD)
 RED_REALS(ALL_FOLD)
 RED_FLOATS(SQDEV_FOLD)
 
+/* nansum (and nanmean's sum): the elements that are not NaN, and how many (integers and bool
+   have no NaN: every element counts). The select keeps the loop free of branches. */
+#define NANSUM_FOLD(E, T, CT, CV, BF, ACC, AV, AF)                               \
+  static void nansum_##E(red_state *s, const char *p, int64_t step, int64_t n) { \
+    ACC a = 0;                                                                   \
+    int64_t k = 0;                                                               \
+    for (int64_t i = 0; i < n; i++) {                                            \
+      T x = ELEM(T, p, i, step);                                                 \
+      int keep = CV(x) == CV(x);                                                 \
+      a += keep ? AV(x) : 0;                                                     \
+      k += keep;                                                                 \
+    }                                                                            \
+    s->AF += a;                                                                  \
+    s->kept += k;                                                                \
+    s->pos += n;                                                                 \
+  }
+RED_REALS(NANSUM_FOLD)
+
 /* Complex sums and products, in double. */
 #define CPX_FOLDS(E, T, b)                                                     \
   static void sum_##E(red_state *s, const char *p, int64_t step, int64_t n) {  \
@@ -270,7 +290,7 @@ RED_REALS(COLS_SUM)
 LT_DTYPES_CPX(COLS_CPX)
 
 /* The fold functions by lt_fold, and var's second pass after them. */
-enum { F_SQDEV = LT_FOLD_ANY + 1, F_N };
+enum { F_SQDEV = LT_FOLD_NANSUM + 1, F_N };
 
 /* folds[kind][dtype]; NULL: not defined for that dtype. */
 #define SUM_ENTRY(E, ...) [LT_##E] = sum_##E,
@@ -280,6 +300,7 @@ enum { F_SQDEV = LT_FOLD_ANY + 1, F_N };
 #define ALL_ENTRY(E, ...) [LT_##E] = all_##E,
 #define ANY_ENTRY(E, ...) [LT_##E] = any_##E,
 #define SQDEV_ENTRY(E, ...) [LT_##E] = sqdev_##E,
+#define NANSUM_ENTRY(E, ...) [LT_##E] = nansum_##E,
 #define COLS_ENTRY(E, ...) [LT_##E] = cols_##E,
 #define CPX_SUM_ENTRY(E, T, b) [LT_##E] = sum_##E,
 #define CPX_PROD_ENTRY(E, T, b) [LT_##E] = prod_##E,
@@ -294,6 +315,7 @@ static const fold_fn folds[F_N][LT_NDTYPES] = {
     [LT_FOLD_MAX] = {RED_REALS(MAX_ENTRY)},
     [LT_FOLD_ALL] = {RED_REALS(ALL_ENTRY) CPX_ENTRIES(ALL)},
     [LT_FOLD_ANY] = {RED_REALS(ANY_ENTRY) CPX_ENTRIES(ANY)},
+    [LT_FOLD_NANSUM] = {RED_REALS(NANSUM_ENTRY)},
     [F_SQDEV] = {RED_FLOATS(SQDEV_ENTRY)},
 };
 static const cols_fn cols[LT_NDTYPES] = {RED_REALS(COLS_ENTRY) CPX_ENTRIES(COLS)};
@@ -328,7 +350,9 @@ static void finish(const red_ctx *c, const red_state *s, int64_t nred, char *val
   lt_finish fin = c->r->finish;
   int extreme = c->r->fold == LT_FOLD_MIN || c->r->fold == LT_FOLD_MAX;
   if ((fin == LT_FINISH_VALUE && !extreme) || fin == LT_FINISH_MEAN) {
-    double div = fin == LT_FINISH_MEAN ? (double)nred : 1.0;
+    double div = fin != LT_FINISH_MEAN          ? 1.0
+                 : c->r->fold == LT_FOLD_NANSUM ? (double)s->kept /* nanmean */
+                                                : (double)nred;
     if (in->is_complex) {
       v.kind = LT_SK_COMPLEX;
       v.v.f = s->re / div;
@@ -412,7 +436,8 @@ static int fold_run(void *ctx, char *const *p, const int64_t *st, int64_t n) {
 static void combine(const red_ctx *c, red_state *a, const red_state *b) {
   const lt_dtype_info *in = &lt_dtypes[c->in];
   lt_fold fold = c->r->fold;
-  if (fold == LT_FOLD_SUM) {
+  if (fold == LT_FOLD_SUM || fold == LT_FOLD_NANSUM) {
+    a->kept += b->kept;
     a->u += b->u; /* the fields a reduction does not use stay 0 */
     a->re += b->re;
     a->im += b->im;
@@ -663,6 +688,7 @@ int lt_reduce(lt_redop op, const lt_tensor *a, int dim, int keepdim, int correct
 /* {====== the rows ====== */
 
 #define FORMS_M LT_FORM_METHOD
+#define FORMS_L LT_FORM_MODULE
 #define FORMS_ML (LT_FORM_METHOD | LT_FORM_MODULE)
 #define COMPOSE_NONE(E) lt_compose_##E
 #define COMPOSE_SUM(E) NULL
@@ -671,6 +697,7 @@ int lt_reduce(lt_redop op, const lt_tensor *a, int dim, int keepdim, int correct
 #define COMPOSE_MAX(E) NULL
 #define COMPOSE_ALL(E) NULL
 #define COMPOSE_ANY(E) NULL
+#define COMPOSE_NANSUM(E) NULL
 
 const lt_red_row lt_reductions[] = {
 #define LT_RED(E, nm, fold_, finish_, rule_, takes_, args_, forms_)                               \

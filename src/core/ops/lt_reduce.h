@@ -1,8 +1,8 @@
 /*
  * lt_reduce.h -- reductions: sum, prod, mean, min, max, amin, amax, argmin, argmax, all, any,
- * var, std, count_nonzero, norm, logsumexp (every entry of lt_reduce_table.h), over every element
- * or over one dim (lt_reduce.c), over several dims, and the reductions composed of others
- * (lt_reduce_dims.c). Lua-free.
+ * var, std, count_nonzero, norm, logsumexp, nansum, nanmean, std_mean, var_mean (every entry of
+ * lt_reduce_table.h), over every element or over one dim (lt_reduce.c), over several dims, and the
+ * reductions composed of others (lt_reduce_dims.c). Lua-free.
  *
  * Definitions are data: each reduction is one row of lt_reductions[] -- its name, the fold its
  * elements go through, how the fold's state becomes the result, its dtype rule, the dtypes it
@@ -35,7 +35,8 @@ typedef enum {
   LT_FOLD_MIN,
   LT_FOLD_MAX,
   LT_FOLD_ALL,
-  LT_FOLD_ANY
+  LT_FOLD_ANY,
+  LT_FOLD_NANSUM /* a sum that skips NaN, counting the elements kept (nanmean divides by it) */
 } lt_fold;
 /* How the state of a fold becomes the result. */
 typedef enum {
@@ -68,14 +69,15 @@ enum {
 };
 /* What the Lua forms take after the tensor, in this order. */
 enum {
-  LT_RA_P = 1,          /* norm's p */
-  LT_RA_DIM = 2,        /* a dim */
-  LT_RA_DIMS = 4,       /* a dim or a table of dims */
-  LT_RA_UNBIASED = 8,   /* var/std: unbiased, or the option correction */
-  LT_RA_KEEPDIM = 16,   /* keepdim */
-  LT_RA_DTYPE = 32,     /* the option dtype: the input is cast to it first */
-  LT_RA_INDICES = 64,   /* with one dim: the values and their positions; (other): maximum */
-  LT_RA_NEEDS_DIM = 128 /* the dim must be given */
+  LT_RA_P = 1,           /* norm's p */
+  LT_RA_DIM = 2,         /* a dim */
+  LT_RA_DIMS = 4,        /* a dim or a table of dims */
+  LT_RA_UNBIASED = 8,    /* var/std: unbiased, or the option correction */
+  LT_RA_KEEPDIM = 16,    /* keepdim */
+  LT_RA_DTYPE = 32,      /* the option dtype: the input is cast to it first */
+  LT_RA_INDICES = 64,    /* with one dim: the values and their positions; (other): maximum */
+  LT_RA_NEEDS_DIM = 128, /* the dim must be given */
+  LT_RA_MEAN = 256       /* std_mean, var_mean: the mean over the same dims follows the result */
 };
 
 /* The arguments of a reduction: over dims[0..ndims) (0-based; ndims 0: every element), keeping
@@ -140,6 +142,7 @@ int lt_norm(const lt_tensor *a, double p, const int *dims, int ndims, int keepdi
 #define LT_COMPOSE_DECL_MAX(E)
 #define LT_COMPOSE_DECL_ALL(E)
 #define LT_COMPOSE_DECL_ANY(E)
+#define LT_COMPOSE_DECL_NANSUM(E)
 #include "lt_reduce_table.h"
 
 #endif

@@ -6,8 +6,9 @@
  *
  *   LT_RED(E, name, fold, finish, rule, takes, args, forms)
  *     the reduction LT_E, torch's `name`:
- *     fold    how the elements fold into a state (lt_fold): SUM, PROD, MIN, MAX, ALL, ANY, or
- *             NONE for a reduction composed of others (its `compose` function, lt_reduce.c);
+ *     fold    how the elements fold into a state (lt_fold): SUM, PROD, MIN, MAX, ALL, ANY,
+ *             NANSUM (a sum without the NaNs, and their count for MEAN), or NONE for a
+ *             reduction composed of others (its `compose` function, lt_reduce.c);
  *     finish  how the state becomes the result (lt_finish): VALUE (the sum, product, minimum
  *             ...), MEAN, VAR and STD (a second pass over the squared deviations), POS (the
  *             position of the minimum or maximum), FLAG (all, any); NONE when composed;
@@ -20,8 +21,10 @@
  * P (norm's p first), DIM (a dim), DIMS (or a table of dims), UNBIASED (var's unbiased, or
  *             {correction = }), KEEPDIM, DTYPE ({dtype = }: the input cast first), INDICES
  *             (with a dim, the values and their 1-based positions; t:max(other) is maximum),
- *             NEEDS_DIM (the dim is not optional);
- *     forms   its forms in Lua (M: t:name(...), L: lt.name(t, ...)).
+ *             NEEDS_DIM (the dim is not optional), MEAN (the mean over the same dims as a
+ *             second result: std_mean, var_mean);
+ *     forms   its forms in Lua (M: t:name(...), ML: also lt.name(t, ...), L: lt.name only, where
+ *             torch has torch.name but no Tensor.name).
  *
  * Reductions are over every element (a Lua value in Lua, as t:item()) or over dims (a tensor).
  * A new reduction of the folds and finishes above is a new entry here (docs/CONTRIBUTING.md).
@@ -47,6 +50,10 @@ LT_RED(STD, std, SUM, STD, SAME, FLOAT, LT_RA_DIMS | LT_RA_UNBIASED | LT_RA_KEEP
 LT_RED(COUNT_NONZERO, count_nonzero, NONE, NONE, INT64, ANY, LT_RA_DIMS, ML)
 LT_RED(NORM, norm, NONE, NONE, REAL, INEXACT, LT_RA_P | LT_RA_DIMS | LT_RA_KEEPDIM | LT_RA_DTYPE, ML)
 LT_RED(LOGSUMEXP, logsumexp, NONE, NONE, FLOAT, REAL, LT_RA_DIMS | LT_RA_KEEPDIM | LT_RA_NEEDS_DIM, ML)
+LT_RED(NANSUM, nansum, NANSUM, VALUE, WIDE, REAL, LT_RA_DIMS | LT_RA_KEEPDIM | LT_RA_DTYPE, ML)
+LT_RED(NANMEAN, nanmean, NANSUM, MEAN, SAME, FLOAT, LT_RA_DIMS | LT_RA_KEEPDIM | LT_RA_DTYPE, ML)
+LT_RED(STD_MEAN, std_mean, SUM, STD, SAME, FLOAT, LT_RA_DIMS | LT_RA_UNBIASED | LT_RA_KEEPDIM | LT_RA_MEAN, L)
+LT_RED(VAR_MEAN, var_mean, SUM, VAR, SAME, FLOAT, LT_RA_DIMS | LT_RA_UNBIASED | LT_RA_KEEPDIM | LT_RA_MEAN, L)
 /* clang-format on */
 
 #undef LT_RED

@@ -1,5 +1,5 @@
 /*
- * lt_scan.c -- cumsum, cumprod, cummax, cummin, searchsorted, bincount and histc (see
+ * lt_scan.c -- cumsum, cumprod, logcumsumexp, cummax, cummin, searchsorted, bincount and histc (see
  * lt_scan.h). Lua-free.
  *
  * The scans see the input, made contiguous in the dtype they compute in (int64, float32 or
@@ -278,6 +278,37 @@ int lt_cumulate(lt_cumop op, const lt_tensor *t, int dim, lt_dtype dt, lt_tensor
 done:
   lt_tensor_free(cast);
   lt_tensor_free(owned);
+  return lt_give(rc, y, out);
+}
+
+/* log(exp(a) + exp(b)), -inf the identity, NaN kept. */
+static double log_add_exp(double a, double b) {
+  if (a != a || b != b) return NAN;
+  double m = a > b ? a : b;
+  if (m == -INFINITY || m == INFINITY) return m;
+  return m + log1p(exp(-fabs(a - b)));
+}
+
+int lt_logcumsumexp(const lt_tensor *t, int dim, lt_tensor **out, lt_error *err) {
+  int rc = lt_check_readable(t, err);
+  if (rc || (rc = check_scan_dim(t, dim, err))) return rc;
+  if (!lt_dtypes[t->dtype].is_float)
+    return lt_fail(err, LT_EARG, "not supported for %s (floating point expected)",
+                   lt_dtypes[t->dtype].name);
+  lt_tensor *y = NULL;
+  if ((rc = lt_cast(t, LT_FLOAT64, &y, err))) return rc; /* scanned in place */
+  int64_t outer = 1, n = 1, inner = 1;
+  if (t->ndim) split_dims(t, dim, &outer, &n, &inner);
+  double *v = (double *)lt_data(y);
+  for (int64_t o = 0; o < outer; o++)
+    for (int64_t j = 0; j < inner; j++) {
+      double acc = -INFINITY;
+      for (int64_t i = 0; i < n; i++) {
+        double *e = &v[(o * n + i) * inner + j];
+        *e = acc = log_add_exp(acc, *e);
+      }
+    }
+  rc = lt_cast_over(&y, t->dtype, err);
   return lt_give(rc, y, out);
 }
 

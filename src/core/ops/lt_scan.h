@@ -1,6 +1,6 @@
 /*
- * lt_scan.h -- scans along a dim (cumsum, cumprod, cummax, cummin) and the counting and
- * searching of sorted data (searchsorted, bincount, histc), in lt_scan.c. Lua-free.
+ * lt_scan.h -- scans along a dim (cumsum, cumprod, logcumsumexp, cummax, cummin) and the counting
+ * and searching of sorted data (searchsorted, bincount, histc), in lt_scan.c. Lua-free.
  *
  * Dims are 0-based, a 0-d tensor taking dim 0 as one element; positions are int64 counted from
  * `base` (the binding passes 1). Results are new contiguous tensors. Calls lt_copy.c,
@@ -21,6 +21,10 @@ typedef enum { LT_CUMSUM, LT_CUMPROD } lt_cumop;
    every thread count. */
 int lt_cumulate(lt_cumop op, const lt_tensor *t, int dim, lt_dtype dt, lt_tensor **out,
                 lt_error *err);
+
+/* The running log(sum(exp(x))) along dim, as torch.logcumsumexp: floating dtypes (kept; the
+   accumulation in float64), -inf adds nothing, a NaN stays. */
+int lt_logcumsumexp(const lt_tensor *t, int dim, lt_tensor **out, lt_error *err);
 
 /* The running maximum (is_max) or minimum along dim and the position where it was last met
    (a tie takes the later position; a NaN wins and stays, each later NaN taking over), as

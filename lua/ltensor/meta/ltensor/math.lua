@@ -868,6 +868,45 @@ ltensor.norm = Tensor.norm
 function Tensor:logsumexp(dim, keepdim) end
 ltensor.logsumexp = Tensor.logsumexp
 
+--- The sum with NaN left out (a sum of NaNs is 0); integers give int64, as t:sum(); complex
+--- tensors are refused, as torch.nansum.
+---@param dim? integer|ltensor.Shape a dim or a table of dims; none: every element
+---@param keepdim? boolean
+---@param opts? ltensor.DtypeOptions
+---@return ltensor.Scalar|ltensor.Tensor # a Lua value over every element, a tensor with a dim
+function Tensor:nansum(dim, keepdim, opts) end
+ltensor.nansum = Tensor.nansum
+
+--- The mean of the elements that are not NaN (none: NaN), of a floating tensor.
+---@param dim? integer|ltensor.Shape a dim or a table of dims; none: every element
+---@param keepdim? boolean
+---@param opts? ltensor.DtypeOptions
+---@return ltensor.Scalar|ltensor.Tensor # a Lua value over every element, a tensor with a dim
+function Tensor:nanmean(dim, keepdim, opts) end
+ltensor.nanmean = Tensor.nanmean
+
+--- torch.std_mean: the standard deviation and the mean over the same dims, as t:std() and
+--- t:mean() take them (two Lua values over every element, two tensors with a dim).
+---@param t ltensor.Tensor
+---@param dim? integer|ltensor.Shape a dim or a table of dims; none: every element
+---@param unbiased? boolean
+---@param keepdim? boolean
+---@param opts? {correction:integer}
+---@return ltensor.Scalar|ltensor.Tensor std
+---@return ltensor.Scalar|ltensor.Tensor mean
+function ltensor.std_mean(t, dim, unbiased, keepdim, opts) end
+
+--- torch.var_mean: the variance and the mean over the same dims, as t:var() and t:mean() take
+--- them (two Lua values over every element, two tensors with a dim).
+---@param t ltensor.Tensor
+---@param dim? integer|ltensor.Shape a dim or a table of dims; none: every element
+---@param unbiased? boolean
+---@param keepdim? boolean
+---@param opts? {correction:integer}
+---@return ltensor.Scalar|ltensor.Tensor var
+---@return ltensor.Scalar|ltensor.Tensor mean
+function ltensor.var_mean(t, dim, unbiased, keepdim, opts) end
+
 --- exp(t) / sum(exp(t)) along dim, max-shifted; integers need {dtype = }.
 ---@param dim integer
 ---@param opts? ltensor.DtypeOptions

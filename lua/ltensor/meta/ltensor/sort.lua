@@ -159,3 +159,78 @@ function ltensor.searchsorted(sorted_sequence, values, opts) end
 
 
 -- }======
+
+-- {====== statistics ======
+
+--- The running log(sum(exp(t))) along dim (required), computed stably; floating dtypes.
+---@param dim integer
+---@return ltensor.Tensor
+function Tensor:logcumsumexp(dim) end; ltensor.logcumsumexp = Tensor.logcumsumexp
+
+--- The lower median of the elements that are not NaN (a row of NaNs gives NaN): a Lua value
+--- over every element; with a dim, the values and their 1-based positions. Integers: t:median().
+---@param dim? integer
+---@param keepdim? boolean
+---@return ltensor.Scalar|ltensor.Tensor values
+---@return ltensor.Tensor? positions # 1-based, with a dim
+function Tensor:nanmedian(dim, keepdim) end; ltensor.nanmedian = Tensor.nanmedian
+
+--- The q-th quantiles of a float32 or float64 tensor over every element or along dim; q a
+--- number or a 1-d tensor of t's dtype (a leading dim of its length), each in [0, 1];
+--- {interpolation = "linear"|"lower"|"higher"|"nearest"|"midpoint"} between the two nearest
+--- ranks. A NaN makes its row's quantiles NaN. A number q over every element gives a Lua value.
+---@param q number|ltensor.Tensor
+---@param dim? integer
+---@param keepdim? boolean
+---@param opts? {interpolation:"linear"|"lower"|"higher"|"nearest"|"midpoint"}
+---@return ltensor.Scalar|ltensor.Tensor
+function Tensor:quantile(q, dim, keepdim, opts) end; ltensor.quantile = Tensor.quantile
+
+--- t:quantile with NaNs left out (a row of NaNs gives NaN).
+---@param q number|ltensor.Tensor
+---@param dim? integer
+---@param keepdim? boolean
+---@param opts? {interpolation:"linear"|"lower"|"higher"|"nearest"|"midpoint"}
+---@return ltensor.Scalar|ltensor.Tensor
+function Tensor:nanquantile(q, dim, keepdim, opts) end; ltensor.nanquantile = Tensor.nanquantile
+
+--- The covariance matrix of the variables in t's rows (observations in its columns; a 1-d t
+--- is one variable and gives a 0-d tensor), with {correction = 1} (0: the population one),
+--- integer fweights and floating aweights (one per observation). Integers give float32.
+---@param opts? {correction:integer,fweights:ltensor.Tensor,aweights:ltensor.Tensor}
+---@return ltensor.Tensor
+function Tensor:cov(opts) end; ltensor.cov = Tensor.cov
+
+--- Pearson's correlation coefficients of the variables in t's rows, clipped to [-1, 1].
+---@return ltensor.Tensor
+function Tensor:corrcoef() end; ltensor.corrcoef = Tensor.corrcoef
+
+--- The n-th forward difference along dim (default the last): t[i+1] - t[i] (bool: ~=), n
+--- times (n >= 0), after prepend and append are joined to t along dim.
+---@param n? integer
+---@param dim? integer
+---@param prepend? ltensor.Tensor
+---@param append? ltensor.Tensor
+---@return ltensor.Tensor
+function Tensor:diff(n, dim, prepend, append) end; ltensor.diff = Tensor.diff
+
+--- A histogram of a float32 or float64 tensor's elements: bins equal bins (default 100) over
+--- {range = {min, max}} (default the data's), or the bins between the edges of a 1-d tensor;
+--- each bin holds [left, right), the last its right edge too. {weight = w} (t's shape) counts
+--- weights, {density = true} divides by the total times the bin width.
+---@param bins? integer|ltensor.Tensor
+---@param opts? {range:number[],weight:ltensor.Tensor,density:boolean}
+---@return ltensor.Tensor hist
+---@return ltensor.Tensor bin_edges
+function Tensor:histogram(bins, opts) end; ltensor.histogram = Tensor.histogram
+
+--- torch.trapezoid: the trapezoid rule along dim ({dim = }, default the last) over sample
+--- points x (a 1-d tensor of y's size along dim, or y's number of dims) or spaced dx apart (a
+--- number, or {dx = }, default 1). Integers give float32.
+---@param y ltensor.Tensor
+---@param x? ltensor.Tensor|number
+---@param opts? {dx:number,dim:integer}
+---@return ltensor.Tensor
+function ltensor.trapezoid(y, x, opts) end
+
+-- }======
