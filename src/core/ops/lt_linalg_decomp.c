@@ -9,7 +9,10 @@
  * Vh of A directly in row-major order (gesdd's vt is U, its u is Vh), and the Hermitian A^T =
  * conj(A) has A's eigenvalues and the conjugates of its eigenvectors (the triangle to read
  * swaps). qr, eig and lstsq take the column-major copy (lt_lapack_fortran) and copy their
- * factors out row by row.
+ * factors out row by row. (The LQ factorization of the row-major copy, A^T = R^T Q^T, gives R
+ * and Q row-major without that copy, but OpenBLAS's gelqf and orglq are slower than its geqrf
+ * and orgqr: 0.057 s against 0.039 s for a 2000 x 200 float64 qr, 0.94 s against 0.63 s for its
+ * complete Q, measured on one thread.)
  *
  * Calls lt_lapack.c, lt_copy.c, lt_tensor.c. Called by the binding (lua_linalg_decomp.c) and
  * lt_linalg_norm.c.
