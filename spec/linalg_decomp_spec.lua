@@ -437,6 +437,35 @@ if HAVE then
     end)
   end)
 
+  describe("hostile inputs", function()
+    it("a batch of 10^12 empty matrices costs nothing (no loop over nothing)", function()
+      local E = lt.empty(0):reshape(1000000000000, 0, 0)
+      for _, f in ipairs({ "qr", "svd", "svdvals", "eigh", "eigvalsh", "eig", "eigvals", "pinv" }) do
+        local r = L[f](E)
+        assert.equal(1000000000000, r:size(1))
+      end
+      assert.has_error(function() L.matrix_rank(E) end) -- 8 TB of int64 ranks: not enough memory
+    end)
+    it("matrices over 2^31 - 1 elements are refused before anything is allocated", function()
+      local big = lt.zeros(1):expand(3, 3000000000)
+      local ok, msg = pcall(L.qr, big)
+      assert.truthy(msg:find("linalg.qr: 3 x 3000000000 matrices are too large for LAPACK", 1,
+        true), msg)
+      ok, msg = pcall(L.svd, lt.zeros(1):expand(100000, 100000))
+      assert.is_false(ok)
+    end)
+    it("never writes its inputs, read-only ones included", function()
+      local dlpack = require "ltensor.dlpack"
+      local base = lt.tensor({ { 4, 1 }, { 1, 3 } }, "float64")
+      local A = lt.from_dlpack(dlpack.ReadOnlyTensorWrapper(base))
+      assert.is_true(A:is_read_only())
+      local before = A:clone()
+      L.qr(A); L.svd(A); L.eigh(A); L.eig(A); L.lstsq(A, A); L.pinv(A); L.cond(A, 1)
+      L.matrix_rank(A); L.matrix_norm(A, "nuc")
+      assert.is_true(lt.equal(A, before))
+    end)
+  end)
+
   describe("linalg.cond", function()
     local A = lt.tensor({ { 1, 2, 3 }, { 4, 5, 6 }, { 7, 8, 10 }, { 1, 0, 1 } }, "float64")
     it("gives the ratio of the extreme singular values (p nil, 2, -2), any shape", function()

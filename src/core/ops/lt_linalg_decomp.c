@@ -195,6 +195,7 @@ static int qr_loop(lt_dtype dt, const lt_tensor *f, int64_t m, int64_t n, int64_
   size_t es = esize(dt);
   int64_t k = min64(m, n), nb = lt_linalg_batch(f);
   int lda = (int)max64(1, m), info = 0;
+  if (k == 0 && (!tq || m == 0 || qc == 0)) return LT_OK; /* nothing, however many batches */
   for (int64_t b = 0; b < nb; b++) {
     char *a = lt_data(f) + b * m * n * (int64_t)es;
     if (w) {
@@ -275,6 +276,8 @@ static int svd_loop(const svd_plan *p, lt_tensor *c, lt_tensor *u, lt_tensor *s,
                     lt_error *err) {
   size_t es = esize(p->dt), rs = esize(lt_lapack_real(p->dt));
   int64_t nb = lt_linalg_batch(c), m = p->m, n = p->n;
+  if (p->k == 0 && (!u || m * p->vrow == 0) && (!vh || p->ucol * n == 0))
+    return LT_OK; /* nothing, however many batches */
   for (int64_t b = 0; b < nb; b++) {
     char *a = lt_data(c) + b * m * n * (int64_t)es;
     char *ub = u ? lt_data(u) + b * m * p->vrow * (int64_t)es : NULL;
@@ -342,7 +345,7 @@ int lt_linalg_eigh(const lt_tensor *a, int upper, lt_tensor **w, lt_tensor **v, 
   rc = new_batched(lt_lapack_real(dt), a, 1, &n, 0, &tw, err);
   if (rc == LT_OK) rc = lt_cast(a, dt, &c, err); /* row-major: LAPACK reads conj(A) */
   if (rc == LT_OK && (rc = lt_lapack_enter(fname, err)) == LT_OK) {
-    for (int64_t b = 0; b < nb && rc == LT_OK; b++) {
+    for (int64_t b = 0; b < nb && n > 0 && rc == LT_OK; b++) {
       char *p = lt_data(c) + b * n * n * (int64_t)es;
       if (!triangle_finite(dt, p, n, upper)) {
         rc = lt_lapack_fail_at(err, fname, a->ndim > 2, b,

@@ -172,7 +172,7 @@ int lt_linalg_pinv(const lt_tensor *a, const lt_tolerance *tol, lt_tensor **out,
   int nb = a->ndim - 2;
   int64_t m = a->shape[nb], n = a->shape[nb + 1], k = s->shape[nb], count = lt_linalg_batch(a);
   lt_dtype rdt = s->dtype;
-  for (int64_t b = 0; b < count; b++) { /* s becomes the inverses kept */
+  for (int64_t b = 0; b < count && k > 0; b++) { /* s becomes the inverses kept */
     double smax = 0;
     for (int64_t i = 0; i < k; i++) smax = fmax(smax, fabs(rget(rdt, s, b * k + i)));
     double t = cutoff(tol, m, n, rdt, smax);
