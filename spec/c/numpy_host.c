@@ -752,6 +752,7 @@ static void test_math(void) {
 #include "numpy_host_stats.h"  /* 12: issue 27's statistics (test_stats_np) */
 
 #include "numpy_host_layout.h" /* 12: issue 27's layout functions (test_layout_np) */
+#include "numpy_host_linalg.h" /* 13: lt.linalg solve, inv, det, ... (test_linalg_np) */
 
 int main(int argc, char **argv) {
   const char *v = getenv("NUMPY_HOST_VERBOSE");
@@ -794,6 +795,7 @@ int main(int argc, char **argv) {
   test_files_np();
   test_decomp_np();
   test_layout_np();
+  test_linalg_np();
 
   close_lua(); /* before Python: Lua may hold NumPy's managed tensors */
   tu_context[0] = '\0';

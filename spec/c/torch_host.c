@@ -28,7 +28,8 @@
  * elementwise functions (12), shapes and construction (13, torch_host_shapes.h), indexing with
  * tensors (14, torch_host_index.h: keys, index_select, gather, scatter, scatter_reduce with
  * every reduce, take, masked_select/scatter, nonzero) and sorting and scans (15,
- * torch_host_sort.h); the bitwise operations (9) give torch's bits.
+ * torch_host_sort.h) and lt.linalg's products and matrix functions (16, torch_host_linalg.h);
+ * the bitwise operations (9) give torch's bits.
  *
  * Built twice from this file: torch_host links ltensor statically (luaopen_ltensor_core, as
  * numpy_host does); torch_host_require (TORCH_HOST_REQUIRE defined) links no ltensor at all
@@ -983,7 +984,9 @@ static void test_funcs(void) {
 
 /* }====== */
 
+#include "torch_host_dist.h"   /* 27b: issue 27's distances and searching (test_distances) */
 #include "torch_host_index.h"  /* 14: indexing with tensors (test_indexing) */
+#include "torch_host_linalg.h" /* 16: lt.linalg's products and matrix functions */
 #include "torch_host_shapes.h" /* 13: shapes and construction (test_shapes) */
 #include "torch_host_sort.h"   /* 15: issue 15's sorting and scans (test_sorting) */
 
@@ -1029,6 +1032,8 @@ int main(int argc, char **argv) {
   test_shapes();
   test_indexing();
   test_sorting();
+  test_linalg_funcs();
+  test_distances();
   test_outlives_state(); /* closes the Lua state */
 
   section("7: Py_FinalizeEx frees the last export");

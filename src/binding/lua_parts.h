@@ -58,6 +58,10 @@ extern const ltl_part ltl_part_wrapper;
 /* The namespace tables lt.linalg and lt.nn.functional, before the parts that fill them
    (lua_spaces.c). */
 extern const ltl_part ltl_part_spaces;
+/* lt.linalg's solve, inv, det, cholesky, lu, ... and t:inverse, t:det, ... (lua_linalg_solve.c). */
+extern const ltl_part ltl_part_linalg_solve;
+/* lt.linalg.matrix_exp, multi_dot, vecdot, cross, diagonal; t:matrix_exp (lua_linalg_funcs.c). */
+extern const ltl_part ltl_part_linalg_funcs;
 /* lt.linalg's qr, svd, eigh, eig, lstsq, pinv, matrix_rank, norms, cond; t:pinverse
    (lua_linalg_decomp.c; after ltl_part_spaces). */
 extern const ltl_part ltl_part_linalg_decomp;
@@ -66,5 +70,7 @@ extern const ltl_part ltl_part_config;
 /* index_select, gather, scatter, take, masked_select, nonzero, ..., lt.where(cond)
    (lua_gather.c; after ltl_part_math, whose lt.where it extends). */
 extern const ltl_part ltl_part_gather;
+/* cdist, pdist, isin, bucketize, unique_consecutive (lua_dist.c). */
+extern const ltl_part ltl_part_dist;
 
 #endif

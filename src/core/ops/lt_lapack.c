@@ -65,6 +65,9 @@ typedef void f_geev_c(const char *, const char *, const int *, void *, const int
                       lt_flen);
 typedef void f_gelsd_r(const int *, const int *, const int *, void *, const int *, void *,
                        const int *, void *, const void *, int *, void *, const int *, int *, int *);
+typedef void f_trsm(const char *, const char *, const char *, const char *, const int *,
+                    const int *, const void *, const void *, const int *, void *, const int *,
+                    lt_flen, lt_flen, lt_flen, lt_flen);
 typedef void f_gelsd_c(const int *, const int *, const int *, void *, const int *, void *,
                        const int *, void *, const void *, int *, void *, const int *, void *, int *,
                        int *);
@@ -76,7 +79,8 @@ typedef void f_gelsd_c(const int *, const int *, const int *, void *, const int 
   X(getrf, "getrf", "getrf") X(getrs, "getrs", "getrs") X(getri, "getri", "getri") \
   X(potrf, "potrf", "potrf") X(potrs, "potrs", "potrs") X(trtrs, "trtrs", "trtrs") \
   X(geqrf, "geqrf", "geqrf") X(orgqr, "orgqr", "ungqr") X(gesdd, "gesdd", "gesdd") \
-  X(syevd, "syevd", "heevd") X(geev, "geev", "geev") X(gelsd, "gelsd", "gelsd")
+  X(syevd, "syevd", "heevd") X(geev, "geev", "geev") X(gelsd, "gelsd", "gelsd") \
+  X(trsm, "trsm", "trsm")
 /* clang-format on */
 
 /* The four entry points of each routine, by slot (s, d, c, z). */
@@ -230,7 +234,7 @@ int lt_lapack_fail_at(lt_error *err, const char *fname, int batched, int64_t k, 
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
   if (batched)
-    return lt_fail(err, LT_EARG, "%s: (Batch element %lld): %s", fname, (long long)k, msg);
+    return lt_fail(err, LT_EARG, "%s: (Batch element %lld): %s", fname, (long long)k + 1, msg);
   return lt_fail(err, LT_EARG, "%s: %s", fname, msg);
 }
 
@@ -451,6 +455,20 @@ int lt_lapack_gelsd(lt_dtype dt, int m, int n, int nrhs, void *a, int lda, void 
   free(rwork);
   free(iwork);
   return info;
+}
+
+/* BLAS's trsm (found with LAPACK: OpenBLAS exports it, and liblapack.so.3 reaches it through
+   its BLAS): added for linalg.solve_triangular, which, as torch's, does not check the diagonal
+   (trtrs refuses an exact zero; torch gives inf and NaN). alpha is 1. */
+int lt_lapack_trsm(lt_dtype dt, char side, char uplo, char transa, char diag, int m, int n,
+                   const void *a, int lda, void *b, int ldb) {
+  static const double one[2] = {1, 0};
+  static const float onef[2] = {1, 0};
+  const void *alpha =
+      dt == LT_FLOAT32 || dt == LT_COMPLEX64 ? (const void *)onef : (const void *)one;
+  ((f_trsm *)lp.trsm[slot(dt)])(&side, &uplo, &transa, &diag, &m, &n, alpha, a, &lda, b, &ldb, 1, 1,
+                                1, 1);
+  return 0;
 }
 
 /* }====== */

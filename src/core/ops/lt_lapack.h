@@ -52,7 +52,8 @@ lt_dtype lt_lapack_real(lt_dtype dt);
    copy a routine overwrites, matrix k at lt_data(out) + k * m * n * element size. */
 int lt_lapack_fortran(const lt_tensor *a, lt_dtype dt, lt_tensor **out, lt_error *err);
 /* Fails with torch's LinAlgError wording: "fname: " then, when batched, "(Batch element k): "
-   (k 0-based over the batch, as torch prints it), then the message. Returns LT_EARG. */
+   (k the 0-based index over the flattened batch, printed 1-based as every position in ltensor:
+   torch prints k), then the message. Returns LT_EARG. */
 int lt_lapack_fail_at(lt_error *err, const char *fname, int batched, int64_t k, const char *fmt,
                       ...)
 #if defined(__MINGW32__)
@@ -96,5 +97,10 @@ int lt_lapack_geev(lt_dtype dt, char jobvl, char jobvr, int n, void *a, int lda,
    min(m, n) singular values (reals); rank the effective rank at rcond (< 0: machine precision). */
 int lt_lapack_gelsd(lt_dtype dt, int m, int n, int nrhs, void *a, int lda, void *b, int ldb,
                     void *s, double rcond, int *rank);
+
+/* BLAS's trsm with alpha 1 (side 'L': op(a) x = b, 'R': x op(a) = b; b m x n, overwritten);
+   no check of the diagonal. Returns 0. */
+int lt_lapack_trsm(lt_dtype dt, char side, char uplo, char transa, char diag, int m, int n,
+                   const void *a, int lda, void *b, int ldb);
 
 #endif

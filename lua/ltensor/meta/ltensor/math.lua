@@ -208,6 +208,31 @@ ltensor.hypot = Tensor.hypot
 ---@return ltensor.Tensor self
 function Tensor:hypot_(other) end
 
+--- log(exp(t) + exp(other)) without overflow, as torch.logaddexp; floating dtypes only (no
+--- in-place form, as torch).
+---@param other ltensor.Operand
+---@return ltensor.Tensor
+function Tensor:logaddexp(other) end
+ltensor.logaddexp = Tensor.logaddexp
+
+--- log2(2^t + 2^other) without overflow, as torch.logaddexp2; floating dtypes only.
+---@param other ltensor.Operand
+---@return ltensor.Tensor
+function Tensor:logaddexp2(other) end
+ltensor.logaddexp2 = Tensor.logaddexp2
+
+--- t * log(other), 0 where t is 0 unless other is NaN, as torch.xlogy; integers and bool
+--- give float32; complex is refused.
+---@param other ltensor.Operand
+---@return ltensor.Tensor
+function Tensor:xlogy(other) end
+ltensor.xlogy = Tensor.xlogy
+
+--- In place: xlogy written into t (a floating t).
+---@param other ltensor.Operand
+---@return ltensor.Tensor self
+function Tensor:xlogy_(other) end
+
 -- }======
 
 -- {====== elementwise: unary ======
@@ -509,6 +534,15 @@ ltensor.rsqrt = Tensor.rsqrt
 ---@return ltensor.Tensor self
 function Tensor:rsqrt_() end
 
+--- 1 / t; integers and bool give float32 (1 / 0 is inf), complex divides.
+---@return ltensor.Tensor
+function Tensor:reciprocal() end
+ltensor.reciprocal = Tensor.reciprocal
+
+--- In place: reciprocal written into t (a floating or complex t).
+---@return ltensor.Tensor self
+function Tensor:reciprocal_() end
+
 --- The error function.
 ---@return ltensor.Tensor
 function Tensor:erf() end
@@ -591,6 +625,26 @@ ltensor.clamp = Tensor.clamp
 ---@param max? ltensor.Operand
 ---@return ltensor.Tensor self
 function Tensor:clamp_(min, max) end
+
+--- clamp under torch's other name: each element limited to [min, max] (either may be nil).
+---@param min? ltensor.Operand
+---@param max? ltensor.Operand
+---@return ltensor.Tensor
+function Tensor:clip(min, max) end
+ltensor.clip = Tensor.clip
+
+--- In place: clip (clamp) written into t.
+---@param min? ltensor.Operand
+---@param max? ltensor.Operand
+---@return ltensor.Tensor self
+function Tensor:clip_(min, max) end
+
+--- torch.polar: the complex tensor abs * (cos(angle) + i sin(angle)), broadcast; abs and angle
+--- both float32 (complex64) or both float64 (complex128).
+---@param abs ltensor.Tensor
+---@param angle ltensor.Tensor
+---@return ltensor.Tensor
+function ltensor.polar(abs, angle) end
 
 --- value where mask is true, t elsewhere, in t's dtype.
 ---@param mask ltensor.Tensor a bool tensor, broadcast
@@ -998,6 +1052,47 @@ ltensor.outer = Tensor.outer
 ---@return ltensor.Tensor
 function Tensor:cross(other, dim) end
 ltensor.cross = Tensor.cross
+
+-- }======
+
+-- {====== solving and inverting (lt.linalg's, as Tensor methods) ======
+
+--- The inverse of each square matrix, as torch.inverse (lt.linalg.inv).
+---@return ltensor.Tensor
+function Tensor:inverse() end
+ltensor.inverse = Tensor.inverse
+
+--- The determinant of each square matrix, as torch.det (lt.linalg.det).
+---@return ltensor.Tensor
+function Tensor:det() end
+ltensor.det = Tensor.det
+
+--- The log of the determinant of each square matrix, as torch.logdet: NaN for a negative
+--- determinant, -inf for a singular matrix; complex for complex matrices.
+---@return ltensor.Tensor
+function Tensor:logdet() end
+ltensor.logdet = Tensor.logdet
+
+--- The sign and log |det| of each square matrix, as torch.slogdet (lt.linalg.slogdet).
+---@return ltensor.Tensor sign
+---@return ltensor.Tensor logabsdet
+function Tensor:slogdet() end
+ltensor.slogdet = Tensor.slogdet
+
+--- t to the integer power n, as torch.matrix_power (lt.linalg.matrix_power).
+---@param n integer
+---@return ltensor.Tensor
+function Tensor:matrix_power(n) end
+ltensor.matrix_power = Tensor.matrix_power
+
+-- }======
+
+-- {====== matrix functions (lt.linalg's, as methods) ======
+
+--- The matrix exponential of each square matrix of t (batched), as lt.linalg.matrix_exp.
+---@return ltensor.Tensor
+function Tensor:matrix_exp() end
+ltensor.matrix_exp = Tensor.matrix_exp
 
 -- }======
 
