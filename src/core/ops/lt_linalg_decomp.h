@@ -8,7 +8,8 @@
  * the inputs are float32, float64, complex64 or complex128 (float16 and bfloat16 compute in
  * float32; other dtypes fail as torch does), never written; every result is a new contiguous,
  * row-major tensor. Messages name the function as torch does ("linalg.svd: ..."), and a failure
- * of one matrix of a batch names it as torch's LinAlgError does, 1-based ("(Batch element 3): " for A[3]).
+ * of one matrix of a batch names it as torch's LinAlgError does, 1-based ("(Batch element 3): "
+ * for A[3]).
  * Without LAPACK (lt_lapack_ready) every function that needs it fails with "needs LAPACK"; the
  * vector norms and the matrix norms "fro", 1, -1, inf and -inf need none.
  *
