@@ -248,6 +248,19 @@ if HAVE then
       assert.is_true(near(V:abs(), lt.tensor({ { 0.8507, 0.5257 }, { 0.5257, 0.8507 } },
         "float64"), 1e-4))
     end)
+    it("gives torch's eigenvectors, signs and phases included", function()
+      local A = lt.tensor({ { 2, 1, 0.5, 0.1 }, { 1, 3, 0.2, 0.7 }, { 0.5, 0.2, 4, 1.5 },
+        { 0.1, 0.7, 1.5, 5 } }, "float64")
+      local _, V = L.eigh(A)
+      assert.is_true(near(V[{ {}, 1 }], lt.tensor({ 0.8204, -0.5142, -0.1973, 0.1539 }, "float64"),
+        1e-4))
+      local _, VU = L.eigh(A, "U")
+      assert.is_true(near(VU[{ {}, 1 }], -V[{ {}, 1 }], 1e-12)) -- torch's 'U' flips this one
+      local C = lt.tensor({ { 2, 0, 1, 1 }, { 1, -1, 3, 0 } }, "float64"):view("complex128")
+      local _, VC = L.eigh(C) -- [[2, 1+i], [1-i, 3]]
+      assert.is_true(near(VC, lt.tensor({ { -0.8165, 0, -0.5774, 0 }, { 0.4082, -0.4082, -0.5774,
+        0.5774 } }, "float64"):view("complex128"), 1e-4))
+    end)
     it("raises for NaN or inf in the triangle it reads, and ignores the other one", function()
       local A = lt.tensor({ { 2, 0 / 0 }, { 1, 3 } }, "float64")
       assert.is_true(near(L.eigvalsh(A), L.eigvalsh(lt.tensor({ { 2, 1 }, { 1, 3 } }, "float64")),

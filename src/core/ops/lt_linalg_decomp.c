@@ -6,13 +6,14 @@
  * Each function makes the copy LAPACK overwrites (the input is never written), then runs one
  * batch loop between lt_lapack_enter and lt_lapack_leave. Where the maths allows, the copy is
  * the row-major one, which LAPACK reads as the transpose: the SVD of A^T = V S U^T gives U and
- * Vh of A directly in row-major order (gesdd's vt is U, its u is Vh), and the Hermitian A^T =
- * conj(A) has A's eigenvalues and the conjugates of its eigenvectors (the triangle to read
- * swaps). qr, eig and lstsq take the column-major copy (lt_lapack_fortran) and copy their
- * factors out row by row. (The LQ factorization of the row-major copy, A^T = R^T Q^T, gives R
- * and Q row-major without that copy, but OpenBLAS's gelqf and orglq are slower than its geqrf
- * and orgqr: 0.057 s against 0.039 s for a 2000 x 200 float64 qr, 0.94 s against 0.63 s for its
- * complete Q, measured on one thread.)
+ * Vh of A directly in row-major order (gesdd's vt is U, its u is Vh). eigh transposes each
+ * square matrix of its copy in place, before and after syevd: reading the row-major copy as
+ * conj(A) with the other triangle would save nothing (the vectors need a transpose anyway) and
+ * would give other signs and phases than torch's call on column-major A. qr, eig and lstsq take
+ * the column-major copy (lt_lapack_fortran) and copy their factors out row by row. (The LQ
+ * factorization of the row-major copy, A^T = R^T Q^T, gives R and Q row-major without that copy,
+ * but OpenBLAS's gelqf and orglq are slower than its geqrf and orgqr: 0.057 s against 0.039 s for a
+ * 2000 x 200 float64 qr, 0.94 s against 0.63 s for its complete Q, measured on one thread.)
  *
  * Calls lt_lapack.c, lt_copy.c, lt_tensor.c. Called by the binding (lua_linalg_decomp.c) and
  * lt_linalg_norm.c.
@@ -343,7 +344,7 @@ int lt_linalg_eigh(const lt_tensor *a, int upper, lt_tensor **w, lt_tensor **v, 
   size_t es = esize(dt), rs = esize(lt_lapack_real(dt));
   lt_tensor *tw = NULL, *c = NULL;
   rc = new_batched(lt_lapack_real(dt), a, 1, &n, 0, &tw, err);
-  if (rc == LT_OK) rc = lt_cast(a, dt, &c, err); /* row-major: LAPACK reads conj(A) */
+  if (rc == LT_OK) rc = lt_cast(a, dt, &c, err); /* transposed in place below */
   if (rc == LT_OK && (rc = lt_lapack_enter(fname, err)) == LT_OK) {
     for (int64_t b = 0; b < nb && n > 0 && rc == LT_OK; b++) {
       char *p = lt_data(c) + b * n * n * (int64_t)es;
@@ -353,9 +354,9 @@ int lt_linalg_eigh(const lt_tensor *a, int upper, lt_tensor **w, lt_tensor **v, 
                                "contained non-finite values.");
         break;
       }
-      int info = n == 0 ? 0
-                        : lt_lapack_syevd(dt, v ? 'V' : 'N', upper ? 'L' : 'U', (int)n, p, (int)n,
-                                          lt_data(tw) + b * n * (int64_t)rs);
+      transpose_square(p, n, es); /* column-major A: torch's call, its signs and phases */
+      int info = lt_lapack_syevd(dt, v ? 'V' : 'N', upper ? 'U' : 'L', (int)n, p, (int)n,
+                                 lt_data(tw) + b * n * (int64_t)rs);
       if (info > 0)
         rc = lt_lapack_fail_at(err, fname, a->ndim > 2, b,
                                "The algorithm failed to converge because the input matrix is "
@@ -364,10 +365,8 @@ int lt_linalg_eigh(const lt_tensor *a, int upper, lt_tensor **w, lt_tensor **v, 
                                info);
       else if (info)
         rc = lapack_fail(err, fname, "syevd", info);
-      else if (v) { /* the columns of conj(V), column-major: V row-major */
+      else if (v) /* the eigenvectors, column-major: row-major */
         transpose_square(p, n, es);
-        lt_linalg_conj(dt, p, n * n);
-      }
     }
     lt_lapack_leave();
   }

@@ -145,7 +145,8 @@ function linalg.qr(A, mode) end
 
 --- The singular value decomposition A = U diag(S) Vh, S descending and real. full_matrices
 --- (default true, positionally or as an option): U m x m and Vh n x n; false: m x k and k x n.
---- Signs of the singular vectors are LAPACK's (gesdd). NaN or inf raises.
+--- Through gesdd on A^T (the row-major A as LAPACK reads it, no transposed copy): the singular
+--- vectors' signs (phases), which are not unique, may differ from torch's. NaN or inf raises.
 ---@param A ltensor.Tensor ... x m x n
 ---@param full_matrices? boolean default true
 ---@param opts? {full_matrices:boolean}
