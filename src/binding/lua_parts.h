@@ -62,6 +62,9 @@ extern const ltl_part ltl_part_spaces;
 extern const ltl_part ltl_part_linalg_solve;
 /* lt.linalg.matrix_exp, multi_dot, vecdot, cross, diagonal; t:matrix_exp (lua_linalg_funcs.c). */
 extern const ltl_part ltl_part_linalg_funcs;
+/* lt.linalg's qr, svd, eigh, eig, lstsq, pinv, matrix_rank, norms, cond; t:pinverse
+   (lua_linalg_decomp.c; after ltl_part_spaces). */
+extern const ltl_part ltl_part_linalg_decomp;
 /* lt.nn.functional's linear, norms, pad, interpolate, attention, embedding (lua_nn_norm.c). */
 extern const ltl_part ltl_part_nn_norm;
 /* lt.config: the BLAS, the memory budget (lua_config.c). */
