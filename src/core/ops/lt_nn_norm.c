@@ -293,11 +293,11 @@ static int channel_values(const lt_tensor *t, const char *what, int64_t ch, doub
 }
 
 /* Writes v (ch doubles) into the running statistic t, as torch: t = (1 - m) t + m v. */
-static int update_running(lt_tensor *t, const double *v, int64_t ch, double momentum,
-                          lt_error *err) {
+static int update_running(lt_tensor *t, const char *what, const double *v, int64_t ch,
+                          double momentum, lt_error *err) {
   double *old = malloc((size_t)ch * sizeof *old + 1);
   if (!old) return lt_fail_nomem(err, (size_t)ch * sizeof *old);
-  int rc = channel_values(t, "running statistic", ch, 0, old, err);
+  int rc = channel_values(t, what, ch, 0, old, err);
   lt_tensor *nv = NULL;
   if (!rc) rc = lt_tensor_new(LT_FLOAT64, 1, &ch, 0, &nv, err);
   if (!rc) {
@@ -323,18 +323,19 @@ static int bn_statistics(bn_ctx *c, lt_dtype ct, lt_tensor *rm, lt_tensor *rv, i
   if (count <= 1)
     return lt_fail(err, LT_EARG, "expected more than 1 value per channel when training, got %lld",
                    (long long)count);
-  int rc =
-      (rm && lt_nn_float(rm, "running_mean", err)) || (rv && lt_nn_float(rv, "running_var", err));
-  if (rc) return LT_EARG;
-  if ((rm && (rc = lt_check_writable(rm, err))) || (rv && (rc = lt_check_writable(rv, err))))
+  /* both checked (dtype, shape, writable) before either is written; read into the buffers the
+     statistics overwrite next */
+  int rc = channel_values(rm, "running_mean", c->ch, 0, c->mean, err);
+  if (!rc) rc = channel_values(rv, "running_var", c->ch, 0, c->var, err);
+  if (rc || (rm && (rc = lt_check_writable(rm, err))) || (rv && (rc = lt_check_writable(rv, err))))
     return rc;
   int64_t grain = lt_pool_grain(c->ch, (double)count * 2 * (ct == LT_FLOAT64 ? 8 : 4));
   lt_pool_run(c->ch, grain, ct == LT_FLOAT64 ? bn_stats_f64 : bn_stats_f32, c);
-  if (rm && (rc = update_running(rm, c->mean, c->ch, momentum, err))) return rc;
+  if (rm && (rc = update_running(rm, "running_mean", c->mean, c->ch, momentum, err))) return rc;
   if (!rv) return LT_OK;
   double *unb = c->s; /* free until the scale and shift are computed */
   for (int64_t k = 0; k < c->ch; k++) unb[k] = c->var[k] * (double)count / (double)(count - 1);
-  return update_running(rv, unb, c->ch, momentum, err);
+  return update_running(rv, "running_var", unb, c->ch, momentum, err);
 }
 
 int lt_nn_batch_norm(const lt_tensor *x, lt_tensor *rm, lt_tensor *rv, const lt_tensor *w,
