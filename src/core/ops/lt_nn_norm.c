@@ -98,34 +98,37 @@ SUM_FN(sum_f32, float)
 SUM_FN(sum_f64, double)
 
 /* Rows [lo, hi): statistics, then y = x * a + s per channel. */
-#define ROWS_FN(NAME, T, SUM)                                         \
-  static int NAME(void *vc, int64_t lo, int64_t hi) {                 \
-    const rows_ctx *c = vc;                                           \
-    const int64_t n = c->len;                                         \
-    for (int64_t r = lo; r < hi; r++) {                               \
-      const T *x = (const T *)(const void *)c->x + r * n;             \
-      T *y = (T *)(void *)c->y + r * n;                               \
-      T m = c->rms ? 0 : (T)(SUM(x, n, 0, 0) / (double)n);            \
-      T rstd = (T)(1 / sqrt(SUM(x, n, m, 1) / (double)n + c->eps));   \
-      int64_t ch0 = (r % c->period) * c->chans;                       \
-      const T *w = c->w ? (const T *)(const void *)c->w + ch0 : NULL; \
-      const T *b = c->b ? (const T *)(const void *)c->b + ch0 : NULL; \
-      if (c->inner == 1) {                                            \
-        for (int64_t k = 0; k < n; k++) y[k] = (x[k] - m) * rstd;     \
-        if (w)                                                        \
-          for (int64_t k = 0; k < n; k++) y[k] *= w[k];               \
-        if (b)                                                        \
-          for (int64_t k = 0; k < n; k++) y[k] += b[k];               \
-        continue;                                                     \
-      }                                                               \
-      for (int64_t ch = 0; ch < c->chans; ch++) {                     \
-        T a = w ? rstd * w[ch] : rstd, s = (b ? b[ch] : 0) - m * a;   \
-        const T *xc = x + ch * c->inner;                              \
-        T *yc = y + ch * c->inner;                                    \
-        for (int64_t k = 0; k < c->inner; k++) yc[k] = xc[k] * a + s; \
-      }                                                               \
-    }                                                                 \
-    return 0;                                                         \
+#define ROWS_FN(NAME, T, SUM)                                                         \
+  static int NAME(void *vc, int64_t lo, int64_t hi) {                                 \
+    const rows_ctx *c = vc;                                                           \
+    const int64_t n = c->len;                                                         \
+    for (int64_t r = lo; r < hi; r++) {                                               \
+      const T *x = (const T *)(const void *)c->x + r * n;                             \
+      T *y = (T *)(void *)c->y + r * n;                                               \
+      T m = c->rms ? 0 : (T)(SUM(x, n, 0, 0) / (double)n);                            \
+      T rstd = (T)(1 / sqrt(SUM(x, n, m, 1) / (double)n + c->eps));                   \
+      int64_t ch0 = (r % c->period) * c->chans;                                       \
+      const T *w = c->w ? (const T *)(const void *)c->w + ch0 : NULL;                 \
+      const T *b = c->b ? (const T *)(const void *)c->b + ch0 : NULL;                 \
+      if (c->inner == 1) { /* one pass, the affine variant chosen outside the loop */ \
+        if (w && b)                                                                   \
+          for (int64_t k = 0; k < n; k++) y[k] = (x[k] - m) * rstd * w[k] + b[k];     \
+        else if (w)                                                                   \
+          for (int64_t k = 0; k < n; k++) y[k] = (x[k] - m) * rstd * w[k];            \
+        else if (b)                                                                   \
+          for (int64_t k = 0; k < n; k++) y[k] = (x[k] - m) * rstd + b[k];            \
+        else                                                                          \
+          for (int64_t k = 0; k < n; k++) y[k] = (x[k] - m) * rstd;                   \
+        continue;                                                                     \
+      }                                                                               \
+      for (int64_t ch = 0; ch < c->chans; ch++) {                                     \
+        T a = w ? rstd * w[ch] : rstd, s = (b ? b[ch] : 0) - m * a;                   \
+        const T *xc = x + ch * c->inner;                                              \
+        T *yc = y + ch * c->inner;                                                    \
+        for (int64_t k = 0; k < c->inner; k++) yc[k] = xc[k] * a + s;                 \
+      }                                                                               \
+    }                                                                                 \
+    return 0;                                                                         \
   }
 ROWS_FN(rows_f32, float, sum_f32)
 ROWS_FN(rows_f64, double, sum_f64)
