@@ -319,3 +319,12 @@ describe("half-precision inputs", function()
     end
   end)
 end)
+
+describe("batch_norm in training", function()
+  it("checks both running statistics before writing either", function()
+    local rm, rv = lt.zeros(2), lt.ones(3)
+    raises("batch_norm: running_var must have shape [2], got [3]", F.batch_norm,
+      lt.tensor({ { 1, 10 }, { 3, 30 } }, "float32"), rm, rv, nil, nil, true)
+    assert.same({ 0, 0 }, rm:tolist())
+  end)
+end)

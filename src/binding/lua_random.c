@@ -8,8 +8,7 @@
  * Argument handling only: the stream and its transforms are the core's (lt_random.h). A
  * Generator userdata holds a pointer to an lt_generator: its own (inline) or the process's,
  * which every Lua state shares. Read by lua_init.c (ltl_part_random) and, for ltl_generator_opt
- * (lua_random.h), lua_nn_norm.c; calls the base
- * (lua_ud.h) and the core.
+ * (lua_random.h), lua_nn_norm.c; calls the base (lua_ud.h) and the core.
  */
 #include <math.h>
 #include <stdint.h>

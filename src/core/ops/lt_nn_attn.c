@@ -184,10 +184,12 @@ int lt_nn_dropout(lt_tensor *x, double p, int inplace, lt_generator *g, lt_tenso
 
 /* Softmax of each row of a contiguous float tensor in place: the row's largest value (eight
    lanes), exp(x - max) by lt_vmath, their sum, the scale. A row holding NaN or +inf, or of -inf
-   only, becomes NaN (exp of NaN), as torch's. */
+   only, becomes NaN (exp of NaN), as torch's. With inv, the rows are left unscaled and
+   inv[r] = 1 / sum: the blocked path scales the product's rows instead (Ev elements, not S). */
 typedef struct {
   char *p;
   int64_t n;
+  double *inv;
 } sm_ctx;
 
 #define SOFTMAX_FN(NAME, T, VEXP)                                                   \
@@ -211,6 +213,10 @@ typedef struct {
       double s = 0;                                                                 \
       for (; k < n; k++) s += x[k];                                                 \
       for (int l = 0; l < 8; l++) s += acc[l];                                      \
+      if (c->inv) {                                                                 \
+        c->inv[r] = 1 / s;                                                          \
+        continue;                                                                   \
+      }                                                                             \
       T inv = (T)(1 / s);                                                           \
       for (k = 0; k < n; k++) x[k] *= inv;                                          \
     }                                                                               \
@@ -224,7 +230,7 @@ SOFTMAX_FN(softmax_f64, double, lt_vmath_exp_f64)
 static void softmax_rows(lt_tensor *s) {
   int64_t n = s->shape[s->ndim - 1], rows = n > 0 ? lt_numel(s) / n : 0;
   if (rows == 0) return;
-  sm_ctx c = {lt_data(s), n};
+  sm_ctx c = {lt_data(s), n, NULL};
   lt_pool_run(rows, lt_pool_grain(rows, (double)n * 3 * (double)lt_esize(s)),
               s->dtype == LT_FLOAT64 ? softmax_f64 : softmax_f32, &c);
 }
@@ -274,7 +280,7 @@ static int attention_checks(const lt_tensor *q, const lt_tensor *k, const lt_ten
 
 /* Query rows per block of the blocked path: a block's scores (ROWS x S) stay in the cache
    between the two products and the softmax. */
-#define ROWS 64
+#define ROWS 256
 
 /* Whether the blocked path takes the call: one batch shape for q, k and v, no mask tensor,
    no dropout, sizes the BLAS takes, and the BLAS on for the dtype. */
@@ -298,8 +304,9 @@ static int attention_blocked(const lt_tensor *q, const lt_tensor *k, const lt_te
   int64_t L = q->shape[q->ndim - 2], E = q->shape[q->ndim - 1], S = k->shape[k->ndim - 2];
   int64_t Ev = v->shape[v->ndim - 1], batches = L > 0 ? lt_numel(q) / (L * E) : 0;
   size_t es = lt_esize(q);
-  char *buf = malloc((size_t)(ROWS * S) * es + 1);
-  if (!buf) return lt_fail_nomem(err, (size_t)(ROWS * S) * es);
+  char *buf = malloc((size_t)(ROWS * S) * es + ROWS * sizeof(double));
+  if (!buf) return lt_fail_nomem(err, (size_t)(ROWS * S) * es + ROWS * sizeof(double));
+  double *inv = (double *)(void *)(buf + (size_t)(ROWS * S) * es); /* es divides 8 */
   if (!lt_blas_enter()) {
     free(buf);
     return 1;
@@ -319,11 +326,18 @@ static int attention_blocked(const lt_tensor *q, const lt_tensor *k, const lt_te
           else
             ((double *)(void *)buf)[i * S + j] = -INFINITY;
         }
-      sm_ctx c = {buf, S};
+      sm_ctx c = {buf, S, inv};
       (es == 4 ? softmax_f32 : softmax_f64)(&c, 0, m);
+      char *orow = od + (size_t)((b * L + r0) * Ev) * es;
       lt_blas_gemm(o->dtype, 0, 0, m, (int)Ev, (int)S, one, buf, (int)S,
-                   vd + (size_t)(b * S * Ev) * es, (int)Ev, zero,
-                   od + (size_t)((b * L + r0) * Ev) * es, (int)Ev);
+                   vd + (size_t)(b * S * Ev) * es, (int)Ev, zero, orow, (int)Ev);
+      for (int i = 0; i < m; i++)
+        for (int64_t j = 0; j < Ev; j++) {
+          if (es == 4)
+            ((float *)(void *)orow)[i * Ev + j] *= (float)inv[i];
+          else
+            ((double *)(void *)orow)[i * Ev + j] *= inv[i];
+        }
     }
   lt_blas_leave();
   free(buf);

@@ -98,34 +98,37 @@ SUM_FN(sum_f32, float)
 SUM_FN(sum_f64, double)
 
 /* Rows [lo, hi): statistics, then y = x * a + s per channel. */
-#define ROWS_FN(NAME, T, SUM)                                         \
-  static int NAME(void *vc, int64_t lo, int64_t hi) {                 \
-    const rows_ctx *c = vc;                                           \
-    const int64_t n = c->len;                                         \
-    for (int64_t r = lo; r < hi; r++) {                               \
-      const T *x = (const T *)(const void *)c->x + r * n;             \
-      T *y = (T *)(void *)c->y + r * n;                               \
-      T m = c->rms ? 0 : (T)(SUM(x, n, 0, 0) / (double)n);            \
-      T rstd = (T)(1 / sqrt(SUM(x, n, m, 1) / (double)n + c->eps));   \
-      int64_t ch0 = (r % c->period) * c->chans;                       \
-      const T *w = c->w ? (const T *)(const void *)c->w + ch0 : NULL; \
-      const T *b = c->b ? (const T *)(const void *)c->b + ch0 : NULL; \
-      if (c->inner == 1) {                                            \
-        for (int64_t k = 0; k < n; k++) y[k] = (x[k] - m) * rstd;     \
-        if (w)                                                        \
-          for (int64_t k = 0; k < n; k++) y[k] *= w[k];               \
-        if (b)                                                        \
-          for (int64_t k = 0; k < n; k++) y[k] += b[k];               \
-        continue;                                                     \
-      }                                                               \
-      for (int64_t ch = 0; ch < c->chans; ch++) {                     \
-        T a = w ? rstd * w[ch] : rstd, s = (b ? b[ch] : 0) - m * a;   \
-        const T *xc = x + ch * c->inner;                              \
-        T *yc = y + ch * c->inner;                                    \
-        for (int64_t k = 0; k < c->inner; k++) yc[k] = xc[k] * a + s; \
-      }                                                               \
-    }                                                                 \
-    return 0;                                                         \
+#define ROWS_FN(NAME, T, SUM)                                                         \
+  static int NAME(void *vc, int64_t lo, int64_t hi) {                                 \
+    const rows_ctx *c = vc;                                                           \
+    const int64_t n = c->len;                                                         \
+    for (int64_t r = lo; r < hi; r++) {                                               \
+      const T *x = (const T *)(const void *)c->x + r * n;                             \
+      T *y = (T *)(void *)c->y + r * n;                                               \
+      T m = c->rms ? 0 : (T)(SUM(x, n, 0, 0) / (double)n);                            \
+      T rstd = (T)(1 / sqrt(SUM(x, n, m, 1) / (double)n + c->eps));                   \
+      int64_t ch0 = (r % c->period) * c->chans;                                       \
+      const T *w = c->w ? (const T *)(const void *)c->w + ch0 : NULL;                 \
+      const T *b = c->b ? (const T *)(const void *)c->b + ch0 : NULL;                 \
+      if (c->inner == 1) { /* one pass, the affine variant chosen outside the loop */ \
+        if (w && b)                                                                   \
+          for (int64_t k = 0; k < n; k++) y[k] = (x[k] - m) * rstd * w[k] + b[k];     \
+        else if (w)                                                                   \
+          for (int64_t k = 0; k < n; k++) y[k] = (x[k] - m) * rstd * w[k];            \
+        else if (b)                                                                   \
+          for (int64_t k = 0; k < n; k++) y[k] = (x[k] - m) * rstd + b[k];            \
+        else                                                                          \
+          for (int64_t k = 0; k < n; k++) y[k] = (x[k] - m) * rstd;                   \
+        continue;                                                                     \
+      }                                                                               \
+      for (int64_t ch = 0; ch < c->chans; ch++) {                                     \
+        T a = w ? rstd * w[ch] : rstd, s = (b ? b[ch] : 0) - m * a;                   \
+        const T *xc = x + ch * c->inner;                                              \
+        T *yc = y + ch * c->inner;                                                    \
+        for (int64_t k = 0; k < c->inner; k++) yc[k] = xc[k] * a + s;                 \
+      }                                                                               \
+    }                                                                                 \
+    return 0;                                                                         \
   }
 ROWS_FN(rows_f32, float, sum_f32)
 ROWS_FN(rows_f64, double, sum_f64)
@@ -293,11 +296,11 @@ static int channel_values(const lt_tensor *t, const char *what, int64_t ch, doub
 }
 
 /* Writes v (ch doubles) into the running statistic t, as torch: t = (1 - m) t + m v. */
-static int update_running(lt_tensor *t, const double *v, int64_t ch, double momentum,
-                          lt_error *err) {
+static int update_running(lt_tensor *t, const char *what, const double *v, int64_t ch,
+                          double momentum, lt_error *err) {
   double *old = malloc((size_t)ch * sizeof *old + 1);
   if (!old) return lt_fail_nomem(err, (size_t)ch * sizeof *old);
-  int rc = channel_values(t, "running statistic", ch, 0, old, err);
+  int rc = channel_values(t, what, ch, 0, old, err);
   lt_tensor *nv = NULL;
   if (!rc) rc = lt_tensor_new(LT_FLOAT64, 1, &ch, 0, &nv, err);
   if (!rc) {
@@ -323,18 +326,19 @@ static int bn_statistics(bn_ctx *c, lt_dtype ct, lt_tensor *rm, lt_tensor *rv, i
   if (count <= 1)
     return lt_fail(err, LT_EARG, "expected more than 1 value per channel when training, got %lld",
                    (long long)count);
-  int rc =
-      (rm && lt_nn_float(rm, "running_mean", err)) || (rv && lt_nn_float(rv, "running_var", err));
-  if (rc) return LT_EARG;
-  if ((rm && (rc = lt_check_writable(rm, err))) || (rv && (rc = lt_check_writable(rv, err))))
+  /* both checked (dtype, shape, writable) before either is written; read into the buffers the
+     statistics overwrite next */
+  int rc = channel_values(rm, "running_mean", c->ch, 0, c->mean, err);
+  if (!rc) rc = channel_values(rv, "running_var", c->ch, 0, c->var, err);
+  if (rc || (rm && (rc = lt_check_writable(rm, err))) || (rv && (rc = lt_check_writable(rv, err))))
     return rc;
   int64_t grain = lt_pool_grain(c->ch, (double)count * 2 * (ct == LT_FLOAT64 ? 8 : 4));
   lt_pool_run(c->ch, grain, ct == LT_FLOAT64 ? bn_stats_f64 : bn_stats_f32, c);
-  if (rm && (rc = update_running(rm, c->mean, c->ch, momentum, err))) return rc;
+  if (rm && (rc = update_running(rm, "running_mean", c->mean, c->ch, momentum, err))) return rc;
   if (!rv) return LT_OK;
   double *unb = c->s; /* free until the scale and shift are computed */
   for (int64_t k = 0; k < c->ch; k++) unb[k] = c->var[k] * (double)count / (double)(count - 1);
-  return update_running(rv, unb, c->ch, momentum, err);
+  return update_running(rv, "running_var", unb, c->ch, momentum, err);
 }
 
 int lt_nn_batch_norm(const lt_tensor *x, lt_tensor *rm, lt_tensor *rv, const lt_tensor *w,

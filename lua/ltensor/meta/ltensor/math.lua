@@ -1113,3 +1113,13 @@ function Tensor:matrix_exp() end
 ltensor.matrix_exp = Tensor.matrix_exp
 
 -- }======
+
+-- {====== decompositions ======
+
+--- The pseudo-inverse, as torch.pinverse: lt.linalg.pinv with rtol rcond (default 1e-15).
+---@param rcond? number
+---@return ltensor.Tensor
+function Tensor:pinverse(rcond) end
+ltensor.pinverse = Tensor.pinverse
+
+-- }======
