@@ -68,25 +68,29 @@ typedef struct {
       }                                                                                            \
     }                                                                                              \
   }                                                                                                \
-  /* A^T m A of each tile's 16 products (m[e * es + t]): its 2x2 outputs. */                       \
-  static void out_plane_##T(const wino_ctx *c, const T *m, T *y) {                                 \
-    int64_t tiles = c->th * c->tw, es = c->c * tiles, ti = 0, tj = 0;                              \
-    T buf[16][CHUNK];                                                                              \
-    for (int64_t t0 = 0; t0 < tiles; t0 += CHUNK) {                                                \
-      int64_t len = tiles - t0 < CHUNK ? tiles - t0 : CHUNK;                                       \
-      for (int e = 0; e < 16; e++) memcpy(buf[e], m + e * es + t0, (size_t)len * sizeof(T));       \
-      for (int64_t k = 0; k < len; k++, tj = tj + 1 < c->tw ? tj + 1 : (ti++, 0)) {                \
-        T s[2][4], r[2][2];                                                                        \
+  /* A^T m A of each tile's 16 products (m[e * es + t]): its 2x2 outputs. A row of tiles at a      \
+     time: its products copied into scratch (16 rows of tw), its two output rows made there        \
+     (2 rows of 2 tw), then copied to y as far as the output goes. */                              \
+  static void out_plane_##T(const wino_ctx *c, const T *m, T *y, T *scratch) {                     \
+    int64_t tw = c->tw, es = c->c * c->th * tw;                                                    \
+    T *p = scratch, *o = scratch + 16 * tw;                                                        \
+    for (int64_t ti = 0; ti < c->th; ti++) {                                                       \
+      for (int e = 0; e < 16; e++)                                                                 \
+        memcpy(p + e * tw, m + e * es + ti * tw, (size_t)tw * sizeof(T));                          \
+      for (int64_t tj = 0; tj < tw; tj++) {                                                        \
+        T s[2][4];                                                                                 \
         for (int b = 0; b < 4; b++) {                                                              \
-          T m0 = buf[b][k], m1 = buf[4 + b][k], m2 = buf[8 + b][k], m3 = buf[12 + b][k];           \
+          T m0 = p[b * tw + tj], m1 = p[(4 + b) * tw + tj], m2 = p[(8 + b) * tw + tj];             \
+          T m3 = p[(12 + b) * tw + tj];                                                            \
           s[0][b] = m0 + m1 + m2, s[1][b] = m1 - m2 - m3;                                          \
         }                                                                                          \
-        for (int a = 0; a < 2; a++)                                                                \
-          r[a][0] = s[a][0] + s[a][1] + s[a][2], r[a][1] = s[a][1] - s[a][2] - s[a][3];            \
-        for (int a = 0; a < 2 && 2 * ti + a < c->oh; a++)                                          \
-          for (int b = 0; b < 2 && 2 * tj + b < c->ow; b++)                                        \
-            y[(2 * ti + a) * c->ow + 2 * tj + b] = r[a][b];                                        \
+        for (int a = 0; a < 2; a++) {                                                              \
+          o[a * 2 * tw + 2 * tj] = s[a][0] + s[a][1] + s[a][2];                                    \
+          o[a * 2 * tw + 2 * tj + 1] = s[a][1] - s[a][2] - s[a][3];                                \
+        }                                                                                          \
       }                                                                                            \
+      for (int a = 0; a < 2 && 2 * ti + a < c->oh; a++)                                            \
+        memcpy(y + (2 * ti + a) * c->ow, o + a * 2 * tw, (size_t)c->ow * sizeof(T));               \
     }                                                                                              \
   }                                                                                                \
   /* G g G^T of the 3x3 kernel g (9 values), each of the 16 values to u + e * stride. */           \
@@ -127,13 +131,16 @@ static int in_piece(void *ctx, int64_t lo, int64_t hi) {
 static int out_piece(void *ctx, int64_t lo, int64_t hi) {
   const wino_ctx *c = ctx;
   int64_t tiles = c->th * c->tw, plane = c->oh * c->ow;
+  void *scratch = malloc((size_t)(20 * c->tw) * (c->f64 ? sizeof(double) : sizeof(float)));
+  if (!scratch) return 1;
   for (int64_t i = lo; i < hi; i++) {
     int64_t n = i / c->c, ch = i % c->c, at = n * 16 * c->c * tiles + ch * tiles;
     if (c->f64)
-      out_plane_double(c, (const double *)c->m + at, (double *)c->y + i * plane);
+      out_plane_double(c, (const double *)c->m + at, (double *)c->y + i * plane, scratch);
     else
-      out_plane_float(c, (const float *)c->m + at, (float *)c->y + i * plane);
+      out_plane_float(c, (const float *)c->m + at, (float *)c->y + i * plane, scratch);
   }
+  free(scratch);
   return 0;
 }
 
@@ -183,7 +190,8 @@ int lt_winograd(const lt_tensor *xb, const lt_tensor *w, lt_dtype ct, int64_t ph
   if (rc == LT_OK) {
     c.m = lt_data(m), c.y = lt_data(*res), c.c = cout;
     double bytes = (double)(oh * ow + 16 * tiles) * (double)es;
-    if (n > 0) lt_pool_run(n * cout, lt_pool_grain(n * cout, bytes), out_piece, &c);
+    if (n > 0 && lt_pool_run(n * cout, lt_pool_grain(n * cout, bytes), out_piece, &c) >= 0)
+      rc = lt_fail(err, LT_ENOMEM, "not enough memory for the transform's rows");
   }
   lt_tensor_free(u);
   lt_tensor_free(v);

@@ -18,7 +18,10 @@ local F = {}
 -- padding, dilation, output_size) are an integer or an array of one per spatial dim. Every
 -- optional argument may instead come in the trailing options table under torch's keyword name
 -- (not both). Convolutions lay the input's patches out as columns (im2col) feeding one matrix
--- product per sample and group (the BLAS where there is one). float32 and float64; float16 and
+-- product per sample and group (the BLAS where there is one); 3x3 kernels at stride 1 with 16
+-- channels or more go through Winograd's F(2x2, 3x3) (16 products per 4 outputs instead of 36;
+-- float32 results differ from the direct sum by rounding), depthwise ones through a direct
+-- kernel. float32 and float64; float16 and
 -- bfloat16 compute in float32 and return their dtype; integer inputs raise. The weight and
 -- bias must have the input's dtype.
 
