@@ -182,6 +182,7 @@ bench: build
 	./$(BUILD)/bench/bench_index
 	./$(BUILD)/bench/bench_sort
 	./$(BUILD)/bench/bench_files
+	./$(BUILD)/bench/bench_dist
 	./$(BUILD)/bench/bench_random
 	$(LUA_ENV) lua5.4 bench/gc_memory.lua
 

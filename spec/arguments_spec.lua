@@ -72,6 +72,8 @@ local VALID = {
   ["lt.searchsorted"] = function()
     return { lt.tensor({ 1, 3, 5 }), lt.tensor({ 2, 4 }), { right = true } }
   end,
+  ["lt.isin"] = function() return { T(), lt.tensor({ 2, 5 }), { invert = true } } end,
+  ["lt.bucketize"] = function() return { T(), lt.tensor({ 1, 3, 5 }), { right = true } } end,
   ["lt.Generator"] = function() return { 5 } end,
   ["lt.manual_seed"] = function() return { 5 } end,
   ["g:manual_seed"] = function() return { 5 } end,
@@ -90,6 +92,19 @@ local VALID = {
   ["lt.load"] = function() return { NPY, { mmap = false } } end,
   ["w:__dlpack"] = function() return { { max_version = { 1, 3 } } } end,
   ["dlpack.from_dlpack"] = function() return { T(), { copy = true } } end,
+  -- lt.linalg's decompositions and norms (lua_linalg_decomp.c)
+  ["lt.linalg.qr"] = function() return { T(), "complete" } end,
+  ["lt.linalg.svd"] = function() return { T(), false, {} } end,
+  ["lt.linalg.eigh"] = function() return { lt.eye(3), "U" } end,
+  ["lt.linalg.eigvalsh"] = function() return { lt.eye(3), "U" } end,
+  ["lt.linalg.eig"] = function() return { lt.eye(3) } end,
+  ["lt.linalg.eigvals"] = function() return { lt.eye(3) } end,
+  ["lt.linalg.lstsq"] = function() return { T(), T(), 1e-3, { driver = "gelsd" } } end,
+  ["lt.linalg.matrix_norm"] = function() return { T(), "nuc", { 1, 2 }, false, {} } end,
+  ["lt.linalg.vector_norm"] = function() return { T(), 2, 1, false, {} } end,
+  ["lt.linalg.norm"] = function() return { T(), 2, 1, false, {} } end,
+  ["lt.linalg.cond"] = function() return { lt.eye(3), 1 } end,
+  ["t:pinverse"] = function() return { 0.1 } end,
   -- methods
   ["t:size"] = function() return { 1 } end,
   ["t:stride"] = function() return { 1 } end,

@@ -744,11 +744,12 @@ static void test_math(void) {
 
 /* }====== */
 
-#include "numpy_host_files.h" /* 11: lt.save / lt.load against NumPy (test_files_np) */
-#include "numpy_host_funcs.h" /* 8: issue 16's functions (test_funcs_np) */
-#include "numpy_host_index.h" /* 9: indexing with tensors (test_index_np) */
-#include "numpy_host_sort.h"  /* 10: issue 15's sorting and scans (test_sort_np) */
-#include "numpy_host_stats.h" /* 12: issue 27's statistics (test_stats_np) */
+#include "numpy_host_decomp.h" /* lt.linalg's decompositions and norms (test_decomp_np) */
+#include "numpy_host_files.h"  /* 11: lt.save / lt.load against NumPy (test_files_np) */
+#include "numpy_host_funcs.h"  /* 8: issue 16's functions (test_funcs_np) */
+#include "numpy_host_index.h"  /* 9: indexing with tensors (test_index_np) */
+#include "numpy_host_sort.h"   /* 10: issue 15's sorting and scans (test_sort_np) */
+#include "numpy_host_stats.h"  /* 12: issue 27's statistics (test_stats_np) */
 
 #include "numpy_host_layout.h" /* 12: issue 27's layout functions (test_layout_np) */
 #include "numpy_host_linalg.h" /* 13: lt.linalg solve, inv, det, ... (test_linalg_np) */
@@ -792,6 +793,7 @@ int main(int argc, char **argv) {
   test_sort_np();
   test_stats_np();
   test_files_np();
+  test_decomp_np();
   test_layout_np();
   test_linalg_np();
 

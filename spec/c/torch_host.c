@@ -984,6 +984,7 @@ static void test_funcs(void) {
 
 /* }====== */
 
+#include "torch_host_dist.h"   /* 27b: issue 27's distances and searching (test_distances) */
 #include "torch_host_index.h"  /* 14: indexing with tensors (test_indexing) */
 #include "torch_host_linalg.h" /* 16: lt.linalg's products and matrix functions */
 #include "torch_host_shapes.h" /* 13: shapes and construction (test_shapes) */
@@ -1033,6 +1034,7 @@ int main(int argc, char **argv) {
   test_indexing();
   test_sorting();
   test_linalg_funcs();
+  test_distances();
   test_nn_conv();
   test_outlives_state(); /* closes the Lua state */
 

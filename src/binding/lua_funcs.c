@@ -3,8 +3,9 @@
  * every row, the method t:name(...), the in-place t:name_(...) and the module form
  * lt.name(t, ...) its forms name, each a closure of one dispatcher (call_row) over the row; the
  * operators (+ - * / // % ^ unary -, & | ~ << >> unary ~), which run the same rows; and the
- * elementwise functions whose arguments are not one or two operands: lerp, nan_to_num, clamp,
- * lt.where, masked_fill (with their module and in-place forms, funcs_forms).
+ * elementwise functions whose arguments are not one or two operands: lerp, nan_to_num, clamp
+ * (and its alias clip), lt.where, lt.polar, masked_fill (with their module and in-place forms,
+ * funcs_forms).
  *
  * Every call follows the argument layer (lua_ud.h): trailing nils are absent, an extra
  * argument raises, the row's one option (torch's keyword-only argument: add's alpha, div's
@@ -217,11 +218,11 @@ static const luaL_Reg funcs_metameth[] = {
 
 /* }====== */
 
-/* {====== lerp, nan_to_num, clamp, where, masked_fill ====== */
+/* {====== lerp, nan_to_num, clamp, polar, where, masked_fill ====== */
 
-/* t:clamp(min, max) (either may be nil) and clamp_ */
-static int clamp(lua_State *L, int inplace) {
-  const char *name = inplace ? "clamp_" : "clamp";
+/* t:clamp(min, max) (either may be nil) and clamp_; clip and clip_ are their aliases, as torch's.
+ */
+static int clamp(lua_State *L, int inplace, const char *name) {
   ltl_args(L, 1, 2, 0, name);
   lt_tensor *t = ltl_check(L, 1), *res;
   lt_operand lo, hi;
@@ -234,8 +235,20 @@ static int clamp(lua_State *L, int inplace) {
     return ltl_error(L, "%s: %s", name, err.msg);
   return result(L, inplace);
 }
-static int m_clamp(lua_State *L) { return clamp(L, 0); }
-static int m_clamp_(lua_State *L) { return clamp(L, 1); }
+static int m_clamp(lua_State *L) { return clamp(L, 0, "clamp"); }
+static int m_clamp_(lua_State *L) { return clamp(L, 1, "clamp_"); }
+static int m_clip(lua_State *L) { return clamp(L, 0, "clip"); }
+static int m_clip_(lua_State *L) { return clamp(L, 1, "clip_"); }
+
+/* lt.polar(abs, angle): a complex tensor (module only, as torch). */
+static int f_polar(lua_State *L) {
+  ltl_args(L, 0, 2, 0, "polar");
+  lt_tensor *a = ltl_check(L, 1), *b = ltl_check(L, 2);
+  lt_error err;
+  ltl_ud *ud = ltl_newud(L);
+  if (lt_polar(a, b, &ud->t, &err)) return ltl_error(L, "polar: %s", err.msg);
+  return 1;
+}
 
 /* lt.where(cond, a, b) */
 static int f_where(lua_State *L) {
@@ -321,9 +334,10 @@ static const struct {
 } funcs_forms[] = {{"lerp", m_lerp, m_lerp_},
                    {"nan_to_num", m_nan_to_num, m_nan_to_num_},
                    {"clamp", m_clamp, m_clamp_},
+                   {"clip", m_clip, m_clip_},
                    {"masked_fill", m_masked_fill, m_masked_fill_}};
 /* The module's own. */
-static const luaL_Reg funcs_funcs[] = {{"where", f_where}, {NULL, NULL}};
+static const luaL_Reg funcs_funcs[] = {{"where", f_where}, {"polar", f_polar}, {NULL, NULL}};
 
 /* }====== */
 

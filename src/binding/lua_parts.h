@@ -62,11 +62,16 @@ extern const ltl_part ltl_part_spaces;
 extern const ltl_part ltl_part_linalg_solve;
 /* lt.linalg.matrix_exp, multi_dot, vecdot, cross, diagonal; t:matrix_exp (lua_linalg_funcs.c). */
 extern const ltl_part ltl_part_linalg_funcs;
+/* lt.linalg's qr, svd, eigh, eig, lstsq, pinv, matrix_rank, norms, cond; t:pinverse
+   (lua_linalg_decomp.c; after ltl_part_spaces). */
+extern const ltl_part ltl_part_linalg_decomp;
 /* lt.config: the BLAS, the memory budget (lua_config.c). */
 extern const ltl_part ltl_part_config;
 /* index_select, gather, scatter, take, masked_select, nonzero, ..., lt.where(cond)
    (lua_gather.c; after ltl_part_math, whose lt.where it extends). */
 extern const ltl_part ltl_part_gather;
+/* cdist, pdist, isin, bucketize, unique_consecutive (lua_dist.c). */
+extern const ltl_part ltl_part_dist;
 
 /* conv1d/2d/3d, conv_transpose1d/2d, the pools, unfold, fold in lt.nn.functional
    (lua_nn_conv.c; after ltl_part_spaces). */

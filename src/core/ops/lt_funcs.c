@@ -1,7 +1,7 @@
 /*
  * lt_funcs.c -- the elementwise functions (see lt_funcs.h): the kernels and the rows lt_funcs[]
  * made from the table lt_funcs_table.h, the two calls that run a row (lt_unary, lt_binary), and
- * lerp and nan_to_num.
+ * lerp, nan_to_num and polar.
  *
  * Every kernel of the table is generated here from its expression: one function per (function,
  * computation dtype), called once per inner run of lt_iter, with a contiguous path the compiler
@@ -79,6 +79,7 @@ static double fl_rem(double a, double b) {
 
 #define SQRT_2_OVER_PI 0x1.9884533d43651p-1
 #define SQRT1_2 0x1.6a09e667f3bcdp-1
+#define LOG2_E 0x1.71547652b82fep+0 /* 1 / log(2) */
 
 static double gelu_tanh_d(double x) {
   return 0.5 * x * (1.0 + tanh(SQRT_2_OVER_PI * (x + 0.044715 * x * x * x)));
@@ -465,6 +466,40 @@ int lt_nan_to_num(const lt_tensor *a, const double *nan, const double *posinf, c
   const lt_operand oa = {a, {LT_SK_INT, {0}, 0}, 0}, *ops[1] = {&oa};
   return run_converted(ct == LT_FLOAT32 ? nan_to_num_FLOAT32 : nan_to_num_FLOAT64, NULL, &c, 1, ops,
                        ct, ct, a->dtype, inplace, out, "failed", err);
+}
+
+/* }====== */
+
+/* {====== polar ====== */
+
+/* abs * (cos(angle) + i sin(angle)), of float32 (complex64) or float64 (complex128) operands. */
+#define POLAR(E, T, C)                                                            \
+  static int polar_##E(void *ctx, char *const *p, const int64_t *st, int64_t n) { \
+    (void)ctx;                                                                    \
+    for (int64_t i = 0; i < n; i++) {                                             \
+      T r = *(const T *)(const void *)(p[1] + i * st[1]);                         \
+      T a = *(const T *)(const void *)(p[2] + i * st[2]);                         \
+      *(C *)(void *)(p[0] + i * st[0]) = (C){r * LM(cos, a), r * LM(sin, a)};     \
+    }                                                                             \
+    return 0;                                                                     \
+  }
+POLAR(FLOAT32, float, lt_c64)
+POLAR(FLOAT64, double, lt_c128)
+
+int lt_polar(const lt_tensor *abs, const lt_tensor *angle, lt_tensor **out, lt_error *err) {
+  lt_dtype dt = abs->dtype;
+  if ((dt != LT_FLOAT32 && dt != LT_FLOAT64) || angle->dtype != dt)
+    return lt_fail(err, LT_EARG,
+                   "expected abs and angle both float32 or both float64, got %s and %s",
+                   dt < LT_NDTYPES ? lt_dtypes[dt].name : "opaque",
+                   angle->dtype < LT_NDTYPES ? lt_dtypes[angle->dtype].name : "opaque");
+  const lt_operand oa = {abs, {LT_SK_INT, {0}, 0}, 0}, ob = {angle, {LT_SK_INT, {0}, 0}, 0};
+  const lt_operand *ops[2] = {&oa, &ob};
+  int rc = check_readable(2, ops, err);
+  if (rc) return rc;
+  lt_dtype ct = dt == LT_FLOAT32 ? LT_COMPLEX64 : LT_COMPLEX128;
+  return run_converted(dt == LT_FLOAT32 ? polar_FLOAT32 : polar_FLOAT64, NULL, NULL, 2, ops, dt, ct,
+                       ct, NULL, out, "failed", err);
 }
 
 /* }====== */

@@ -1,8 +1,8 @@
 /*
  * lt_funcs.h -- the elementwise functions f(x) and f(x, y): add, mul, the comparisons, the
  * bitwise operations, neg, abs, exp, sigmoid, erf, isnan ... (every entry of lt_funcs_table.h),
- * with broadcasting and PyTorch's type promotion (lt_promote.h); and lerp and nan_to_num, whose
- * arguments are not two operands. Lua-free.
+ * with broadcasting and PyTorch's type promotion (lt_promote.h); and lerp, nan_to_num and polar,
+ * whose arguments or results the rows do not describe. Lua-free.
  *
  * Definitions are data: each function is one row of lt_funcs[] -- its name, dtype rule, kernels
  * per computation dtype, Lua forms, option and messages -- made by lt_funcs.c from the table
@@ -74,5 +74,9 @@ int lt_lerp(const lt_operand *a, const lt_operand *end, const lt_operand *weight
    finite value, its lowest). Integers and bool are copied unchanged; complex fails. */
 int lt_nan_to_num(const lt_tensor *a, const double *nan, const double *posinf, const double *neginf,
                   lt_tensor *inplace, lt_tensor **out, lt_error *err);
+
+/* polar(abs, angle) = abs * (cos(angle) + i sin(angle)), broadcast: both float32 (a complex64
+   result) or both float64 (complex128); else LT_EARG. */
+int lt_polar(const lt_tensor *abs, const lt_tensor *angle, lt_tensor **out, lt_error *err);
 
 #endif

@@ -190,6 +190,25 @@ LT_V2(HYPOT, FLOAT32, lt_vmath_hypot_f32)
 LT_K2(HYPOT, F64, hypot(x, y))
 LT_REF(HYPOT, ANY, ANY, hypot(x, y))
 
+/* log(exp(x) + exp(y)) without overflow: the larger plus log1p of exp of the difference; equal
+   infinities give themselves (the difference would be NaN). Floating dtypes only, as torch. */
+LT_FN(LOGADDEXP, logaddexp, 2, SAME, ML, NULL, "floating point expected", NULL)
+LT_K2(LOGADDEXP, FLT, x == y && x - x != 0 ? x
+                      : x > y ? x + LM(log1p, LM(exp, y - x)) : y + LM(log1p, LM(exp, x - y)))
+LT_REF(LOGADDEXP, ANY, ANY, log(exp(x) + exp(y)))
+
+/* log2(2^x + 2^y), the same way in base 2 */
+LT_FN(LOGADDEXP2, logaddexp2, 2, SAME, ML, NULL, "floating point expected", NULL)
+LT_K2(LOGADDEXP2, FLT, x == y && x - x != 0 ? x
+                       : x > y ? x + LM(log1p, LM(exp2, y - x)) * (T)LOG2_E
+                               : y + LM(log1p, LM(exp2, x - y)) * (T)LOG2_E)
+LT_REF(LOGADDEXP2, ANY, ANY, log2(exp2(x) + exp2(y)))
+
+/* x * log(y), 0 where x is 0 unless y is NaN; integers and bool give float32 */
+LT_FN(XLOGY, xlogy, 2, FLOAT, MIL, NULL, NULL, NULL)
+LT_K2(XLOGY, FLT, y != y ? y : x == 0 ? (T)0 : x * LM(log, y))
+LT_REF(XLOGY, ANY, POS, x == 0 ? 0 : x * log(y))
+
 /* }====== */
 
 /* {====== comparisons and logic ====== */
@@ -339,6 +358,13 @@ LT_REF(RELU, ANY, NONE, x > 0 ? x : 0)
 /* {====== unary: floating functions (integers and bool give float32) ====== */
 
 LT_VMATH(SQRT, sqrt, POS)
+
+/* 1 / x; integers and bool give float32 (1 / 0 is inf) */
+LT_FN(RECIPROCAL, reciprocal, 1, FLOAT, MIL, NULL, NULL, NULL)
+LT_K1(RECIPROCAL, FLT, (T)1 / x)
+LT_K1(RECIPROCAL, CPX, CPX_DIV(((T){1, 0}), x))
+LT_REF(RECIPROCAL, NZ, NONE, 1 / x)
+LT_REFC(RECIPROCAL, 1 / x)
 
 LT_FN(RSQRT, rsqrt, 1, FLOAT, MIL, NULL, NULL, NULL)
 LT_K1(RSQRT, FLT, (T)1 / LM(sqrt, x))

@@ -170,3 +170,59 @@ function Tensor:masked_scatter_(mask, src) end
 function Tensor:nonzero(opts) end; ltensor.nonzero = Tensor.nonzero
 
 -- }======
+
+-- {====== distances and searching (src/binding/lua_dist.c) ======
+
+--- torch.isin: whether each element of elements is among test_elements (either may be a
+--- number, not both), a bool tensor of elements' shape; dtypes promoted, -0.0 equal to 0.0, a
+--- NaN among nothing. {invert = true} negates it; assume_unique is accepted and changes
+--- nothing. Complex is refused. Large test sets are sorted once and searched.
+---@param elements ltensor.Operand
+---@param test_elements ltensor.Operand
+---@param opts? {assume_unique:boolean,invert:boolean}
+---@return ltensor.Tensor
+function ltensor.isin(elements, test_elements, opts) end
+
+--- torch.bucketize: for each value of input (a tensor or a number), the 1-based bucket among
+--- the sorted 1-d boundaries, as lt.searchsorted(boundaries, input) gives it (torch's 0-based
+--- index + 1): boundaries[i - 1] < v <= boundaries[i], or boundaries[i - 1] <= v <
+--- boundaries[i] with {right = true}. int64 in input's shape, int32 with {out_int32 = true}.
+---@param input ltensor.Operand
+---@param boundaries ltensor.Tensor
+---@param opts? {right:boolean,out_int32:boolean}
+---@return ltensor.Tensor
+function ltensor.bucketize(input, boundaries, opts) end
+
+--- The first element of every run of equal consecutive elements (read in row-major order, a
+--- 1-d result; a NaN equals nothing), or with {dim = d} of every run of equal consecutive
+--- slices along d. return_inverse adds each element's 1-based run (t's shape; with dim, one
+--- per slice), return_counts each run's length, in that order, as torch.unique_consecutive.
+---@param opts? {return_inverse:boolean,return_counts:boolean,dim:integer}
+---@return ltensor.Tensor values
+---@return ltensor.Tensor? inverse # int64, 1-based, with return_inverse
+---@return ltensor.Tensor? counts # int64, with return_counts
+function Tensor:unique_consecutive(opts) end; ltensor.unique_consecutive = Tensor.unique_consecutive
+
+--- torch.cdist: the p-norm distance of every row of x1 (..., P, M) to every row of x2 (..., R,
+--- M), (..., P, R) with the batch dims broadcast; float32 or float64, both the same. p = 0
+--- counts differing coordinates, p = math.huge takes the largest difference. For p = 2,
+--- compute_mode "use_mm_for_euclid_dist_if_necessary" (the default: when P or R is over 25),
+--- "use_mm_for_euclid_dist" or "donot_use_mm_for_euclid_dist" chooses the matrix-product form
+--- sqrt(max(|a|^2 + |b|^2 - 2 a.b, 0)) through the BLAS (faster, less exact for close points),
+--- positionally or as {compute_mode = }.
+---@param x1 ltensor.Tensor
+---@param x2 ltensor.Tensor
+---@param p? number default 2
+---@param compute_mode? "use_mm_for_euclid_dist_if_necessary"|"use_mm_for_euclid_dist"|"donot_use_mm_for_euclid_dist"
+---@param opts? {compute_mode:string}
+---@return ltensor.Tensor
+function ltensor.cdist(x1, x2, p, compute_mode, opts) end
+
+--- torch.pdist: the p-norm distance of rows i < j of the N x M input (float32 or float64), a
+--- 1-d tensor of N (N - 1) / 2 in row-major order of (i, j).
+---@param input ltensor.Tensor
+---@param p? number default 2
+---@return ltensor.Tensor
+function ltensor.pdist(input, p) end
+
+-- }======

@@ -208,6 +208,31 @@ ltensor.hypot = Tensor.hypot
 ---@return ltensor.Tensor self
 function Tensor:hypot_(other) end
 
+--- log(exp(t) + exp(other)) without overflow, as torch.logaddexp; floating dtypes only (no
+--- in-place form, as torch).
+---@param other ltensor.Operand
+---@return ltensor.Tensor
+function Tensor:logaddexp(other) end
+ltensor.logaddexp = Tensor.logaddexp
+
+--- log2(2^t + 2^other) without overflow, as torch.logaddexp2; floating dtypes only.
+---@param other ltensor.Operand
+---@return ltensor.Tensor
+function Tensor:logaddexp2(other) end
+ltensor.logaddexp2 = Tensor.logaddexp2
+
+--- t * log(other), 0 where t is 0 unless other is NaN, as torch.xlogy; integers and bool
+--- give float32; complex is refused.
+---@param other ltensor.Operand
+---@return ltensor.Tensor
+function Tensor:xlogy(other) end
+ltensor.xlogy = Tensor.xlogy
+
+--- In place: xlogy written into t (a floating t).
+---@param other ltensor.Operand
+---@return ltensor.Tensor self
+function Tensor:xlogy_(other) end
+
 -- }======
 
 -- {====== elementwise: unary ======
@@ -509,6 +534,15 @@ ltensor.rsqrt = Tensor.rsqrt
 ---@return ltensor.Tensor self
 function Tensor:rsqrt_() end
 
+--- 1 / t; integers and bool give float32 (1 / 0 is inf), complex divides.
+---@return ltensor.Tensor
+function Tensor:reciprocal() end
+ltensor.reciprocal = Tensor.reciprocal
+
+--- In place: reciprocal written into t (a floating or complex t).
+---@return ltensor.Tensor self
+function Tensor:reciprocal_() end
+
 --- The error function.
 ---@return ltensor.Tensor
 function Tensor:erf() end
@@ -591,6 +625,26 @@ ltensor.clamp = Tensor.clamp
 ---@param max? ltensor.Operand
 ---@return ltensor.Tensor self
 function Tensor:clamp_(min, max) end
+
+--- clamp under torch's other name: each element limited to [min, max] (either may be nil).
+---@param min? ltensor.Operand
+---@param max? ltensor.Operand
+---@return ltensor.Tensor
+function Tensor:clip(min, max) end
+ltensor.clip = Tensor.clip
+
+--- In place: clip (clamp) written into t.
+---@param min? ltensor.Operand
+---@param max? ltensor.Operand
+---@return ltensor.Tensor self
+function Tensor:clip_(min, max) end
+
+--- torch.polar: the complex tensor abs * (cos(angle) + i sin(angle)), broadcast; abs and angle
+--- both float32 (complex64) or both float64 (complex128).
+---@param abs ltensor.Tensor
+---@param angle ltensor.Tensor
+---@return ltensor.Tensor
+function ltensor.polar(abs, angle) end
 
 --- value where mask is true, t elsewhere, in t's dtype.
 ---@param mask ltensor.Tensor a bool tensor, broadcast
@@ -1039,5 +1093,15 @@ ltensor.matrix_power = Tensor.matrix_power
 ---@return ltensor.Tensor
 function Tensor:matrix_exp() end
 ltensor.matrix_exp = Tensor.matrix_exp
+
+-- }======
+
+-- {====== decompositions ======
+
+--- The pseudo-inverse, as torch.pinverse: lt.linalg.pinv with rtol rcond (default 1e-15).
+---@param rcond? number
+---@return ltensor.Tensor
+function Tensor:pinverse(rcond) end
+ltensor.pinverse = Tensor.pinverse
 
 -- }======
