@@ -248,6 +248,32 @@ for k, f in pairs({
   VALID[k] = f
 end
 
+-- lt.nn.functional's convolutions and pools: every optional argument at its default.
+local NN_CONV_VALID = {
+  conv1d = function() return { lt.ones(1, 2, 5), lt.ones(3, 2, 3), lt.zeros(3), 1, 0, 1, 1 } end,
+  conv2d = function() return { lt.ones(1, 2, 5, 5), lt.ones(3, 2, 3, 3), lt.zeros(3), 1, 0, 1, 1 } end,
+  conv3d = function()
+    return { lt.ones(1, 2, 4, 4, 4), lt.ones(3, 2, 2, 2, 2), lt.zeros(3), 1, 0, 1, 1 }
+  end,
+  conv_transpose1d = function()
+    return { lt.ones(1, 2, 5), lt.ones(2, 3, 3), lt.zeros(3), 1, 0, 0, 1, 1 }
+  end,
+  conv_transpose2d = function()
+    return { lt.ones(1, 2, 5, 5), lt.ones(2, 3, 3, 3), lt.zeros(3), 1, 0, 0, 1, 1 }
+  end,
+  unfold = function() return { lt.ones(1, 2, 4, 4), 2, 1, 0, 1 } end,
+  fold = function() return { lt.ones(1, 8, 9), { 4, 4 }, 2, 1, 0, 1 } end,
+  max_pool1d = function() return { lt.ones(1, 2, 6), 2, 2, 0, 1, false, false } end,
+  max_pool2d = function() return { lt.ones(1, 2, 6, 6), 2, 2, 0, 1, false, false } end,
+  avg_pool1d = function() return { lt.ones(1, 2, 6), 2, 2, 0, false, true } end,
+  avg_pool2d = function() return { lt.ones(1, 2, 6, 6), 2, 2, 0, false, true, 4 } end,
+  adaptive_avg_pool1d = function() return { lt.ones(1, 2, 6), 3 } end,
+  adaptive_avg_pool2d = function() return { lt.ones(1, 2, 6, 6), 3 } end,
+  adaptive_max_pool1d = function() return { lt.ones(1, 2, 6), 3, false } end,
+  adaptive_max_pool2d = function() return { lt.ones(1, 2, 6, 6), 3, false } end,
+}
+for n, f in pairs(NN_CONV_VALID) do VALID["lt.nn.functional." .. n] = f end
+
 -- A value of a parameter's type: its first alternative. Options tables are empty.
 local BY_TYPE = {
   integer = function() return 1 end,

@@ -988,6 +988,7 @@ static void test_funcs(void) {
 #include "torch_host_dist.h"    /* 27b: issue 27's distances and searching (test_distances) */
 #include "torch_host_index.h"   /* 14: indexing with tensors (test_indexing) */
 #include "torch_host_linalg.h"  /* 16: lt.linalg's products and matrix functions */
+#include "torch_host_nn_conv.h" /* 17: convolutions and pools (test_nn_conv) */
 #include "torch_host_nn_norm.h" /* 28a: nn norms, resizing, attention (test_nn_norm) */
 #include "torch_host_shapes.h"  /* 13: shapes and construction (test_shapes) */
 #include "torch_host_sort.h"    /* 15: issue 15's sorting and scans (test_sorting) */
@@ -1037,6 +1038,7 @@ int main(int argc, char **argv) {
   test_linalg_funcs();
   test_distances();
   test_nn_norm();
+  test_nn_conv();
   test_outlives_state(); /* closes the Lua state */
 
   section("7: Py_FinalizeEx frees the last export");

@@ -75,4 +75,8 @@ extern const ltl_part ltl_part_gather;
 /* cdist, pdist, isin, bucketize, unique_consecutive (lua_dist.c). */
 extern const ltl_part ltl_part_dist;
 
+/* conv1d/2d/3d, conv_transpose1d/2d, the pools, unfold, fold in lt.nn.functional
+   (lua_nn_conv.c; after ltl_part_spaces). */
+extern const ltl_part ltl_part_nn_conv;
+
 #endif
