@@ -8,14 +8,16 @@
  * inputs), batched, unbatched and with an empty batch. Cases: conv1d/2d/3d with stride,
  * padding (numbers, arrays, 'same' with an even kernel, 'valid', padding larger than the
  * input), dilation, groups (groups = channels: depthwise, with a depth multiplier), 1x1 kernels
- * (the path without im2col), one input channel a group (the direct path), a kernel as large as the
- * input; conv_transpose1d/2d with stride, padding, output_padding, groups and dilation; max, avg
- * and adaptive pools with ceil_mode, count_include_pad, divisor_override, dilation and windows that
- * do not divide the input; unfold and fold. Values agree within 1e-5 relative and absolute for
- * float32 (conv sums run in another order than torch's: the BLAS's blocking against mkldnn's) and
- * 1e-12 for float64; indices exactly (ltensor's are torch's plus one). float16 inputs compute in
- * float32 and come back as float16: checked against torch's float32 result rounded to float16
- * (torch 1.13 has no float16 convolution on the CPU), within 1e-2.
+ * (the path without im2col), 3x3 kernels of 16 channels and more (Winograd's F(2x2, 3x3):
+ * even and odd output sizes, asymmetric and large padding), one input channel a group (the direct
+ * path), a kernel as large as the input; conv_transpose1d/2d with stride, padding, output_padding,
+ * groups and dilation; max, avg and adaptive pools with ceil_mode, count_include_pad,
+ * divisor_override, dilation and windows that do not divide the input; unfold and fold. Values
+ * agree within 1e-5 relative and absolute for float32 (conv sums run in another order than torch's:
+ * the BLAS's blocking against mkldnn's) and 1e-12 for float64; indices exactly (ltensor's are
+ * torch's plus one). float16 inputs compute in float32 and come back as float16: checked against
+ * torch's float32 result rounded to float16 (torch 1.13 has no float16 convolution on the CPU),
+ * within 1e-2.
  */
 
 static const char *const nn_conv_cases[][2] = {
@@ -42,6 +44,12 @@ static const char *const nn_conv_cases[][2] = {
     {"F.conv2d(X2, W2F)", "F.conv2d(X2, W2F)"},
     {"F.conv2d(X2[2], W2, B2, 1, 1)", "F.conv2d(X2[1], W2, B2, 1, 1)"},
     {"F.conv2d(X2E, W2, B2, 1, 1)", "F.conv2d(X2E, W2, B2, 1, 1)"},
+    {"F.conv2d(XW, WW, BW, 1, 1)", "F.conv2d(XW, WW, BW, 1, 1)"},
+    {"F.conv2d(XW, WW)", "F.conv2d(XW, WW)"},
+    {"F.conv2d(XWT, WW, BW, 1, {2, 0})", "F.conv2d(XWT, WW, BW, 1, (2, 0))"},
+    {"F.conv2d(XWT, WW, nil, 1, 'same')", "F.conv2d(XWT, WW, None, 1, 'same')"},
+    {"F.conv2d(XW[2], WW, BW, 1, 3)", "F.conv2d(XW[1], WW, BW, 1, 3)"},
+    {"F.conv2d(XW:narrow(3, 1, 3):narrow(4, 1, 4), WW)", "F.conv2d(XW[:, :, :3, :4], WW)"},
     {"F.conv3d(X3, W3, nil, 1, 1)", "F.conv3d(X3, W3, None, 1, 1)"},
     {"F.conv3d(X3, W3, B3, {1, 2, 2}, {0, 1, 2})", "F.conv3d(X3, W3, B3, (1, 2, 2), (0, 1, 2))"},
     {"F.conv_transpose1d(X1, WT1, B3)", "F.conv_transpose1d(X1, WT1, B3)"},
@@ -119,11 +127,14 @@ static void test_nn_conv(void) {
               "W2F, X2E, W2C = r(2, 4, 7, 8), X2[:0], r(6, 1, 3, 3)\n"
               "X3, W3, B3 = r(1, 2, 5, 6, 7), r(3, 2, 2, 3, 3), r(3)\n"
               "WT1, WT1G, WT2, WT2G = r(4, 3, 3), r(4, 2, 3), r(4, 3, 3, 3), r(4, 2, 3, 3)\n"
-              "FX, FX2 = r(2, 24, 36), r(2, 24, 16)",
+              "FX, FX2 = r(2, 24, 36), r(2, 24, 16)\n"
+              "XW, WW, BW = r(2, 16, 9, 11), r(20, 16, 3, 3), r(20)\n"
+              "XWT = r(2, 16, 12, 9).transpose(2, 3)",
               dt));
-    static const char *const names[] = {
-        "X1",  "W1",  "W1G", "B1",  "X2", "W2", "W2G", "B2",  "X2T",  "W2E", "DW",   "DW2", "W11",
-        "B11", "W2F", "X2E", "W2C", "X3", "W3", "B3",  "WT1", "WT1G", "WT2", "WT2G", "FX",  "FX2"};
+    static const char *const names[] = {"X1",  "W1",  "W1G", "B1",  "X2",  "W2",   "W2G", "B2",
+                                        "X2T", "W2E", "DW",  "DW2", "W11", "B11",  "W2F", "X2E",
+                                        "W2C", "X3",  "W3",  "B3",  "WT1", "WT1G", "WT2", "WT2G",
+                                        "FX",  "FX2", "XW",  "WW",  "BW",  "XWT"};
     for (size_t i = 0; i < sizeof names / sizeof *names; i++)
       CHECK(torch_to_lua(names[i], "%s", names[i]));
     CHECK(py_ok("FTOL = %s", d ? "1e-12" : "1e-5"));
@@ -138,5 +149,5 @@ static void test_nn_conv(void) {
   set_context("%s", "");
   CHECK(lua_ok(
             "X1, W1, W1G, B1, X2, W2, W2G, B2, X2T, W2E, DW, DW2, W11, B11, W2F, X2E, W2C = nil") &&
-        lua_ok("X3, W3, B3, WT1, WT1G, WT2, WT2G, FX, FX2, F, r = nil"));
+        lua_ok("X3, W3, B3, WT1, WT1G, WT2, WT2G, FX, FX2, XW, WW, BW, XWT, F, r = nil"));
 }

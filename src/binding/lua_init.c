@@ -23,13 +23,13 @@
 /* The parts, in the order they fill the tables (lua_dlpack.c makes the capsule metatables that
    the bookkeeping holds). */
 static const ltl_part *const parts[] = {
-    &ltl_part_tensor,  &ltl_part_index,         &ltl_part_math,         &ltl_part_funcs,
-    &ltl_part_reduce,  &ltl_part_softmax,       &ltl_part_sort,         &ltl_part_einsum,
-    &ltl_part_dlpack,  &ltl_part_wrapper,       &ltl_part_shape,        &ltl_part_gather,
-    &ltl_part_file,    &ltl_part_random,        &ltl_part_config,       &ltl_part_spaces,
-    &ltl_part_layout,  &ltl_part_stats,         &ltl_part_linalg_solve, &ltl_part_linalg_funcs,
-    &ltl_part_dist,    &ltl_part_linalg_decomp, &ltl_part_nn_norm,      &ltl_part_nn_act,
-    &ltl_part_nn_conv,
+    &ltl_part_tensor, &ltl_part_index,         &ltl_part_math,         &ltl_part_funcs,
+    &ltl_part_reduce, &ltl_part_softmax,       &ltl_part_sort,         &ltl_part_einsum,
+    &ltl_part_dlpack, &ltl_part_wrapper,       &ltl_part_shape,        &ltl_part_gather,
+    &ltl_part_file,   &ltl_part_random,        &ltl_part_config,       &ltl_part_spaces,
+    &ltl_part_layout, &ltl_part_stats,         &ltl_part_linalg_solve, &ltl_part_linalg_funcs,
+    &ltl_part_dist,   &ltl_part_linalg_decomp, &ltl_part_nn_norm,      &ltl_part_nn_conv,
+    &ltl_part_nn_act,
 };
 
 static void open_part(lua_State *L, const ltl_part *p, const ltl_tables *at) {

@@ -375,7 +375,7 @@ static int try_blocked(const lt_tensor *q, const lt_tensor *k, const lt_tensor *
     lt_tensor_free(o);
     return LT_OK;
   }
-  if (!rc) rc = lt_nn_norm_finish(&o, q->dtype, err);
+  if (!rc) rc = lt_nn_finish(&o, q->dtype, err);
   *done = 1;
   return lt_give(rc, o, out);
 }
@@ -400,7 +400,7 @@ int lt_nn_attention(const lt_tensor *q, const lt_tensor *k, const lt_tensor *v,
     lt_tensor_free(ck);
     lt_tensor_free(cv);
     lt_tensor_free(cm);
-    if (!rc) rc = lt_nn_norm_finish(&r, q->dtype, err);
+    if (!rc) rc = lt_nn_finish(&r, q->dtype, err);
     return lt_give(rc, r, out);
   }
   int done;

@@ -3,7 +3,7 @@
  * Lua-free.
  *
  * Every function here works on a batched, contiguous input in its computation dtype (an
- * unbatched one is viewed with a batch of 1, then dropped again by lt_nn_finish). The spatial
+ * unbatched one is viewed with a batch of 1, then dropped again by lt_nn_give). The spatial
  * dims are always three (a 1-d or 2-d problem has leading dims of size 1, kernel 1, stride 1),
  * so one im2col and one col2im serve conv1d to conv3d. Both work one (N, C) plane per item of
  * the worker pool: plane i reads or writes rows [i ksz, (i + 1) ksz) of the column matrix, so
@@ -15,6 +15,7 @@
 #include "lt_copy.h"
 #include "lt_linalg.h"
 #include "lt_nn_conv.h"
+#include "lt_nn_winograd.h"
 #include "lt_pool.h"
 
 /* {====== geometry ====== */
@@ -261,8 +262,8 @@ int lt_nn_check_rank(const lt_tensor *x, int dims, lt_error *err) {
   return LT_OK;
 }
 
-int lt_nn_finish(lt_tensor *res, int batched, int ndim, const int64_t *shape, lt_dtype dt,
-                 lt_tensor **out, lt_error *err) {
+int lt_nn_give(lt_tensor *res, int batched, int ndim, const int64_t *shape, lt_dtype dt,
+               lt_tensor **out, lt_error *err) {
   lt_tensor *v = NULL;
   int rc =
       batched ? lt_view(res, ndim, shape, &v, err) : lt_view(res, ndim - 1, shape + 1, &v, err);
@@ -442,7 +443,10 @@ int lt_conv(const lt_tensor *x, const lt_tensor *w, const lt_tensor *bias, const
   int direct = g.ksz == 1 && g.l == g.isz && g.p[0] + g.p[1] + g.p[2] == 0;
   if (xb->shape[1] == a->groups && !direct) /* one input channel a group: no columns */
     rc = run_direct(&g, xb, w, bias, a->groups, ct, &res, err);
-  else if ((rc = run_product(&g, xb, w, a->groups, ct, direct, &res, err)) == LT_OK)
+  else if (nsp == 2 && lt_winograd_fits(xb->shape[1], cout, g.k + 1, g.s + 1, g.d + 1, a->groups)) {
+    if ((rc = lt_winograd(xb, w, ct, g.p[1], g.p[2], g.out[1], g.out[2], &res, err)) == LT_OK)
+      rc = add_bias(res, bias, n, cout, g.l, ct, err);
+  } else if ((rc = run_product(&g, xb, w, a->groups, ct, direct, &res, err)) == LT_OK)
     rc = add_bias(res, bias, n, cout, g.l, ct, err);
   lt_tensor_free(xo);
   if (rc) {
@@ -451,7 +455,7 @@ int lt_conv(const lt_tensor *x, const lt_tensor *w, const lt_tensor *bias, const
   }
   int64_t shape[5] = {n, cout};
   for (int i = 0; i < nsp; i++) shape[2 + i] = g.out[3 - nsp + i];
-  return lt_nn_finish(res, batched, nsp + 2, shape, x->dtype, out, err);
+  return lt_nn_give(res, batched, nsp + 2, shape, x->dtype, out, err);
 }
 
 /* The transposed convolution's geometry: the conv from its output (g.in) to its input (g.out). */
@@ -523,7 +527,7 @@ int lt_conv_transpose(const lt_tensor *x, const lt_tensor *w, const lt_tensor *b
     lt_tensor_free(res);
     return rc;
   }
-  return lt_nn_finish(res, batched, nsp + 2, shape, x->dtype, out, err);
+  return lt_nn_give(res, batched, nsp + 2, shape, x->dtype, out, err);
 }
 
 /* }====== */
@@ -568,7 +572,7 @@ int lt_unfold(const lt_tensor *x, const int64_t *kernel, const int64_t *dilation
     run_planes(&g, shape[0] * xb->shape[1], ct, xb, col, 0);
   lt_tensor_free(xo);
   if (rc) return rc;
-  return lt_nn_finish(col, batched, 3, shape, x->dtype, out, err);
+  return lt_nn_give(col, batched, 3, shape, x->dtype, out, err);
 }
 
 int lt_fold(const lt_tensor *x, const int64_t *output_size, const int64_t *kernel,
@@ -601,7 +605,7 @@ int lt_fold(const lt_tensor *x, const int64_t *output_size, const int64_t *kerne
     run_planes(&g, shape[0] * shape[1], ct, res, xb, 1);
   lt_tensor_free(xo);
   if (rc) return rc;
-  return lt_nn_finish(res, batched, 4, shape, x->dtype, out, err);
+  return lt_nn_give(res, batched, 4, shape, x->dtype, out, err);
 }
 
 /* }====== */

@@ -7,12 +7,15 @@
  * kernels. A convolution lays the patches of its input out as columns (im2col, one (N, C)
  * plane per piece of the worker pool), then one batched matrix product per sample and group
  * (lt_matmul: the BLAS when there is one, ltensor's own kernel otherwise) gives the output; a
- * 1x1 kernel with stride 1 and no padding skips im2col. A transposed convolution is the
+ * 1x1 kernel with stride 1 and no padding skips im2col; a 3x3 kernel at stride 1 with 16
+ * channels or more goes through Winograd's F(2x2, 3x3) (lt_nn_winograd.h); groups of one input
+ * channel each (depthwise) through a direct kernel without columns. A transposed convolution is the
  * product of the transposed weight and the input, then col2im (fold) into the output. float32
  * and float64 compute as they are; float16 and bfloat16 in float32, returned in their dtype;
  * integers and the others are refused. Results are new contiguous tensors.
  *
- * Calls lt_linalg.c (lt_matmul), lt_copy.c, lt_tensor.c, lt_pool.c. Called by the binding
+ * Calls lt_linalg.c (lt_matmul), lt_nn_winograd.c, lt_copy.c, lt_tensor.c, lt_pool.c. Called by
+ * the binding
  * (lua_nn_conv.c).
  */
 #ifndef LT_NN_CONV_H
@@ -40,8 +43,8 @@ int lt_nn_float_type(const lt_tensor *t, const char *what, lt_dtype *ct, lt_erro
 /* The end of an nn function that computed res (contiguous, its computation dtype) for a batched
    input: res viewed as the shape (ndim dims; the leading batch dim dropped when batched is 0),
    cast to dt; *out the result, res freed either way. */
-int lt_nn_finish(lt_tensor *res, int batched, int ndim, const int64_t *shape, lt_dtype dt,
-                 lt_tensor **out, lt_error *err);
+int lt_nn_give(lt_tensor *res, int batched, int ndim, const int64_t *shape, lt_dtype dt,
+               lt_tensor **out, lt_error *err);
 
 /* LT_EARG, "input: expected a 3-d (unbatched) or 4-d (batched) tensor, got 2-d", unless the
    input x has dims dims or dims + 1. */

@@ -32,7 +32,7 @@ int lt_nn_float(const lt_tensor *t, const char *what, lt_error *err) {
 
 lt_dtype lt_nn_compute(lt_dtype dt) { return dt == LT_FLOAT64 ? LT_FLOAT64 : LT_FLOAT32; }
 
-int lt_nn_norm_finish(lt_tensor **r, lt_dtype dt, lt_error *err) {
+int lt_nn_finish(lt_tensor **r, lt_dtype dt, lt_error *err) {
   if ((*r)->dtype == dt) return LT_OK;
   int rc = lt_cast_over(r, dt, err);
   if (rc) {
@@ -156,7 +156,7 @@ static int run_rows(const lt_tensor *x, int64_t rows, rows_ctx *c, const lt_tens
   lt_tensor_free(ox);
   lt_tensor_free(ow);
   lt_tensor_free(ob);
-  if (!rc) rc = lt_nn_norm_finish(&y, x->dtype, err);
+  if (!rc) rc = lt_nn_finish(&y, x->dtype, err);
   return lt_give(rc, y, out);
 }
 
@@ -373,7 +373,7 @@ int lt_nn_batch_norm(const lt_tensor *x, lt_tensor *rm, lt_tensor *rv, const lt_
   }
   lt_tensor_free(ox);
   free(buf);
-  if (!rc) rc = lt_nn_norm_finish(&y, x->dtype, err);
+  if (!rc) rc = lt_nn_finish(&y, x->dtype, err);
   return lt_give(rc, y, out);
 }
 
@@ -499,7 +499,7 @@ int lt_nn_cosine_similarity(const lt_tensor *a, const lt_tensor *b, int dim, dou
   }
   lt_tensor_free(ca);
   lt_tensor_free(cb);
-  if (!rc) rc = lt_nn_norm_finish(&y, rt, err);
+  if (!rc) rc = lt_nn_finish(&y, rt, err);
   return lt_give(rc, y, out);
 }
 

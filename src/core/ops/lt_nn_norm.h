@@ -21,7 +21,7 @@ int lt_nn_float(const lt_tensor *t, const char *what, lt_error *err);
 /* The computation dtype of inputs of dtype dt: float64 for float64, else float32. */
 lt_dtype lt_nn_compute(lt_dtype dt);
 /* *r cast to dt unless it has it (the old one freed); on failure *r is freed and NULL. */
-int lt_nn_norm_finish(lt_tensor **r, lt_dtype dt, lt_error *err);
+int lt_nn_finish(lt_tensor **r, lt_dtype dt, lt_error *err);
 
 /* layer_norm over the last nd dims of x, whose sizes must be shape (nd >= 1); w and b (NULL:
    none) of that shape; eps >= 0. */

@@ -160,11 +160,11 @@ static int run_pool(pool_ctx *c, const lt_tensor *x, int nsp, lt_tensor **out, l
     lt_tensor_free(ix);
     return rc;
   }
-  if ((rc = lt_nn_finish(res, batched, nsp + 2, shape, x->dtype, out, err))) {
+  if ((rc = lt_nn_give(res, batched, nsp + 2, shape, x->dtype, out, err))) {
     lt_tensor_free(ix);
     return rc;
   }
-  if (indices && (rc = lt_nn_finish(ix, batched, nsp + 2, shape, LT_INT64, indices, err))) {
+  if (indices && (rc = lt_nn_give(ix, batched, nsp + 2, shape, LT_INT64, indices, err))) {
     lt_tensor_free(*out);
     *out = NULL;
   }

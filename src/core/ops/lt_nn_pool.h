@@ -12,7 +12,7 @@
  * for 1-d pools the position along L), as torch's 0-based ones plus one. Results are new
  * contiguous tensors.
  *
- * Calls lt_nn_conv.c (lt_nn_float_type, lt_nn_finish), lt_copy.c, lt_tensor.c, lt_pool.c.
+ * Calls lt_nn_conv.c (lt_nn_float_type, lt_nn_give), lt_copy.c, lt_tensor.c, lt_pool.c.
  * Called by the binding (lua_nn_conv.c).
  */
 #ifndef LT_NN_POOL_H

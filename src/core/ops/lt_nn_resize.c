@@ -357,7 +357,7 @@ int lt_nn_interpolate(const lt_tensor *x, const int64_t *size, const double *sca
     if (cur != keep) lt_tensor_free(cur);
     return rc;
   }
-  if ((rc = lt_nn_norm_finish(&cur, x->dtype, err))) return rc;
+  if ((rc = lt_nn_finish(&cur, x->dtype, err))) return rc;
   *out = cur;
   return LT_OK;
 }

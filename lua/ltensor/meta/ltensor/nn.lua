@@ -13,6 +13,381 @@
 ---@class ltensor.nn.functional
 local F = {}
 
+-- {====== linear, normalization, resizing, attention ======
+
+---@class ltensor.nn.DropoutOptions
+---@field p? number the probability of zeroing an element (0.5)
+---@field training? boolean false: the input itself is returned (true)
+---@field inplace? boolean write the input itself (false)
+---@field generator? ltensor.Generator the stream the zeros are drawn from (the process's)
+
+---@class ltensor.nn.AttentionOptions
+---@field attn_mask? ltensor.Tensor a bool mask (true: takes part) or a float one added to the scores
+---@field dropout_p? number dropout on the attention weights (0)
+---@field is_causal? boolean attend only to positions at or before one's own (false)
+---@field scale? number the scores' factor (1 / sqrt(E))
+
+--- x (..., in) times weight^T (weight (out, in), or (in)), plus bias (out), as
+--- torch.nn.functional.linear: one product through the BLAS. input, weight and bias of one
+--- dtype (integers too, as torch).
+---@param input ltensor.Tensor (..., in)
+---@param weight ltensor.Tensor (out, in)
+---@param bias? ltensor.Tensor|{bias?:ltensor.Tensor} (out), or the options table
+---@return ltensor.Tensor
+function F.linear(input, weight, bias) end
+
+--- y[..., o] = sum_ij input1[..., i] weight[o, i, j] input2[..., j] + bias[o], as
+--- torch.nn.functional.bilinear.
+---@param input1 ltensor.Tensor (..., in1)
+---@param input2 ltensor.Tensor (..., in2), the same leading dims
+---@param weight ltensor.Tensor (out, in1, in2)
+---@param bias? ltensor.Tensor|{bias?:ltensor.Tensor} (out), or the options table
+---@return ltensor.Tensor
+function F.bilinear(input1, input2, weight, bias) end
+
+--- Pads input, as torch.nn.functional.pad: pad holds (left, right) sizes of the last dim first,
+--- then of the dim before, ... Mode "constant" writes value (default 0; negative sizes crop, any
+--- dtype); "reflect" (pads below the size), "replicate" and "circular" (pads at most the size)
+--- pad the last 1, 2 or 3 dims of an input with 1 or 2 dims more, and take no value.
+---@param input ltensor.Tensor
+---@param pad integer[] an even number of sizes
+---@param mode? "constant"|"reflect"|"replicate"|"circular"|{mode?:string,value?:number}
+---@param value? number|{value?:number} the constant (default 0)
+---@return ltensor.Tensor
+function F.pad(input, pad, mode, value) end
+
+--- Resamples the spatial dims of input (N, C, d1 [, d2 [, d3]]), as
+--- torch.nn.functional.interpolate: to size, or by scale_factor (output size floor(d * factor);
+--- the factor also places the samples unless recompute_scale_factor), exactly one given, a
+--- number or one per spatial dim. Modes "nearest" (default), "nearest-exact", "linear" (3-d),
+--- "bilinear" (4-d), "trilinear" (5-d), "bicubic" (4-d) and "area" (adaptive average pooling);
+--- align_corners (false) for the linear and cubic ones only. antialias is not supported.
+--- Floating inputs; an empty batch gives an empty result.
+---@param input ltensor.Tensor (N, C, ...)
+---@param size? integer|integer[]|{size?:integer|integer[],scale_factor?:number|number[],mode?:string,align_corners?:boolean,recompute_scale_factor?:boolean,antialias?:boolean}
+---@param scale_factor? number|number[]
+---@param mode? "nearest"|"nearest-exact"|"linear"|"bilinear"|"trilinear"|"bicubic"|"area"
+---@param align_corners? boolean
+---@param recompute_scale_factor? boolean
+---@param antialias? boolean false only
+---@return ltensor.Tensor
+function F.interpolate(input, size, scale_factor, mode, align_corners, recompute_scale_factor, antialias) end
+
+--- Batch normalization of input (N, C, ...) per channel, as torch.nn.functional.batch_norm:
+--- (x - mean) / sqrt(var + eps) * weight + bias. Not training: the running statistics (both
+--- required). Training: the batch's (more than one value per channel), and running_mean and
+--- running_var, when given, updated in place: (1 - momentum) old + momentum new (the unbiased
+--- variance).
+---@param input ltensor.Tensor (N, C, ...)
+---@param running_mean? ltensor.Tensor|{running_mean?:ltensor.Tensor,running_var?:ltensor.Tensor,weight?:ltensor.Tensor,bias?:ltensor.Tensor,training?:boolean,momentum?:number,eps?:number} (C)
+---@param running_var? ltensor.Tensor (C)
+---@param weight? ltensor.Tensor (C)
+---@param bias? ltensor.Tensor (C)
+---@param training? boolean (false)
+---@param momentum? number (0.1)
+---@param eps? number (1e-5)
+---@return ltensor.Tensor
+function F.batch_norm(input, running_mean, running_var, weight, bias, training, momentum, eps) end
+
+--- Normalizes over the last dims of input, which must be normalized_shape, as
+--- torch.nn.functional.layer_norm: (x - mean) / sqrt(var + eps) * weight + bias.
+---@param input ltensor.Tensor
+---@param normalized_shape integer|integer[]
+---@param weight? ltensor.Tensor|{weight?:ltensor.Tensor,bias?:ltensor.Tensor,eps?:number} of normalized_shape
+---@param bias? ltensor.Tensor of normalized_shape
+---@param eps? number (1e-5)
+---@return ltensor.Tensor
+function F.layer_norm(input, normalized_shape, weight, bias, eps) end
+
+--- Normalizes input (N, C, ...) in num_groups groups of channels, as
+--- torch.nn.functional.group_norm, then weight and bias per channel.
+---@param input ltensor.Tensor (N, C, ...)
+---@param num_groups integer dividing C
+---@param weight? ltensor.Tensor|{weight?:ltensor.Tensor,bias?:ltensor.Tensor,eps?:number} (C)
+---@param bias? ltensor.Tensor (C)
+---@param eps? number (1e-5)
+---@return ltensor.Tensor
+function F.group_norm(input, num_groups, weight, bias, eps) end
+
+--- x * rsqrt(mean(x^2) + eps) * weight over the last dims (normalized_shape), as torch 2.x's
+--- torch.nn.functional.rms_norm; eps nil: the machine epsilon of input's dtype.
+---@param input ltensor.Tensor
+---@param normalized_shape integer|integer[]
+---@param weight? ltensor.Tensor|{weight?:ltensor.Tensor,eps?:number} of normalized_shape
+---@param eps? number
+---@return ltensor.Tensor
+function F.rms_norm(input, normalized_shape, weight, eps) end
+
+--- The rows of weight (num_embeddings, dim) at the 1-based indices input (int64 or int32, any
+--- shape): input.shape + (dim), as torch.nn.functional.embedding. padding_idx (1-based, or
+--- negative from the end) only matters to gradients and is checked; with max_norm the rows
+--- named whose norm_type-norm exceeds it are scaled to it in weight itself first.
+---@param input ltensor.Tensor indices, 1-based
+---@param weight ltensor.Tensor (num_embeddings, dim)
+---@param padding_idx? integer|{padding_idx?:integer,max_norm?:number,norm_type?:number,scale_grad_by_freq?:boolean,sparse?:boolean}
+---@param max_norm? number
+---@param norm_type? number (2)
+---@param scale_grad_by_freq? boolean gradients only
+---@param sparse? boolean gradients only
+---@return ltensor.Tensor
+function F.embedding(input, weight, padding_idx, max_norm, norm_type, scale_grad_by_freq, sparse) end
+
+--- Zeroes each element with probability p and scales the others by 1 / (1 - p), as
+--- torch.nn.functional.dropout; training false or p 0 returns input itself, inplace writes it.
+--- {generator = g} draws from g (ltensor's Generator, not torch's stream).
+---@param input ltensor.Tensor floating
+---@param p? number|ltensor.nn.DropoutOptions (0.5)
+---@param training? boolean (true)
+---@param inplace? boolean (false)
+---@param opts? ltensor.nn.DropoutOptions
+---@return ltensor.Tensor
+function F.dropout(input, p, training, inplace, opts) end
+
+--- softmax(query key^T * scale + mask) value, as torch 2.x's
+--- torch.nn.functional.scaled_dot_product_attention: query (..., L, E), key (..., S, E),
+--- value (..., S, Ev), batch dims broadcast. attn_mask: bool (true: take part) or floating
+--- (added), broadcast to (..., L, S); is_causal keeps the lower triangle (not with a mask); a
+--- row with every key masked gives NaN. scale only in the options table.
+---@param query ltensor.Tensor (..., L, E)
+---@param key ltensor.Tensor (..., S, E)
+---@param value ltensor.Tensor (..., S, Ev)
+---@param attn_mask? ltensor.Tensor|ltensor.nn.AttentionOptions
+---@param dropout_p? number (0)
+---@param is_causal? boolean (false)
+---@param opts? ltensor.nn.AttentionOptions
+---@return ltensor.Tensor
+function F.scaled_dot_product_attention(query, key, value, attn_mask, dropout_p, is_causal, opts) end
+
+--- One-hot rows, as torch.nn.functional.one_hot with 1-based classes: class value k gives a 1
+--- in column k of an int64 tensor tensor.shape + (num_classes); num_classes -1 (default): the
+--- largest value. Values outside 1 .. num_classes raise.
+---@param tensor ltensor.Tensor int64 class values, 1-based
+---@param num_classes? integer|{num_classes?:integer}
+---@return ltensor.Tensor
+function F.one_hot(tensor, num_classes) end
+
+--- input / max(||input||_p along dim, eps), as torch.nn.functional.normalize (dim 2 by default:
+--- torch's dim=1).
+---@param input ltensor.Tensor
+---@param p? number|{p?:number,dim?:integer,eps?:number} (2)
+---@param dim? integer 1-based (2)
+---@param eps? number (1e-12)
+---@return ltensor.Tensor
+function F.normalize(input, p, dim, eps) end
+
+--- sum(x1 x2) / sqrt(max(sum(x1^2), eps^2) max(sum(x2^2), eps^2)) along dim, x1 and x2
+--- broadcast, as torch.nn.functional.cosine_similarity (dim 2 by default: torch's dim=1).
+---@param x1 ltensor.Tensor
+---@param x2 ltensor.Tensor
+---@param dim? integer|{dim?:integer,eps?:number} 1-based (2)
+---@param eps? number (1e-8)
+---@return ltensor.Tensor
+function F.cosine_similarity(x1, x2, dim, eps) end
+
+--- The p-norm of x1 - x2 + eps along the last dim, as torch.nn.functional.pairwise_distance.
+---@param x1 ltensor.Tensor
+---@param x2 ltensor.Tensor
+---@param p? number|{p?:number,eps?:number,keepdim?:boolean} (2)
+---@param eps? number (1e-6)
+---@param keepdim? boolean (false)
+---@return ltensor.Tensor
+function F.pairwise_distance(x1, x2, p, eps, keepdim) end
+
+-- {====== convolutions and pooling ======
+-- Inputs are batched (N, C, *) or unbatched (C, *); size arguments (kernel_size, stride,
+-- padding, dilation, output_size) are an integer or an array of one per spatial dim. Every
+-- optional argument may instead come in the trailing options table under torch's keyword name
+-- (not both). Convolutions lay the input's patches out as columns (im2col) feeding one matrix
+-- product per sample and group (the BLAS where there is one); 3x3 kernels at stride 1 with 16
+-- channels or more go through Winograd's F(2x2, 3x3) (16 products per 4 outputs instead of 36;
+-- float32 results differ from the direct sum by rounding), depthwise ones through a direct
+-- kernel. float32 and float64; float16 and
+-- bfloat16 compute in float32 and return their dtype; integer inputs raise. The weight and
+-- bias must have the input's dtype.
+
+--- 1-d convolution of input (N, C_in, L) by weight (C_out, C_in / groups, k), plus bias
+--- (C_out); padding an integer, an array, "same" (stride 1: the output keeps L) or "valid" (0).
+---@param input ltensor.Tensor
+---@param weight ltensor.Tensor
+---@param bias? ltensor.Tensor
+---@param stride? integer|integer[]
+---@param padding? integer|integer[]|string
+---@param dilation? integer|integer[]
+---@param groups? integer
+---@param opts? {bias: ltensor.Tensor, stride: integer|integer[], padding: integer|integer[]|string, dilation: integer|integer[], groups: integer}
+---@return ltensor.Tensor # (N, C_out, L_out)
+function F.conv1d(input, weight, bias, stride, padding, dilation, groups, opts) end
+
+--- 2-d convolution of input (N, C_in, H, W) by weight (C_out, C_in / groups, kH, kW), plus bias
+--- (C_out), as torch.nn.functional.conv2d; groups = C_in is a depthwise convolution.
+---@param input ltensor.Tensor
+---@param weight ltensor.Tensor
+---@param bias? ltensor.Tensor
+---@param stride? integer|integer[]
+---@param padding? integer|integer[]|string
+---@param dilation? integer|integer[]
+---@param groups? integer
+---@param opts? {bias: ltensor.Tensor, stride: integer|integer[], padding: integer|integer[]|string, dilation: integer|integer[], groups: integer}
+---@return ltensor.Tensor # (N, C_out, H_out, W_out)
+function F.conv2d(input, weight, bias, stride, padding, dilation, groups, opts) end
+
+--- 3-d convolution of input (N, C_in, D, H, W) by weight (C_out, C_in / groups, kD, kH, kW).
+---@param input ltensor.Tensor
+---@param weight ltensor.Tensor
+---@param bias? ltensor.Tensor
+---@param stride? integer|integer[]
+---@param padding? integer|integer[]|string
+---@param dilation? integer|integer[]
+---@param groups? integer
+---@param opts? {bias: ltensor.Tensor, stride: integer|integer[], padding: integer|integer[]|string, dilation: integer|integer[], groups: integer}
+---@return ltensor.Tensor # (N, C_out, D_out, H_out, W_out)
+function F.conv3d(input, weight, bias, stride, padding, dilation, groups, opts) end
+
+--- 1-d transposed convolution ("deconvolution") of input (N, C_in, L) by weight
+--- (C_in, C_out / groups, k): L_out = (L - 1) stride - 2 padding + dilation (k - 1) +
+--- output_padding + 1; output_padding must be below stride or dilation. Note torch's order:
+--- groups before dilation.
+---@param input ltensor.Tensor
+---@param weight ltensor.Tensor
+---@param bias? ltensor.Tensor
+---@param stride? integer|integer[]
+---@param padding? integer|integer[]
+---@param output_padding? integer|integer[]
+---@param groups? integer
+---@param dilation? integer|integer[]
+---@param opts? {bias: ltensor.Tensor, stride: integer|integer[], padding: integer|integer[], output_padding: integer|integer[], groups: integer, dilation: integer|integer[]}
+---@return ltensor.Tensor # (N, C_out, L_out)
+function F.conv_transpose1d(input, weight, bias, stride, padding, output_padding, groups, dilation, opts) end
+
+--- 2-d transposed convolution of input (N, C_in, H, W) by weight (C_in, C_out / groups, kH, kW),
+--- each output size as conv_transpose1d's.
+---@param input ltensor.Tensor
+---@param weight ltensor.Tensor
+---@param bias? ltensor.Tensor
+---@param stride? integer|integer[]
+---@param padding? integer|integer[]
+---@param output_padding? integer|integer[]
+---@param groups? integer
+---@param dilation? integer|integer[]
+---@param opts? {bias: ltensor.Tensor, stride: integer|integer[], padding: integer|integer[], output_padding: integer|integer[], groups: integer, dilation: integer|integer[]}
+---@return ltensor.Tensor # (N, C_out, H_out, W_out)
+function F.conv_transpose2d(input, weight, bias, stride, padding, output_padding, groups, dilation, opts) end
+
+--- Sliding local blocks (im2col) of input (N, C, H, W): (N, C kH kW, L), L the number of blocks;
+--- column l holds block l's values channel by channel, each in row-major kernel order.
+---@param input ltensor.Tensor
+---@param kernel_size integer|integer[]
+---@param dilation? integer|integer[]
+---@param padding? integer|integer[]
+---@param stride? integer|integer[]
+---@param opts? {kernel_size: integer|integer[], dilation: integer|integer[], padding: integer|integer[], stride: integer|integer[]}
+---@return ltensor.Tensor
+function F.unfold(input, kernel_size, dilation, padding, stride, opts) end
+
+--- The inverse layout of unfold (col2im): blocks (N, C kH kW, L) summed into
+--- (N, C, output_size[1], output_size[2]) (overlapping values add up).
+---@param input ltensor.Tensor
+---@param output_size integer|integer[]
+---@param kernel_size integer|integer[]
+---@param dilation? integer|integer[]
+---@param padding? integer|integer[]
+---@param stride? integer|integer[]
+---@param opts? {output_size: integer|integer[], kernel_size: integer|integer[], dilation: integer|integer[], padding: integer|integer[], stride: integer|integer[]}
+---@return ltensor.Tensor
+function F.fold(input, output_size, kernel_size, dilation, padding, stride, opts) end
+
+--- 1-d max pooling of input (N, C, L): stride defaults to kernel_size, padding (at most half the
+--- kernel) counts as -inf, ceil_mode rounds the output size up. With return_indices, also the
+--- int64 1-based positions of the maxima along L (torch's + 1). A NaN in a window is its max.
+---@param input ltensor.Tensor
+---@param kernel_size integer|integer[]
+---@param stride? integer|integer[]
+---@param padding? integer|integer[]
+---@param dilation? integer|integer[]
+---@param ceil_mode? boolean
+---@param return_indices? boolean
+---@param opts? {kernel_size: integer|integer[], stride: integer|integer[], padding: integer|integer[], dilation: integer|integer[], ceil_mode: boolean, return_indices: boolean}
+---@return ltensor.Tensor values
+---@return ltensor.Tensor? indices # with return_indices
+function F.max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode, return_indices, opts) end
+
+--- 2-d max pooling of input (N, C, H, W), as max_pool1d; indices are the 1-based flat positions
+--- h W + w + 1 of the maxima within each (N, C) plane of H x W (torch's + 1), usable with
+--- `input:flatten(-2):gather(-1, indices:flatten(-2))`.
+---@param input ltensor.Tensor
+---@param kernel_size integer|integer[]
+---@param stride? integer|integer[]
+---@param padding? integer|integer[]
+---@param dilation? integer|integer[]
+---@param ceil_mode? boolean
+---@param return_indices? boolean
+---@param opts? {kernel_size: integer|integer[], stride: integer|integer[], padding: integer|integer[], dilation: integer|integer[], ceil_mode: boolean, return_indices: boolean}
+---@return ltensor.Tensor values
+---@return ltensor.Tensor? indices # with return_indices
+function F.max_pool2d(input, kernel_size, stride, padding, dilation, ceil_mode, return_indices, opts) end
+
+--- 1-d average pooling of input (N, C, L): stride defaults to kernel_size; count_include_pad
+--- (default true) divides by the window including its padding, else by the elements it covers.
+---@param input ltensor.Tensor
+---@param kernel_size integer|integer[]
+---@param stride? integer|integer[]
+---@param padding? integer|integer[]
+---@param ceil_mode? boolean
+---@param count_include_pad? boolean
+---@param opts? {kernel_size: integer|integer[], stride: integer|integer[], padding: integer|integer[], ceil_mode: boolean, count_include_pad: boolean}
+---@return ltensor.Tensor
+function F.avg_pool1d(input, kernel_size, stride, padding, ceil_mode, count_include_pad, opts) end
+
+--- 2-d average pooling of input (N, C, H, W), as avg_pool1d; divisor_override (a positive
+--- integer) divides every window's sum instead.
+---@param input ltensor.Tensor
+---@param kernel_size integer|integer[]
+---@param stride? integer|integer[]
+---@param padding? integer|integer[]
+---@param ceil_mode? boolean
+---@param count_include_pad? boolean
+---@param divisor_override? integer
+---@param opts? {kernel_size: integer|integer[], stride: integer|integer[], padding: integer|integer[], ceil_mode: boolean, count_include_pad: boolean, divisor_override: integer}
+---@return ltensor.Tensor
+function F.avg_pool2d(input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, opts) end
+
+--- Average pooling of input (N, C, L) to output_size positions: window o covers
+--- [floor(o L / out), ceil((o + 1) L / out)).
+---@param input ltensor.Tensor
+---@param output_size integer|integer[]
+---@param opts? {output_size: integer|integer[]}
+---@return ltensor.Tensor
+function F.adaptive_avg_pool1d(input, output_size, opts) end
+
+--- Average pooling of input (N, C, H, W) to output_size (an integer or {oH, oW}).
+---@param input ltensor.Tensor
+---@param output_size integer|integer[]
+---@param opts? {output_size: integer|integer[]}
+---@return ltensor.Tensor
+function F.adaptive_avg_pool2d(input, output_size, opts) end
+
+--- Max pooling of input (N, C, L) to output_size positions (windows as adaptive_avg_pool1d);
+--- with return_indices also the 1-based positions of the maxima.
+---@param input ltensor.Tensor
+---@param output_size integer|integer[]
+---@param return_indices? boolean
+---@param opts? {output_size: integer|integer[], return_indices: boolean}
+---@return ltensor.Tensor values
+---@return ltensor.Tensor? indices # with return_indices
+function F.adaptive_max_pool1d(input, output_size, return_indices, opts) end
+
+--- Max pooling of input (N, C, H, W) to output_size; indices as max_pool2d's (1-based flat
+--- positions within each plane).
+---@param input ltensor.Tensor
+---@param output_size integer|integer[]
+---@param return_indices? boolean
+---@param opts? {output_size: integer|integer[], return_indices: boolean}
+---@return ltensor.Tensor values
+---@return ltensor.Tensor? indices # with return_indices
+function F.adaptive_max_pool2d(input, output_size, return_indices, opts) end
+
+-- }======
+
 -- {====== activations and losses ======
 -- Every optional argument comes positionally, in torch's order, or under torch's name in a
 -- trailing options table (`F.leaky_relu(x, 0.2)`, `F.leaky_relu(x, {negative_slope = 0.2})`),
