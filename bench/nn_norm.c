@@ -136,12 +136,14 @@ int main(int argc, char **argv) {
   set_threads(threads[1]);
   char ver[128];
   bench_py_str("sys.version.split()[0] + ', torch ' + torch.__version__", ver, sizeof ver);
-  printf("ltensor nn (norm, resize, attention) against torch, %s mode, best of %d rounds; %s, "
-         "Python %s\n",
-         quick ? "quick" : "full", rounds, LUA_RELEASE, ver);
-  printf("(wall-clock ms per call, both libraries at 1 thread and at %d; ratio = torch's time / "
-         "ours)\n",
-         threads[1]);
+  printf(
+      "ltensor nn (norm, resize, attention) against torch, %s mode, best of %d rounds; %s, "
+      "Python %s\n",
+      quick ? "quick" : "full", rounds, LUA_RELEASE, ver);
+  printf(
+      "(wall-clock ms per call, both libraries at 1 thread and at %d; ratio = torch's time / "
+      "ours)\n",
+      threads[1]);
   printf("%-38s %9s %9s %8s %9s %9s %8s %5s\n", "case", "ours@1", "torch@1", "ratio@1", "ours@def",
          "torch@def", "ratio@d", "goal");
   int pass = 1;

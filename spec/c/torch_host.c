@@ -988,9 +988,9 @@ static void test_funcs(void) {
 #include "torch_host_dist.h"    /* 27b: issue 27's distances and searching (test_distances) */
 #include "torch_host_index.h"   /* 14: indexing with tensors (test_indexing) */
 #include "torch_host_linalg.h"  /* 16: lt.linalg's products and matrix functions */
+#include "torch_host_nn_act.h"  /* 28b: nn activations and losses (test_nn_act) */
 #include "torch_host_nn_conv.h" /* 17: convolutions and pools (test_nn_conv) */
 #include "torch_host_nn_norm.h" /* 28a: nn norms, resizing, attention (test_nn_norm) */
-#include "torch_host_nn_act.h"  /* 28b: nn activations and losses (test_nn_act) */
 #include "torch_host_shapes.h"  /* 13: shapes and construction (test_shapes) */
 #include "torch_host_sort.h"    /* 15: issue 15's sorting and scans (test_sorting) */
 

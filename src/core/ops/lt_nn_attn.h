@@ -2,11 +2,11 @@
  * lt_nn_attn.h -- the pieces of a transformer block in torch.nn.functional: linear, bilinear,
  * scaled_dot_product_attention, dropout, embedding and one_hot. Lua-free.
  *
- * Products go through lt_linalg (the BLAS); softmax and the rest are short kernels of their own. Results are new contiguous tensors (dropout in place and with training
- * off excepted).
+ * Products go through lt_linalg (the BLAS); softmax and the rest are short kernels of their own.
+ * Results are new contiguous tensors (dropout in place and with training off excepted).
  *
- * Calls lt_linalg.c, lt_vmath.c, lt_pool.c, lt_math.c, lt_random.c, lt_gather.c, lt_shape.c, lt_copy.c,
- * lt_nn_norm.c (the input rules). Called by the binding (lua_nn_norm.c).
+ * Calls lt_linalg.c, lt_vmath.c, lt_pool.c, lt_math.c, lt_random.c, lt_gather.c, lt_shape.c,
+ * lt_copy.c, lt_nn_norm.c (the input rules). Called by the binding (lua_nn_norm.c).
  */
 #ifndef LT_NN_ATTN_H
 #define LT_NN_ATTN_H
