@@ -176,6 +176,9 @@ local function take_function(defs, vars, file, block, tags, desc, code, problem)
     problem(name .. "'s ---@param lines (" .. table.concat(pnames, ", ") ..
       ") are not its arguments (" .. table.concat(f.args, ", ") .. ")")
   end
+  local key = f.class .. f.sep .. name
+  if defs.seen[key] then problem(name .. " is defined twice (first at " .. defs.seen[key] .. ")") end
+  defs.seen[key] = file .. ":" .. block[1].n
   defs.functions[#defs.functions + 1] = f
 end
 
@@ -242,7 +245,7 @@ end
 -- Reads the files (paths relative to root, default M.FILES) into the definitions table.
 function M.read(root, files)
   local defs = { classes = {}, class_order = {}, functions = {}, aliases = {}, meta = {},
-    problems = {}, files = files or M.FILES, forms = {} }
+    problems = {}, files = files or M.FILES, forms = {}, seen = {} }
   local vars = {}
   for _, file in ipairs(defs.files) do
     local fh = assert(io.open(root .. "/" .. file, "r"))
