@@ -124,7 +124,7 @@ describe("interpolate", function()
   it("raises as torch for a mode of other dims, integers and ambiguous sizes", function()
     raises("interpolate: mode 'bilinear' needs a 4-d input, got 3-d", F.interpolate,
       lt.ones(1, 1, 2), 4, nil, "bilinear")
-    raises("interpolate: input must be a floating tensor, got int64", F.interpolate,
+    raises("interpolate: input: expected a floating-point tensor, got int64", F.interpolate,
       lt.ones(1, 1, 2, "int64"), 4)
     raises("interpolate: give exactly one of size and scale_factor", F.interpolate, x, 2, 2)
     raises("interpolate: align_corners can only be set", F.interpolate, x, 2, nil, "nearest",
@@ -158,7 +158,7 @@ describe("layer_norm, group_norm, rms_norm", function()
     raises("layer_norm: input of shape [2, 4] does not end in normalized_shape [3]",
       F.layer_norm, x, { 3 })
     raises("layer_norm: weight must have shape [4], got [3]", F.layer_norm, x, { 4 }, lt.ones(3))
-    raises("layer_norm: input must be a floating tensor, got int64", F.layer_norm,
+    raises("layer_norm: input: expected a floating-point tensor, got int64", F.layer_norm,
       lt.ones(2, 4, "int64"), { 4 })
     raises("group_norm: num_groups 3 must be positive and divide the 4 channels", F.group_norm,
       lt.ones(1, 4, 2), 3)
@@ -230,7 +230,7 @@ describe("dropout", function()
   end)
   it("raises for p outside [0, 1] and integer inputs", function()
     raises("dropout: p must be between 0 and 1, got 1.5", F.dropout, lt.ones(2), 1.5)
-    raises("dropout: input must be a floating tensor, got int64", F.dropout, lt.ones(2, "int64"))
+    raises("dropout: input: expected a floating-point tensor, got int64", F.dropout, lt.ones(2, "int64"))
     raises("dropout: generator must be a Generator", F.dropout, lt.ones(2), { generator = 1 })
   end)
 end)
@@ -295,7 +295,7 @@ describe("normalize, cosine_similarity, pairwise_distance", function()
   it("pairwise_distance is the p-norm of x1 - x2 + eps along the last dim", function()
     assert.truthy(near(F.pairwise_distance(a, lt.zeros(2, 2), 2, 0), { 5, 0 }))
     assert.same({ 2, 1 }, F.pairwise_distance(a, a, 2, 1e-6, true).shape)
-    raises("pairwise_distance: x1 must be a floating tensor, got int64", F.pairwise_distance,
+    raises("pairwise_distance: x1: expected a floating-point tensor, got int64", F.pairwise_distance,
       lt.ones(2, "int64"), lt.ones(2))
   end)
 end)

@@ -15,6 +15,7 @@
 #include "lt_copy.h"
 #include "lt_linalg.h"
 #include "lt_nn_conv.h"
+#include "lt_nn_norm.h"
 #include "lt_nn_winograd.h"
 #include "lt_pool.h"
 
@@ -242,16 +243,9 @@ static int run_direct(const geom *g, const lt_tensor *xb, const lt_tensor *w, co
 
 int lt_nn_float_type(const lt_tensor *t, const char *what, lt_dtype *ct, lt_error *err) {
   int rc = lt_check_readable(t, err);
-  if (rc) return rc;
-  switch (t->dtype) {
-    case LT_FLOAT32:
-    case LT_FLOAT16:
-    case LT_BFLOAT16: *ct = LT_FLOAT32; return LT_OK;
-    case LT_FLOAT64: *ct = LT_FLOAT64; return LT_OK;
-    default:
-      return lt_fail(err, LT_EARG, "%s: expected a floating-point tensor, got %s", what,
-                     lt_dtypes[t->dtype].name);
-  }
+  if (rc == LT_OK) rc = lt_nn_float(t, what, err);
+  if (rc == LT_OK) *ct = lt_nn_compute(t->dtype);
+  return rc;
 }
 
 int lt_nn_check_rank(const lt_tensor *x, int dims, lt_error *err) {

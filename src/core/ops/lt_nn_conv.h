@@ -14,9 +14,8 @@
  * and float64 compute as they are; float16 and bfloat16 in float32, returned in their dtype;
  * integers and the others are refused. Results are new contiguous tensors.
  *
- * Calls lt_linalg.c (lt_matmul), lt_nn_winograd.c, lt_copy.c, lt_tensor.c, lt_pool.c. Called by
- * the binding
- * (lua_nn_conv.c).
+ * Calls lt_linalg.c (lt_matmul), lt_nn_winograd.c, lt_nn_norm.c (lt_nn_float), lt_copy.c,
+ * lt_tensor.c, lt_pool.c. Called by the binding (lua_nn_conv.c).
  */
 #ifndef LT_NN_CONV_H
 #define LT_NN_CONV_H
