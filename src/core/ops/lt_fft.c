@@ -100,7 +100,7 @@ static int check_kind(const lt_tensor *in, lt_fft_kind kind, int *f64, lt_dtype 
 int lt_fft(const lt_tensor *in, int dim, int64_t n, lt_fft_kind kind, int inverse, double scale,
            lt_tensor **out, lt_error *err) {
   fft_ctx c = {.n = n, .kind = kind, .scale = scale};
-  lt_dtype odt;
+  lt_dtype odt = LT_COMPLEX64;
   int rc;
   if ((rc = lt_check_dim(in, dim, err)) || (rc = check_kind(in, kind, &c.f64, &odt, err)))
     return rc;
