@@ -176,6 +176,35 @@ static inline PyObject *bench_py_time(PyObject *f, double *dt, const char *fmt, 
   return r;
 }
 
+/* {====== the summary table ======
+ *
+ * `make bench` ends with one table of every row every bench measured: each bench appends its
+ * rows, one tab-separated line each, to the file LTENSOR_BENCH_RECORD names (nothing when it is
+ * unset), and tools/bench_table.lua prints them. A row: the bench, the case, the thread count it
+ * ran at (0: not threaded), ours and the reference's time per call in ns (or any unit both share),
+ * the reference's name ("NumPy", "torch", "memcpy floor", ...), the ratio the goal is about,
+ * the comparison (">=": the ratio must reach the goal, as reference/ours; "<=": it must not
+ * exceed it, as ours/floor; "": information only), and the goal. Returns whether it passed. */
+static inline int bench_record(const char *bench, const char *label, int threads, double ours,
+                               double ref, const char *ref_name, double ratio, const char *cmp,
+                               double goal) {
+  int info = !cmp || !cmp[0];
+  int pass = info || (cmp[0] == '>' ? ratio >= goal : ratio <= goal);
+  const char *path = getenv("LTENSOR_BENCH_RECORD");
+  FILE *f = path && path[0] ? fopen(path, "a") : NULL;
+  if (f) {
+    fprintf(f, "%s\t%s\t%d\t%.6g\t%s\t%.6g\t%.4g\t%s\t%.4g\t%s\n", bench, label, threads, ours,
+            ref_name, ref, ratio, info ? "" : cmp, info ? 0.0 : goal,
+            info   ? "INFO"
+            : pass ? "PASS"
+                   : "MISS");
+    fclose(f);
+  }
+  return pass;
+}
+
+/* }====== */
+
 /* {====== rows of ours against NumPy ======
  *
  * What bench_index, bench_sort and bench_random share: a row is one case, a function of the Lua
@@ -284,6 +313,11 @@ static inline int bench_rows_report(const char *title, const char *note, const c
            !w->goal ? "(information)"
            : ok     ? "PASS"
                     : "MISS");
+    int threads = ltensor_get_num_threads();
+    bench_record(title, w->label, 1, m->ours1 / c, m->numpy / c, "NumPy", ratio1,
+                 w->goal ? ">=" : "", w->goal);
+    bench_record(title, w->label, threads, m->ours / c, m->numpy / c, "NumPy", ratio,
+                 w->goal ? ">=" : "", w->goal);
     if (w->goal) {
       size_t len = strlen(summary);
       snprintf(summary + len, sizeof summary - len, "%s%s %.2fx@1 %.2fx@def", len ? ", " : "",
