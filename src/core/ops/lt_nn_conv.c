@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "lt_copy.h"
+#include "lt_gemm.h"
 #include "lt_linalg.h"
 #include "lt_nn_conv.h"
 #include "lt_nn_norm.h"
@@ -386,6 +387,36 @@ static int weight_matrix(const lt_tensor *w, lt_dtype ct, int64_t g, int64_t row
   return rc;
 }
 
+/* *res (N, G, M, L), new, = wm (G, M, K) times col (N, G, K, L), both contiguous in ct: one
+   batched lt_gemm_f32 over every image and group where lt_gemm_wanted says so (so a batch of
+   small images is one job over the threads), else lt_matmul. */
+static int product(const lt_tensor *wm, const lt_tensor *col, lt_dtype ct, lt_tensor **res,
+                   lt_error *err) {
+  if (!lt_gemm_wanted(ct)) return lt_matmul(wm, col, res, err);
+  int64_t n = col->shape[0], gr = wm->shape[0], m = wm->shape[1], k = wm->shape[2];
+  int64_t l = col->shape[3], shape[4] = {n, gr, m, l};
+  int rc = lt_tensor_new(ct, 4, shape, 0, res, err);
+  if (rc) return rc;
+  lt_gemm_f32_args g = {.batch = n * gr,
+                        .m = m,
+                        .n = l,
+                        .k = k,
+                        .a = (const float *)lt_data(wm),
+                        .na = gr,
+                        .bsa = m * k,
+                        .rsa = k,
+                        .csa = 1,
+                        .b = (const float *)lt_data(col),
+                        .bsb = k * l,
+                        .rsb = l,
+                        .csb = 1,
+                        .c = (float *)lt_data(*res),
+                        .bsc = m * l,
+                        .ldc = l,
+                        .beta = 0};
+  return lt_gemm_f32(&g, err);
+}
+
 /* res (N, G, C_out / G, L), new, = the weight (G, C_out / G, C_in / G x ksz) times the columns
    of xb (N, G, C_in / G x ksz, L): im2col's, or xb itself for a 1x1 kernel that reads every
    position (direct). */
@@ -402,7 +433,7 @@ static int run_product(const geom *g, const lt_tensor *xb, const lt_tensor *w, i
     else if ((rc = lt_tensor_new(ct, 4, cshape, 0, &col, err)) == LT_OK)
       run_planes(g, n * cin, ct, xb, col, 0);
   }
-  if (rc == LT_OK) rc = lt_matmul(wm, col, res, err);
+  if (rc == LT_OK) rc = product(wm, col, ct, res, err);
   lt_tensor_free(wm);
   lt_tensor_free(col);
   return rc;

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "lt_copy.h"
+#include "lt_gemm.h"
 #include "lt_linalg.h"
 #include "lt_pool.h"
 
@@ -162,6 +163,35 @@ static int kernels(const lt_tensor *w, lt_dtype ct, lt_tensor **u, lt_error *err
   return rc;
 }
 
+/* M (N, 16, C_out, T), new, = U (16, C_out, C_in) V (N, 16, C_in, T): one batched
+   lt_gemm_f32 of the N x 16 products where lt_gemm_wanted says so, else lt_matmul. */
+static int products(const lt_tensor *u, const lt_tensor *v, lt_dtype ct, lt_tensor **m,
+                    lt_error *err) {
+  if (!lt_gemm_wanted(ct)) return lt_matmul(u, v, m, err);
+  int64_t n = v->shape[0], co = u->shape[1], ci = u->shape[2], t = v->shape[3];
+  int64_t shape[4] = {n, 16, co, t};
+  int rc = lt_tensor_new(ct, 4, shape, 0, m, err);
+  if (rc) return rc;
+  lt_gemm_f32_args g = {.batch = n * 16,
+                        .m = co,
+                        .n = t,
+                        .k = ci,
+                        .a = (const float *)lt_data(u),
+                        .na = 16,
+                        .bsa = co * ci,
+                        .rsa = ci,
+                        .csa = 1,
+                        .b = (const float *)lt_data(v),
+                        .bsb = ci * t,
+                        .rsb = t,
+                        .csb = 1,
+                        .c = (float *)lt_data(*m),
+                        .bsc = co * t,
+                        .ldc = t,
+                        .beta = 0};
+  return lt_gemm_f32(&g, err);
+}
+
 int lt_winograd(const lt_tensor *xb, const lt_tensor *w, lt_dtype ct, int64_t ph, int64_t pw,
                 int64_t oh, int64_t ow, lt_tensor **res, lt_error *err) {
   int64_t n = xb->shape[0], cin = xb->shape[1], cout = w->shape[0];
@@ -184,7 +214,7 @@ int lt_winograd(const lt_tensor *xb, const lt_tensor *w, lt_dtype ct, int64_t ph
     double bytes = (double)(c.h * c.w + 16 * tiles) * (double)es;
     if (n > 0 && lt_pool_run(n * cin, lt_pool_grain(n * cin, bytes), in_piece, &c) >= 0)
       rc = lt_fail(err, LT_ENOMEM, "not enough memory for the transform's rows");
-    if (rc == LT_OK) rc = lt_matmul(u, v, &m, err);
+    if (rc == LT_OK) rc = products(u, v, ct, &m, err);
   }
   if (rc == LT_OK) rc = lt_tensor_new(ct, 3, yshape, 0, res, err);
   if (rc == LT_OK) {

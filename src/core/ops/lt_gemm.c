@@ -1,0 +1,325 @@
+/*
+ * lt_gemm.c -- the packed float32 matrix product (see lt_gemm.h). Lua-free.
+ *
+ * Layouts: packed A holds, for each product's A, each block of kc values of K, each panel of MR
+ * rows: kc x MR values ([p][r], rows past m zero); packed B, for a piece's column block and
+ * block of K: each panel of NR columns as kc x NR values ([p][j], columns past n zero). The
+ * micro-kernel multiplies one A panel by one B panel into an MR x NR tile of registers, then
+ * writes the tile to C (C = tile + beta C for the first block of K, C += tile after); a tile
+ * that sticks out of C goes through a buffer. Loop order in a piece: column block, K block
+ * (pack B), B panel, A panel: the B panel stays in L1 while every A panel passes over it.
+ */
+#include "lt_gemm.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lt_blas.h"
+#include "lt_cpu.h"
+#include "lt_pool.h"
+
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+#define LT_GEMM_X86 1
+#include <immintrin.h>
+#else
+#define LT_GEMM_X86 0
+#endif
+
+/* The largest tile (MR x NR values) of any kernel, the K block, the widest column block. */
+#define TILE_MAX 256
+#define KC 256
+#define NB_MAX 1024
+
+/* A micro-kernel: the kc x MR panel a times the kc x NR panel b into the tile c (row stride
+   ldc): c = tile + beta c (beta 0: c not read). */
+typedef void (*ukr_fn)(int64_t kc, const float *a, const float *b, float *c, int64_t ldc,
+                       float beta);
+
+typedef struct {
+  int mr, nr;
+  ukr_fn fn;
+} kernel;
+
+/* {====== micro-kernels ====== */
+
+static void ukr_scalar(int64_t kc, const float *a, const float *b, float *c, int64_t ldc,
+                       float beta) {
+  float t[4][8] = {{0}};
+  for (int64_t p = 0; p < kc; p++, a += 4, b += 8)
+    for (int r = 0; r < 4; r++)
+      for (int j = 0; j < 8; j++) t[r][j] += a[r] * b[j];
+  for (int r = 0; r < 4; r++)
+    for (int j = 0; j < 8; j++)
+      c[r * ldc + j] = beta == 0 ? t[r][j] : t[r][j] + beta * c[r * ldc + j];
+}
+
+#if LT_GEMM_X86
+
+/* Row r of the AVX-512 tile: two vectors of 16 columns. */
+#define R512(r) __m512 c##r##a = _mm512_setzero_ps(), c##r##b = _mm512_setzero_ps()
+#define F512(r)                              \
+  t = _mm512_set1_ps(a[r]);                  \
+  c##r##a = _mm512_fmadd_ps(t, b0, c##r##a); \
+  c##r##b = _mm512_fmadd_ps(t, b1, c##r##b)
+#define S512(r) st512(c + (r)*ldc, c##r##a, c##r##b, beta)
+
+__attribute__((target("avx512f"))) static inline void st512(float *c, __m512 x, __m512 y,
+                                                            float beta) {
+  if (beta != 0) {
+    __m512 bv = _mm512_set1_ps(beta);
+    x = _mm512_fmadd_ps(bv, _mm512_loadu_ps(c), x);
+    y = _mm512_fmadd_ps(bv, _mm512_loadu_ps(c + 16), y);
+  }
+  _mm512_storeu_ps(c, x);
+  _mm512_storeu_ps(c + 16, y);
+}
+
+__attribute__((target("avx512f"))) static void ukr_avx512(int64_t kc, const float *a,
+                                                          const float *b, float *c, int64_t ldc,
+                                                          float beta) {
+  R512(0);
+  R512(1);
+  R512(2);
+  R512(3);
+  R512(4);
+  R512(5);
+  R512(6);
+  R512(7);
+  for (int64_t p = 0; p < kc; p++, a += 8, b += 32) {
+    __m512 b0 = _mm512_loadu_ps(b), b1 = _mm512_loadu_ps(b + 16), t;
+    F512(0);
+    F512(1);
+    F512(2);
+    F512(3);
+    F512(4);
+    F512(5);
+    F512(6);
+    F512(7);
+  }
+  S512(0);
+  S512(1);
+  S512(2);
+  S512(3);
+  S512(4);
+  S512(5);
+  S512(6);
+  S512(7);
+}
+
+/* Row r of the AVX2 tile: two vectors of 8 columns. */
+#define R256(r) __m256 c##r##a = _mm256_setzero_ps(), c##r##b = _mm256_setzero_ps()
+#define F256(r)                              \
+  t = _mm256_broadcast_ss(a + (r));          \
+  c##r##a = _mm256_fmadd_ps(t, b0, c##r##a); \
+  c##r##b = _mm256_fmadd_ps(t, b1, c##r##b)
+#define S256(r) st256(c + (r)*ldc, c##r##a, c##r##b, beta)
+
+__attribute__((target("avx2,fma"))) static inline void st256(float *c, __m256 x, __m256 y,
+                                                             float beta) {
+  if (beta != 0) {
+    __m256 bv = _mm256_set1_ps(beta);
+    x = _mm256_fmadd_ps(bv, _mm256_loadu_ps(c), x);
+    y = _mm256_fmadd_ps(bv, _mm256_loadu_ps(c + 8), y);
+  }
+  _mm256_storeu_ps(c, x);
+  _mm256_storeu_ps(c + 8, y);
+}
+
+__attribute__((target("avx2,fma"))) static void ukr_avx2(int64_t kc, const float *a, const float *b,
+                                                         float *c, int64_t ldc, float beta) {
+  R256(0);
+  R256(1);
+  R256(2);
+  R256(3);
+  R256(4);
+  R256(5);
+  for (int64_t p = 0; p < kc; p++, a += 6, b += 16) {
+    __m256 b0 = _mm256_loadu_ps(b), b1 = _mm256_loadu_ps(b + 8), t;
+    F256(0);
+    F256(1);
+    F256(2);
+    F256(3);
+    F256(4);
+    F256(5);
+  }
+  S256(0);
+  S256(1);
+  S256(2);
+  S256(3);
+  S256(4);
+  S256(5);
+}
+
+#endif
+
+static kernel pick_kernel(void) {
+  kernel k = {4, 8, ukr_scalar};
+#if LT_GEMM_X86
+  int level = lt_cpu_level();
+  if (level >= LT_CPU_AVX512)
+    k = (kernel){8, 32, ukr_avx512};
+  else if (level >= LT_CPU_AVX2)
+    k = (kernel){6, 16, ukr_avx2};
+#endif
+  return k;
+}
+
+/* }====== */
+
+/* {====== packing ====== */
+
+/* Rows [0, m) x K values [p0, p0 + kc) of A (strides rs, cs) into MR-row panels at dst. */
+static void pack_a(const float *a, int64_t rs, int64_t cs, int64_t m, int64_t p0, int64_t kc,
+                   int mr, float *dst) {
+  for (int64_t r0 = 0; r0 < m; r0 += mr, dst += kc * mr) {
+    int64_t rows = m - r0 < mr ? m - r0 : mr;
+    for (int64_t p = 0; p < kc; p++) {
+      const float *s = a + r0 * rs + (p0 + p) * cs;
+      float *d = dst + p * mr;
+      int64_t r = 0;
+      for (; r < rows; r++) d[r] = s[r * rs];
+      for (; r < mr; r++) d[r] = 0;
+    }
+  }
+}
+
+/* Columns [j0, j1) x K values [p0, p0 + kc) of B (strides rs, cs) into NR-column panels. */
+static void pack_b(const float *b, int64_t rs, int64_t cs, int64_t j0, int64_t j1, int64_t p0,
+                   int64_t kc, int nr, float *dst) {
+  for (int64_t jb = j0; jb < j1; jb += nr, dst += kc * nr) {
+    int64_t cols = j1 - jb < nr ? j1 - jb : nr;
+    for (int64_t p = 0; p < kc; p++) {
+      const float *s = b + (p0 + p) * rs + jb * cs;
+      float *d = dst + p * nr;
+      int64_t j = 0;
+      if (cs == 1) {
+        memcpy(d, s, (size_t)cols * sizeof(float));
+        j = cols;
+      } else
+        for (; j < cols; j++) d[j] = s[j * cs];
+      for (; j < nr; j++) d[j] = 0;
+    }
+  }
+}
+
+/* }====== */
+
+/* {====== the product ====== */
+
+typedef struct {
+  const lt_gemm_f32_args *g;
+  kernel kr;
+  const float *ap; /* packed A: na products of mpad x k values */
+  int64_t mpad, kc, nb, nblk;
+} gemm_ctx;
+
+/* The tile of rows [r0, r0 + rows) and columns [j, j + cols) of C from the panels pa and pb. */
+static void tile(const gemm_ctx *c, const float *pa, const float *pb, float *cp, int64_t ldc,
+                 int64_t rows, int64_t cols, int64_t kc, float beta) {
+  const kernel *k = &c->kr;
+  if (rows == k->mr && cols == k->nr) {
+    k->fn(kc, pa, pb, cp, ldc, beta);
+    return;
+  }
+  float t[TILE_MAX];
+  k->fn(kc, pa, pb, t, k->nr, 0);
+  for (int64_t r = 0; r < rows; r++)
+    for (int64_t j = 0; j < cols; j++) {
+      float *o = cp + r * ldc + j;
+      *o = beta == 0 ? t[r * k->nr + j] : t[r * k->nr + j] + beta * *o;
+    }
+}
+
+/* Item it: product it / nblk, columns of block it % nblk. bp: the piece's B buffer. */
+static void gemm_item(const gemm_ctx *c, int64_t it, float *bp) {
+  const lt_gemm_f32_args *g = c->g;
+  int mr = c->kr.mr, nr = c->kr.nr;
+  int64_t i = it / c->nblk, j0 = it % c->nblk * c->nb;
+  int64_t j1 = j0 + c->nb < g->n ? j0 + c->nb : g->n;
+  const float *b = g->b + i * g->bsb, *pa0 = c->ap + (i % g->na) * c->mpad * g->k;
+  float *cm = g->c + i * g->bsc;
+  for (int64_t p0 = 0; p0 < g->k; p0 += c->kc) {
+    int64_t kc = g->k - p0 < c->kc ? g->k - p0 : c->kc;
+    float beta = p0 == 0 ? g->beta : 1;
+    pack_b(b, g->rsb, g->csb, j0, j1, p0, kc, nr, bp);
+    const float *pa = pa0 + p0 * c->mpad;
+    for (int64_t jb = j0; jb < j1; jb += nr) {
+      const float *pb = bp + (jb - j0) * kc;
+      int64_t cols = j1 - jb < nr ? j1 - jb : nr;
+      for (int64_t r0 = 0; r0 < g->m; r0 += mr) {
+        int64_t rows = g->m - r0 < mr ? g->m - r0 : mr;
+        tile(c, pa + r0 * kc, pb, cm + r0 * g->ldc + jb, g->ldc, rows, cols, kc, beta);
+      }
+    }
+  }
+}
+
+/* B buffers are aligned to 64 bytes by hand (C11's aligned_alloc is missing on Windows). */
+static int gemm_piece(void *ctx, int64_t lo, int64_t hi) {
+  const gemm_ctx *c = ctx;
+  size_t nbp = (size_t)(c->nb + c->kr.nr) * (size_t)c->kc;
+  char *raw = malloc(nbp * sizeof(float) + 64);
+  if (!raw) return 1;
+  float *bp = (float *)(raw + (64 - (uintptr_t)raw % 64) % 64);
+  for (int64_t it = lo; it < hi; it++) gemm_item(c, it, bp);
+  free(raw);
+  return 0;
+}
+
+/* C = beta C for k = 0. */
+static void scale_c(const lt_gemm_f32_args *g) {
+  for (int64_t i = 0; i < g->batch; i++)
+    for (int64_t r = 0; r < g->m; r++) {
+      float *o = g->c + i * g->bsc + r * g->ldc;
+      for (int64_t j = 0; j < g->n; j++) o[j] = g->beta == 0 ? 0 : g->beta * o[j];
+    }
+}
+
+/* The column block width: at most NB_MAX, a multiple of nr, and narrow enough that the batch
+   gives about 4 items a thread when it can (wider blocks pack B less often). */
+static int64_t block_width(const lt_gemm_f32_args *g, int nr, int threads) {
+  int64_t want = threads > 1 ? (4 * threads + g->batch - 1) / g->batch : 1;
+  int64_t least = (g->n + NB_MAX - 1) / NB_MAX, parts = want > least ? want : least;
+  int64_t nb = ((g->n + parts - 1) / parts + nr - 1) / nr * nr;
+  return nb < 4 * nr && g->n > 4 * nr ? 4 * nr : nb;
+}
+
+int lt_gemm_f32(const lt_gemm_f32_args *g, lt_error *err) {
+  if (g->batch < 0 || g->m < 0 || g->n < 0 || g->k < 0 || g->na < 1)
+    return lt_fail(err, LT_EARG, "gemm: sizes must be non-negative");
+  if (g->batch == 0 || g->m == 0 || g->n == 0) return LT_OK;
+  if (g->k == 0) {
+    scale_c(g);
+    return LT_OK;
+  }
+  gemm_ctx c = {.g = g, .kr = pick_kernel()};
+  int64_t nkb = (g->k + KC - 1) / KC, na = g->na < g->batch ? g->na : g->batch, total;
+  c.kc = (g->k + nkb - 1) / nkb; /* blocks of even size: 576 is 3 of 192, not 256 + 256 + 64 */
+  c.mpad = (g->m + c.kr.mr - 1) / c.kr.mr * c.kr.mr;
+  int rc = lt_size_mul(c.mpad, g->k, &total, err);
+  if (rc == LT_OK) rc = lt_size_mul(total, na, &total, err);
+  if (rc) return rc;
+  float *ap = malloc((size_t)total * sizeof(float));
+  if (!ap) return lt_fail_nomem(err, (size_t)total * sizeof(float));
+  for (int64_t i = 0; i < na; i++)
+    for (int64_t p0 = 0; p0 < g->k; p0 += c.kc)
+      pack_a(g->a + i * g->bsa, g->rsa, g->csa, g->m, p0, g->k - p0 < c.kc ? g->k - p0 : c.kc,
+             c.kr.mr, ap + i * c.mpad * g->k + p0 * c.mpad);
+  c.ap = ap;
+  c.nb = block_width(g, c.kr.nr, lt_pool_threads());
+  c.nblk = (g->n + c.nb - 1) / c.nb;
+  int64_t items = g->batch * c.nblk;
+  /* below about 2 Mflop a job costs more than it gains: one piece on this thread */
+  double flops = 2.0 * (double)g->batch * (double)g->m * (double)g->n * (double)g->k;
+  if (lt_pool_run(items, flops < 2e6 ? items : 1, gemm_piece, &c) >= 0)
+    rc = lt_fail_nomem(err, (size_t)(c.nb + c.kr.nr) * (size_t)c.kc * sizeof(float));
+  free(ap);
+  return rc;
+}
+
+int lt_gemm_wanted(lt_dtype dt) {
+  return dt == LT_FLOAT32 && (lt_cpu_level() > LT_CPU_SCALAR || !lt_blas_active(dt));
+}
+
+/* }====== */
