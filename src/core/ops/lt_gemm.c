@@ -193,10 +193,9 @@ static void pack_b(const float *b, int64_t rs, int64_t cs, int64_t j0, int64_t j
       const float *s = b + (p0 + p) * rs + jb * cs;
       float *d = dst + p * nr;
       int64_t j = 0;
-      if (cs == 1) {
-        memcpy(d, s, (size_t)cols * sizeof(float));
-        j = cols;
-      } else
+      if (cs == 1) /* a loop, not memcpy: a call per row of nr values costs more than the copy */
+        for (; j < cols; j++) d[j] = s[j];
+      else
         for (; j < cols; j++) d[j] = s[j * cs];
       for (; j < nr; j++) d[j] = 0;
     }

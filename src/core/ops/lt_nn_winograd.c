@@ -27,86 +27,99 @@ typedef struct {
   const char *x, *m; /* the input (N, C_in, H, W), or the products (N, 16, C_out, T) */
   char *v, *y;       /* the input's transform (N, 16, C_in, T), or the output (N, C_out, oh, ow) */
   int64_t c, h, w, ph, pw, oh, ow, th, tw;
+  int64_t es; /* the distance between the 16 matrices of V or M: C T, or C T + PAD */
   int f64;
 } wino_ctx;
 
-/* Tiles go through a buffer of CHUNK at a time, one row of it per transformed element: the 16
-   rows of a plane's transform lie C x T elements apart in V and M, a multiple of 4 KiB for
-   common sizes (64 channels of 28 x 28 tiles), and 16 streams at such a distance thrash the
-   caches' sets; copied a chunk at a time, each stream is read or written a run of lines. */
-#define CHUNK 64
+/* The 16 rows a plane's transform writes (or reads) lie es elements apart; at es = C T (a
+   multiple of 4 KiB for common sizes: 64 channels of 28 x 28 tiles) the 16 streams fall in one
+   cache set and thrash it, so the products through lt_gemm_f32 (which takes any strides) put
+   PAD elements between the matrices. */
+#define PAD 16
 
-/* B^T d B of each 4x4 tile d of plane x: element e of tile t to v[e * es + t]. A row of tiles
-   reads 4 input rows, copied into rows of the padded width wp (zeros outside the input) in
-   scratch (4 wp + 4 wp values), where B^T applies to whole rows, then B to each tile's 4
-   columns; tiles go through buf, CHUNK at a time. */
-#define WINO(T)                                                                                    \
-  static void in_plane_##T(const wino_ctx *c, const T *x, T *v, T *scratch) {                      \
-    int64_t tiles = c->th * c->tw, es = c->c * tiles, wp = 2 * c->tw + 2, k = 0, t0 = 0;           \
-    T *rows = scratch, *tr = scratch + 4 * wp, buf[16][CHUNK];                                     \
-    int64_t q0 = c->pw, n = c->w < wp - q0 ? c->w : wp - q0; /* the columns copied */              \
-    for (int64_t ti = 0; ti < c->th; ti++) {                                                       \
-      for (int a = 0; a < 4; a++) {                                                                \
-        int64_t r = 2 * ti - c->ph + a;                                                            \
-        T *row = rows + a * wp;                                                                    \
-        for (int64_t j = 0; j < wp; j++) row[j] = 0;                                               \
-        if (r >= 0 && r < c->h && n > 0) memcpy(row + q0, x + r * c->w, (size_t)n * sizeof(T));    \
-      }                                                                                            \
-      for (int64_t j = 0; j < wp; j++) {                                                           \
-        T d0 = rows[j], d1 = rows[wp + j], d2 = rows[2 * wp + j], d3 = rows[3 * wp + j];           \
-        tr[j] = d0 - d2, tr[wp + j] = d1 + d2, tr[2 * wp + j] = d2 - d1, tr[3 * wp + j] = d1 - d3; \
-      }                                                                                            \
-      for (int64_t tj = 0; tj < c->tw; tj++) {                                                     \
-        for (int a = 0; a < 4; a++) {                                                              \
-          const T *t = tr + a * wp + 2 * tj;                                                       \
-          buf[4 * a + 0][k] = t[0] - t[2], buf[4 * a + 1][k] = t[1] + t[2];                        \
-          buf[4 * a + 2][k] = t[2] - t[1], buf[4 * a + 3][k] = t[1] - t[3];                        \
-        }                                                                                          \
-        if (++k == CHUNK || t0 + k == tiles) {                                                     \
-          for (int e = 0; e < 16; e++) memcpy(v + e * es + t0, buf[e], (size_t)k * sizeof(T));     \
-          t0 += k, k = 0;                                                                          \
-        }                                                                                          \
-      }                                                                                            \
-    }                                                                                              \
-  }                                                                                                \
-  /* A^T m A of each tile's 16 products (m[e * es + t]): its 2x2 outputs. A row of tiles at a      \
-     time: its products copied into scratch (16 rows of tw), its two output rows made there        \
-     (2 rows of 2 tw), then copied to y as far as the output goes. */                              \
-  static void out_plane_##T(const wino_ctx *c, const T *m, T *y, T *scratch) {                     \
-    int64_t tw = c->tw, es = c->c * c->th * tw;                                                    \
-    T *p = scratch, *o = scratch + 16 * tw;                                                        \
-    for (int64_t ti = 0; ti < c->th; ti++) {                                                       \
-      for (int e = 0; e < 16; e++)                                                                 \
-        memcpy(p + e * tw, m + e * es + ti * tw, (size_t)tw * sizeof(T));                          \
-      for (int64_t tj = 0; tj < tw; tj++) {                                                        \
-        T s[2][4];                                                                                 \
-        for (int b = 0; b < 4; b++) {                                                              \
-          T m0 = p[b * tw + tj], m1 = p[(4 + b) * tw + tj], m2 = p[(8 + b) * tw + tj];             \
-          T m3 = p[(12 + b) * tw + tj];                                                            \
-          s[0][b] = m0 + m1 + m2, s[1][b] = m1 - m2 - m3;                                          \
-        }                                                                                          \
-        for (int a = 0; a < 2; a++) {                                                              \
-          o[a * 2 * tw + 2 * tj] = s[a][0] + s[a][1] + s[a][2];                                    \
-          o[a * 2 * tw + 2 * tj + 1] = s[a][1] - s[a][2] - s[a][3];                                \
-        }                                                                                          \
-      }                                                                                            \
-      for (int a = 0; a < 2 && 2 * ti + a < c->oh; a++)                                            \
-        memcpy(y + (2 * ti + a) * c->ow, o + a * 2 * tw, (size_t)c->ow * sizeof(T));               \
-    }                                                                                              \
-  }                                                                                                \
-  /* G g G^T of the 3x3 kernel g (9 values), each of the 16 values to u + e * stride. */           \
-  static void kernel_##T(const T *g, T *u, int64_t stride) {                                       \
-    T t[4][3];                                                                                     \
-    for (int j = 0; j < 3; j++) {                                                                  \
-      t[0][j] = g[j], t[3][j] = g[6 + j];                                                          \
-      t[1][j] = (T)0.5 * (g[j] + g[3 + j] + g[6 + j]);                                             \
-      t[2][j] = (T)0.5 * (g[j] - g[3 + j] + g[6 + j]);                                             \
-    }                                                                                              \
-    for (int i = 0; i < 4; i++) {                                                                  \
-      u[(4 * i + 0) * stride] = t[i][0], u[(4 * i + 3) * stride] = t[i][2];                        \
-      u[(4 * i + 1) * stride] = (T)0.5 * (t[i][0] + t[i][1] + t[i][2]);                            \
-      u[(4 * i + 2) * stride] = (T)0.5 * (t[i][0] - t[i][1] + t[i][2]);                            \
-    }                                                                                              \
+/* B^T d B of each 4x4 tile d of plane x: element e = 4 a + b of tile t to v[e es + t]. A row of
+   tiles reads 4 input rows, each split into its even and odd columns (ev, od: h = tw + 1 each,
+   zeros outside the input: the padded width is 2 tw + 2) where B^T applies to whole rows (te,
+   to); B then takes each tile's columns 2 j .. 2 j + 3 = ev[j], od[j], ev[j + 1], od[j + 1], so
+   every element is one vector loop over the row's tiles into its row of v. scratch: 16 h
+   values. */
+#define WINO(T)                                                                                 \
+  /* The even (ev) and odd (od) columns 0 .. 2 h - 1 of an image row x of w values padded by pw \
+     zeros on the left and as many as it takes on the right (x NULL: a row of the padding). */  \
+  static void split_##T(const T *x, int64_t w, int64_t pw, int64_t h, T *ev, T *od) {           \
+    for (int64_t j = 0; j < h; j++) ev[j] = 0, od[j] = 0;                                       \
+    if (!x) return;                                                                             \
+    int64_t e0 = (pw + 1) / 2, e1 = (pw + w + 1) / 2, o0 = pw / 2, o1 = (pw + w) / 2;           \
+    e1 = e1 < h ? e1 : h, o1 = o1 < h ? o1 : h;                                                 \
+    for (int64_t j = e0; j < e1; j++) ev[j] = x[2 * j - pw];                                    \
+    for (int64_t j = o0; j < o1; j++) od[j] = x[2 * j + 1 - pw];                                \
+  }                                                                                             \
+  static void in_plane_##T(const wino_ctx *c, const T *x, T *v, T *scratch) {                   \
+    int64_t tw = c->tw, es = c->es, h = tw + 1;                                                 \
+    T *ev = scratch, *od = ev + 4 * h, *te = od + 4 * h, *to = te + 4 * h;                      \
+    for (int64_t ti = 0; ti < c->th; ti++) {                                                    \
+      for (int a = 0; a < 4; a++) {                                                             \
+        int64_t r = 2 * ti - c->ph + a;                                                         \
+        split_##T(r >= 0 && r < c->h ? x + r * c->w : NULL, c->w, c->pw, h, ev + a * h,         \
+                  od + a * h);                                                                  \
+      }                                                                                         \
+      for (int64_t j = 0; j < h; j++) {                                                         \
+        T e0 = ev[j], e1 = ev[h + j], e2 = ev[2 * h + j], e3 = ev[3 * h + j];                   \
+        T o0 = od[j], o1 = od[h + j], o2 = od[2 * h + j], o3 = od[3 * h + j];                   \
+        te[j] = e0 - e2, te[h + j] = e1 + e2, te[2 * h + j] = e2 - e1, te[3 * h + j] = e1 - e3; \
+        to[j] = o0 - o2, to[h + j] = o1 + o2, to[2 * h + j] = o2 - o1, to[3 * h + j] = o1 - o3; \
+      }                                                                                         \
+      for (int a = 0; a < 4; a++) {                                                             \
+        const T *E = te + a * h, *O = to + a * h;                                               \
+        T *d = v + 4 * a * es + ti * tw;                                                        \
+        for (int64_t j = 0; j < tw; j++) d[j] = E[j] - E[j + 1];                                \
+        for (int64_t j = 0; j < tw; j++) d[es + j] = O[j] + E[j + 1];                           \
+        for (int64_t j = 0; j < tw; j++) d[2 * es + j] = E[j + 1] - O[j];                       \
+        for (int64_t j = 0; j < tw; j++) d[3 * es + j] = O[j] - O[j + 1];                       \
+      }                                                                                         \
+    }                                                                                           \
+  }                                                                                             \
+  /* A^T m A of each tile's 16 products (m[e es + t]): its 2x2 outputs. A row of tiles at a     \
+     time: A^T over the 4 rows of each tile column as vector loops over the tiles (s: 2 x 4     \
+     rows of tw), then A over the columns into the two output rows (o: 2 rows of 2 tw), copied  \
+     to y as far as the output goes. scratch: 12 tw values. */                                  \
+  static void out_plane_##T(const wino_ctx *c, const T *m, T *y, T *scratch) {                  \
+    int64_t tw = c->tw, es = c->es;                                                             \
+    T *s = scratch, *o = scratch + 8 * tw;                                                      \
+    for (int64_t ti = 0; ti < c->th; ti++) {                                                    \
+      const T *p = m + ti * tw;                                                                 \
+      for (int b = 0; b < 4; b++) {                                                             \
+        const T *m0 = p + b * es, *m1 = p + (4 + b) * es, *m2 = p + (8 + b) * es;               \
+        const T *m3 = p + (12 + b) * es;                                                        \
+        T *s0 = s + b * tw, *s1 = s + (4 + b) * tw;                                             \
+        for (int64_t j = 0; j < tw; j++) s0[j] = m0[j] + m1[j] + m2[j];                         \
+        for (int64_t j = 0; j < tw; j++) s1[j] = m1[j] - m2[j] - m3[j];                         \
+      }                                                                                         \
+      for (int a = 0; a < 2; a++) {                                                             \
+        const T *q = s + 4 * a * tw;                                                            \
+        T *r = o + a * 2 * tw;                                                                  \
+        for (int64_t j = 0; j < tw; j++) {                                                      \
+          r[2 * j] = q[j] + q[tw + j] + q[2 * tw + j];                                          \
+          r[2 * j + 1] = q[tw + j] - q[2 * tw + j] - q[3 * tw + j];                             \
+        }                                                                                       \
+      }                                                                                         \
+      for (int a = 0; a < 2 && 2 * ti + a < c->oh; a++)                                         \
+        memcpy(y + (2 * ti + a) * c->ow, o + a * 2 * tw, (size_t)c->ow * sizeof(T));            \
+    }                                                                                           \
+  }                                                                                             \
+  /* G g G^T of the 3x3 kernel g (9 values), each of the 16 values to u + e * stride. */        \
+  static void kernel_##T(const T *g, T *u, int64_t stride) {                                    \
+    T t[4][3];                                                                                  \
+    for (int j = 0; j < 3; j++) {                                                               \
+      t[0][j] = g[j], t[3][j] = g[6 + j];                                                       \
+      t[1][j] = (T)0.5 * (g[j] + g[3 + j] + g[6 + j]);                                          \
+      t[2][j] = (T)0.5 * (g[j] - g[3 + j] + g[6 + j]);                                          \
+    }                                                                                           \
+    for (int i = 0; i < 4; i++) {                                                               \
+      u[(4 * i + 0) * stride] = t[i][0], u[(4 * i + 3) * stride] = t[i][2];                     \
+      u[(4 * i + 1) * stride] = (T)0.5 * (t[i][0] + t[i][1] + t[i][2]);                         \
+      u[(4 * i + 2) * stride] = (T)0.5 * (t[i][0] - t[i][1] + t[i][2]);                         \
+    }                                                                                           \
   }
 WINO(float)
 WINO(double)
@@ -115,11 +128,12 @@ WINO(double)
    output (n C_out + oc), from M[n, :, oc, :]. */
 static int in_piece(void *ctx, int64_t lo, int64_t hi) {
   const wino_ctx *c = ctx;
-  int64_t tiles = c->th * c->tw, plane = c->h * c->w, wp = 2 * c->tw + 2;
-  void *scratch = malloc((size_t)(8 * wp) * (c->f64 ? sizeof(double) : sizeof(float)));
+  int64_t tiles = c->th * c->tw, plane = c->h * c->w;
+  size_t nscratch = (size_t)(16 * (c->tw + 1));
+  void *scratch = malloc(nscratch * (c->f64 ? sizeof(double) : sizeof(float)));
   if (!scratch) return 1;
   for (int64_t i = lo; i < hi; i++) {
-    int64_t n = i / c->c, ch = i % c->c, at = n * 16 * c->c * tiles + ch * tiles;
+    int64_t n = i / c->c, ch = i % c->c, at = n * 16 * c->es + ch * tiles;
     if (c->f64)
       in_plane_double(c, (const double *)c->x + i * plane, (double *)c->v + at, scratch);
     else
@@ -132,10 +146,10 @@ static int in_piece(void *ctx, int64_t lo, int64_t hi) {
 static int out_piece(void *ctx, int64_t lo, int64_t hi) {
   const wino_ctx *c = ctx;
   int64_t tiles = c->th * c->tw, plane = c->oh * c->ow;
-  void *scratch = malloc((size_t)(20 * c->tw) * (c->f64 ? sizeof(double) : sizeof(float)));
+  void *scratch = malloc((size_t)(12 * c->tw) * (c->f64 ? sizeof(double) : sizeof(float)));
   if (!scratch) return 1;
   for (int64_t i = lo; i < hi; i++) {
-    int64_t n = i / c->c, ch = i % c->c, at = n * 16 * c->c * tiles + ch * tiles;
+    int64_t n = i / c->c, ch = i % c->c, at = n * 16 * c->es + ch * tiles;
     if (c->f64)
       out_plane_double(c, (const double *)c->m + at, (double *)c->y + i * plane, scratch);
     else
@@ -145,32 +159,53 @@ static int out_piece(void *ctx, int64_t lo, int64_t hi) {
   return 0;
 }
 
-/* U (16, C_out, C_in) from the weight. */
+/* U (16, C_out, C_in) from the weight: CHUNK kernels at a time through a buffer, so that each
+   of U's 16 matrices is written a run at a time (they lie C_out C_in apart: see PAD). */
+#define CHUNK 64
+#define KERNELS(T)                                                                  \
+  static void kernels_##T(const T *w, T *u, int64_t count) {                        \
+    T buf[16 * CHUNK];                                                              \
+    for (int64_t k0 = 0; k0 < count; k0 += CHUNK) {                                 \
+      int64_t n = count - k0 < CHUNK ? count - k0 : CHUNK;                          \
+      for (int64_t k = 0; k < n; k++) kernel_##T(w + 9 * (k0 + k), buf + k, CHUNK); \
+      for (int e = 0; e < 16; e++)                                                  \
+        memcpy(u + e * count + k0, buf + e * CHUNK, (size_t)n * sizeof(T));         \
+    }                                                                               \
+  }
+KERNELS(float)
+KERNELS(double)
+
 static int kernels(const lt_tensor *w, lt_dtype ct, lt_tensor **u, lt_error *err) {
   const lt_tensor *wc;
   lt_tensor *ow = NULL;
   int64_t cout = w->shape[0], cin = w->shape[1], shape[3] = {16, cout, cin};
   int rc = lt_contiguous_as(w, ct, &wc, &ow, err);
   if (rc == LT_OK) rc = lt_tensor_new(ct, 3, shape, 0, u, err);
-  if (rc == LT_OK)
-    for (int64_t k = 0; k < cout * cin; k++) {
-      if (ct == LT_FLOAT64)
-        kernel_double((const double *)lt_data(wc) + 9 * k, (double *)lt_data(*u) + k, cout * cin);
-      else
-        kernel_float((const float *)lt_data(wc) + 9 * k, (float *)lt_data(*u) + k, cout * cin);
-    }
+  if (rc == LT_OK && ct == LT_FLOAT64)
+    kernels_double((const double *)lt_data(wc), (double *)lt_data(*u), cout * cin);
+  else if (rc == LT_OK)
+    kernels_float((const float *)lt_data(wc), (float *)lt_data(*u), cout * cin);
   lt_tensor_free(ow);
   return rc;
 }
 
-/* M (N, 16, C_out, T), new, = U (16, C_out, C_in) V (N, 16, C_in, T): one batched
-   lt_gemm_f32 of the N x 16 products where lt_gemm_wanted says so, else lt_matmul. */
-static int products(const lt_tensor *u, const lt_tensor *v, lt_dtype ct, lt_tensor **m,
-                    lt_error *err) {
-  if (!lt_gemm_wanted(ct)) return lt_matmul(u, v, m, err);
-  int64_t n = v->shape[0], co = u->shape[1], ci = u->shape[2], t = v->shape[3];
-  int64_t shape[4] = {n, 16, co, t};
-  int rc = lt_tensor_new(ct, 4, shape, 0, m, err);
+/* M (N, 16, C_out, T) = U (16, C_out, C_in) V (N, 16, C_in, T): V and M new tensors of
+   N 16 esv and N 16 esm elements whose 16 N matrices lie esv (esm) apart. Where lt_gemm_wanted
+   says so, one batched lt_gemm_f32 of the N x 16 products, the matrices PAD apart; else
+   lt_matmul, without padding. */
+static int products(const lt_tensor *u, const lt_tensor *v, int64_t n, int64_t t, int64_t esv,
+                    int64_t esm, lt_dtype ct, lt_tensor **m, lt_error *err) {
+  int64_t co = u->shape[1], ci = u->shape[2];
+  if (!lt_gemm_wanted(ct)) {
+    int64_t shape[4] = {n, 16, ci, t};
+    lt_tensor *vv = NULL;
+    int rc = lt_view(v, 4, shape, &vv, err);
+    if (rc == LT_OK) rc = lt_matmul(u, vv, m, err);
+    lt_tensor_free(vv);
+    return rc;
+  }
+  int64_t size = n * 16 * esm; /* below the input's transform's size times C_out / C_in */
+  int rc = lt_tensor_new(ct, 1, &size, 0, m, err);
   if (rc) return rc;
   lt_gemm_f32_args g = {.batch = n * 16,
                         .m = co,
@@ -182,11 +217,11 @@ static int products(const lt_tensor *u, const lt_tensor *v, lt_dtype ct, lt_tens
                         .rsa = ci,
                         .csa = 1,
                         .b = (const float *)lt_data(v),
-                        .bsb = ci * t,
+                        .bsb = esv,
                         .rsb = t,
                         .csb = 1,
                         .c = (float *)lt_data(*m),
-                        .bsc = co * t,
+                        .bsc = esm,
                         .ldc = t,
                         .beta = 0};
   return lt_gemm_f32(&g, err);
@@ -204,21 +239,23 @@ int lt_winograd(const lt_tensor *xb, const lt_tensor *w, lt_dtype ct, int64_t ph
                 .th = (oh + 1) / 2,
                 .tw = (ow + 1) / 2,
                 .f64 = ct == LT_FLOAT64};
-  int64_t tiles = c.th * c.tw, vshape[4] = {n, 16, cin, tiles}, yshape[3] = {n, cout, oh * ow};
+  int64_t tiles = c.th * c.tw, yshape[3] = {n, cout, oh * ow}, pad = lt_gemm_wanted(ct) ? PAD : 0;
+  int64_t esv = cin * tiles + pad, esm = cout * tiles + pad, vsize;
   size_t es = c.f64 ? 8 : 4;
   lt_tensor *u = NULL, *v = NULL, *m = NULL;
   int rc = kernels(w, ct, &u, err);
-  if (rc == LT_OK) rc = lt_tensor_new(ct, 4, vshape, 0, &v, err);
+  if (rc == LT_OK && (rc = lt_size_mul(n * 16, esv, &vsize, err)) == LT_OK)
+    rc = lt_tensor_new(ct, 1, &vsize, 0, &v, err);
   if (rc == LT_OK) {
-    c.x = lt_data(xb), c.v = lt_data(v), c.c = cin;
+    c.x = lt_data(xb), c.v = lt_data(v), c.c = cin, c.es = esv;
     double bytes = (double)(c.h * c.w + 16 * tiles) * (double)es;
     if (n > 0 && lt_pool_run(n * cin, lt_pool_grain(n * cin, bytes), in_piece, &c) >= 0)
       rc = lt_fail(err, LT_ENOMEM, "not enough memory for the transform's rows");
-    if (rc == LT_OK) rc = products(u, v, ct, &m, err);
+    if (rc == LT_OK) rc = products(u, v, n, tiles, esv, pad ? esm : cout * tiles, ct, &m, err);
   }
   if (rc == LT_OK) rc = lt_tensor_new(ct, 3, yshape, 0, res, err);
   if (rc == LT_OK) {
-    c.m = lt_data(m), c.y = lt_data(*res), c.c = cout;
+    c.m = lt_data(m), c.y = lt_data(*res), c.c = cout, c.es = pad ? esm : cout * tiles;
     double bytes = (double)(oh * ow + 16 * tiles) * (double)es;
     if (n > 0 && lt_pool_run(n * cout, lt_pool_grain(n * cout, bytes), out_piece, &c) >= 0)
       rc = lt_fail(err, LT_ENOMEM, "not enough memory for the transform's rows");
