@@ -387,12 +387,15 @@ static int weight_matrix(const lt_tensor *w, lt_dtype ct, int64_t g, int64_t row
   return rc;
 }
 
-/* *res (N, G, M, L), new, = wm (G, M, K) times col (N, G, K, L), both contiguous in ct: one
-   batched lt_gemm_f32 over every image and group where lt_gemm_wanted says so (so a batch of
-   small images is one job over the threads), else lt_matmul. */
+/* *res (N, G, M, L), new, = wm (G, M, K, any non-negative strides) times col (N, G, K, L),
+   contiguous, both in ct: one batched lt_gemm_f32 over every image and group where
+   lt_gemm_wanted says so (so a batch of small images is one job over the threads), else
+   lt_matmul. */
 static int product(const lt_tensor *wm, const lt_tensor *col, lt_dtype ct, lt_tensor **res,
                    lt_error *err) {
-  if (!lt_gemm_wanted(ct)) return lt_matmul(wm, col, res, err);
+  const int64_t *ws = wm->strides;
+  if (!lt_gemm_wanted(ct) || ws[0] < 0 || ws[1] < 0 || ws[2] < 0)
+    return lt_matmul(wm, col, res, err);
   int64_t n = col->shape[0], gr = wm->shape[0], m = wm->shape[1], k = wm->shape[2];
   int64_t l = col->shape[3], shape[4] = {n, gr, m, l};
   int rc = lt_tensor_new(ct, 4, shape, 0, res, err);
@@ -403,9 +406,9 @@ static int product(const lt_tensor *wm, const lt_tensor *col, lt_dtype ct, lt_te
                         .k = k,
                         .a = (const float *)lt_data(wm),
                         .na = gr,
-                        .bsa = m * k,
-                        .rsa = k,
-                        .csa = 1,
+                        .bsa = ws[0],
+                        .rsa = ws[1],
+                        .csa = ws[2],
                         .b = (const float *)lt_data(col),
                         .bsb = k * l,
                         .rsb = l,
@@ -539,7 +542,7 @@ int lt_conv_transpose(const lt_tensor *x, const lt_tensor *w, const lt_tensor *b
       (rc = weight_matrix(w, ct, gr, cig, kk, &wm, err)) == LT_OK &&
       (rc = lt_transpose(wm, 1, 2, &wt, err)) == LT_OK &&
       (rc = lt_view(xb, 4, xshape, &xm, err)) == LT_OK &&
-      (rc = lt_matmul(wt, xm, &cols, err)) == LT_OK &&
+      (rc = product(wt, xm, ct, &cols, err)) == LT_OK &&
       (rc = lt_tensor_new(ct, nsp + 2, shape, 1, &res, err)) == LT_OK)
     run_planes(&g, n * cout, ct, res, cols, 1);
   lt_tensor_free(xo);
