@@ -184,6 +184,9 @@ bench: build
 	./$(BUILD)/bench/bench_files
 	./$(BUILD)/bench/bench_dist
 	./$(BUILD)/bench/bench_random
+	./$(BUILD)/bench/bench_nn_norm
+	./$(BUILD)/bench/bench_nn_conv
+	./$(BUILD)/bench/bench_nn_model
 	$(LUA_ENV) lua5.4 bench/gc_memory.lua
 
 install: build

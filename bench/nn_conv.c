@@ -16,10 +16,11 @@
  * torch.set_num_threads(1)) and at ltensor's default count (torch set to the same), interleaved
  * with the others, one loop per round; each keeps its best round (wall clock). Ratio = torch's
  * time / ours (above 1: ltensor is faster). torch's CPU convolutions run oneDNN's (mkldnn) JIT
- * kernels; ours run im2col and the BLAS's sgemm, so the conv2d ratio follows the BLAS: an
- * OpenBLAS that does not recognize the CPU (a hypervisor hiding its model: "Core: Prescott" with
- * OPENBLAS_VERBOSE=2) runs its SSE3 kernels, several times slower than its AVX-512 ones
- * (OPENBLAS_CORETYPE=SkylakeX where the CPU has AVX-512).
+ * kernels; ours run im2col or Winograd's transforms and, in float32 on an AVX2 or AVX-512
+ * processor, ltensor's own packed product (lt_gemm.h; the first line of the report names its
+ * path), else the BLAS's sgemm: an OpenBLAS that does not recognize the CPU (a hypervisor
+ * hiding its model: "core Prescott" in that line) runs its SSE3 kernels, several times slower
+ * than its AVX-512 ones.
  *
  * Usage: bench_nn_conv
  * Env:   LTENSOR_BENCH_QUICK=1   fewer calls and rounds (a few seconds)
