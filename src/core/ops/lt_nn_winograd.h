@@ -7,9 +7,9 @@
  * products summed over the input channels, that is 16 matrix products (C_out x C_in) x
  * (C_in x tiles) per sample, all of them one batched lt_gemm_f32 in float32 where
  * lt_gemm_wanted says so (else lt_matmul, the BLAS), then back (A^T m A): 16 multiplications
- * per 4 outputs instead of 36, for a few additions. The transforms' coefficients are 0, +-1 and 1/2,
- * so results differ from the direct sum by rounding only (float32: a few units in the 6th
- * digit of the largest output). The transforms run one (N, C) plane per item of the worker
+ * per 4 outputs instead of 36, for a few additions. The transforms' coefficients are 0, +-1
+ * and 1/2, so results differ from the direct sum by rounding only (float32: a few units in the
+ * 6th digit of the largest output). The transforms run one (N, C) plane per item of the worker
  * pool.
  *
  * Calls lt_gemm.c, lt_linalg.c (lt_matmul), lt_copy.c, lt_tensor.c, lt_pool.c. Called by
