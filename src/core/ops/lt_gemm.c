@@ -56,100 +56,34 @@ static void ukr_scalar(int64_t kc, const float *a, const float *b, float *c, int
 
 #if LT_GEMM_X86
 
-/* Row r of the AVX-512 tile: two vectors of 16 columns. */
-#define R512(r) __m512 c##r##a = _mm512_setzero_ps(), c##r##b = _mm512_setzero_ps()
-#define F512(r)                              \
-  t = _mm512_set1_ps(a[r]);                  \
-  c##r##a = _mm512_fmadd_ps(t, b0, c##r##a); \
-  c##r##b = _mm512_fmadd_ps(t, b1, c##r##b)
-#define S512(r) st512(c + (r)*ldc, c##r##a, c##r##b, beta)
-
-__attribute__((target("avx512f"))) static inline void st512(float *c, __m512 x, __m512 y,
-                                                            float beta) {
-  if (beta != 0) {
-    __m512 bv = _mm512_set1_ps(beta);
-    x = _mm512_fmadd_ps(bv, _mm512_loadu_ps(c), x);
-    y = _mm512_fmadd_ps(bv, _mm512_loadu_ps(c + 16), y);
+/* A vector kernel of MR rows by two vectors V of W floats: the tile in registers (the loops over
+   rows have constant bounds and unroll), one broadcast of A's value a row and two loads of B a
+   step of K. */
+#define UKR(NAME, TARGET, V, MR, W, ZERO, SET1, LOAD, FMA, STORE)                              \
+  __attribute__((target(TARGET))) static void NAME(int64_t kc, const float *a, const float *b, \
+                                                   float *c, int64_t ldc, float beta) {        \
+    V acc[MR][2];                                                                              \
+    for (int r = 0; r < MR; r++) acc[r][0] = ZERO(), acc[r][1] = ZERO();                       \
+    for (int64_t p = 0; p < kc; p++, a += MR, b += 2 * W) {                                    \
+      V b0 = LOAD(b), b1 = LOAD(b + W);                                                        \
+      for (int r = 0; r < MR; r++) {                                                           \
+        V t = SET1(a[r]);                                                                      \
+        acc[r][0] = FMA(t, b0, acc[r][0]), acc[r][1] = FMA(t, b1, acc[r][1]);                  \
+      }                                                                                        \
+    }                                                                                          \
+    for (int r = 0; r < MR; r++) {                                                             \
+      V x = acc[r][0], y = acc[r][1];                                                          \
+      if (beta != 0) {                                                                         \
+        V bv = SET1(beta);                                                                     \
+        x = FMA(bv, LOAD(c + r * ldc), x), y = FMA(bv, LOAD(c + r * ldc + W), y);              \
+      }                                                                                        \
+      STORE(c + r * ldc, x), STORE(c + r * ldc + W, y);                                        \
+    }                                                                                          \
   }
-  _mm512_storeu_ps(c, x);
-  _mm512_storeu_ps(c + 16, y);
-}
-
-__attribute__((target("avx512f"))) static void ukr_avx512(int64_t kc, const float *a,
-                                                          const float *b, float *c, int64_t ldc,
-                                                          float beta) {
-  R512(0);
-  R512(1);
-  R512(2);
-  R512(3);
-  R512(4);
-  R512(5);
-  R512(6);
-  R512(7);
-  for (int64_t p = 0; p < kc; p++, a += 8, b += 32) {
-    __m512 b0 = _mm512_loadu_ps(b), b1 = _mm512_loadu_ps(b + 16), t;
-    F512(0);
-    F512(1);
-    F512(2);
-    F512(3);
-    F512(4);
-    F512(5);
-    F512(6);
-    F512(7);
-  }
-  S512(0);
-  S512(1);
-  S512(2);
-  S512(3);
-  S512(4);
-  S512(5);
-  S512(6);
-  S512(7);
-}
-
-/* Row r of the AVX2 tile: two vectors of 8 columns. */
-#define R256(r) __m256 c##r##a = _mm256_setzero_ps(), c##r##b = _mm256_setzero_ps()
-#define F256(r)                              \
-  t = _mm256_broadcast_ss(a + (r));          \
-  c##r##a = _mm256_fmadd_ps(t, b0, c##r##a); \
-  c##r##b = _mm256_fmadd_ps(t, b1, c##r##b)
-#define S256(r) st256(c + (r)*ldc, c##r##a, c##r##b, beta)
-
-__attribute__((target("avx2,fma"))) static inline void st256(float *c, __m256 x, __m256 y,
-                                                             float beta) {
-  if (beta != 0) {
-    __m256 bv = _mm256_set1_ps(beta);
-    x = _mm256_fmadd_ps(bv, _mm256_loadu_ps(c), x);
-    y = _mm256_fmadd_ps(bv, _mm256_loadu_ps(c + 8), y);
-  }
-  _mm256_storeu_ps(c, x);
-  _mm256_storeu_ps(c + 8, y);
-}
-
-__attribute__((target("avx2,fma"))) static void ukr_avx2(int64_t kc, const float *a, const float *b,
-                                                         float *c, int64_t ldc, float beta) {
-  R256(0);
-  R256(1);
-  R256(2);
-  R256(3);
-  R256(4);
-  R256(5);
-  for (int64_t p = 0; p < kc; p++, a += 6, b += 16) {
-    __m256 b0 = _mm256_loadu_ps(b), b1 = _mm256_loadu_ps(b + 8), t;
-    F256(0);
-    F256(1);
-    F256(2);
-    F256(3);
-    F256(4);
-    F256(5);
-  }
-  S256(0);
-  S256(1);
-  S256(2);
-  S256(3);
-  S256(4);
-  S256(5);
-}
+UKR(ukr_avx512, "avx512f", __m512, 8, 16, _mm512_setzero_ps, _mm512_set1_ps, _mm512_loadu_ps,
+    _mm512_fmadd_ps, _mm512_storeu_ps)
+UKR(ukr_avx2, "avx2,fma", __m256, 6, 8, _mm256_setzero_ps, _mm256_set1_ps, _mm256_loadu_ps,
+    _mm256_fmadd_ps, _mm256_storeu_ps)
 
 #endif
 
