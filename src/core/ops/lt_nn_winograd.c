@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "lt_copy.h"
+#include "lt_cpu.h"
 #include "lt_gemm.h"
 #include "lt_linalg.h"
 #include "lt_pool.h"
@@ -43,10 +44,10 @@ typedef struct {
    to); B then takes each tile's columns 2 j .. 2 j + 3 = ev[j], od[j], ev[j + 1], od[j + 1], so
    every element is one vector loop over the row's tiles into its row of v. scratch: 16 h
    values. */
-#define WINO(T)                                                                                 \
+#define WINO(T, S, ATTR)                                                                        \
   /* The even (ev) and odd (od) columns 0 .. 2 h - 1 of an image row x of w values padded by pw \
      zeros on the left and as many as it takes on the right (x NULL: a row of the padding). */  \
-  static void split_##T(const T *x, int64_t w, int64_t pw, int64_t h, T *ev, T *od) {           \
+  ATTR static void split_##S(const T *x, int64_t w, int64_t pw, int64_t h, T *ev, T *od) {      \
     for (int64_t j = 0; j < h; j++) ev[j] = 0, od[j] = 0;                                       \
     if (!x) return;                                                                             \
     int64_t e0 = (pw + 1) / 2, e1 = (pw + w + 1) / 2, o0 = pw / 2, o1 = (pw + w) / 2;           \
@@ -54,13 +55,13 @@ typedef struct {
     for (int64_t j = e0; j < e1; j++) ev[j] = x[2 * j - pw];                                    \
     for (int64_t j = o0; j < o1; j++) od[j] = x[2 * j + 1 - pw];                                \
   }                                                                                             \
-  static void in_plane_##T(const wino_ctx *c, const T *x, T *v, T *scratch) {                   \
+  ATTR static void in_plane_##S(const wino_ctx *c, const T *x, T *v, T *scratch) {              \
     int64_t tw = c->tw, es = c->es, h = tw + 1;                                                 \
     T *ev = scratch, *od = ev + 4 * h, *te = od + 4 * h, *to = te + 4 * h;                      \
     for (int64_t ti = 0; ti < c->th; ti++) {                                                    \
       for (int a = 0; a < 4; a++) {                                                             \
         int64_t r = 2 * ti - c->ph + a;                                                         \
-        split_##T(r >= 0 && r < c->h ? x + r * c->w : NULL, c->w, c->pw, h, ev + a * h,         \
+        split_##S(r >= 0 && r < c->h ? x + r * c->w : NULL, c->w, c->pw, h, ev + a * h,         \
                   od + a * h);                                                                  \
       }                                                                                         \
       for (int64_t j = 0; j < h; j++) {                                                         \
@@ -83,7 +84,7 @@ typedef struct {
      time: A^T over the 4 rows of each tile column as vector loops over the tiles (s: 2 x 4     \
      rows of tw), then A over the columns into the two output rows (o: 2 rows of 2 tw), copied  \
      to y as far as the output goes. scratch: 12 tw values. */                                  \
-  static void out_plane_##T(const wino_ctx *c, const T *m, T *y, T *scratch) {                  \
+  ATTR static void out_plane_##S(const wino_ctx *c, const T *m, T *y, T *scratch) {             \
     int64_t tw = c->tw, es = c->es;                                                             \
     T *s = scratch, *o = scratch + 8 * tw;                                                      \
     for (int64_t ti = 0; ti < c->th; ti++) {                                                    \
@@ -106,26 +107,45 @@ typedef struct {
       for (int a = 0; a < 2 && 2 * ti + a < c->oh; a++)                                         \
         memcpy(y + (2 * ti + a) * c->ow, o + a * 2 * tw, (size_t)c->ow * sizeof(T));            \
     }                                                                                           \
-  }                                                                                             \
-  /* G g G^T of the 3x3 kernel g (9 values), each of the 16 values to u + e * stride. */        \
-  static void kernel_##T(const T *g, T *u, int64_t stride) {                                    \
-    T t[4][3];                                                                                  \
-    for (int j = 0; j < 3; j++) {                                                               \
-      t[0][j] = g[j], t[3][j] = g[6 + j];                                                       \
-      t[1][j] = (T)0.5 * (g[j] + g[3 + j] + g[6 + j]);                                          \
-      t[2][j] = (T)0.5 * (g[j] - g[3 + j] + g[6 + j]);                                          \
-    }                                                                                           \
-    for (int i = 0; i < 4; i++) {                                                               \
-      u[(4 * i + 0) * stride] = t[i][0], u[(4 * i + 3) * stride] = t[i][2];                     \
-      u[(4 * i + 1) * stride] = (T)0.5 * (t[i][0] + t[i][1] + t[i][2]);                         \
-      u[(4 * i + 2) * stride] = (T)0.5 * (t[i][0] - t[i][1] + t[i][2]);                         \
-    }                                                                                           \
   }
-WINO(float)
-WINO(double)
+WINO(float, float, )
+WINO(double, double, )
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+#define WINO_X86 1
+/* The same loops compiled for the wider vector paths (lt_cpu_level picks): float32 only. */
+WINO(float, float_avx2, __attribute__((target("avx2,fma"))))
+WINO(float, float_avx512, __attribute__((target("avx512f,avx512vl,avx512bw,avx512dq"))))
+#else
+#define WINO_X86 0
+#endif
 
 /* Item i: plane i of the input (n C_in + c), whose transform goes to V[n, :, c, :]; or of the
    output (n C_out + oc), from M[n, :, oc, :]. */
+/* A float32 plane's transforms on the path lt_cpu_level() says. */
+static void in_float(const wino_ctx *c, const float *x, float *v, float *scratch) {
+#if WINO_X86
+  int level = lt_cpu_level();
+  if (level >= LT_CPU_AVX512)
+    in_plane_float_avx512(c, x, v, scratch);
+  else if (level >= LT_CPU_AVX2)
+    in_plane_float_avx2(c, x, v, scratch);
+  else
+#endif
+    in_plane_float(c, x, v, scratch);
+}
+
+static void out_float(const wino_ctx *c, const float *m, float *y, float *scratch) {
+#if WINO_X86
+  int level = lt_cpu_level();
+  if (level >= LT_CPU_AVX512)
+    out_plane_float_avx512(c, m, y, scratch);
+  else if (level >= LT_CPU_AVX2)
+    out_plane_float_avx2(c, m, y, scratch);
+  else
+#endif
+    out_plane_float(c, m, y, scratch);
+}
+
 static int in_piece(void *ctx, int64_t lo, int64_t hi) {
   const wino_ctx *c = ctx;
   int64_t tiles = c->th * c->tw, plane = c->h * c->w;
@@ -137,7 +157,7 @@ static int in_piece(void *ctx, int64_t lo, int64_t hi) {
     if (c->f64)
       in_plane_double(c, (const double *)c->x + i * plane, (double *)c->v + at, scratch);
     else
-      in_plane_float(c, (const float *)c->x + i * plane, (float *)c->v + at, scratch);
+      in_float(c, (const float *)c->x + i * plane, (float *)c->v + at, scratch);
   }
   free(scratch);
   return 0;
@@ -153,7 +173,7 @@ static int out_piece(void *ctx, int64_t lo, int64_t hi) {
     if (c->f64)
       out_plane_double(c, (const double *)c->m + at, (double *)c->y + i * plane, scratch);
     else
-      out_plane_float(c, (const float *)c->m + at, (float *)c->y + i * plane, scratch);
+      out_float(c, (const float *)c->m + at, (float *)c->y + i * plane, scratch);
   }
   free(scratch);
   return 0;
@@ -162,6 +182,23 @@ static int out_piece(void *ctx, int64_t lo, int64_t hi) {
 /* U (16, C_out, C_in) from the weight: CHUNK kernels at a time through a buffer, so that each
    of U's 16 matrices is written a run at a time (they lie C_out C_in apart: see PAD). */
 #define CHUNK 64
+#define KERNEL(T)                                                                        \
+  /* G g G^T of the 3x3 kernel g (9 values), each of the 16 values to u + e * stride. */ \
+  static void kernel_##T(const T *g, T *u, int64_t stride) {                             \
+    T t[4][3];                                                                           \
+    for (int j = 0; j < 3; j++) {                                                        \
+      t[0][j] = g[j], t[3][j] = g[6 + j];                                                \
+      t[1][j] = (T)0.5 * (g[j] + g[3 + j] + g[6 + j]);                                   \
+      t[2][j] = (T)0.5 * (g[j] - g[3 + j] + g[6 + j]);                                   \
+    }                                                                                    \
+    for (int i = 0; i < 4; i++) {                                                        \
+      u[(4 * i + 0) * stride] = t[i][0], u[(4 * i + 3) * stride] = t[i][2];              \
+      u[(4 * i + 1) * stride] = (T)0.5 * (t[i][0] + t[i][1] + t[i][2]);                  \
+      u[(4 * i + 2) * stride] = (T)0.5 * (t[i][0] - t[i][1] + t[i][2]);                  \
+    }                                                                                    \
+  }
+KERNEL(float)
+KERNEL(double)
 #define KERNELS(T)                                                                  \
   static void kernels_##T(const T *w, T *u, int64_t count) {                        \
     T buf[16 * CHUNK];                                                              \
