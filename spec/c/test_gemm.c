@@ -3,10 +3,10 @@
  * triple loop in double: every M from 1 to 70 by N and K values around the kernels' tiles
  * (4 x 8, 6 x 16, 8 x 32) and the K block (256), some large shapes (the convolutions' 64 x 3136
  * by 576, a 300 x 1100 by 600), batches with one A broadcast and with several, transposed and
- * strided operands, beta 0 (C's NaN ignored), 1 and 0.5, K = 0, and the same bits at 1 and at
- * 3 threads. Each value must lie within 1e-5 (plus 4 ulp of float32) of the sum of |a b| of
- * its row and column. ctest runs it as c_gemm (the processor's path), c_gemm_avx2 and
- * c_gemm_scalar (LTENSOR_SIMD capping the path).
+ * strided operands, beta 0 (C's NaN ignored), 1 and 0.5, K = 0; the same bits at 1 and at 3
+ * threads, and with A packed once beforehand (lt_gemm_f32_pack). Each value must lie within
+ * 1e-5 (plus 4 ulp of float32) of the sum of |a b| of its row and column. ctest runs it as
+ * c_gemm (the processor's path), c_gemm_avx2 and c_gemm_scalar (LTENSOR_SIMD capping the path).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -68,10 +68,17 @@ static void one(int64_t batch, int64_t na, int64_t m, int64_t n, int64_t k, int 
     for (int64_t i = 0; i < batch * sc; i++) c[i] = NAN;
   memcpy(c0, c, (size_t)(batch * sc) * sizeof(float));
   lt_gemm_f32_args g = {batch, m,  n,          k,          a, na, sa,  ta ? 1 : k, ta ? m : 1,
-                        b,     sb, tb ? 1 : n, tb ? k : 1, c, sc, ldc, beta};
+                        b,     sb, tb ? 1 : n, tb ? k : 1, c, sc, ldc, beta,       NULL};
   lt_error err;
   CHECK_RC(lt_gemm_f32(&g, &err), LT_OK);
   check_against(&g, c0);
+  float *packed, *c2 = malloc((size_t)(batch * sc > 0 ? batch * sc : 1) * sizeof(float));
+  memcpy(c2, c0, (size_t)(batch * sc) * sizeof(float));
+  CHECK_RC(lt_gemm_f32_pack(&g, &packed, &err), LT_OK); /* A packed once: the same bits */
+  g.c = c2, g.packed = packed, g.a = NULL;
+  CHECK_RC(lt_gemm_f32(&g, &err), LT_OK);
+  CHECK(memcmp(c, c2, (size_t)(batch * sc) * sizeof(float)) == 0);
+  free(packed), free(c2);
   for (int64_t i = 0; i < batch; i++) /* the gaps between rows and products are untouched */
     for (int64_t r = 0; r < m; r++)
       for (int64_t j = n; j < ldc; j++) {
@@ -87,7 +94,8 @@ static void threads_agree(void) {
   tu_set_context("%s threads", lt_cpu_level_name(lt_cpu_level()));
   float *a = rand_buf(m * k), *b = rand_buf(k * n), *c1 = calloc((size_t)(m * n), sizeof(float));
   float *c3 = calloc((size_t)(m * n), sizeof(float));
-  lt_gemm_f32_args g = {3, m, n / 3, k, a, 1, 0, k, 1, b, n / 3, n, 1, c1, m * n / 3, n / 3, 0};
+  lt_gemm_f32_args g = {3, m,     n / 3, k, a,  1,         0,     k, 1,
+                        b, n / 3, n,     1, c1, m * n / 3, n / 3, 0, NULL};
   lt_error err;
   int before = lt_pool_threads();
   lt_pool_set_threads(1);
@@ -104,7 +112,7 @@ static void edges(void) {
   tu_set_context("edges");
   lt_error err;
   float c[6] = {1, 2, 3, 4, 5, NAN}, a = 1, b = 1;
-  lt_gemm_f32_args g = {1, 2, 3, 0, &a, 1, 0, 1, 1, &b, 0, 1, 1, c, 0, 3, 0.5f};
+  lt_gemm_f32_args g = {1, 2, 3, 0, &a, 1, 0, 1, 1, &b, 0, 1, 1, c, 0, 3, 0.5f, NULL};
   CHECK_RC(lt_gemm_f32(&g, &err), LT_OK); /* K = 0: C = beta C */
   CHECK(c[0] == 0.5f && c[4] == 2.5f && isnan(c[5]));
   g.beta = 0;

@@ -218,28 +218,60 @@ static int64_t block_width(const lt_gemm_f32_args *g, int nr, int threads) {
   return nb < 4 * nr && g->n > 4 * nr ? 4 * nr : nb;
 }
 
-int lt_gemm_f32(const lt_gemm_f32_args *g, lt_error *err) {
+static int check(const lt_gemm_f32_args *g, lt_error *err) {
   if (g->batch < 0 || g->m < 0 || g->n < 0 || g->k < 0 || g->na < 1)
     return lt_fail(err, LT_EARG, "gemm: sizes must be non-negative");
-  if (g->batch == 0 || g->m == 0 || g->n == 0) return LT_OK;
+  return LT_OK;
+}
+
+/* The kernel and the blocking of K for g. */
+static void plan(const lt_gemm_f32_args *g, gemm_ctx *c) {
+  int64_t nkb = (g->k + KC - 1) / KC;
+  c->g = g;
+  c->kr = pick_kernel();
+  c->kc = nkb ? (g->k + nkb - 1) / nkb : 1; /* even blocks: 576 is 3 of 192, not 256 + 256 + 64 */
+  c->mpad = (g->m + c->kr.mr - 1) / c->kr.mr * c->kr.mr;
+}
+
+/* na of g's matrices A packed into *ap (new; NULL when empty). */
+static int pack_all(const lt_gemm_f32_args *g, const gemm_ctx *c, int64_t na, float **ap,
+                    lt_error *err) {
+  int64_t total;
+  int rc = lt_size_mul(c->mpad, g->k, &total, err);
+  if (rc == LT_OK) rc = lt_size_mul(total, na, &total, err);
+  *ap = NULL;
+  if (rc || total == 0) return rc;
+  if (!(*ap = malloc((size_t)total * sizeof(float))))
+    return lt_fail_nomem(err, (size_t)total * sizeof(float));
+  for (int64_t i = 0; i < na; i++)
+    for (int64_t p0 = 0; p0 < g->k; p0 += c->kc)
+      pack_a(g->a + i * g->bsa, g->rsa, g->csa, g->m, p0, g->k - p0 < c->kc ? g->k - p0 : c->kc,
+             c->kr.mr, *ap + i * c->mpad * g->k + p0 * c->mpad);
+  return LT_OK;
+}
+
+int lt_gemm_f32_pack(const lt_gemm_f32_args *g, float **packed, lt_error *err) {
+  gemm_ctx c;
+  int rc = check(g, err);
+  *packed = NULL;
+  if (rc) return rc;
+  plan(g, &c);
+  return pack_all(g, &c, g->na, packed, err);
+}
+
+int lt_gemm_f32(const lt_gemm_f32_args *g, lt_error *err) {
+  int rc = check(g, err);
+  if (rc || g->batch == 0 || g->m == 0 || g->n == 0) return rc;
   if (g->k == 0) {
     scale_c(g);
     return LT_OK;
   }
-  gemm_ctx c = {.g = g, .kr = pick_kernel()};
-  int64_t nkb = (g->k + KC - 1) / KC, na = g->na < g->batch ? g->na : g->batch, total;
-  c.kc = (g->k + nkb - 1) / nkb; /* blocks of even size: 576 is 3 of 192, not 256 + 256 + 64 */
-  c.mpad = (g->m + c.kr.mr - 1) / c.kr.mr * c.kr.mr;
-  int rc = lt_size_mul(c.mpad, g->k, &total, err);
-  if (rc == LT_OK) rc = lt_size_mul(total, na, &total, err);
-  if (rc) return rc;
-  float *ap = malloc((size_t)total * sizeof(float));
-  if (!ap) return lt_fail_nomem(err, (size_t)total * sizeof(float));
-  for (int64_t i = 0; i < na; i++)
-    for (int64_t p0 = 0; p0 < g->k; p0 += c.kc)
-      pack_a(g->a + i * g->bsa, g->rsa, g->csa, g->m, p0, g->k - p0 < c.kc ? g->k - p0 : c.kc,
-             c.kr.mr, ap + i * c.mpad * g->k + p0 * c.mpad);
-  c.ap = ap;
+  gemm_ctx c;
+  plan(g, &c);
+  float *ap = NULL;
+  if (!g->packed && (rc = pack_all(g, &c, g->na < g->batch ? g->na : g->batch, &ap, err)))
+    return rc;
+  c.ap = g->packed ? g->packed : ap;
   c.nb = block_width(g, c.kr.nr, lt_pool_threads());
   c.nblk = (g->n + c.nb - 1) / c.nb;
   int64_t items = g->batch * c.nblk;

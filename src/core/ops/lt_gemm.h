@@ -38,11 +38,19 @@ typedef struct {
   float *c;
   int64_t bsc, ldc;
   float beta;
+  const float
+      *packed; /* NULL, or the A's as lt_gemm_f32_pack packed them (a, na, strides unread) */
 } lt_gemm_f32_args;
 
 /* Computes g (see above) over the worker pool. LT_ENOMEM when the packing buffers cannot be
    had (C may then be partly written), LT_EARG for a negative size or na < 1. */
 int lt_gemm_f32(const lt_gemm_f32_args *g, lt_error *err);
+
+/* Packs g's na matrices A (g's m, k, na, a and strides; the others unread) for several calls
+   that share them: *packed (new, free() it; NULL when empty) goes in their field packed. A
+   call from a piece of the worker pool runs on its thread only (the pool's rule), so a job over
+   blocks can give each its product. */
+int lt_gemm_f32_pack(const lt_gemm_f32_args *g, float **packed, lt_error *err);
 
 /* Whether the convolutions' products of dtype dt go through lt_gemm_f32 rather than lt_matmul:
    float32, and a vector path (lt_cpu_level() above scalar) or no BLAS active. */

@@ -55,10 +55,11 @@ typedef struct {
     for (int64_t j = e0; j < e1; j++) ev[j] = x[2 * j - pw];                                    \
     for (int64_t j = o0; j < o1; j++) od[j] = x[2 * j + 1 - pw];                                \
   }                                                                                             \
-  ATTR static void in_plane_##S(const wino_ctx *c, const T *x, T *v, T *scratch) {              \
+  ATTR static void in_plane_##S(const wino_ctx *c, const T *x, T *v, T *scratch, int64_t r0,    \
+                                int64_t r1) {                                                   \
     int64_t tw = c->tw, es = c->es, h = tw + 1;                                                 \
     T *ev = scratch, *od = ev + 4 * h, *te = od + 4 * h, *to = te + 4 * h;                      \
-    for (int64_t ti = 0; ti < c->th; ti++) {                                                    \
+    for (int64_t ti = r0; ti < r1; ti++) {                                                      \
       for (int a = 0; a < 4; a++) {                                                             \
         int64_t r = 2 * ti - c->ph + a;                                                         \
         split_##S(r >= 0 && r < c->h ? x + r * c->w : NULL, c->w, c->pw, h, ev + a * h,         \
@@ -72,7 +73,7 @@ typedef struct {
       }                                                                                         \
       for (int a = 0; a < 4; a++) {                                                             \
         const T *E = te + a * h, *O = to + a * h;                                               \
-        T *d = v + 4 * a * es + ti * tw;                                                        \
+        T *d = v + 4 * a * es + (ti - r0) * tw;                                                 \
         for (int64_t j = 0; j < tw; j++) d[j] = E[j] - E[j + 1];                                \
         for (int64_t j = 0; j < tw; j++) d[es + j] = O[j] + E[j + 1];                           \
         for (int64_t j = 0; j < tw; j++) d[2 * es + j] = E[j + 1] - O[j];                       \
@@ -84,11 +85,12 @@ typedef struct {
      time: A^T over the 4 rows of each tile column as vector loops over the tiles (s: 2 x 4     \
      rows of tw), then A over the columns into the two output rows (o: 2 rows of 2 tw), copied  \
      to y as far as the output goes. scratch: 12 tw values. */                                  \
-  ATTR static void out_plane_##S(const wino_ctx *c, const T *m, T *y, T *scratch) {             \
+  ATTR static void out_plane_##S(const wino_ctx *c, const T *m, T *y, T *scratch, int64_t r0,   \
+                                 int64_t r1) {                                                  \
     int64_t tw = c->tw, es = c->es;                                                             \
     T *s = scratch, *o = scratch + 8 * tw;                                                      \
-    for (int64_t ti = 0; ti < c->th; ti++) {                                                    \
-      const T *p = m + ti * tw;                                                                 \
+    for (int64_t ti = r0; ti < r1; ti++) {                                                      \
+      const T *p = m + (ti - r0) * tw;                                                          \
       for (int b = 0; b < 4; b++) {                                                             \
         const T *m0 = p + b * es, *m1 = p + (4 + b) * es, *m2 = p + (8 + b) * es;               \
         const T *m3 = p + (12 + b) * es;                                                        \
@@ -119,33 +121,35 @@ WINO(float, float_avx512, __attribute__((target("avx512f,avx512vl,avx512bw,avx51
 #define WINO_X86 0
 #endif
 
+/* A float32 plane's transforms on the path lt_cpu_level() says. */
+static void in_float(const wino_ctx *c, const float *x, float *v, float *scratch, int64_t r0,
+                     int64_t r1) {
+#if WINO_X86
+  int level = lt_cpu_level();
+  if (level >= LT_CPU_AVX512)
+    in_plane_float_avx512(c, x, v, scratch, r0, r1);
+  else if (level >= LT_CPU_AVX2)
+    in_plane_float_avx2(c, x, v, scratch, r0, r1);
+  else
+#endif
+    in_plane_float(c, x, v, scratch, r0, r1);
+}
+
+static void out_float(const wino_ctx *c, const float *m, float *y, float *scratch, int64_t r0,
+                      int64_t r1) {
+#if WINO_X86
+  int level = lt_cpu_level();
+  if (level >= LT_CPU_AVX512)
+    out_plane_float_avx512(c, m, y, scratch, r0, r1);
+  else if (level >= LT_CPU_AVX2)
+    out_plane_float_avx2(c, m, y, scratch, r0, r1);
+  else
+#endif
+    out_plane_float(c, m, y, scratch, r0, r1);
+}
+
 /* Item i: plane i of the input (n C_in + c), whose transform goes to V[n, :, c, :]; or of the
    output (n C_out + oc), from M[n, :, oc, :]. */
-/* A float32 plane's transforms on the path lt_cpu_level() says. */
-static void in_float(const wino_ctx *c, const float *x, float *v, float *scratch) {
-#if WINO_X86
-  int level = lt_cpu_level();
-  if (level >= LT_CPU_AVX512)
-    in_plane_float_avx512(c, x, v, scratch);
-  else if (level >= LT_CPU_AVX2)
-    in_plane_float_avx2(c, x, v, scratch);
-  else
-#endif
-    in_plane_float(c, x, v, scratch);
-}
-
-static void out_float(const wino_ctx *c, const float *m, float *y, float *scratch) {
-#if WINO_X86
-  int level = lt_cpu_level();
-  if (level >= LT_CPU_AVX512)
-    out_plane_float_avx512(c, m, y, scratch);
-  else if (level >= LT_CPU_AVX2)
-    out_plane_float_avx2(c, m, y, scratch);
-  else
-#endif
-    out_plane_float(c, m, y, scratch);
-}
-
 static int in_piece(void *ctx, int64_t lo, int64_t hi) {
   const wino_ctx *c = ctx;
   int64_t tiles = c->th * c->tw, plane = c->h * c->w;
@@ -155,9 +159,9 @@ static int in_piece(void *ctx, int64_t lo, int64_t hi) {
   for (int64_t i = lo; i < hi; i++) {
     int64_t n = i / c->c, ch = i % c->c, at = n * 16 * c->es + ch * tiles;
     if (c->f64)
-      in_plane_double(c, (const double *)c->x + i * plane, (double *)c->v + at, scratch);
+      in_plane_double(c, (const double *)c->x + i * plane, (double *)c->v + at, scratch, 0, c->th);
     else
-      in_float(c, (const float *)c->x + i * plane, (float *)c->v + at, scratch);
+      in_float(c, (const float *)c->x + i * plane, (float *)c->v + at, scratch, 0, c->th);
   }
   free(scratch);
   return 0;
@@ -171,9 +175,9 @@ static int out_piece(void *ctx, int64_t lo, int64_t hi) {
   for (int64_t i = lo; i < hi; i++) {
     int64_t n = i / c->c, ch = i % c->c, at = n * 16 * c->es + ch * tiles;
     if (c->f64)
-      out_plane_double(c, (const double *)c->m + at, (double *)c->y + i * plane, scratch);
+      out_plane_double(c, (const double *)c->m + at, (double *)c->y + i * plane, scratch, 0, c->th);
     else
-      out_float(c, (const float *)c->m + at, (float *)c->y + i * plane, scratch);
+      out_float(c, (const float *)c->m + at, (float *)c->y + i * plane, scratch, 0, c->th);
   }
   free(scratch);
   return 0;
@@ -226,48 +230,124 @@ static int kernels(const lt_tensor *w, lt_dtype ct, lt_tensor **u, lt_error *err
   return rc;
 }
 
-/* M (N, 16, C_out, T) = U (16, C_out, C_in) V (N, 16, C_in, T): V and M new tensors of
-   N 16 esv and N 16 esm elements whose 16 N matrices lie esv (esm) apart. Where lt_gemm_wanted
-   says so, one batched lt_gemm_f32 of the N x 16 products, the matrices PAD apart; else
-   lt_matmul, without padding. */
-static int products(const lt_tensor *u, const lt_tensor *v, int64_t n, int64_t t, int64_t esv,
-                    int64_t esm, lt_dtype ct, lt_tensor **m, lt_error *err) {
-  int64_t co = u->shape[1], ci = u->shape[2];
-  if (!lt_gemm_wanted(ct)) {
-    int64_t shape[4] = {n, 16, ci, t};
-    lt_tensor *vv = NULL;
-    int rc = lt_view(v, 4, shape, &vv, err);
-    if (rc == LT_OK) rc = lt_matmul(u, vv, m, err);
-    lt_tensor_free(vv);
-    return rc;
+/* {====== the whole batch at once: lt_matmul ====== */
+
+/* res (N, C_out, oh ow) from U through V (N, 16, C_in, T) and M = U V (N, 16, C_out, T), whole
+   tensors, the products by one lt_matmul (U broadcast over the batch). */
+static int whole(wino_ctx *c, const lt_tensor *u, lt_dtype ct, int64_t n, lt_tensor *res,
+                 lt_error *err) {
+  int64_t cin = u->shape[2], cout = u->shape[1], tiles = c->th * c->tw;
+  int64_t vshape[4] = {n, 16, cin, tiles};
+  size_t es = c->f64 ? 8 : 4;
+  lt_tensor *v = NULL, *m = NULL;
+  int rc = lt_tensor_new(ct, 4, vshape, 0, &v, err);
+  if (rc == LT_OK) {
+    c->v = lt_data(v), c->c = cin, c->es = cin * tiles;
+    double bytes = (double)(c->h * c->w + 16 * tiles) * (double)es;
+    if (lt_pool_run(n * cin, lt_pool_grain(n * cin, bytes), in_piece, c) >= 0)
+      rc = lt_fail(err, LT_ENOMEM, "not enough memory for the transform's rows");
   }
-  int64_t size = n * 16 * esm; /* below the input's transform's size times C_out / C_in */
-  int rc = lt_tensor_new(ct, 1, &size, 0, m, err);
-  if (rc) return rc;
-  lt_gemm_f32_args g = {.batch = n * 16,
-                        .m = co,
-                        .n = t,
-                        .k = ci,
+  if (rc == LT_OK) rc = lt_matmul(u, v, &m, err);
+  if (rc == LT_OK) {
+    c->m = lt_data(m), c->y = lt_data(res), c->c = cout, c->es = cout * tiles;
+    double bytes = (double)(c->oh * c->ow + 16 * tiles) * (double)es;
+    if (lt_pool_run(n * cout, lt_pool_grain(n * cout, bytes), out_piece, c) >= 0)
+      rc = lt_fail(err, LT_ENOMEM, "not enough memory for the transform's rows");
+  }
+  lt_tensor_free(v);
+  lt_tensor_free(m);
+  return rc;
+}
+
+/* }====== */
+
+/* {====== a block of tile rows at a time: lt_gemm_f32 ======
+ *
+ * float32 through lt_gemm_f32: an item of the pool is a block of `rows` rows of tiles of one
+ * image, about 1 MiB of V and M together so that they stay in the core's L2: the input's
+ * transform of every channel (V, the 16 matrices PAD apart), the 16 products with U (packed
+ * once for every block), the output's transform, all on the item's thread. */
+
+typedef struct {
+  const wino_ctx *c;
+  const float *up; /* U, packed by lt_gemm_f32_pack */
+  int64_t cin, cout, rows, nblk;
+} block_ctx;
+
+/* Block it % nblk of image it / nblk, with v, m and scratch from buf. */
+static int block_item(const block_ctx *b, int64_t it, float *buf) {
+  const wino_ctx *c = b->c;
+  int64_t tw = c->tw, n = it / b->nblk, r0 = it % b->nblk * b->rows;
+  int64_t r1 = r0 + b->rows < c->th ? r0 + b->rows : c->th, nt = (r1 - r0) * tw;
+  int64_t plane = c->h * c->w, oplane = c->oh * c->ow, tb = b->rows * tw;
+  float *v = buf, *m = v + 16 * (b->cin * tb + PAD), *scratch = m + 16 * (b->cout * tb + PAD);
+  wino_ctx lc = *c;
+  lc.es = b->cin * nt + PAD;
+  for (int64_t ch = 0; ch < b->cin; ch++)
+    in_float(&lc, (const float *)c->x + (n * b->cin + ch) * plane, v + ch * nt, scratch, r0, r1);
+  lt_gemm_f32_args g = {.batch = 16,
+                        .m = b->cout,
+                        .n = nt,
+                        .k = b->cin,
+                        .na = 16,
+                        .b = v,
+                        .bsb = lc.es,
+                        .rsb = nt,
+                        .csb = 1,
+                        .c = m,
+                        .bsc = b->cout * nt + PAD,
+                        .ldc = nt,
+                        .packed = b->up};
+  lt_error err;
+  if (lt_gemm_f32(&g, &err) != LT_OK) return 1;
+  lc.es = g.bsc;
+  for (int64_t oc = 0; oc < b->cout; oc++)
+    out_float(&lc, m + oc * nt, (float *)c->y + (n * b->cout + oc) * oplane, scratch, r0, r1);
+  return 0;
+}
+
+static int block_piece(void *ctx, int64_t lo, int64_t hi) {
+  const block_ctx *b = ctx;
+  int64_t tb = b->rows * b->c->tw;
+  size_t size = (size_t)(16 * (b->cin * tb + PAD) + 16 * (b->cout * tb + PAD) + 16 * (tb + 1));
+  float *buf = malloc(size * sizeof(float));
+  int failed = !buf;
+  for (int64_t it = lo; it < hi && !failed; it++) failed = block_item(b, it, buf);
+  free(buf);
+  return failed;
+}
+
+static int blocked(wino_ctx *c, const lt_tensor *u, int64_t n, lt_tensor *res, lt_error *err) {
+  int64_t cout = u->shape[1], cin = u->shape[2];
+  block_ctx b = {c, NULL, cin, cout, 1, 0};
+  int64_t fit = ((int64_t)1 << 20) / (64 * (cin + cout)); /* tiles of 1 MiB of V and M */
+  b.rows = fit / c->tw > 1 ? fit / c->tw : 1;
+  b.nblk = (c->th + b.rows - 1) / b.rows;
+  lt_gemm_f32_args g = {.m = cout,
+                        .k = cin,
                         .a = (const float *)lt_data(u),
                         .na = 16,
-                        .bsa = co * ci,
-                        .rsa = ci,
-                        .csa = 1,
-                        .b = (const float *)lt_data(v),
-                        .bsb = esv,
-                        .rsb = t,
-                        .csb = 1,
-                        .c = (float *)lt_data(*m),
-                        .bsc = esm,
-                        .ldc = t,
-                        .beta = 0};
-  return lt_gemm_f32(&g, err);
+                        .bsa = cout * cin,
+                        .rsa = cin,
+                        .csa = 1};
+  float *up;
+  int rc = lt_gemm_f32_pack(&g, &up, err);
+  if (rc) return rc;
+  b.up = up;
+  c->y = lt_data(res);
+  if (lt_pool_run(n * b.nblk, 1, block_piece, &b) >= 0)
+    rc = lt_fail(err, LT_ENOMEM, "not enough memory for a block of the transforms");
+  free(up);
+  return rc;
 }
+
+/* }====== */
 
 int lt_winograd(const lt_tensor *xb, const lt_tensor *w, lt_dtype ct, int64_t ph, int64_t pw,
                 int64_t oh, int64_t ow, lt_tensor **res, lt_error *err) {
-  int64_t n = xb->shape[0], cin = xb->shape[1], cout = w->shape[0];
-  wino_ctx c = {.h = xb->shape[2],
+  int64_t n = xb->shape[0], cout = w->shape[0];
+  wino_ctx c = {.x = lt_data(xb),
+                .h = xb->shape[2],
                 .w = xb->shape[3],
                 .ph = ph,
                 .pw = pw,
@@ -276,29 +356,12 @@ int lt_winograd(const lt_tensor *xb, const lt_tensor *w, lt_dtype ct, int64_t ph
                 .th = (oh + 1) / 2,
                 .tw = (ow + 1) / 2,
                 .f64 = ct == LT_FLOAT64};
-  int64_t tiles = c.th * c.tw, yshape[3] = {n, cout, oh * ow}, pad = lt_gemm_wanted(ct) ? PAD : 0;
-  int64_t esv = cin * tiles + pad, esm = cout * tiles + pad, vsize;
-  size_t es = c.f64 ? 8 : 4;
-  lt_tensor *u = NULL, *v = NULL, *m = NULL;
+  int64_t yshape[3] = {n, cout, oh * ow};
+  lt_tensor *u = NULL;
   int rc = kernels(w, ct, &u, err);
-  if (rc == LT_OK && (rc = lt_size_mul(n * 16, esv, &vsize, err)) == LT_OK)
-    rc = lt_tensor_new(ct, 1, &vsize, 0, &v, err);
-  if (rc == LT_OK) {
-    c.x = lt_data(xb), c.v = lt_data(v), c.c = cin, c.es = esv;
-    double bytes = (double)(c.h * c.w + 16 * tiles) * (double)es;
-    if (n > 0 && lt_pool_run(n * cin, lt_pool_grain(n * cin, bytes), in_piece, &c) >= 0)
-      rc = lt_fail(err, LT_ENOMEM, "not enough memory for the transform's rows");
-    if (rc == LT_OK) rc = products(u, v, n, tiles, esv, pad ? esm : cout * tiles, ct, &m, err);
-  }
   if (rc == LT_OK) rc = lt_tensor_new(ct, 3, yshape, 0, res, err);
-  if (rc == LT_OK) {
-    c.m = lt_data(m), c.y = lt_data(*res), c.c = cout, c.es = pad ? esm : cout * tiles;
-    double bytes = (double)(oh * ow + 16 * tiles) * (double)es;
-    if (n > 0 && lt_pool_run(n * cout, lt_pool_grain(n * cout, bytes), out_piece, &c) >= 0)
-      rc = lt_fail(err, LT_ENOMEM, "not enough memory for the transform's rows");
-  }
+  if (rc == LT_OK && n > 0 && oh * ow > 0)
+    rc = lt_gemm_wanted(ct) ? blocked(&c, u, n, *res, err) : whole(&c, u, ct, n, *res, err);
   lt_tensor_free(u);
-  lt_tensor_free(v);
-  lt_tensor_free(m);
   return rc;
 }
