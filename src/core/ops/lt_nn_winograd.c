@@ -2,9 +2,9 @@
  * lt_nn_winograd.c -- F(2x2, 3x3) convolutions (see lt_nn_winograd.h). Lua-free.
  *
  * Layouts: the kernels' transforms U (16, C_out, C_in), the input's V (N, 16, C_in, T) for T
- * tiles of 2x2 outputs (th rows of tw), their products M = U V (N, 16, C_out, T) by one
- * lt_matmul (U broadcast over the batch); element e = 4a + b of a tile's 4x4 transform is
- * matrix e.
+ * tiles of 2x2 outputs (th rows of tw), their products M = U V (N, 16, C_out, T) (U broadcast
+ * over the batch); element e = 4a + b of a tile's 4x4 transform is matrix e. The blocked
+ * float32 path has the same layouts for one block of one image (T its tiles).
  */
 #include "lt_nn_winograd.h"
 
