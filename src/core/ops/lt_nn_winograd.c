@@ -320,8 +320,13 @@ static int block_piece(void *ctx, int64_t lo, int64_t hi) {
 static int blocked(wino_ctx *c, const lt_tensor *u, int64_t n, lt_tensor *res, lt_error *err) {
   int64_t cout = u->shape[1], cin = u->shape[2];
   block_ctx b = {c, NULL, cin, cout, 1, 0};
-  int64_t fit = ((int64_t)1 << 20) / (64 * (cin + cout)); /* tiles of 1 MiB of V and M */
-  b.rows = fit / c->tw > 1 ? fit / c->tw : 1;
+  /* at most 1 MiB of V and M a block; of the row counts up to that, the one whose blocks spread
+     best over the threads (the fewest rows on the busiest thread; the larger on a tie) */
+  int64_t fit = ((int64_t)1 << 20) / (64 * (cin + cout)) / c->tw, threads = lt_pool_threads();
+  for (int64_t r = 1, best = 0; r <= fit && r <= c->th; r++) {
+    int64_t items = n * ((c->th + r - 1) / r), load = (items + threads - 1) / threads * r;
+    if (r == 1 || load <= best) best = load, b.rows = r;
+  }
   b.nblk = (c->th + b.rows - 1) / b.rows;
   lt_gemm_f32_args g = {.m = cout,
                         .k = cin,
