@@ -31,10 +31,10 @@
 #define KC 256
 #define NB_MAX 1024
 
-/* A micro-kernel: the kc x MR panel a times the kc x NR panel b into the tile c (row stride
-   ldc): c = tile + beta c (beta 0: c not read). */
-typedef void (*ukr_fn)(int64_t kc, const float *a, const float *b, float *c, int64_t ldc,
-                       float beta);
+/* A micro-kernel: the kc x MR panel a times the kc x NR panel b (row stride ldb: NR when
+   packed) into the tile c (row stride ldc): c = tile + beta c (beta 0: c not read). */
+typedef void (*ukr_fn)(int64_t kc, const float *a, const float *b, int64_t ldb, float *c,
+                       int64_t ldc, float beta);
 
 typedef struct {
   int mr, nr;
@@ -43,10 +43,10 @@ typedef struct {
 
 /* {====== micro-kernels ====== */
 
-static void ukr_scalar(int64_t kc, const float *a, const float *b, float *c, int64_t ldc,
-                       float beta) {
+static void ukr_scalar(int64_t kc, const float *a, const float *b, int64_t ldb, float *c,
+                       int64_t ldc, float beta) {
   float t[4][8] = {{0}};
-  for (int64_t p = 0; p < kc; p++, a += 4, b += 8)
+  for (int64_t p = 0; p < kc; p++, a += 4, b += ldb)
     for (int r = 0; r < 4; r++)
       for (int j = 0; j < 8; j++) t[r][j] += a[r] * b[j];
   for (int r = 0; r < 4; r++)
@@ -61,10 +61,11 @@ static void ukr_scalar(int64_t kc, const float *a, const float *b, float *c, int
    step of K. */
 #define UKR(NAME, TARGET, V, MR, W, ZERO, SET1, LOAD, FMA, STORE)                              \
   __attribute__((target(TARGET))) static void NAME(int64_t kc, const float *a, const float *b, \
-                                                   float *c, int64_t ldc, float beta) {        \
+                                                   int64_t ldb, float *c, int64_t ldc,         \
+                                                   float beta) {                               \
     V acc[MR][2];                                                                              \
     for (int r = 0; r < MR; r++) acc[r][0] = ZERO(), acc[r][1] = ZERO();                       \
-    for (int64_t p = 0; p < kc; p++, a += MR, b += 2 * W) {                                    \
+    for (int64_t p = 0; p < kc; p++, a += MR, b += ldb) {                                      \
       V b0 = LOAD(b), b1 = LOAD(b + W);                                                        \
       for (int r = 0; r < MR; r++) {                                                           \
         V t = SET1(a[r]);                                                                      \
@@ -148,15 +149,15 @@ typedef struct {
 } gemm_ctx;
 
 /* The tile of rows [r0, r0 + rows) and columns [j, j + cols) of C from the panels pa and pb. */
-static void tile(const gemm_ctx *c, const float *pa, const float *pb, float *cp, int64_t ldc,
-                 int64_t rows, int64_t cols, int64_t kc, float beta) {
+static void tile(const gemm_ctx *c, const float *pa, const float *pb, int64_t ldb, float *cp,
+                 int64_t ldc, int64_t rows, int64_t cols, int64_t kc, float beta) {
   const kernel *k = &c->kr;
   if (rows == k->mr && cols == k->nr) {
-    k->fn(kc, pa, pb, cp, ldc, beta);
+    k->fn(kc, pa, pb, ldb, cp, ldc, beta);
     return;
   }
   float t[TILE_MAX];
-  k->fn(kc, pa, pb, t, k->nr, 0);
+  k->fn(kc, pa, pb, ldb, t, k->nr, 0);
   for (int64_t r = 0; r < rows; r++)
     for (int64_t j = 0; j < cols; j++) {
       float *o = cp + r * ldc + j;
@@ -164,7 +165,10 @@ static void tile(const gemm_ctx *c, const float *pa, const float *pb, float *cp,
     }
 }
 
-/* Item it: product it / nblk, columns of block it % nblk. bp: the piece's B buffer. */
+/* Item it: product it / nblk, columns of block it % nblk. bp: the piece's B buffer. With one or
+   two panels of A (the first layers of a CNN: 8 or 16 output channels) a panel of B serves one
+   or two tiles, and packing it costs as much as the products: the kernel then reads rows of B
+   where they are (unit column stride), and packs only a last, partial panel. */
 static void gemm_item(const gemm_ctx *c, int64_t it, float *bp) {
   const lt_gemm_f32_args *g = c->g;
   int mr = c->kr.mr, nr = c->kr.nr;
@@ -172,17 +176,22 @@ static void gemm_item(const gemm_ctx *c, int64_t it, float *bp) {
   int64_t j1 = j0 + c->nb < g->n ? j0 + c->nb : g->n;
   const float *b = g->b + i * g->bsb, *pa0 = c->ap + (i % g->na) * c->mpad * g->k;
   float *cm = g->c + i * g->bsc;
+  int direct = c->mpad <= 2 * mr && g->csb == 1;
   for (int64_t p0 = 0; p0 < g->k; p0 += c->kc) {
     int64_t kc = g->k - p0 < c->kc ? g->k - p0 : c->kc;
     float beta = p0 == 0 ? g->beta : 1;
-    pack_b(b, g->rsb, g->csb, j0, j1, p0, kc, nr, bp);
+    if (!direct) pack_b(b, g->rsb, g->csb, j0, j1, p0, kc, nr, bp);
     const float *pa = pa0 + p0 * c->mpad;
     for (int64_t jb = j0; jb < j1; jb += nr) {
+      int64_t cols = j1 - jb < nr ? j1 - jb : nr, ldb = nr;
       const float *pb = bp + (jb - j0) * kc;
-      int64_t cols = j1 - jb < nr ? j1 - jb : nr;
+      if (direct && cols == nr)
+        pb = b + p0 * g->rsb + jb, ldb = g->rsb;
+      else if (direct)
+        pack_b(b, g->rsb, g->csb, jb, j1, p0, kc, nr, bp), pb = bp;
       for (int64_t r0 = 0; r0 < g->m; r0 += mr) {
         int64_t rows = g->m - r0 < mr ? g->m - r0 : mr;
-        tile(c, pa + r0 * kc, pb, cm + r0 * g->ldc + jb, g->ldc, rows, cols, kc, beta);
+        tile(c, pa + r0 * kc, pb, ldb, cm + r0 * g->ldc + jb, g->ldc, rows, cols, kc, beta);
       }
     }
   }
