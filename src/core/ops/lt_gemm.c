@@ -165,10 +165,12 @@ static void tile(const gemm_ctx *c, const float *pa, const float *pb, int64_t ld
     }
 }
 
-/* Item it: product it / nblk, columns of block it % nblk. bp: the piece's B buffer. With one or
-   two panels of A (the first layers of a CNN: 8 or 16 output channels) a panel of B serves one
-   or two tiles, and packing it costs as much as the products: the kernel then reads rows of B
-   where they are (unit column stride), and packs only a last, partial panel. */
+/* Item it: product it / nblk, columns of block it % nblk. bp: the piece's B buffer. B's rows
+   (unit column stride) are read where they are, only a last, partial panel packed, when a
+   panel of B serves one or two tiles (one or two panels of A: the first layers of a CNN, 8 or
+   16 output channels), where packing costs as much as the products; and when B's rows are
+   short, of a length that no multiple of 1 KiB divides (Winograd's blocks: 112 tiles), so that
+   a panel's kc rows stay in L1 across the panels of A without falling into a few sets. */
 static void gemm_item(const gemm_ctx *c, int64_t it, float *bp) {
   const lt_gemm_f32_args *g = c->g;
   int mr = c->kr.mr, nr = c->kr.nr;
@@ -176,7 +178,7 @@ static void gemm_item(const gemm_ctx *c, int64_t it, float *bp) {
   int64_t j1 = j0 + c->nb < g->n ? j0 + c->nb : g->n;
   const float *b = g->b + i * g->bsb, *pa0 = c->ap + (i % g->na) * c->mpad * g->k;
   float *cm = g->c + i * g->bsc;
-  int direct = c->mpad <= 2 * mr && g->csb == 1;
+  int direct = g->csb == 1 && (c->mpad <= 2 * mr || (g->rsb <= 1024 && g->rsb % 256));
   for (int64_t p0 = 0; p0 < g->k; p0 += c->kc) {
     int64_t kc = g->k - p0 < c->kc ? g->k - p0 : c->kc;
     float beta = p0 == 0 ? g->beta : 1;
