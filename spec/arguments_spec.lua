@@ -199,7 +199,8 @@ local VALID = {
 for _, f in ipairs({ "fft", "ifft", "rfft", "irfft", "hfft", "ihfft" }) do
   VALID["lt.fft." .. f] = function() return { T(), 4, 2, "ortho", {} } end
 end
-for _, f in ipairs({ "fft2", "ifft2", "rfft2", "irfft2", "fftn", "ifftn", "rfftn", "irfftn" }) do
+for _, f in ipairs({ "fft2", "ifft2", "rfft2", "irfft2", "hfft2", "ihfft2", "fftn", "ifftn", "rfftn",
+  "irfftn", "hfftn", "ihfftn" }) do
   VALID["lt.fft." .. f] = function() return { T(), { 2, 4 }, { 1, 2 }, "forward", {} } end
 end
 VALID["lt.fft.fftfreq"] = function() return { 5, 0.5, { dtype = "float64" } } end

@@ -274,6 +274,37 @@ describe("lt.fft", function()
     end)
   end)
 
+  describe("hfft2, hfftn, ihfft2, ihfftn", function()
+    it("hfftn transforms forward over every dim, the last read as a Hermitian half", function()
+      local z = randn(3, 4, "float64"):to("complex128") + randn(3, 4, "float64"):to("complex128") * 0.5
+      -- the forward transform of the Hermitian signal: n times irfftn of the conjugate
+      local y = F.hfftn(z)
+      assert.equal("float64", y.dtype)
+      assert.same({ 3, 6 }, y.shape)
+      local back = F.ihfftn(y)
+      assert.same({ 3, 4 }, back.shape)
+      close(F.hfft2(F.ihfft2(y)), y) -- a real signal survives the round trip
+      close(F.hfftn(z, nil, { -1 }), F.hfft(z))
+    end)
+
+    it("ihfftn is the conjugate of rfftn with the norm's direction swapped", function()
+      local x = randn(4, 6, "float64")
+      local swap = { backward = "forward", ortho = "ortho", forward = "backward" }
+      for _, norm in ipairs({ "backward", "ortho", "forward" }) do
+        local a, b = F.ihfftn(x, nil, nil, norm):tolist(), F.rfftn(x, nil, nil, swap[norm]):tolist()
+        for i = 1, 4 do
+          for j = 1, 4 do
+            assert.near(b[i][j][1], a[i][j][1], 1e-12)
+            assert.near(-b[i][j][2], a[i][j][2], 1e-12)
+          end
+        end
+        close(F.hfftn(F.ihfftn(x, nil, nil, norm), { 4, 6 }, nil, norm), x)
+      end
+      helpers.raises(msg("ihfft2", "input: expected a real tensor"), F.ihfft2, lt.ones(2, 2, "complex64"))
+      helpers.raises(msg("hfftn", "dim: expected at least one dim"), F.hfftn, lt.ones(2, 2), { dim = {} })
+    end)
+  end)
+
   describe("fftfreq and rfftfreq", function()
     it("give the sample frequencies {0, 1, ..., -1} / (d n), float32 by default", function()
       local f = F.fftfreq(5)

@@ -1,10 +1,10 @@
 /*
  * lua_fft.c -- the namespace lt.fft (torch.fft): fft, ifft, rfft, irfft, hfft, ihfft
- * (input, n, dim, norm); fft2, ifft2, rfft2, irfft2 (input, s, dim = {-2, -1}, norm); fftn,
- * ifftn, rfftn, irfftn (input, s, dim, norm); fftfreq, rfftfreq (n, d, {dtype}); fftshift,
- * ifftshift (input, dim). Every argument after the input may also come in a trailing options
- * table ({n =, s =, dim =, norm =}), torch's keywords; dims are 1-based (negative from the
- * end), s and dim lists are Lua sequences.
+ * (input, n, dim, norm); fft2, ifft2, rfft2, irfft2, hfft2, ihfft2 (input, s, dim = {-2, -1},
+ * norm); fftn, ifftn, rfftn, irfftn, hfftn, ihfftn (input, s, dim, norm); fftfreq, rfftfreq
+ * (n, d, {dtype}); fftshift, ifftshift (input, dim). Every argument after the input may also come
+ * in a trailing options table ({n =, s =, dim =, norm =}), torch's keywords; dims are 1-based
+ * (negative from the end), s and dim lists are Lua sequences.
  *
  * Argument handling only: the transforms are the core's (lt_fft_api.h), whose messages the
  * function's name is put before. Read only by lua_init.c (ltl_part_fft, after ltl_part_spaces,
@@ -32,7 +32,10 @@ static const fft_entry entries[] = {
     {"fft.rfft2", LT_FFTF_RFFT, TWO_DIMS}, {"fft.irfft2", LT_FFTF_IRFFT, TWO_DIMS},
     {"fft.fftn", LT_FFTF_FFT, ALL_DIMS},   {"fft.ifftn", LT_FFTF_IFFT, ALL_DIMS},
     {"fft.rfftn", LT_FFTF_RFFT, ALL_DIMS}, {"fft.irfftn", LT_FFTF_IRFFT, ALL_DIMS},
+    {"fft.hfft2", LT_FFTF_HFFT, TWO_DIMS}, {"fft.ihfft2", LT_FFTF_IHFFT, TWO_DIMS},
+    {"fft.hfftn", LT_FFTF_HFFT, ALL_DIMS}, {"fft.ihfftn", LT_FFTF_IHFFT, ALL_DIMS},
 };
+enum { NENTRIES = sizeof entries / sizeof entries[0] };
 
 /* The stack index of argument k (0-based after the input) given at position pos or as the
    option at opt (0: neither); both raise. */
@@ -90,6 +93,7 @@ static void to_dims(lua_State *L, const lua_Integer *v, int n, int ndim, int *di
 
 static const char *const norms[] = {"backward", "ortho", "forward", NULL};
 
+/* entries[which] (which < NENTRIES: the f_ functions below pass constants). */
 static int transform(lua_State *L, int which) {
   static const char *const keys_n[] = {"n", "dim", "norm"}, *const keys_s[] = {"s", "dim", "norm"};
   const fft_entry *e = &entries[which];
@@ -149,6 +153,11 @@ static int f_fftn(lua_State *L) { return transform(L, 10); }
 static int f_ifftn(lua_State *L) { return transform(L, 11); }
 static int f_rfftn(lua_State *L) { return transform(L, 12); }
 static int f_irfftn(lua_State *L) { return transform(L, 13); }
+static int f_hfft2(lua_State *L) { return transform(L, 14); }
+static int f_ihfft2(lua_State *L) { return transform(L, 15); }
+static int f_hfftn(lua_State *L) { return transform(L, 16); }
+static int f_ihfftn(lua_State *L) { return transform(L, 17); }
+_Static_assert(NENTRIES == 18, "one f_ function per entry");
 
 /* lt.fft.fftfreq(n, d = 1, {dtype = "float32"}) and rfftfreq. */
 static int freq(lua_State *L, int onesided, const char *fname) {
@@ -202,10 +211,14 @@ static const luaL_Reg fft_funcs[] = {
     {"ifft2", f_ifft2},
     {"rfft2", f_rfft2},
     {"irfft2", f_irfft2},
+    {"hfft2", f_hfft2},
+    {"ihfft2", f_ihfft2},
     {"fftn", f_fftn},
     {"ifftn", f_ifftn},
     {"rfftn", f_rfftn},
     {"irfftn", f_irfftn},
+    {"hfftn", f_hfftn},
+    {"ihfftn", f_ihfftn},
     {"fftfreq", f_fftfreq},
     {"rfftfreq", f_rfftfreq},
     {"fftshift", f_fftshift},

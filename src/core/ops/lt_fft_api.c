@@ -8,6 +8,9 @@
  * ihfft) take their real pass first, on the last dim, and complex passes after; half-to-real
  * ones (irfftn, hfft) take the complex passes first and the real one last, so every pass reads
  * what the engine's kind expects. Each pass carries its own dim's share of the norm's scale.
+ * hfftn is irfftn's passes with the forward sign (the forward transform of the Hermitian
+ * signal x's first half gives), ihfftn rfftn's with the inverse sign (for a real input, the
+ * conjugate of rfftn over n): the same plans, the direction flipped.
  *
  * Calls lt_fft.c, lt_copy.c, lt_shape.c (lt_roll), lt_tensor.c. Called by lua_fft.c.
  */
@@ -141,8 +144,6 @@ int lt_fft_nd(const lt_tensor *in, lt_fft_func f, int ndims, const int *dims, co
     return rc;
   if (p.nd == 0 && f != LT_FFTF_FFT && f != LT_FFTF_IFFT)
     return lt_fail(err, LT_EARG, "dim: expected at least one dim to transform");
-  if (p.nd > 1 && (f == LT_FFTF_HFFT || f == LT_FFTF_IHFFT))
-    return lt_fail(err, LT_EARG, "dim: expected one dim, got %d", p.nd);
   if ((rc = plan_sizes(in, f, s, &p, err))) return rc;
   if (p.nd == 0) return lt_cast(in, wdt, out, err);
   lt_tensor *cur = NULL;

@@ -20,7 +20,8 @@ typedef enum { LT_FFT_BACKWARD, LT_FFT_ORTHO, LT_FFT_FORWARD } lt_fft_norm;
 
 /* The transform families: fft/fft2/fftn (complex to complex, forward), ifft/.. (inverse), rfft
    (real to half spectrum), irfft (half spectrum to real), hfft (half of a Hermitian signal to
-   its real spectrum: a forward transform) and ihfft (real to half, inverse). */
+   its real spectrum: a forward transform) and ihfft (real to half, inverse), each over one or
+   more dims (hfft2, hfftn, ...). */
 typedef enum {
   LT_FFTF_FFT,
   LT_FFTF_IFFT,
@@ -37,10 +38,10 @@ typedef enum {
  * norm. The input along each dim is trimmed or padded with zeros to the size the transform
  * reads. dtypes as torch 1.13: bool and integers compute as float32, float32 / float64 as
  * complex64 / complex128 (rfft and ihfft: real inputs only); irfft and hfft give real results;
- * float16 and bfloat16 are refused, as torch refuses them on the CPU. hfft and ihfft take one
- * dim. No dims (ndims 0): fft and ifft give the input as complex, the others refuse. LT_EARG
- * for a 0-d input, a dim out of range or given twice, a signal size below 1 ("invalid number
- * of data points (0) specified"), a refused dtype; LT_ENOMEM as any allocation. A new tensor.
+ * float16 and bfloat16 are refused, as torch refuses them on the CPU. No dims (ndims 0): fft and
+ * ifft give the input as complex, the others refuse. LT_EARG for a 0-d input, a dim out of range or
+ * given twice, a signal size below 1 ("invalid number of data points (0) specified"), a refused
+ * dtype; LT_ENOMEM as any allocation. A new tensor.
  */
 int lt_fft_nd(const lt_tensor *in, lt_fft_func f, int ndims, const int *dims, const int64_t *s,
               lt_fft_norm norm, lt_tensor **out, lt_error *err);

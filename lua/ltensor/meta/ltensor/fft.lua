@@ -166,6 +166,44 @@ function fft.rfftn(input, s, dim, norm, opts) end
 ---@return ltensor.Tensor
 function fft.irfftn(input, s, dim, norm, opts) end
 
+--- hfftn over two dims, as torch.fft.hfft2.
+---@param input ltensor.Tensor
+---@param s? integer[]|ltensor.fft.OptionsN the signal sizes (-1: the input's), or the options table
+---@param dim? integer|integer[]|ltensor.fft.OptionsN the dims ({-2, -1}), or the options table
+---@param norm? ltensor.fft.norm|ltensor.fft.OptionsN the scaling, or the options table
+---@param opts? ltensor.fft.OptionsN
+---@return ltensor.Tensor
+function fft.hfft2(input, s, dim, norm, opts) end
+
+--- ihfftn over two dims, as torch.fft.ihfft2.
+---@param input ltensor.Tensor
+---@param s? integer[]|ltensor.fft.OptionsN the signal sizes (-1: the input's), or the options table
+---@param dim? integer|integer[]|ltensor.fft.OptionsN the dims ({-2, -1}), or the options table
+---@param norm? ltensor.fft.norm|ltensor.fft.OptionsN the scaling, or the options table
+---@param opts? ltensor.fft.OptionsN
+---@return ltensor.Tensor
+function fft.ihfft2(input, s, dim, norm, opts) end
+
+--- The n-d hfft, as torch.fft.hfftn: the input is the half (last dim) of a Hermitian-symmetric
+--- signal; a real result, the last dim of s[#s] points (default 2 (m - 1)).
+---@param input ltensor.Tensor
+---@param s? integer[]|ltensor.fft.OptionsN the signal sizes (-1: the input's), or the options table
+---@param dim? integer|integer[]|ltensor.fft.OptionsN the dims (every dim), or the options table
+---@param norm? ltensor.fft.norm|ltensor.fft.OptionsN the scaling, or the options table
+---@param opts? ltensor.fft.OptionsN
+---@return ltensor.Tensor
+function fft.hfftn(input, s, dim, norm, opts) end
+
+--- The inverse of hfftn, as torch.fft.ihfftn: a real input, the last dim halved to s[#s] / 2 + 1
+--- points. Complex inputs raise.
+---@param input ltensor.Tensor
+---@param s? integer[]|ltensor.fft.OptionsN the signal sizes (-1: the input's), or the options table
+---@param dim? integer|integer[]|ltensor.fft.OptionsN the dims (every dim), or the options table
+---@param norm? ltensor.fft.norm|ltensor.fft.OptionsN the scaling, or the options table
+---@param opts? ltensor.fft.OptionsN
+---@return ltensor.Tensor
+function fft.ihfftn(input, s, dim, norm, opts) end
+
 -- }======
 
 -- {====== frequencies and shifts ======
