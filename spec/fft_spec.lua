@@ -244,7 +244,7 @@ describe("lt.fft", function()
       helpers.raises(msg("fftn", "s must be at least 1 %(the number of data points%) or %-1, got 0"),
         F.fftn, lt.ones(3, 3), { 0, 2 })
       helpers.raises(msg("ifftn", "s%[2%] must be an integer"), F.ifftn, lt.ones(3, 3), { 2, "x" })
-      helpers.raises(msg("fftn", "2 dims given for a tensor of 1 dims"), F.fftn, lt.ones(3), { 2, 2 })
+      helpers.raises(msg("fftn", "s: 2 entries for a tensor of 1 dims"), F.fftn, lt.ones(3), { 2, 2 })
       helpers.raises(msg("fftn", "input: expected a tensor of at least 1 dim"), F.fftn, lt.tensor(2))
     end)
   end)

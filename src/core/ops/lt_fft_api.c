@@ -68,7 +68,8 @@ typedef struct {
 static int plan_dims(const lt_tensor *in, int ndims, const int *dims, const int64_t *s, fft_plan *p,
                      lt_error *err) {
   if (ndims < 0 || ndims > LT_MAX_NDIM || (ndims > in->ndim && (dims || s)))
-    return lt_fail(err, LT_EARG, "%d dims given for a tensor of %d dims", ndims, in->ndim);
+    return lt_fail(err, LT_EARG, "%s: %d entries for a tensor of %d dims", dims ? "dim" : "s",
+                   ndims, in->ndim);
   p->nd = dims || s ? ndims : in->ndim;
   for (int i = 0; i < p->nd; i++) {
     int d = dims ? dims[i] : in->ndim - p->nd + i;
