@@ -1,8 +1,8 @@
 /*
  * lua_spaces.h -- the namespaces of the module (not installed): lt.linalg, lt.fft and
  * lt.nn.functional, as torch.linalg, torch.fft and torch.nn.functional. lua_spaces.c's part makes
- * their tables; the parts that fill one (lua_linalg_*.c, lua_fft.c, lua_nn_*.c) come after it in lua_init.c's list and register
- * their functions from their openers.
+ * their tables; the parts that fill one (lua_linalg_*.c, lua_fft.c, lua_nn_*.c) come after it
+ * in lua_init.c's list and register their functions from their openers.
  */
 #ifndef LUA_SPACES_H
 #define LUA_SPACES_H
