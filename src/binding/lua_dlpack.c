@@ -210,6 +210,8 @@ static int opt_bool(lua_State *L, int idx, const char *name) {
 static const char *const export_keys[] = {"max_version", "copy", "read_only", "dl_device",
                                           "stream"};
 static const unsigned char export_lens[] = {11, 4, 9, 9, 6}; /* their lengths */
+_Static_assert(sizeof export_lens == sizeof export_keys / sizeof export_keys[0],
+               "one length per key");
 
 ltl_dlpack_req ltl_dlpack_opts(lua_State *L, int idx, const lt_tensor *t) {
   ltl_dlpack_req r = {-1, -1, 0};
