@@ -72,8 +72,8 @@ static lua_State *L;
 static int lua_bench_ref = LUA_NOREF; /* the table the chunk below returns */
 
 /* The floor's two userdata: the first (a capsule's: one pointer) is handed a malloc'd block, the
-   second (a tensor userdata's size and one user value) takes it over; one __gc frees what a
-   block still holds. */
+   second (a tensor userdata's size and one user value) takes it over, and the first gets a
+   metatable without __gc, as a consumed capsule does; one __gc frees what a block still holds. */
 static int floor_gc(lua_State *S) {
   void **p = lua_touserdata(S, 1);
   free(*p);
@@ -91,8 +91,10 @@ static int floor_pair(lua_State *S) {
   t[0] = NULL;
   lua_pushvalue(S, lua_upvalueindex(1));
   lua_setmetatable(S, -2);
-  t[0] = *cap; /* consumed */
+  t[0] = *cap; /* consumed: as a used capsule, a metatable without __gc (no finalizer call) */
   *cap = NULL;
+  lua_pushvalue(S, lua_upvalueindex(2));
+  lua_setmetatable(S, -3);
   return 1;
 }
 
@@ -101,7 +103,8 @@ static void register_floor(lua_State *S) {
   lua_createtable(S, 0, 1);
   lua_pushcfunction(S, floor_gc);
   lua_setfield(S, -2, "__gc");
-  lua_pushcclosure(S, floor_pair, 1);
+  lua_createtable(S, 0, 0);
+  lua_pushcclosure(S, floor_pair, 2);
   lua_setglobal(S, "bench_floor");
 }
 
