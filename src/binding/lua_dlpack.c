@@ -308,6 +308,30 @@ static int indexable(lua_State *L, int idx) {
   return 1;
 }
 
+/* Pushes the opts from_dlpack gives a producer's __dlpack: {max_version = {1, 3}, dl_device =
+   {kDLCPU, 0} when want_cpu, copy = copy unless it is -1}. */
+static void push_request(lua_State *L, int want_cpu, int copy) {
+  lua_createtable(L, 0, 3);
+  lua_createtable(L, 2, 0);
+  lua_pushinteger(L, LT_DLPACK_MAJOR);
+  lua_rawseti(L, -2, 1);
+  lua_pushinteger(L, LT_DLPACK_MINOR);
+  lua_rawseti(L, -2, 2);
+  lua_setfield(L, -2, "max_version");
+  if (want_cpu) {
+    lua_createtable(L, 2, 0);
+    lua_pushinteger(L, kDLCPU);
+    lua_rawseti(L, -2, 1);
+    lua_pushinteger(L, 0);
+    lua_rawseti(L, -2, 2);
+    lua_setfield(L, -2, "dl_device");
+  }
+  if (copy != -1) {
+    lua_pushboolean(L, copy);
+    lua_setfield(L, -2, "copy");
+  }
+}
+
 /* dlpack.from_dlpack(x [, {device = "cpu"|nil, copy = true|false|nil}]) */
 static int f_from_dlpack(lua_State *L) {
   static const char *const keys[] = {"device", "copy"}, *const cpu[] = {"cpu", NULL};
@@ -402,25 +426,7 @@ static int f_from_dlpack(lua_State *L) {
         L, "tensor is on %s: moving it to cpu needs a copy, and copy = false was asked", have);
   }
   lua_pushvalue(L, 1);
-  lua_createtable(L, 0, 3);
-  lua_createtable(L, 2, 0);
-  lua_pushinteger(L, LT_DLPACK_MAJOR);
-  lua_rawseti(L, -2, 1);
-  lua_pushinteger(L, LT_DLPACK_MINOR);
-  lua_rawseti(L, -2, 2);
-  lua_setfield(L, -2, "max_version");
-  if (want_cpu) {
-    lua_createtable(L, 2, 0);
-    lua_pushinteger(L, kDLCPU);
-    lua_rawseti(L, -2, 1);
-    lua_pushinteger(L, 0);
-    lua_rawseti(L, -2, 2);
-    lua_setfield(L, -2, "dl_device");
-  }
-  if (copy != -1) {
-    lua_pushboolean(L, copy);
-    lua_setfield(L, -2, "copy");
-  }
+  push_request(L, want_cpu, copy);
   lua_call(L, 2, 1);
   kind = capsule_kind(L, -1, st);
   if (kind < 0)
