@@ -255,6 +255,10 @@ int main(void) {
       bench_record("bench_exchange", label, 0, ours, fl, "floor", ours / fl,
                    c == C_EXCHANGE ? "<=" : "", GOAL_RATIO);
     }
+    snprintf(label, sizeof label, "C export+import (call) against floor+malloc, %s",
+             sizes[s].label);
+    bench_record("bench_exchange", label, 0, sizes[s].call[C_EXCHANGE], sizes[s].call[FLOOR_MALLOC],
+                 "floor+malloc", sizes[s].call[C_EXCHANGE] / sizes[s].call[FLOOR_MALLOC], "", 0);
     snprintf(label, sizeof label, "C export+import (GC incl.), %s", sizes[s].label);
     bench_record("bench_exchange", label, 0, sizes[s].all[C_EXCHANGE], sizes[s].all[FLOOR], "floor",
                  sizes[s].all[C_EXCHANGE] / sizes[s].all[FLOOR], "", 0);
