@@ -105,6 +105,37 @@ static inline lua_State *bench_lua_source(const char *who) {
 }
 #endif
 
+/* {====== the summary table ======
+ *
+ * `make bench` ends with one table of every row every bench measured: each bench appends its
+ * rows, one tab-separated line each, to the file LTENSOR_BENCH_RECORD names (nothing when it is
+ * unset), and tools/bench_table.lua prints them. A row: the bench, the case, the thread count it
+ * ran at (0: not threaded), ours and the reference's time per call in ns (or any unit both share),
+ * the reference's name ("NumPy", "torch", "memcpy floor", ...), the ratio the goal is about,
+ * the comparison (">=": the ratio must reach the goal, as reference/ours; "<=": it must not
+ * exceed it, as ours/floor; "": information only), and the goal. Returns whether it passed.
+ * The table prints ours and the reference as times (ns, us, ms, s) unless the reference's name
+ * ends with a unit in brackets ("goal [MiB]"): then as plain numbers of that unit. */
+static inline int bench_record(const char *bench, const char *label, int threads, double ours,
+                               double ref, const char *ref_name, double ratio, const char *cmp,
+                               double goal) {
+  int info = !cmp || !cmp[0];
+  int pass = info || (cmp[0] == '>' ? ratio >= goal : ratio <= goal);
+  const char *path = getenv("LTENSOR_BENCH_RECORD");
+  FILE *f = path && path[0] ? fopen(path, "a") : NULL;
+  if (f) {
+    fprintf(f, "%s\t%s\t%d\t%.6g\t%s\t%.6g\t%.4g\t%s\t%.4g\t%s\n", bench, label, threads, ours,
+            ref_name, ref, ratio, info ? "" : cmp, info ? 0.0 : goal,
+            info   ? "INFO"
+            : pass ? "PASS"
+                   : "MISS");
+    fclose(f);
+  }
+  return pass;
+}
+
+/* }====== */
+
 #ifdef PYLUA_H
 static PyObject *G; /* globals of Python's __main__ (borrowed), as bench_py_open returns them */
 
@@ -175,37 +206,6 @@ static inline PyObject *bench_py_time(PyObject *f, double *dt, const char *fmt, 
   Py_DECREF(args);
   return r;
 }
-
-/* {====== the summary table ======
- *
- * `make bench` ends with one table of every row every bench measured: each bench appends its
- * rows, one tab-separated line each, to the file LTENSOR_BENCH_RECORD names (nothing when it is
- * unset), and tools/bench_table.lua prints them. A row: the bench, the case, the thread count it
- * ran at (0: not threaded), ours and the reference's time per call in ns (or any unit both share),
- * the reference's name ("NumPy", "torch", "memcpy floor", ...), the ratio the goal is about,
- * the comparison (">=": the ratio must reach the goal, as reference/ours; "<=": it must not
- * exceed it, as ours/floor; "": information only), and the goal. Returns whether it passed.
- * The table prints ours and the reference as times (ns, us, ms, s) unless the reference's name
- * ends with a unit in brackets ("goal [MiB]"): then as plain numbers of that unit. */
-static inline int bench_record(const char *bench, const char *label, int threads, double ours,
-                               double ref, const char *ref_name, double ratio, const char *cmp,
-                               double goal) {
-  int info = !cmp || !cmp[0];
-  int pass = info || (cmp[0] == '>' ? ratio >= goal : ratio <= goal);
-  const char *path = getenv("LTENSOR_BENCH_RECORD");
-  FILE *f = path && path[0] ? fopen(path, "a") : NULL;
-  if (f) {
-    fprintf(f, "%s\t%s\t%d\t%.6g\t%s\t%.6g\t%.4g\t%s\t%.4g\t%s\n", bench, label, threads, ours,
-            ref_name, ref, ratio, info ? "" : cmp, info ? 0.0 : goal,
-            info   ? "INFO"
-            : pass ? "PASS"
-                   : "MISS");
-    fclose(f);
-  }
-  return pass;
-}
-
-/* }====== */
 
 /* {====== rows of ours against NumPy ======
  *
