@@ -19,6 +19,13 @@ local function lines(text)
   return out
 end
 
+-- asserts that line holds every one of the plain strings ...
+local function has(line, ...)
+  for _, want in ipairs({ ... }) do
+    assert.truthy(line:find(want, 1, true), ("%q lacks %q"):format(line, want))
+  end
+end
+
 -- the printed line of a case
 local function row_line(out, case)
   for _, l in ipairs(lines(out)) do
@@ -66,42 +73,32 @@ describe("tools/bench_table.lua", function()
   end)
 
   it("prints a '<=' row that exceeds its goal as a miss, ours over the floor", function()
-    local l = row_line(bt.format((bt.parse(SAMPLE))), "1-d t[i]")
-    assert.truthy(l:find("82.5 ns", 1, true))
-    assert.truthy(l:find("minimal x[i]", 1, true))
-    assert.truthy(l:find("68.1 ns", 1, true))
-    assert.truthy(l:find("1.21x  <= 1.20x  MISS", 1, true))
+    has(row_line(bt.format((bt.parse(SAMPLE))), "1-d t[i]"), "82.5 ns", "minimal x[i]", "68.1 ns",
+        "1.21x  <= 1.20x  MISS")
   end)
 
   it("prints a '<=' row within its goal and a '>=' row reaching it as passes", function()
     local out = bt.format((bt.parse(SAMPLE)))
-    assert.truthy(row_line(out, "2-d t[i][j]"):find("2.20x  <= 2.50x  PASS", 1, true))
+    has(row_line(out, "2-d t[i][j]"), "2.20x  <= 2.50x  PASS")
     local l = row_line(out, "index_select")
-    assert.truthy(l:find("1.50 ms", 1, true))
-    assert.truthy(l:find("2.00 ms", 1, true))
-    assert.truthy(l:find("1.33x  >= 1.00x  PASS", 1, true))
+    has(l, "1.50 ms", "2.00 ms", "1.33x  >= 1.00x  PASS")
     assert.truthy(l:match("^  index_select%s+1%s"), "the thread count")
   end)
 
   it("prints a '>=' row below its goal as a miss, in seconds when long", function()
-    local l = row_line(bt.format((bt.parse(SAMPLE))), "sort")
-    assert.truthy(l:find("2.50 s", 1, true))
-    assert.truthy(l:find("0.80x  >= 1.50x  MISS", 1, true))
+    has(row_line(bt.format((bt.parse(SAMPLE))), "sort"), "2.50 s", "0.80x  >= 1.50x  MISS")
   end)
 
   it("prints an information row without a goal", function()
     local l = row_line(bt.format((bt.parse(SAMPLE))), "gather")
-    assert.truthy(l:find("300.00 us", 1, true))
-    assert.truthy(l:find("0.83x  -", 1, true))
+    has(l, "300.00 us", "0.83x  -")
     assert.truthy(l:match("info$"))
     assert.is_nil(l:find("PASS", 1, true))
   end)
 
   it("prints ours and the reference in the unit the reference's name ends with", function()
     local l = row_line(bt.format((bt.parse(SAMPLE))), "generational")
-    assert.truthy(l:find("120 MiB", 1, true))
-    assert.truthy(l:find("goal", 1, true))
-    assert.truthy(l:find("300 MiB", 1, true))
+    has(l, "120 MiB", "goal", "300 MiB")
     assert.is_nil(l:find("[MiB]", 1, true))
     assert.is_nil(l:find(" ns", 1, true))
   end)
@@ -123,8 +120,7 @@ describe("tools/bench_table.lua", function()
     local ok = p:close()
     os.remove(path)
     assert.is_true(ok)
-    assert.truthy(out:find("not a bench row", 1, true))
-    assert.truthy(out:find("bench: 6 rows, 3 pass, 2 miss\n", 1, true))
+    has(out, "not a bench row", "bench: 6 rows, 3 pass, 2 miss\n")
     p = assert(io.popen("lua5.4 tools/bench_table.lua " .. path .. ".missing 2>&1"))
     out = p:read("a")
     ok = p:close()
