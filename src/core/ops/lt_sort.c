@@ -23,8 +23,10 @@
 #include <string.h>
 
 #include "lt_copy.h"
+#include "lt_cpu.h"
 #include "lt_pool.h"
 #include "lt_sort.h"
+#include "lt_sort_simd.h"
 
 int lt_check_ordered(const lt_tensor *t, lt_error *err) {
   int rc = lt_check_readable(t, err);
@@ -55,6 +57,8 @@ typedef struct {
   int64_t base;   /* the first position */
   char *vals;     /* nrows x m results (NULL: none) */
   int64_t *idx;   /* nrows x m positions */
+  uint64_t flip;  /* every key bit when descending, else 0 */
+  int level;      /* the vector path (lt_cpu_level) */
 } rows_ctx;
 
 /* Copies element `from` of row x to element `to` of y (both of c->es bytes). */
@@ -67,8 +71,9 @@ static inline void put_elem(size_t es, char *y, int64_t to, const char *x, int64
   }
 }
 
-/* Reads a sorted row off into row r of the results: KEY(j) and POS(j) are the key and the
-   position at sorted place j (sk and si are what they read). */
+/* Reads one result of a sorted row (kthvalue, median, mode) off into row r of the results:
+   KEY(j) and POS(j) are the key and the position at sorted place j (sk and si are what they
+   read). sort and topk take emit_sorted. */
 #define EMIT_FN(NAME, KT, KEY, POS)                                                                \
   static void NAME(const rows_ctx *c, int64_t r, const char *x, const KT *sk,                      \
                    const uint32_t *si) {                                                           \
@@ -76,13 +81,8 @@ static inline void put_elem(size_t es, char *y, int64_t to, const char *x, int64
     char *v = c->vals ? c->vals + r * m * (int64_t)c->es : NULL;                                   \
     int64_t *ix = c->idx + r * m, at = 0;                                                          \
     (void)si;                                                                                      \
+    (void)m;                                                                                       \
     switch (c->kind) {                                                                             \
-      case K_SORT:                                                                                 \
-      case K_TOPK:                                                                                 \
-        for (int64_t j = 0; j < m; j++) ix[j] = (int64_t)POS(j) + c->base;                         \
-        if (v)                                                                                     \
-          for (int64_t j = 0; j < m; j++) put_elem(c->es, v, j, x, POS(j));                        \
-        return;                                                                                    \
       case K_KTH: at = c->k; break;                                                                \
       case K_MEDIAN:                                                                               \
         at = (n - 1) / 2;                                                                          \
@@ -139,13 +139,39 @@ EMIT_FN(emit_wide, uint64_t, W_KEY, W_POS)
 #define KEY_BF16 KEY_CASE
 #define KEY_CPX(E, T, b)
 
-static void load_keys(const rows_ctx *c, const char *x, uint64_t *k, uint32_t *ix) {
+/* Returns how many elements are -0.0 or NaN (lt_sort_simd.h; 0 for the dtypes it does not
+   take, whose values are always read back from x). */
+static int64_t load_keys(const rows_ctx *c, const char *x, uint64_t *k, uint32_t *ix) {
   const int64_t n = c->n;
-  const uint64_t flip = !c->desc ? 0 : c->bits > 32 ? UINT64_MAX : ((uint64_t)1 << c->bits) - 1;
+  const uint64_t flip = c->flip;
+  if (lt_sort_simd_takes(c->dt))
+    return ix ? lt_sort_keys64(c->level, c->dt, x, n, flip, k, ix)
+              : lt_sort_pack32(c->level, c->dt, x, n, (uint32_t)flip, k);
   switch (c->dt) {
     LT_DTYPES_BY_CATEGORY(KEY)
     default: break;
   }
+  return 0;
+}
+
+/* Reads sorted items off into row r of sort's or topk's results (the first c->m): positions,
+   and values decoded from the keys (special: load_keys' count) or read back from x. */
+static void emit_sorted(const rows_ctx *c, int64_t r, const char *x, const uint64_t *sk,
+                        const uint32_t *si, int64_t special) {
+  const int64_t m = c->m;
+  char *v = c->vals ? c->vals + r * m * (int64_t)c->es : NULL;
+  int64_t *ix = c->idx + r * m;
+  if (si)
+    lt_sort_positions32(c->level, si, m, c->base, ix);
+  else
+    lt_sort_positions(c->level, sk, m, c->base, ix);
+  if (!v) return;
+  if (!lt_sort_simd_takes(c->dt))
+    for (int64_t j = 0; j < m; j++) put_elem(c->es, v, j, x, si ? si[j] : (uint32_t)sk[j]);
+  else if (si)
+    lt_sort_values64(c->level, c->dt, sk, si, m, c->flip, special, x, v);
+  else
+    lt_sort_values32(c->level, c->dt, sk, m, (uint32_t)c->flip, special, x, v);
 }
 
 /* One pass of the radix sort: digit at shift of n items from src (and their positions, when
@@ -175,10 +201,12 @@ static void sort_row(const rows_ctx *c, int64_t r, uint64_t *k, uint32_t *ix, ui
   const int64_t n = c->n;
   const char *x = c->x + r * n * (int64_t)c->es;
   const int lo = ix ? 0 : 32;
-  load_keys(c, x, k, ix);
+  const int64_t special = load_keys(c, x, k, ix);
   uint64_t *sk = k, *dk = tk;
   uint32_t *si = ix, *di = tix;
-  if (n < INSERTION_MAX) {
+  if (!ix && c->level > LT_CPU_SCALAR && n <= LT_SORT_NET_MAX) {
+    lt_sort_net(c->level, k, n); /* packed items: a network in vector registers */
+  } else if (n < INSERTION_MAX) {
     for (int64_t i = 1; i < n; i++) {
       uint64_t kv = k[i];
       uint32_t iv = ix ? ix[i] : 0;
@@ -210,7 +238,9 @@ static void sort_row(const rows_ctx *c, int64_t r, uint64_t *k, uint32_t *ix, ui
       di = t2;
     }
   }
-  if (ix)
+  if (c->kind == K_SORT || c->kind == K_TOPK)
+    emit_sorted(c, r, x, sk, si, special);
+  else if (ix)
     emit_wide(c, r, x, sk, si);
   else
     emit_packed(c, r, x, sk, NULL);
@@ -276,7 +306,9 @@ static int along(const lt_tensor *t, int dim, int kind, int desc, int64_t k, int
   if (n && nrows && m) {
     rows_ctx c = {
         lt_data(rows), n,    m, t->dtype, lt_dtypes[t->dtype].size, lt_key_bits(t->dtype),
-        desc,          kind, k, base,     rv ? lt_data(rv) : NULL,  (int64_t *)lt_data(ri)};
+        desc,          kind, k, base,     rv ? lt_data(rv) : NULL,  (int64_t *)lt_data(ri),
+        0,             lt_cpu_level()};
+    if (desc) c.flip = c.bits > 32 ? UINT64_MAX : ((uint64_t)1 << c.bits) - 1;
     int64_t grain = lt_pool_grain(nrows, (double)n * (double)(c.es + 8) * 4);
     if (lt_pool_run(nrows, grain, rows_piece, &c) >= 0) {
       rc = lt_fail(err, LT_ENOMEM, "out of memory");
