@@ -8,11 +8,12 @@
  * -0.0 and NaN; the bitonic network against qsort for every row length up to LT_SORT_NET_MAX;
  * the read-off of values (bit for bit: -0.0, NaN payloads and signs) and positions after a
  * reference sort. lt_sort: rows of lengths around the network's and the radix sort's boundaries
- * (15, 16, 17, 31..33, 63..65, 255..257, 4095..4097, 100000), of random data with ties, all
- * equal, sorted, reversed, with many NaN (both signs, quiet and signalling), +-inf, -0.0 and the
- * integer extremes, ascending and descending, for float32, float64, int32, int64, uint32,
- * uint64, int16, uint8, float16 and bool: positions equal a stable reference sort (equal keys in
- * position order) and values are the elements' bits at those positions.
+ * (15, 16, 17, 31..33, 63..65, 255..257, 4095..4097, 300000: its buckets sorted over the pool), of
+ * random data with ties, all equal, sorted, reversed, with many NaN (both signs, quiet and
+ * signalling), +-inf, -0.0 and the integer extremes, ascending and descending, for float32,
+ * float64, int32, int64, uint32, uint64, int16, uint8, float16 and bool: positions equal a stable
+ * reference sort (equal keys in position order) and values are the elements' bits at those
+ * positions.
  */
 #include <stdlib.h>
 
@@ -34,9 +35,9 @@ static const char *const kind_names[] = {"random", "ties", "equal", "sorted", "r
 
 /* Bits of special elements of each width: zeros, infinities, NaNs (quiet, signalling, negative),
    ones, the extremes of the integers and of the floats. */
-static const uint64_t special16[] = {0, 0x8000, 0x7c00, 0xfc00, 0x7e00, 0xfe00, 0x7c01,
-                                     0x3c00, 0xbc00, 0x7fff, 0xffff, 1};
-static const uint64_t special32[] = {0,          0x80000000u, 0x7f800000u, 0xff800000u,
+static const uint64_t special16[] = {0,      0x8000, 0x7c00, 0xfc00, 0x7e00, 0xfe00,
+                                     0x7c01, 0x3c00, 0xbc00, 0x7fff, 0xffff, 1};
+static const uint64_t special32[] = {0,           0x80000000u, 0x7f800000u, 0xff800000u,
                                      0x7fc00000u, 0xffc00000u, 0x7f800001u, 0x3f800000u,
                                      0xbf800000u, 0x7fffffffu, 0xffffffffu, 1};
 static const uint64_t special64[] = {0,
@@ -111,7 +112,19 @@ static void test_pack(int level, lt_dtype dt, int kind, int64_t n, int desc) {
   }
   if (es == 4) {
     uint32_t flip = desc ? 0xffffffffu : 0;
-    special = lt_sort_pack32(level, dt, x, n, flip, k);
+    uint32_t range[2], lo = 0xffffffffu, hi = 0;
+    special = lt_sort_pack32(level, dt, x, n, flip, k, range);
+    for (int64_t i = 0; i < n; i++) {
+      uint32_t key = (uint32_t)(lt_order_key(dt, x + i * 4) ^ flip);
+      lo = key < lo ? key : lo;
+      hi = key > hi ? key : hi;
+    }
+    CHECK(range[0] == lo && range[1] == hi);
+    if (n) {
+      uint32_t rlo, rhi;
+      lt_sort_range(level, k, n, &rlo, &rhi);
+      CHECK(rlo == lo && rhi == hi);
+    }
     for (int64_t i = 0; i < n; i++) {
       uint64_t want = (lt_order_key(dt, x + i * 4) ^ flip) << 32 | (uint64_t)i;
       CHECKF(k[i] == want, "pack32 %s n=%lld i=%lld: %llx, expected %llx", lt_dtypes[dt].name,
@@ -162,14 +175,20 @@ static void test_net(int level) {
       for (int64_t i = 0; i < n; i++) /* few distinct keys, distinct positions */
         a[i] = (rep == 0   ? next_u64() % 7
                 : rep == 1 ? (uint64_t)(n - i)
-                           : (next_u64() & 0xffffffffu)) << 32 |
+                           : (next_u64() & 0xffffffffu))
+                   << 32 |
                (uint64_t)i;
       if (rep == 1 && n > 0) a[0] = (uint64_t)0xffffffffu << 32; /* a NaN key up front */
       memcpy(b, a, (size_t)n * 8);
       qsort(b, (size_t)n, 8, cmp_u64);
-      lt_sort_net(level, a, n);
+      uint64_t c[LT_SORT_NET_MAX + 1];
+      c[n] = 42;                   /* untouched past n */
+      lt_sort_net(level, a, c, n); /* into another array */
+      lt_sort_net(level, a, a, n); /* in place */
       CHECKF(n == 0 || memcmp(a, b, (size_t)n * 8) == 0, "network n=%lld rep=%d", (long long)n,
              rep);
+      CHECKF(c[n] == 42 && (n == 0 || memcmp(c, b, (size_t)n * 8) == 0), "network n=%lld rep=%d",
+             (long long)n, rep);
     }
   }
 }
@@ -227,11 +246,10 @@ static void test_route(lt_dtype dt, int kind, int64_t n, int desc) {
 int main(void) {
   static const lt_dtype kernel_dts[] = {LT_FLOAT32, LT_INT32, LT_UINT32,
                                         LT_FLOAT64, LT_INT64, LT_UINT64};
-  static const lt_dtype route_dts[] = {LT_FLOAT32, LT_FLOAT64, LT_INT32, LT_INT64, LT_UINT32,
+  static const lt_dtype route_dts[] = {LT_FLOAT32, LT_FLOAT64, LT_INT32, LT_INT64,   LT_UINT32,
                                        LT_UINT64,  LT_INT16,   LT_UINT8, LT_FLOAT16, LT_BOOL};
-  static const int64_t lens[] = {0,  1,  2,   7,   8,   9,   15,   16,   17,   31,    32,    33,
-                                 47, 48, 63,  64,  65,  255, 256,  257,  1000, 4095,  4096,
-                                 4097, 100000};
+  static const int64_t lens[] = {0,  1,  2,  7,  8,   9,   15,  16,   17,   31,   32,   33,    47,
+                                 48, 63, 64, 65, 255, 256, 257, 1000, 4095, 4096, 4097, 300000};
   const int nl = (int)(sizeof lens / sizeof *lens);
   printf("test_sort: vector paths up to %s\n", lt_cpu_level_name(lt_cpu_level()));
   for (int level = LT_CPU_SCALAR; level <= lt_cpu_level(); level++) {
@@ -250,7 +268,7 @@ int main(void) {
     for (int kind = 0; kind < D_NKINDS; kind++)
       for (int li = 0; li < nl; li++)
         for (int desc = 0; desc < 2; desc++)
-          if (lens[li] < 100000 || (kind == D_RANDOM || kind == D_SPECIAL))
+          if (lens[li] < 300000 || (kind == D_RANDOM || kind == D_SPECIAL))
             test_route(route_dts[d], kind, lens[li], desc);
   return tu_finish("test_sort");
 }

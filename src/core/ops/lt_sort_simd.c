@@ -47,9 +47,11 @@ int lt_sort_simd_takes(lt_dtype dt) {
 #define SIGN32 0x80000000u
 #define SIGN64 ((uint64_t)1 << 63)
 
-LT_BODY int64_t pack32_c(lt_dtype dt, const void *x, int64_t n, uint32_t flip, uint64_t *out) {
+LT_BODY int64_t pack32_c(lt_dtype dt, const void *x, int64_t n, uint32_t flip, uint64_t *out,
+                         uint32_t range[2]) {
   const uint32_t *xs = x;
   int64_t special = 0;
+  uint32_t mn = 0xffffffffu, mx = 0;
   if (dt == LT_FLOAT32) {
     for (int64_t i = 0; i < n; i++) {
       uint32_t u = xs[i];
@@ -57,13 +59,22 @@ LT_BODY int64_t pack32_c(lt_dtype dt, const void *x, int64_t n, uint32_t flip, u
       special += nan | mz;
       u = mz ? 0 : u;
       uint32_t key = u ^ ((uint32_t)((int32_t)u >> 31) | SIGN32);
-      key = nan ? 0xffffffffu : key;
-      out[i] = (uint64_t)(key ^ flip) << 32 | (uint64_t)i;
+      key = (nan ? 0xffffffffu : key) ^ flip;
+      mn = key < mn ? key : mn;
+      mx = key > mx ? key : mx;
+      out[i] = (uint64_t)key << 32 | (uint64_t)i;
     }
   } else {
-    const uint32_t bias = dt == LT_INT32 ? SIGN32 : 0;
-    for (int64_t i = 0; i < n; i++) out[i] = (uint64_t)(xs[i] ^ bias ^ flip) << 32 | (uint64_t)i;
+    const uint32_t bias = (dt == LT_INT32 ? SIGN32 : 0) ^ flip;
+    for (int64_t i = 0; i < n; i++) {
+      uint32_t key = xs[i] ^ bias;
+      mn = key < mn ? key : mn;
+      mx = key > mx ? key : mx;
+      out[i] = (uint64_t)key << 32 | (uint64_t)i;
+    }
   }
+  range[0] = mn;
+  range[1] = mx;
   return special;
 }
 
@@ -119,8 +130,8 @@ LT_BODY void values32_c(lt_dtype dt, const uint64_t *a, int64_t n, uint32_t flip
   }
 }
 
-LT_BODY void values64_c(lt_dtype dt, const uint64_t *k, const uint32_t *p, int64_t n,
-                        uint64_t flip, int64_t special, const void *x, void *v) {
+LT_BODY void values64_c(lt_dtype dt, const uint64_t *k, const uint32_t *p, int64_t n, uint64_t flip,
+                        int64_t special, const void *x, void *v) {
   uint64_t *vs = v;
   const uint64_t *xs = x;
   if (dt == LT_FLOAT64) {
@@ -136,6 +147,17 @@ LT_BODY void values64_c(lt_dtype dt, const uint64_t *k, const uint32_t *p, int64
     const uint64_t bias = (dt == LT_INT64 ? SIGN64 : 0) ^ flip;
     for (int64_t j = 0; j < n; j++) vs[j] = k[j] ^ bias;
   }
+}
+
+LT_BODY void range_c(const uint64_t *a, int64_t n, uint32_t *lo, uint32_t *hi) {
+  uint32_t mn = 0xffffffffu, mx = 0;
+  for (int64_t i = 0; i < n; i++) {
+    uint32_t key = (uint32_t)(a[i] >> 32);
+    mn = key < mn ? key : mn;
+    mx = key > mx ? key : mx;
+  }
+  *lo = mn;
+  *hi = mx;
 }
 
 /* The plain network: an insertion sort (short rows; items distinct, so stable is moot). */
@@ -155,12 +177,12 @@ static void net_c(uint64_t *a, int64_t n) {
 /* {====== the bodies compiled for AVX2 and AVX-512 ====== */
 
 LT_SORT_AVX2 static int64_t pack32_avx2(lt_dtype dt, const void *x, int64_t n, uint32_t flip,
-                                        uint64_t *out) {
-  return pack32_c(dt, x, n, flip, out);
+                                        uint64_t *out, uint32_t range[2]) {
+  return pack32_c(dt, x, n, flip, out, range);
 }
 LT_SORT_AVX512 static int64_t pack32_avx512(lt_dtype dt, const void *x, int64_t n, uint32_t flip,
-                                            uint64_t *out) {
-  return pack32_c(dt, x, n, flip, out);
+                                            uint64_t *out, uint32_t range[2]) {
+  return pack32_c(dt, x, n, flip, out, range);
 }
 LT_SORT_AVX2 static int64_t keys64_avx2(lt_dtype dt, const void *x, int64_t n, uint64_t flip,
                                         uint64_t *k, uint32_t *ix) {
@@ -170,8 +192,7 @@ LT_SORT_AVX512 static int64_t keys64_avx512(lt_dtype dt, const void *x, int64_t 
                                             uint64_t *k, uint32_t *ix) {
   return keys64_c(dt, x, n, flip, k, ix);
 }
-LT_SORT_AVX2 static void positions_avx2(const uint64_t *a, int64_t n, int64_t base,
-                                        int64_t *idx) {
+LT_SORT_AVX2 static void positions_avx2(const uint64_t *a, int64_t n, int64_t base, int64_t *idx) {
   positions_c(a, n, base, idx);
 }
 LT_SORT_AVX512 static void positions_avx512(const uint64_t *a, int64_t n, int64_t base,
@@ -190,20 +211,25 @@ LT_SORT_AVX2 static void values32_avx2(lt_dtype dt, const uint64_t *a, int64_t n
                                        int64_t special, const void *x, void *v) {
   values32_c(dt, a, n, flip, special, x, v);
 }
-LT_SORT_AVX512 static void values32_avx512(lt_dtype dt, const uint64_t *a, int64_t n,
-                                           uint32_t flip, int64_t special, const void *x,
-                                           void *v) {
+LT_SORT_AVX512 static void values32_avx512(lt_dtype dt, const uint64_t *a, int64_t n, uint32_t flip,
+                                           int64_t special, const void *x, void *v) {
   values32_c(dt, a, n, flip, special, x, v);
 }
-LT_SORT_AVX2 static void values64_avx2(lt_dtype dt, const uint64_t *k, const uint32_t *p,
-                                       int64_t n, uint64_t flip, int64_t special, const void *x,
-                                       void *v) {
+LT_SORT_AVX2 static void values64_avx2(lt_dtype dt, const uint64_t *k, const uint32_t *p, int64_t n,
+                                       uint64_t flip, int64_t special, const void *x, void *v) {
   values64_c(dt, k, p, n, flip, special, x, v);
 }
 LT_SORT_AVX512 static void values64_avx512(lt_dtype dt, const uint64_t *k, const uint32_t *p,
-                                           int64_t n, uint64_t flip, int64_t special,
-                                           const void *x, void *v) {
+                                           int64_t n, uint64_t flip, int64_t special, const void *x,
+                                           void *v) {
   values64_c(dt, k, p, n, flip, special, x, v);
+}
+
+LT_SORT_AVX2 static void range_avx2(const uint64_t *a, int64_t n, uint32_t *lo, uint32_t *hi) {
+  range_c(a, n, lo, hi);
+}
+LT_SORT_AVX512 static void range_avx512(const uint64_t *a, int64_t n, uint32_t *lo, uint32_t *hi) {
+  range_c(a, n, lo, hi);
 }
 
 /* }====== */
@@ -246,6 +272,59 @@ LT_SORT_AVX512 static void net_avx512(uint64_t *a, int64_t N) {
         _mm512_storeu_si512(a + i, _mm512_mask_blend_epi64(takemin, hi, lo));
       }
     }
+}
+
+/* The same network on nv <= 4 vectors held in registers (nv a constant where it is inlined,
+   so that the loops unroll): items [0, n) loaded from src, the lanes past n filled with
+   UINT64_MAX (after every item), the n first stored to dst. */
+LT_SORT_AVX512 static inline __attribute__((always_inline)) void net_regs_avx512(
+    const uint64_t *src, uint64_t *dst, int64_t n, const int nv) {
+  const __m512i perm[3] = {_mm512_set_epi64(6, 7, 4, 5, 2, 3, 0, 1),
+                           _mm512_set_epi64(5, 4, 7, 6, 1, 0, 3, 2),
+                           _mm512_set_epi64(3, 2, 1, 0, 7, 6, 5, 4)};
+  const __m512i pad = _mm512_set1_epi64(-1);
+  __m512i v[4];
+  for (int q = 0; q < nv; q++) {
+    int64_t left = n - 8 * q;
+    __mmask8 m = left >= 8 ? 0xFF : left <= 0 ? 0 : (__mmask8)((1u << left) - 1);
+    v[q] = _mm512_mask_loadu_epi64(pad, m, src + 8 * q);
+  }
+  for (int k = 2; k <= 8 * nv; k <<= 1)
+    for (int j = k >> 1; j > 0; j >>= 1) {
+      if (j >= 8) {
+        const int jv = j / 8;
+        for (int q = 0; q + jv < nv; q++) {
+          if (q & jv) continue;
+          __m512i lo = _mm512_min_epu64(v[q], v[q + jv]), hi = _mm512_max_epu64(v[q], v[q + jv]);
+          v[q] = ((8 * q) & k) ? hi : lo;
+          v[q + jv] = ((8 * q) & k) ? lo : hi;
+        }
+        continue;
+      }
+      const __m512i p = perm[j == 1 ? 0 : j == 2 ? 1 : 2];
+      for (int q = 0; q < nv; q++) {
+        unsigned asc = k < 8 ? lower8[k] : ((8 * q) & k) ? 0x00u : 0xFFu;
+        __mmask8 takemin = (__mmask8)(~(asc ^ lower8[j]) & 0xFFu);
+        __m512i y = _mm512_permutexvar_epi64(p, v[q]);
+        __m512i lo = _mm512_min_epu64(v[q], y), hi = _mm512_max_epu64(v[q], y);
+        v[q] = _mm512_mask_blend_epi64(takemin, hi, lo);
+      }
+    }
+  for (int q = 0; q < nv; q++) {
+    int64_t left = n - 8 * q;
+    __mmask8 m = left >= 8 ? 0xFF : left <= 0 ? 0 : (__mmask8)((1u << left) - 1);
+    _mm512_mask_storeu_epi64(dst + 8 * q, m, v[q]);
+  }
+}
+
+LT_SORT_AVX512 static void net8_avx512(const uint64_t *src, uint64_t *dst, int64_t n) {
+  net_regs_avx512(src, dst, n, 1);
+}
+LT_SORT_AVX512 static void net16_avx512(const uint64_t *src, uint64_t *dst, int64_t n) {
+  net_regs_avx512(src, dst, n, 2);
+}
+LT_SORT_AVX512 static void net32_avx512(const uint64_t *src, uint64_t *dst, int64_t n) {
+  net_regs_avx512(src, dst, n, 4);
 }
 
 /* AVX2: 4 lanes; unsigned order through a signed compare of the items with their top bit
@@ -295,17 +374,17 @@ LT_SORT_AVX2 static void net_avx2(uint64_t *a, int64_t N) {
 /* {====== dispatch ====== */
 
 int64_t lt_sort_pack32(int level, lt_dtype dt, const void *x, int64_t n, uint32_t flip,
-                       uint64_t *out) {
+                       uint64_t *out, uint32_t range[2]) {
 #ifdef HAVE_VECTOR_PATHS
-  if (level >= LT_CPU_AVX512) return pack32_avx512(dt, x, n, flip, out);
-  if (level >= LT_CPU_AVX2) return pack32_avx2(dt, x, n, flip, out);
+  if (level >= LT_CPU_AVX512) return pack32_avx512(dt, x, n, flip, out, range);
+  if (level >= LT_CPU_AVX2) return pack32_avx2(dt, x, n, flip, out, range);
 #endif
   (void)level;
-  return pack32_c(dt, x, n, flip, out);
+  return pack32_c(dt, x, n, flip, out, range);
 }
 
-int64_t lt_sort_keys64(int level, lt_dtype dt, const void *x, int64_t n, uint64_t flip,
-                       uint64_t *k, uint32_t *ix) {
+int64_t lt_sort_keys64(int level, lt_dtype dt, const void *x, int64_t n, uint64_t flip, uint64_t *k,
+                       uint32_t *ix) {
 #ifdef HAVE_VECTOR_PATHS
   if (level >= LT_CPU_AVX512) return keys64_avx512(dt, x, n, flip, k, ix);
   if (level >= LT_CPU_AVX2) return keys64_avx2(dt, x, n, flip, k, ix);
@@ -376,24 +455,49 @@ void lt_sort_values64(int level, lt_dtype dt, const uint64_t *k, const uint32_t 
   values64_c(dt, k, p, n, flip, special, x, v);
 }
 
-void lt_sort_net(int level, uint64_t *a, int64_t n) {
+void lt_sort_range(int level, const uint64_t *a, int64_t n, uint32_t *lo, uint32_t *hi) {
 #ifdef HAVE_VECTOR_PATHS
+  if (level >= LT_CPU_AVX512) {
+    range_avx512(a, n, lo, hi);
+    return;
+  }
+  if (level >= LT_CPU_AVX2) {
+    range_avx2(a, n, lo, hi);
+    return;
+  }
+#endif
+  (void)level;
+  range_c(a, n, lo, hi);
+}
+
+void lt_sort_net(int level, const uint64_t *src, uint64_t *dst, int64_t n) {
+#ifdef HAVE_VECTOR_PATHS
+  if (level >= LT_CPU_AVX512 && n <= 32) {
+    if (n <= 8)
+      net8_avx512(src, dst, n);
+    else if (n <= 16)
+      net16_avx512(src, dst, n);
+    else
+      net32_avx512(src, dst, n);
+    return;
+  }
   if (level >= LT_CPU_AVX2 && n > 1 && n <= LT_SORT_NET_MAX) {
     uint64_t buf[LT_SORT_NET_MAX];
     int64_t N = level >= LT_CPU_AVX512 ? 8 : 4;
     while (N < n) N <<= 1;
-    memcpy(buf, a, (size_t)n * sizeof *a);
+    memcpy(buf, src, (size_t)n * sizeof *src);
     for (int64_t i = n; i < N; i++) buf[i] = UINT64_MAX; /* after every item */
     if (level >= LT_CPU_AVX512)
       net_avx512(buf, N);
     else
       net_avx2(buf, N);
-    memcpy(a, buf, (size_t)n * sizeof *a);
+    memcpy(dst, buf, (size_t)n * sizeof *dst);
     return;
   }
 #endif
   (void)level;
-  net_c(a, n);
+  if (dst != src) memmove(dst, src, (size_t)n * sizeof *src);
+  net_c(dst, n);
 }
 
 /* }====== */

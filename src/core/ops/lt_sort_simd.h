@@ -28,18 +28,23 @@
 int lt_sort_simd_takes(lt_dtype dt);
 
 /* out[i] = (key(x[i]) ^ flip) << 32 | i for the n elements of x (dt float32, int32 or
-   uint32). Returns how many elements were -0.0 or NaN (their values must be read back from x:
-   their keys do not say their bits). */
+   uint32); range[0] and range[1]: the smallest and the largest key ^ flip. Returns how many
+   elements were -0.0 or NaN (their values must be read back from x: their keys do not say their
+   bits). */
 int64_t lt_sort_pack32(int level, lt_dtype dt, const void *x, int64_t n, uint32_t flip,
-                       uint64_t *out);
+                       uint64_t *out, uint32_t range[2]);
 /* k[i] = key(x[i]) ^ flip, ix[i] = i (dt float64, int64 or uint64); returns the count of -0.0
    and NaN, as lt_sort_pack32. */
-int64_t lt_sort_keys64(int level, lt_dtype dt, const void *x, int64_t n, uint64_t flip,
-                       uint64_t *k, uint32_t *ix);
+int64_t lt_sort_keys64(int level, lt_dtype dt, const void *x, int64_t n, uint64_t flip, uint64_t *k,
+                       uint32_t *ix);
 
-/* Sorts the n <= LT_SORT_NET_MAX items a ascending (every item distinct, as packed items
-   are): a bitonic network on the vector paths, an insertion sort on the plain one. */
-void lt_sort_net(int level, uint64_t *a, int64_t n);
+/* *lo and *hi: the smallest and the largest key (the top 32 bits) of the n >= 1 packed items a. */
+void lt_sort_range(int level, const uint64_t *a, int64_t n, uint32_t *lo, uint32_t *hi);
+
+/* Sorts the n <= LT_SORT_NET_MAX items src ascending into dst (the same array, or one that does
+   not overlap it; every item distinct, as packed items are): a bitonic network on the vector
+   paths (up to 32 items in AVX-512 registers), an insertion sort on the plain one. */
+void lt_sort_net(int level, const uint64_t *src, uint64_t *dst, int64_t n);
 
 /* idx[j] = position of item j + base, for n packed items a. */
 void lt_sort_positions(int level, const uint64_t *a, int64_t n, int64_t base, int64_t *idx);
