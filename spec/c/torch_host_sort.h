@@ -127,23 +127,20 @@ static const char *const counting[][2] = {
 
 /* {====== issue 30: the vector paths of the row sort ====== */
 
-/* X: a row of n of the dtype (floats: normal with NaN, +-inf, -0.0 and ties; integers: the
-   whole range with the extremes and ties), XT a (n, 3) tensor's transpose (3 strided rows). */
+/* vdata(dt, n, seed): n elements, a quarter of them special (NaN, +-inf, signed zeros, 1.5; or
+   the integer extremes, 0 and +-1), the rest normal (floats) or spread over the whole range. */
 static const char py_tsort_vec[] =
     "def vdata(dt, n, seed):\n"
     "    g = torch.Generator().manual_seed(seed)\n"
-    "    if dt.is_floating_point:\n"
-    "        x = torch.randn(n, generator=g, dtype=torch.float64)\n"
-    "        sp = torch.tensor([float('nan'), float('inf'), -float('inf'), -0.0, 0.0, 1.5])\n"
-    "    else:\n"
-    "        info = torch.iinfo(dt)\n"
-    "        x = torch.randint(info.min // 2, info.max // 2, (n,), generator=g, "
-    "dtype=torch.int64)\n"
-    "        x = x * 2 + torch.randint(0, 2, (n,), generator=g)\n"
-    "        sp = torch.tensor([info.min, info.max, 0, -1, 1, info.min + 1], dtype=torch.int64)\n"
-    "    r = torch.randint(0, 8, (n,), generator=g)\n"
-    "    x = torch.where(r < 2, sp.to(x.dtype)[torch.randint(0, 6, (n,), generator=g)], x)\n"
-    "    return x.to(dt)\n";
+    "    fl = dt.is_floating_point\n"
+    "    lo, hi = (-1, 1) if fl else (torch.iinfo(dt).min, torch.iinfo(dt).max)\n"
+    "    sp = [float('nan'), float('inf'), -float('inf'), -0.0, 0.0, 1.5] if fl else \\\n"
+    "         [lo, hi, 0, -1, 1, lo + 1]\n"
+    "    x = torch.randn(n, generator=g, dtype=torch.float64) if fl else \\\n"
+    "        torch.randint(lo // 2, hi // 2, (n,), generator=g) * 2 + \\\n"
+    "        torch.randint(0, 2, (n,), generator=g)\n"
+    "    sp = torch.tensor(sp, dtype=x.dtype)[torch.randint(0, 6, (n,), generator=g)]\n"
+    "    return torch.where(torch.randint(0, 8, (n,), generator=g) < 2, sp, x).to(dt)\n";
 
 static const char *const tsort_vec_cases[][2] = {
     {"X:sort()", "X.sort(stable=True).values"},

@@ -373,101 +373,95 @@ LT_SORT_AVX2 static void net_avx2(uint64_t *a, int64_t N) {
 
 /* {====== dispatch ====== */
 
-int64_t lt_sort_pack32(int level, lt_dtype dt, const void *x, int64_t n, uint32_t flip,
-                       uint64_t *out, uint32_t range[2]) {
+/* One path's loops. */
+typedef struct {
+  int64_t (*pack32)(lt_dtype, const void *, int64_t, uint32_t, uint64_t *, uint32_t *);
+  int64_t (*keys64)(lt_dtype, const void *, int64_t, uint64_t, uint64_t *, uint32_t *);
+  void (*range)(const uint64_t *, int64_t, uint32_t *, uint32_t *);
+  void (*positions)(const uint64_t *, int64_t, int64_t, int64_t *);
+  void (*positions32)(const uint32_t *, int64_t, int64_t, int64_t *);
+  void (*values32)(lt_dtype, const uint64_t *, int64_t, uint32_t, int64_t, const void *, void *);
+  void (*values64)(lt_dtype, const uint64_t *, const uint32_t *, int64_t, uint64_t, int64_t,
+                   const void *, void *);
+} sort_loops;
+
+/* The plain path's loops: the bodies as they are. */
+static int64_t pack32_plain(lt_dtype dt, const void *x, int64_t n, uint32_t flip, uint64_t *out,
+                            uint32_t *range) {
+  return pack32_c(dt, x, n, flip, out, range);
+}
+static int64_t keys64_plain(lt_dtype dt, const void *x, int64_t n, uint64_t flip, uint64_t *k,
+                            uint32_t *ix) {
+  return keys64_c(dt, x, n, flip, k, ix);
+}
+static void range_plain(const uint64_t *a, int64_t n, uint32_t *lo, uint32_t *hi) {
+  range_c(a, n, lo, hi);
+}
+static void positions_plain(const uint64_t *a, int64_t n, int64_t base, int64_t *idx) {
+  positions_c(a, n, base, idx);
+}
+static void positions32_plain(const uint32_t *p, int64_t n, int64_t base, int64_t *idx) {
+  positions32_c(p, n, base, idx);
+}
+static void values32_plain(lt_dtype dt, const uint64_t *a, int64_t n, uint32_t flip,
+                           int64_t special, const void *x, void *v) {
+  values32_c(dt, a, n, flip, special, x, v);
+}
+static void values64_plain(lt_dtype dt, const uint64_t *k, const uint32_t *p, int64_t n,
+                           uint64_t flip, int64_t special, const void *x, void *v) {
+  values64_c(dt, k, p, n, flip, special, x, v);
+}
+
+static const sort_loops loops_plain = {pack32_plain,    keys64_plain,      range_plain,
+                                       positions_plain, positions32_plain, values32_plain,
+                                       values64_plain};
 #ifdef HAVE_VECTOR_PATHS
-  if (level >= LT_CPU_AVX512) return pack32_avx512(dt, x, n, flip, out, range);
-  if (level >= LT_CPU_AVX2) return pack32_avx2(dt, x, n, flip, out, range);
+static const sort_loops loops_avx2 = {pack32_avx2,      keys64_avx2,   range_avx2,   positions_avx2,
+                                      positions32_avx2, values32_avx2, values64_avx2};
+static const sort_loops loops_avx512 = {pack32_avx512,    keys64_avx512,      range_avx512,
+                                        positions_avx512, positions32_avx512, values32_avx512,
+                                        values64_avx512};
+#endif
+
+static const sort_loops *loops(int level) {
+#ifdef HAVE_VECTOR_PATHS
+  if (level >= LT_CPU_AVX512) return &loops_avx512;
+  if (level >= LT_CPU_AVX2) return &loops_avx2;
 #endif
   (void)level;
-  return pack32_c(dt, x, n, flip, out, range);
+  return &loops_plain;
+}
+
+int64_t lt_sort_pack32(int level, lt_dtype dt, const void *x, int64_t n, uint32_t flip,
+                       uint64_t *out, uint32_t range[2]) {
+  return loops(level)->pack32(dt, x, n, flip, out, range);
 }
 
 int64_t lt_sort_keys64(int level, lt_dtype dt, const void *x, int64_t n, uint64_t flip, uint64_t *k,
                        uint32_t *ix) {
-#ifdef HAVE_VECTOR_PATHS
-  if (level >= LT_CPU_AVX512) return keys64_avx512(dt, x, n, flip, k, ix);
-  if (level >= LT_CPU_AVX2) return keys64_avx2(dt, x, n, flip, k, ix);
-#endif
-  (void)level;
-  return keys64_c(dt, x, n, flip, k, ix);
+  return loops(level)->keys64(dt, x, n, flip, k, ix);
+}
+
+void lt_sort_range(int level, const uint64_t *a, int64_t n, uint32_t *lo, uint32_t *hi) {
+  loops(level)->range(a, n, lo, hi);
 }
 
 void lt_sort_positions(int level, const uint64_t *a, int64_t n, int64_t base, int64_t *idx) {
-#ifdef HAVE_VECTOR_PATHS
-  if (level >= LT_CPU_AVX512) {
-    positions_avx512(a, n, base, idx);
-    return;
-  }
-  if (level >= LT_CPU_AVX2) {
-    positions_avx2(a, n, base, idx);
-    return;
-  }
-#endif
-  (void)level;
-  positions_c(a, n, base, idx);
+  loops(level)->positions(a, n, base, idx);
 }
 
 void lt_sort_positions32(int level, const uint32_t *p, int64_t n, int64_t base, int64_t *idx) {
-#ifdef HAVE_VECTOR_PATHS
-  if (level >= LT_CPU_AVX512) {
-    positions32_avx512(p, n, base, idx);
-    return;
-  }
-  if (level >= LT_CPU_AVX2) {
-    positions32_avx2(p, n, base, idx);
-    return;
-  }
-#endif
-  (void)level;
-  positions32_c(p, n, base, idx);
+  loops(level)->positions32(p, n, base, idx);
 }
 
 void lt_sort_values32(int level, lt_dtype dt, const uint64_t *a, int64_t n, uint32_t flip,
                       int64_t special, const void *x, void *v) {
-#ifdef HAVE_VECTOR_PATHS
-  if (level >= LT_CPU_AVX512) {
-    values32_avx512(dt, a, n, flip, special, x, v);
-    return;
-  }
-  if (level >= LT_CPU_AVX2) {
-    values32_avx2(dt, a, n, flip, special, x, v);
-    return;
-  }
-#endif
-  (void)level;
-  values32_c(dt, a, n, flip, special, x, v);
+  loops(level)->values32(dt, a, n, flip, special, x, v);
 }
 
 void lt_sort_values64(int level, lt_dtype dt, const uint64_t *k, const uint32_t *p, int64_t n,
                       uint64_t flip, int64_t special, const void *x, void *v) {
-#ifdef HAVE_VECTOR_PATHS
-  if (level >= LT_CPU_AVX512) {
-    values64_avx512(dt, k, p, n, flip, special, x, v);
-    return;
-  }
-  if (level >= LT_CPU_AVX2) {
-    values64_avx2(dt, k, p, n, flip, special, x, v);
-    return;
-  }
-#endif
-  (void)level;
-  values64_c(dt, k, p, n, flip, special, x, v);
-}
-
-void lt_sort_range(int level, const uint64_t *a, int64_t n, uint32_t *lo, uint32_t *hi) {
-#ifdef HAVE_VECTOR_PATHS
-  if (level >= LT_CPU_AVX512) {
-    range_avx512(a, n, lo, hi);
-    return;
-  }
-  if (level >= LT_CPU_AVX2) {
-    range_avx2(a, n, lo, hi);
-    return;
-  }
-#endif
-  (void)level;
-  range_c(a, n, lo, hi);
+  loops(level)->values64(dt, k, p, n, flip, special, x, v);
 }
 
 void lt_sort_net(int level, const uint64_t *src, uint64_t *dst, int64_t n) {
