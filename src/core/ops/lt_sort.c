@@ -3,20 +3,26 @@
  *
  * Every operation here works on rows: the input with the dim moved last, made contiguous (no
  * copy when it already is), nrows rows of n elements. A row becomes n (key, position) pairs
- * (lt_order_key, flipped for a descending order) sorted stably: an insertion sort for short
- * rows, else an LSD radix sort on 11-bit digits of keys of the dtype's width (2 passes for 16
- * bits, 3 for 32, 6 for 64; a pass whose digit is the same for every key is skipped), all
- * digit histograms counted in one sweep. Keys of up to 32 bits share one uint64 with their
- * position (one array scattered per pass); 64-bit keys keep a second array. Radix sorting is stable
- * by construction, so equal elements keep their order whatever the direction. The kinds read the
+ * (lt_order_key, flipped for a descending order) sorted stably. Keys of up to 32 bits share one
+ * uint64 with their position (key << 32 | position, packed by lt_sort_simd.c's loops for float32,
+ * int32 and uint32): the items of a row are distinct, so any order of them is the stable one.
+ * They are sorted by an MSD radix sort (msd_sort): rows too large for the cache first split into
+ * 256 buckets of about equal counts (msd_split) sorted over the pool; then runs split by the top
+ * 4 to 11 bits of those where their keys differ, down to runs of at most LT_SORT_NET_MAX items,
+ * which lt_sort_net sorts (a bitonic network on the vector paths, an insertion sort on the plain
+ * one, below INSERTION_MAX there). 64-bit keys keep their positions in a second array and take an
+ * insertion sort for short rows, else an LSD radix sort on 11-bit digits (6 passes; a pass whose
+ * digit is the same for every key is skipped), all digit histograms counted in one sweep: stable
+ * by construction. The vector path is lt_cpu_level()'s, read once per call. The kinds read the
  * sorted pairs off: all of them (sort), the first k (topk), one (kthvalue, median), the longest run
- * (mode). Rows run in parallel over the pool (lt_pool_run), each piece with its own scratch.
+ * (mode); sort and topk through lt_sort_simd.c's read-off loops (values decoded from the keys).
+ * Rows run in parallel over the pool (lt_pool_run), each piece with its own scratch.
  * Results are made in the rows' layout and, when the dim was not the last, copied into tensors of
  * the input's dim order. unique sorts the flattened tensor and reads runs of equal keys;
  * unique along a dim merge-sorts the slices (rows of keys) lexicographically and reads runs of
  * equal rows.
  *
- * Calls lt_copy.c, lt_tensor.c, lt_pool.c. Called by the binding.
+ * Calls lt_copy.c, lt_tensor.c, lt_pool.c, lt_cpu.c, lt_sort_simd.c. Called by the binding.
  */
 #include <math.h>
 #include <stdlib.h>
