@@ -184,6 +184,7 @@ bench: build
 	./$(BUILD)/bench/bench_files
 	./$(BUILD)/bench/bench_dist
 	./$(BUILD)/bench/bench_random
+	./$(BUILD)/bench/bench_fft
 	$(LUA_ENV) lua5.4 bench/gc_memory.lua
 
 install: build

@@ -210,40 +210,101 @@ static KATTR void *FN(exec)(const lt_fft_plan *p, void *va, void *vb) {
   return a;
 }
 
+/* input element k of the line at base, as the transform reads it */
+KINL void FN(gin)(const lt_fft_io *io, int kind, int odd, int64_t base, int64_t k, T *d,
+                  int64_t imoff) {
+  const T *x = io->x, *w = io->rtw;
+  int64_t inner = io->inner, n = io->n, N = io->N, nin = io->nin;
+  T sg = io->cin ? -1 : 1, re, im;
+  if (kind == LT_FFT_C2C) {
+    int64_t e = base + k * inner;
+    re = x[2 * e], im = sg * x[2 * e + 1];
+  } else if (kind == LT_FFT_R2C) {
+    if (odd)
+      re = x[base + k * inner], im = 0;
+    else
+      re = x[base + 2 * k * inner], im = x[base + (2 * k + 1) * inner];
+  } else if (odd) { /* odd C2R: the Hermitian mirror */
+    int64_t kk = k < nin ? k : n - k, e = base + kk * inner;
+    re = x[2 * e], im = kk == 0 ? 0 : (k < nin ? sg : -sg) * x[2 * e + 1];
+  } else { /* even C2R: Z = (A + B) + i w (A - B), A = X[k], B = conj(X[N - k]) */
+    int64_t ea = base + k * inner, eb = base + (N - k) * inner;
+    T ar = x[2 * ea], ai = k == 0 ? 0 : sg * x[2 * ea + 1];
+    T br = x[2 * eb], bi = k == 0 ? 0 : -sg * x[2 * eb + 1];
+    T dr = ar - br, di = ai - bi, wr = w[2 * k], wi = w[2 * k + 1];
+    T tr = wr * dr - wi * di, ti = wr * di + wi * dr;
+    re = ar + br - ti, im = ai + bi + tr;
+  }
+  d[0] = re, d[imoff] = im;
+}
+
+/* output element k of the line at base, from the transform z (element stride es) */
+KINL void FN(gout)(const lt_fft_io *io, int kind, int odd, int64_t base, int64_t k, const T *z,
+                   int64_t es, int64_t imoff) {
+  const T *w = io->rtw;
+  T *y = io->y;
+  int64_t inner = io->inner, N = io->N;
+  T sg = io->cout ? -1 : 1, s = (T)io->scale;
+  if (kind == LT_FFT_C2R) {
+    if (odd)
+      y[base + k * inner] = s * z[k * es];
+    else
+      y[base + 2 * k * inner] = s * z[k * es],
+                       y[base + (2 * k + 1) * inner] = s * z[k * es + imoff];
+    return;
+  }
+  T re = z[k * es], im = z[k * es + imoff];
+  if (kind == LT_FFT_R2C && !odd) { /* X = E + w O from Z[k] and conj(Z[N - k]) */
+    int64_t ka = k == N ? 0 : k, kb = k == 0 ? 0 : N - k;
+    T ar = z[ka * es], ai = z[ka * es + imoff], br = z[kb * es], bi = -z[kb * es + imoff];
+    T er = (ar + br) / 2, ei = (ai + bi) / 2, or_ = (ai - bi) / 2, oi = -(ar - br) / 2;
+    T wr = w[2 * k], wi = w[2 * k + 1];
+    re = er + wr * or_ - wi * oi, im = ei + wr * oi + wi * or_;
+  }
+  int64_t e = base + k * inner;
+  y[2 * e] = s * re, y[2 * e + 1] = s * sg * im;
+}
+
+/* gather's and scatter's loops for one kind (constant where inlined): line by line when lines
+   are rows (inner 1), else element by element across the lines (neighbouring columns are
+   contiguous) */
+KINL void FN(gloops)(const lt_fft_io *io, int kind, int odd, int nl, const int64_t *base,
+                     int64_t k0, int64_t k1, T *dst, int64_t es, int64_t imoff) {
+  if (io->inner == 1)
+    for (int l = 0; l < nl; l++)
+      for (int64_t k = k0; k < k1; k++) FN(gin)(io, kind, odd, base[l], k, dst + k * es + l, imoff);
+  else
+    for (int64_t k = k0; k < k1; k++)
+      for (int l = 0; l < nl; l++) FN(gin)(io, kind, odd, base[l], k, dst + k * es + l, imoff);
+}
+
+KINL void FN(sloops)(const lt_fft_io *io, int kind, int odd, int nl, const int64_t *base,
+                     int64_t k0, int64_t k1, const T *src, int64_t es, int64_t imoff) {
+  if (io->inner == 1)
+    for (int l = 0; l < nl; l++)
+      for (int64_t k = k0; k < k1; k++) FN(gout)(io, kind, odd, base[l], k, src + l, es, imoff);
+  else
+    for (int64_t k = k0; k < k1; k++)
+      for (int l = 0; l < nl; l++) FN(gout)(io, kind, odd, base[l], k, src + l, es, imoff);
+}
+
 /* the complex input of lines [l0, l0 + nl), elements [k0, k1) (see lt_fft_kern) */
 static KATTR void FN(gather)(const lt_fft_io *io, int64_t l0, int nl, int64_t k0, int64_t k1,
                              void *vdst, int64_t es, int64_t imoff) {
   T *dst = vdst;
-  const T *x = io->x, *w = io->rtw;
-  int64_t inner = io->inner, n = io->n, N = io->N, nin = io->nin;
-  T sg = io->cin ? -1 : 1;
-  for (int l = 0; l < nl; l++) {
-    int64_t L = l0 + l, base = L / inner * nin * inner + L % inner;
-    T *d = dst + l;
-    for (int64_t k = k0; k < k1; k++) {
-      T re, im;
-      if (io->kind == LT_FFT_C2C) {
-        int64_t e = base + k * inner;
-        re = x[2 * e], im = sg * x[2 * e + 1];
-      } else if (io->kind == LT_FFT_R2C) {
-        if (N == n)
-          re = x[base + k * inner], im = 0;
-        else
-          re = x[base + 2 * k * inner], im = x[base + (2 * k + 1) * inner];
-      } else if (N == n) { /* odd C2R: the Hermitian mirror */
-        int64_t kk = k < nin ? k : n - k, e = base + kk * inner;
-        re = x[2 * e], im = kk == 0 ? 0 : (k < nin ? sg : -sg) * x[2 * e + 1];
-      } else { /* even C2R: Z = (A + B) + i w (A - B), A = X[k], B = conj(X[N - k]) */
-        int64_t ea = base + k * inner, eb = base + (N - k) * inner;
-        T ar = x[2 * ea], ai = k == 0 ? 0 : sg * x[2 * ea + 1];
-        T br = x[2 * eb], bi = k == 0 ? 0 : -sg * x[2 * eb + 1];
-        T dr = ar - br, di = ai - bi, wr = w[2 * k], wi = w[2 * k + 1];
-        T tr = wr * dr - wi * di, ti = wr * di + wi * dr;
-        re = ar + br - ti, im = ai + bi + tr;
-      }
-      d[k * es] = re, d[k * es + imoff] = im;
-    }
-  }
+  int64_t inner = io->inner, nin = io->nin, base[W];
+  for (int l = 0; l < nl; l++) base[l] = (l0 + l) / inner * nin * inner + (l0 + l) % inner;
+  int odd = io->N == io->n;
+  if (io->kind == LT_FFT_C2C)
+    FN(gloops)(io, LT_FFT_C2C, 1, nl, base, k0, k1, dst, es, imoff);
+  else if (io->kind == LT_FFT_R2C && odd)
+    FN(gloops)(io, LT_FFT_R2C, 1, nl, base, k0, k1, dst, es, imoff);
+  else if (io->kind == LT_FFT_R2C)
+    FN(gloops)(io, LT_FFT_R2C, 0, nl, base, k0, k1, dst, es, imoff);
+  else if (odd)
+    FN(gloops)(io, LT_FFT_C2R, 1, nl, base, k0, k1, dst, es, imoff);
+  else
+    FN(gloops)(io, LT_FFT_C2R, 0, nl, base, k0, k1, dst, es, imoff);
   for (int l = nl; l < es / 2; l++)
     for (int64_t k = k0; k < k1; k++) dst[k * es + l] = 0, dst[k * es + imoff + l] = 0;
 }
@@ -251,34 +312,18 @@ static KATTR void FN(gather)(const lt_fft_io *io, int64_t l0, int nl, int64_t k0
 /* the output elements [k0, k1) of lines [l0, l0 + nl) from the transform in src */
 static KATTR void FN(scatter)(const lt_fft_io *io, int64_t l0, int nl, int64_t k0, int64_t k1,
                               const void *vsrc, int64_t es, int64_t imoff) {
-  const T *src = vsrc, *w = io->rtw;
-  T *y = io->y;
-  int64_t inner = io->inner, n = io->n, N = io->N, nout = io->nout;
-  T sg = io->cout ? -1 : 1, s = (T)io->scale;
-  for (int l = 0; l < nl; l++) {
-    int64_t L = l0 + l, base = L / inner * nout * inner + L % inner;
-    const T *z = src + l;
-    for (int64_t k = k0; k < k1; k++) {
-      if (io->kind == LT_FFT_C2R) {
-        if (N == n)
-          y[base + k * inner] = s * z[k * es];
-        else
-          y[base + 2 * k * inner] = s * z[k * es],
-                           y[base + (2 * k + 1) * inner] = s * z[k * es + imoff];
-        continue;
-      }
-      T re = z[k * es], im = z[k * es + imoff];
-      if (io->kind == LT_FFT_R2C && N != n) { /* X = E + w O from Z[k] and conj(Z[N - k]) */
-        int64_t ka = k == N ? 0 : k, kb = k == 0 ? 0 : N - k;
-        T ar = z[ka * es], ai = z[ka * es + imoff], br = z[kb * es], bi = -z[kb * es + imoff];
-        T er = (ar + br) / 2, ei = (ai + bi) / 2, or_ = (ai - bi) / 2, oi = -(ar - br) / 2;
-        T wr = w[2 * k], wi = w[2 * k + 1];
-        re = er + wr * or_ - wi * oi, im = ei + wr * oi + wi * or_;
-      }
-      int64_t e = base + k * inner;
-      y[2 * e] = s * re, y[2 * e + 1] = s * sg * im;
-    }
-  }
+  const T *src = vsrc;
+  int64_t inner = io->inner, nout = io->nout, base[W];
+  for (int l = 0; l < nl; l++) base[l] = (l0 + l) / inner * nout * inner + (l0 + l) % inner;
+  int odd = io->N == io->n;
+  if (io->kind == LT_FFT_C2C || (io->kind == LT_FFT_R2C && odd))
+    FN(sloops)(io, LT_FFT_C2C, 1, nl, base, k0, k1, src, es, imoff);
+  else if (io->kind == LT_FFT_R2C)
+    FN(sloops)(io, LT_FFT_R2C, 0, nl, base, k0, k1, src, es, imoff);
+  else if (odd)
+    FN(sloops)(io, LT_FFT_C2R, 1, nl, base, k0, k1, src, es, imoff);
+  else
+    FN(sloops)(io, LT_FFT_C2R, 0, nl, base, k0, k1, src, es, imoff);
 }
 
 /* FOUR: columns [c0, c1) of x (n1 x n2 complex) transformed over n1 in place, twiddled */
@@ -316,8 +361,8 @@ static KATTR void FN(rows)(const lt_fft_plan *p, const void *vx, void *vy, int64
   for (int64_t rb = r0; rb < r1; rb += W) {
     int nl = (int)(r1 - rb < W ? r1 - rb : W);
     C *a = va;
-    for (int64_t t = 0; t < n2; t++)
-      for (int l = 0; l < W; l++) {
+    for (int l = 0; l < W; l++) /* row by row: rows n2 apart would alias in the cache */
+      for (int64_t t = 0; t < n2; t++) {
         int64_t e = 2 * (n2 * (rb + l) + t);
         LANE(a[t].r, l) = l < nl ? x[e] : 0, LANE(a[t].i, l) = l < nl ? x[e + 1] : 0;
       }
