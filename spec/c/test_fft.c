@@ -280,6 +280,7 @@ int main(void) {
   int64_t big[] = {5003, 12289, 3 * 8192, 2 * 10007};
   for (size_t i = 0; i < sizeof big / sizeof *big; i++) check_n(big[i], 0, 12);
   check_n(12289, 3, 6);
+  check_n(3 * 8192, 2, 8); /* long lines of a batch: read and written in place */
   for (int p = 0; p < 2; p++) { /* 2^20: C2C and R2C, one line */
     int64_t n = (int64_t)1 << 20;
     lt_tensor *c = rand_tensor(cpx_dt[p], 1, A(n)), *r = rand_tensor(real_dt[p], 1, A(n));

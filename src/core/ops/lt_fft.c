@@ -42,8 +42,9 @@ typedef struct {
   const lt_fft_plan *P;
   const lt_fft_io *io;
   int64_t lines, nout; /* the lanes path: lines, output elements per line written */
-  char *x, *y;         /* the big path: complex arrays */
-  int64_t line;        /* the big path's line */
+  const char *src;     /* the big path: complex arrays (src read, x scratch, y written) */
+  char *x, *y;
+  int64_t line; /* the big path's line */
 } fft_job;
 
 static int lanes_piece(void *vc, int64_t lo, int64_t hi) {
@@ -71,7 +72,7 @@ static int cols_piece(void *vc, int64_t lo, int64_t hi) {
   char *a = aligned(2 * bytes, &raw);
   if (!a) return 1;
   int64_t end = hi * c->K->w < c->P->n2 ? hi * c->K->w : c->P->n2;
-  c->K->cols(c->P, c->x, lo * c->K->w, end, a, a + bytes);
+  c->K->cols(c->P, c->src, c->x, lo * c->K->w, end, a, a + bytes);
   free(raw);
   return 0;
 }
@@ -88,7 +89,7 @@ static int rows_piece(void *vc, int64_t lo, int64_t hi) {
   return 0;
 }
 
-static int big_exec(const lt_fft_kern *K, const lt_fft_plan *P, char *x, char *y);
+static int big_exec(const lt_fft_kern *K, const lt_fft_plan *P, const char *src, char *x, char *y);
 
 /* FOUR whose n2 is itself long: each row through big_exec, written transposed */
 static int rows_big(const lt_fft_kern *K, const lt_fft_plan *P, char *x, char *y) {
@@ -97,7 +98,8 @@ static int rows_big(const lt_fft_kern *K, const lt_fft_plan *P, char *x, char *y
   char *t = aligned(es * (size_t)P->n2, &raw);
   if (!t) return -1;
   for (int64_t k1 = 0; k1 < P->n1; k1++) {
-    if (big_exec(K, P->p2, x + es * (size_t)(k1 * P->n2), t)) {
+    char *row = x + es * (size_t)(k1 * P->n2);
+    if (big_exec(K, P->p2, row, row, t)) {
       free(raw);
       return -1;
     }
@@ -108,9 +110,10 @@ static int rows_big(const lt_fft_kern *K, const lt_fft_plan *P, char *x, char *y
   return 0;
 }
 
-/* the forward transform of the complex array x (n = P->n, destroyed) into y; -1: no memory */
-static int big_exec(const lt_fft_kern *K, const lt_fft_plan *P, char *x, char *y) {
-  fft_job c = {.K = K, .P = P, .x = x, .y = y};
+/* the forward transform of the complex array src (n = P->n) into y, x (n) scratch (src may be
+   x; it is not written otherwise); -1: no memory */
+static int big_exec(const lt_fft_kern *K, const lt_fft_plan *P, const char *src, char *x, char *y) {
+  fft_job c = {.K = K, .P = P, .src = src, .x = x, .y = y};
   size_t es = 2 * (P->f64 ? sizeof(double) : sizeof(float));
   if (P->kind == LT_FFTP_FOUR) {
     int64_t ncb = (P->n2 + K->w - 1) / K->w, nrb = (P->n1 + K->w - 1) / K->w;
@@ -124,12 +127,12 @@ static int big_exec(const lt_fft_kern *K, const lt_fft_plan *P, char *x, char *y
   void *raw;
   char *u = aligned(2 * es * (size_t)m, &raw), *v = u + es * (size_t)m;
   if (!u) return -1;
-  K->cmul(u, x, P->chirp, 0, n, 0, 0);
+  K->cmul(u, src, P->chirp, 0, n, 0, 0);
   memset(u + es * (size_t)n, 0, es * (size_t)(m - n));
-  int rc = big_exec(K, P->sub, u, v);
+  int rc = big_exec(K, P->sub, u, u, v);
   if (!rc) {
     K->cmul(v, v, P->bfft, 0, m, 0, 1);
-    rc = big_exec(K, P->sub, v, u);
+    rc = big_exec(K, P->sub, v, v, u);
   }
   if (!rc) K->cmul(y, u, P->chirp, 0, n, 1, 0);
   free(raw);
@@ -148,20 +151,27 @@ static int out_piece(void *vc, int64_t lo, int64_t hi) {
   return 0;
 }
 
-/* the big path: each line into a complex array, transformed, out; -1: no memory */
+/* the big path: each line into a complex array (or read in place: complex rows, and the real
+   pairs of an even R2C's rows), transformed, out (or written in place: unscaled forward complex
+   rows); -1: no memory */
 static int big_lines(const lt_fft_kern *K, const lt_fft_plan *P, const lt_fft_io *io, int64_t lines,
                      int64_t nout) {
   size_t es = 2 * (P->f64 ? sizeof(double) : sizeof(float));
+  int c2c = io->kind == LT_FFT_C2C, row = io->inner == 1;
+  int din = row && !io->cin && (c2c || (io->kind == LT_FFT_R2C && io->N != io->n));
+  int dout = row && c2c && !io->cout && io->scale == 1.0;
   void *raw;
-  char *x = aligned(2 * es * (size_t)P->n, &raw);
+  char *x = aligned((dout ? 1 : 2) * es * (size_t)P->n, &raw);
   if (!x) return -1;
   fft_job c = {.K = K, .P = P, .io = io, .x = x, .y = x + es * (size_t)P->n};
   int rc = 0;
   for (int64_t l = 0; l < lines && !rc; l++) {
     c.line = l;
-    lt_pool_run(P->n, grain(P->n, (double)es * 2), in_piece, &c);
-    rc = big_exec(K, P, c.x, c.y);
-    if (!rc) lt_pool_run(nout, grain(nout, (double)es * 2), out_piece, &c);
+    if (!din) lt_pool_run(P->n, grain(P->n, (double)es * 2), in_piece, &c);
+    const char *src = din ? (const char *)io->x + es * (size_t)(l * P->n) : x;
+    char *y = dout ? (char *)io->y + es * (size_t)(l * P->n) : c.y;
+    rc = big_exec(K, P, src, x, y);
+    if (!rc && !dout) lt_pool_run(nout, grain(nout, (double)es * 2), out_piece, &c);
   }
   free(raw);
   return rc;

@@ -288,6 +288,53 @@ KINL void FN(sloops)(const lt_fft_io *io, int kind, int odd, int nl, const int64
       for (int l = 0; l < nl; l++) FN(gout)(io, kind, odd, base[l], k, src + l, es, imoff);
 }
 
+/* The common layouts without a per-element test: complex pairs (C2C, or the real pairs of an
+   even R2C) of whole rows, or of W neighbouring columns; 0 when the lines are not one of them. */
+KINL int FN(gfast)(const lt_fft_io *io, int nl, const int64_t *base, int64_t k0, int64_t k1, T *dst,
+                   int64_t es, int64_t imoff) {
+  int pairs = io->kind == LT_FFT_C2C ? 2 : io->kind == LT_FFT_R2C && io->N != io->n ? 1 : 0;
+  if (!pairs || io->cin) return 0;
+  const T *x = io->x;
+  if (io->inner == 1) {
+    for (int l = 0; l < nl; l++) {
+      const T *s = x + pairs * base[l];
+      for (int64_t k = k0; k < k1; k++)
+        dst[k * es + l] = s[2 * k], dst[k * es + imoff + l] = s[2 * k + 1];
+    }
+    for (int l = nl; l < es / 2; l++)
+      for (int64_t k = k0; k < k1; k++) dst[k * es + l] = 0, dst[k * es + imoff + l] = 0;
+    return 1;
+  }
+  if (pairs != 2 || nl != W || es != 2 * W || base[W - 1] != base[0] + W - 1) return 0;
+  for (int64_t k = k0; k < k1; k++) {
+    const T *s = x + 2 * (base[0] + k * io->inner);
+    T *d = dst + k * es;
+    for (int l = 0; l < W; l++) d[l] = s[2 * l], d[imoff + l] = s[2 * l + 1];
+  }
+  return 1;
+}
+
+KINL int FN(sfast)(const lt_fft_io *io, int nl, const int64_t *base, int64_t k0, int64_t k1,
+                   const T *src, int64_t es, int64_t imoff) {
+  if (io->kind != LT_FFT_C2C) return 0;
+  T *y = io->y, sc = (T)io->scale, si = io->cout ? -sc : sc;
+  if (io->inner == 1) {
+    for (int l = 0; l < nl; l++) {
+      T *d = y + 2 * base[l];
+      for (int64_t k = k0; k < k1; k++)
+        d[2 * k] = sc * src[k * es + l], d[2 * k + 1] = si * src[k * es + imoff + l];
+    }
+    return 1;
+  }
+  if (nl != W || es != 2 * W || base[W - 1] != base[0] + W - 1) return 0;
+  for (int64_t k = k0; k < k1; k++) {
+    T *d = y + 2 * (base[0] + k * io->inner);
+    const T *s = src + k * es;
+    for (int l = 0; l < W; l++) d[2 * l] = sc * s[l], d[2 * l + 1] = si * s[imoff + l];
+  }
+  return 1;
+}
+
 /* the complex input of lines [l0, l0 + nl), elements [k0, k1) (see lt_fft_kern) */
 static KATTR void FN(gather)(const lt_fft_io *io, int64_t l0, int nl, int64_t k0, int64_t k1,
                              void *vdst, int64_t es, int64_t imoff) {
@@ -295,7 +342,8 @@ static KATTR void FN(gather)(const lt_fft_io *io, int64_t l0, int nl, int64_t k0
   int64_t inner = io->inner, nin = io->nin, base[W];
   for (int l = 0; l < nl; l++) base[l] = (l0 + l) / inner * nin * inner + (l0 + l) % inner;
   int odd = io->N == io->n;
-  if (io->kind == LT_FFT_C2C)
+  if (FN(gfast)(io, nl, base, k0, k1, dst, es, imoff)) {
+  } else if (io->kind == LT_FFT_C2C)
     FN(gloops)(io, LT_FFT_C2C, 1, nl, base, k0, k1, dst, es, imoff);
   else if (io->kind == LT_FFT_R2C && odd)
     FN(gloops)(io, LT_FFT_R2C, 1, nl, base, k0, k1, dst, es, imoff);
@@ -316,7 +364,8 @@ static KATTR void FN(scatter)(const lt_fft_io *io, int64_t l0, int nl, int64_t k
   int64_t inner = io->inner, nout = io->nout, base[W];
   for (int l = 0; l < nl; l++) base[l] = (l0 + l) / inner * nout * inner + (l0 + l) % inner;
   int odd = io->N == io->n;
-  if (io->kind == LT_FFT_C2C || (io->kind == LT_FFT_R2C && odd))
+  if (FN(sfast)(io, nl, base, k0, k1, src, es, imoff)) {
+  } else if (io->kind == LT_FFT_C2C || (io->kind == LT_FFT_R2C && odd))
     FN(sloops)(io, LT_FFT_C2C, 1, nl, base, k0, k1, src, es, imoff);
   else if (io->kind == LT_FFT_R2C)
     FN(sloops)(io, LT_FFT_R2C, 0, nl, base, k0, k1, src, es, imoff);
@@ -326,9 +375,11 @@ static KATTR void FN(scatter)(const lt_fft_io *io, int64_t l0, int nl, int64_t k
     FN(sloops)(io, LT_FFT_C2R, 0, nl, base, k0, k1, src, es, imoff);
 }
 
-/* FOUR: columns [c0, c1) of x (n1 x n2 complex) transformed over n1 in place, twiddled */
-static KATTR void FN(cols)(const lt_fft_plan *p, void *vx, int64_t c0, int64_t c1, void *va,
-                           void *vb) {
+/* FOUR: columns [c0, c1) of src (n1 x n2 complex) transformed over n1, twiddled, into x (src
+   may be x) */
+static KATTR void FN(cols)(const lt_fft_plan *p, const void *vsrc, void *vx, int64_t c0, int64_t c1,
+                           void *va, void *vb) {
+  const T *src = vsrc;
   T *x = vx;
   const T *tb = p->tw4b, *ts = p->tw4s;
   int64_t n1 = p->n1, n2 = p->n2, nb = (n2 + LT_FFT_G - 1) / LT_FFT_G;
@@ -336,7 +387,7 @@ static KATTR void FN(cols)(const lt_fft_plan *p, void *vx, int64_t c0, int64_t c
     int nl = (int)(n2 - cb < W ? n2 - cb : W);
     C *a = va;
     for (int64_t k1 = 0; k1 < n1; k1++) {
-      const T *row = x + 2 * (n2 * k1 + cb);
+      const T *row = src + 2 * (n2 * k1 + cb);
       for (int l = 0; l < W; l++)
         LANE(a[k1].r, l) = l < nl ? row[2 * l] : 0, LANE(a[k1].i, l) = l < nl ? row[2 * l + 1] : 0;
     }

@@ -97,9 +97,10 @@ typedef struct {
   /* the output elements [k0, k1) of lines [l0, l0 + nl) from the transform in src */
   void (*scatter)(const lt_fft_io *io, int64_t l0, int nl, int64_t k0, int64_t k1, const void *src,
                   int64_t es, int64_t imoff);
-  /* FOUR's passes over the complex array x (n complex): columns [c0, c1) in place (c0 a
-     multiple of w), twiddled; rows [r0, r1) of x into y (transposed) */
-  void (*cols)(const lt_fft_plan *p, void *x, int64_t c0, int64_t c1, void *a, void *b);
+  /* FOUR's passes over complex arrays of n: columns [c0, c1) of src into x (c0 a multiple of
+     w; src may be x), twiddled; rows [r0, r1) of x into y (transposed) */
+  void (*cols)(const lt_fft_plan *p, const void *src, void *x, int64_t c0, int64_t c1, void *a,
+               void *b);
   void (*rows)(const lt_fft_plan *p, const void *x, void *y, int64_t r0, int64_t r1, void *a,
                void *b);
   /* y[k] = (cin ? conj(x[k]) : x[k]) * c[k], conjugated when cout, k in [k0, k1); c NULL: 1 */
