@@ -65,29 +65,24 @@ static int lanes_piece(void *vc, int64_t lo, int64_t hi) {
   return 0;
 }
 
-static int cols_piece(void *vc, int64_t lo, int64_t hi) {
+/* FOUR's passes: column blocks (rows 0) or row blocks (rows 1) [lo, hi) */
+static int four_piece(void *vc, int64_t lo, int64_t hi, int rows) {
   const fft_job *c = vc;
-  size_t bytes = (size_t)lt_fft_plan_need(c->P->p1) * c->K->cvbytes;
+  const lt_fft_plan *sub = rows ? c->P->p2 : c->P->p1;
+  int64_t w = c->K->w, len = rows ? c->P->n1 : c->P->n2, end = hi * w < len ? hi * w : len;
+  size_t bytes = (size_t)lt_fft_plan_need(sub) * c->K->cvbytes;
   void *raw;
   char *a = aligned(2 * bytes, &raw);
   if (!a) return 1;
-  int64_t end = hi * c->K->w < c->P->n2 ? hi * c->K->w : c->P->n2;
-  c->K->cols(c->P, c->src, c->x, lo * c->K->w, end, a, a + bytes);
+  if (rows)
+    c->K->rows(c->P, c->x, c->y, lo * w, end, a, a + bytes);
+  else
+    c->K->cols(c->P, c->src, c->x, lo * w, end, a, a + bytes);
   free(raw);
   return 0;
 }
-
-static int rows_piece(void *vc, int64_t lo, int64_t hi) {
-  const fft_job *c = vc;
-  size_t bytes = (size_t)lt_fft_plan_need(c->P->p2) * c->K->cvbytes;
-  void *raw;
-  char *a = aligned(2 * bytes, &raw);
-  if (!a) return 1;
-  int64_t end = hi * c->K->w < c->P->n1 ? hi * c->K->w : c->P->n1;
-  c->K->rows(c->P, c->x, c->y, lo * c->K->w, end, a, a + bytes);
-  free(raw);
-  return 0;
-}
+static int cols_piece(void *vc, int64_t lo, int64_t hi) { return four_piece(vc, lo, hi, 0); }
+static int rows_piece(void *vc, int64_t lo, int64_t hi) { return four_piece(vc, lo, hi, 1); }
 
 static int big_exec(const lt_fft_kern *K, const lt_fft_plan *P, const char *src, char *x, char *y);
 

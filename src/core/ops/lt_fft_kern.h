@@ -265,27 +265,41 @@ KINL void FN(gout)(const lt_fft_io *io, int kind, int odd, int64_t base, int64_t
   y[2 * e] = s * re, y[2 * e + 1] = s * sg * im;
 }
 
-/* gather's and scatter's loops for one kind (constant where inlined): line by line when lines
-   are rows (inner 1), else element by element across the lines (neighbouring columns are
-   contiguous) */
-KINL void FN(gloops)(const lt_fft_io *io, int kind, int odd, int nl, const int64_t *base,
-                     int64_t k0, int64_t k1, T *dst, int64_t es, int64_t imoff) {
-  if (io->inner == 1)
-    for (int l = 0; l < nl; l++)
-      for (int64_t k = k0; k < k1; k++) FN(gin)(io, kind, odd, base[l], k, dst + k * es + l, imoff);
-  else
+/* gather's (out 0) and scatter's (out 1) loops for one kind (constants where inlined): line by
+   line when lines are rows (inner 1), else element by element across the lines (neighbouring
+   columns are contiguous) */
+KINL void FN(loops)(const lt_fft_io *io, int out, int kind, int odd, int nl, const int64_t *base,
+                    int64_t k0, int64_t k1, T *buf, int64_t es, int64_t imoff) {
+  int rows = io->inner == 1;
+  for (int a = 0; a < (rows ? nl : 1); a++)
     for (int64_t k = k0; k < k1; k++)
-      for (int l = 0; l < nl; l++) FN(gin)(io, kind, odd, base[l], k, dst + k * es + l, imoff);
+      for (int l = rows ? a : 0; l < (rows ? a + 1 : nl); l++) {
+        if (out)
+          FN(gout)(io, kind, odd, base[l], k, buf + l, es, imoff);
+        else
+          FN(gin)(io, kind, odd, base[l], k, buf + k * es + l, imoff);
+      }
 }
 
-KINL void FN(sloops)(const lt_fft_io *io, int kind, int odd, int nl, const int64_t *base,
-                     int64_t k0, int64_t k1, const T *src, int64_t es, int64_t imoff) {
-  if (io->inner == 1)
-    for (int l = 0; l < nl; l++)
-      for (int64_t k = k0; k < k1; k++) FN(gout)(io, kind, odd, base[l], k, src + l, es, imoff);
+KINL void FN(kinds)(const lt_fft_io *io, int out, int nl, const int64_t *base, int64_t k0,
+                    int64_t k1, T *buf, int64_t es, int64_t imoff) {
+  int odd = io->N == io->n;
+  if (io->kind == LT_FFT_C2C || (out && io->kind == LT_FFT_R2C && odd))
+    FN(loops)(io, out, LT_FFT_C2C, 1, nl, base, k0, k1, buf, es, imoff);
+  else if (io->kind == LT_FFT_R2C && odd)
+    FN(loops)(io, out, LT_FFT_R2C, 1, nl, base, k0, k1, buf, es, imoff);
+  else if (io->kind == LT_FFT_R2C)
+    FN(loops)(io, out, LT_FFT_R2C, 0, nl, base, k0, k1, buf, es, imoff);
+  else if (odd)
+    FN(loops)(io, out, LT_FFT_C2R, 1, nl, base, k0, k1, buf, es, imoff);
   else
-    for (int64_t k = k0; k < k1; k++)
-      for (int l = 0; l < nl; l++) FN(gout)(io, kind, odd, base[l], k, src + l, es, imoff);
+    FN(loops)(io, out, LT_FFT_C2R, 0, nl, base, k0, k1, buf, es, imoff);
+}
+
+/* where lines [l0, l0 + nl) of len elements start */
+KINL void FN(bases)(const lt_fft_io *io, int64_t l0, int nl, int64_t len, int64_t *base) {
+  for (int l = 0; l < nl; l++)
+    base[l] = (l0 + l) / io->inner * len * io->inner + (l0 + l) % io->inner;
 }
 
 /* The common layouts without a per-element test: complex pairs (C2C, or the real pairs of an
@@ -301,8 +315,6 @@ KINL int FN(gfast)(const lt_fft_io *io, int nl, const int64_t *base, int64_t k0,
       for (int64_t k = k0; k < k1; k++)
         dst[k * es + l] = s[2 * k], dst[k * es + imoff + l] = s[2 * k + 1];
     }
-    for (int l = nl; l < es / 2; l++)
-      for (int64_t k = k0; k < k1; k++) dst[k * es + l] = 0, dst[k * es + imoff + l] = 0;
     return 1;
   }
   if (pairs != 2 || nl != W || es != 2 * W || base[W - 1] != base[0] + W - 1) return 0;
@@ -339,20 +351,10 @@ KINL int FN(sfast)(const lt_fft_io *io, int nl, const int64_t *base, int64_t k0,
 static KATTR void FN(gather)(const lt_fft_io *io, int64_t l0, int nl, int64_t k0, int64_t k1,
                              void *vdst, int64_t es, int64_t imoff) {
   T *dst = vdst;
-  int64_t inner = io->inner, nin = io->nin, base[W];
-  for (int l = 0; l < nl; l++) base[l] = (l0 + l) / inner * nin * inner + (l0 + l) % inner;
-  int odd = io->N == io->n;
-  if (FN(gfast)(io, nl, base, k0, k1, dst, es, imoff)) {
-  } else if (io->kind == LT_FFT_C2C)
-    FN(gloops)(io, LT_FFT_C2C, 1, nl, base, k0, k1, dst, es, imoff);
-  else if (io->kind == LT_FFT_R2C && odd)
-    FN(gloops)(io, LT_FFT_R2C, 1, nl, base, k0, k1, dst, es, imoff);
-  else if (io->kind == LT_FFT_R2C)
-    FN(gloops)(io, LT_FFT_R2C, 0, nl, base, k0, k1, dst, es, imoff);
-  else if (odd)
-    FN(gloops)(io, LT_FFT_C2R, 1, nl, base, k0, k1, dst, es, imoff);
-  else
-    FN(gloops)(io, LT_FFT_C2R, 0, nl, base, k0, k1, dst, es, imoff);
+  int64_t base[W];
+  FN(bases)(io, l0, nl, io->nin, base);
+  if (!FN(gfast)(io, nl, base, k0, k1, dst, es, imoff))
+    FN(kinds)(io, 0, nl, base, k0, k1, dst, es, imoff);
   for (int l = nl; l < es / 2; l++)
     for (int64_t k = k0; k < k1; k++) dst[k * es + l] = 0, dst[k * es + imoff + l] = 0;
 }
@@ -360,19 +362,10 @@ static KATTR void FN(gather)(const lt_fft_io *io, int64_t l0, int nl, int64_t k0
 /* the output elements [k0, k1) of lines [l0, l0 + nl) from the transform in src */
 static KATTR void FN(scatter)(const lt_fft_io *io, int64_t l0, int nl, int64_t k0, int64_t k1,
                               const void *vsrc, int64_t es, int64_t imoff) {
-  const T *src = vsrc;
-  int64_t inner = io->inner, nout = io->nout, base[W];
-  for (int l = 0; l < nl; l++) base[l] = (l0 + l) / inner * nout * inner + (l0 + l) % inner;
-  int odd = io->N == io->n;
-  if (FN(sfast)(io, nl, base, k0, k1, src, es, imoff)) {
-  } else if (io->kind == LT_FFT_C2C || (io->kind == LT_FFT_R2C && odd))
-    FN(sloops)(io, LT_FFT_C2C, 1, nl, base, k0, k1, src, es, imoff);
-  else if (io->kind == LT_FFT_R2C)
-    FN(sloops)(io, LT_FFT_R2C, 0, nl, base, k0, k1, src, es, imoff);
-  else if (odd)
-    FN(sloops)(io, LT_FFT_C2R, 1, nl, base, k0, k1, src, es, imoff);
-  else
-    FN(sloops)(io, LT_FFT_C2R, 0, nl, base, k0, k1, src, es, imoff);
+  int64_t base[W];
+  FN(bases)(io, l0, nl, io->nout, base);
+  if (!FN(sfast)(io, nl, base, k0, k1, vsrc, es, imoff))
+    FN(kinds)(io, 1, nl, base, k0, k1, (T *)(uintptr_t)vsrc, es, imoff);
 }
 
 /* FOUR: columns [c0, c1) of src (n1 x n2 complex) transformed over n1, twiddled, into x (src
