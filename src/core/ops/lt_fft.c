@@ -50,7 +50,7 @@ typedef struct {
 static int lanes_piece(void *vc, int64_t lo, int64_t hi) {
   const fft_job *c = vc;
   const lt_fft_kern *K = c->K;
-  size_t bytes = (size_t)lt_fft_plan_need(c->P) * K->cvbytes;
+  size_t bytes = (size_t)(lt_fft_plan_need(c->P) + 1) * K->cvbytes; /* + 1: the R2C split */
   void *raw;
   char *a = aligned(2 * bytes, &raw);
   if (!a) return 1;

@@ -359,10 +359,33 @@ static KATTR void FN(gather)(const lt_fft_io *io, int64_t l0, int nl, int64_t k0
     for (int64_t k = k0; k < k1; k++) dst[k * es + l] = 0, dst[k * es + imoff + l] = 0;
 }
 
-/* the output elements [k0, k1) of lines [l0, l0 + nl) from the transform in src */
+/* An even R2C's split pass on a lane buffer, in place: the N points of Z (the transform of the
+   even and odd samples as one complex line) into the N + 1 of X; X[k] = E + w^k O, E = (Z[k] +
+   conj(Z[N - k])) / 2, O = -i (Z[k] - conj(Z[N - k])) / 2, computed for k and N - k together. */
+static KATTR void FN(rsplit)(const lt_fft_io *io, C *z) {
+  int64_t N = io->N;
+  const T *w = io->rtw;
+  V half = FN(vset)((T)0.5);
+  for (int64_t k = 0; 2 * k <= N; k++) {
+    int64_t j = N - k;
+    C a = z[k], b = z[j == N ? 0 : j], ca = FN(cconj)(a), cb = FN(cconj)(b);
+    C e1 = FN(cscal)(FN(cadd)(a, cb), half), o1 = FN(cscal)(FN(cmni)(FN(csub)(a, cb)), half);
+    C e2 = FN(cscal)(FN(cadd)(b, ca), half), o2 = FN(cscal)(FN(cmni)(FN(csub)(b, ca)), half);
+    z[k] = FN(cadd)(e1, FN(cmulw)(o1, w + 2 * k));
+    z[j] = FN(cadd)(e2, FN(cmulw)(o2, w + 2 * j));
+  }
+}
+
+/* the output elements [k0, k1) of lines [l0, l0 + nl) from the transform in src (a lane buffer
+   of an even R2C has room for N + 1 points: the split pass runs there, in place) */
 static KATTR void FN(scatter)(const lt_fft_io *io, int64_t l0, int nl, int64_t k0, int64_t k1,
                               const void *vsrc, int64_t es, int64_t imoff) {
   int64_t base[W];
+  lt_fft_io split;
+  if (io->kind == LT_FFT_R2C && io->N != io->n && es == 2 * W) {
+    FN(rsplit)(io, (C *)(uintptr_t)vsrc);
+    split = *io, split.kind = LT_FFT_C2C, io = &split;
+  }
   FN(bases)(io, l0, nl, io->nout, base);
   if (!FN(sfast)(io, nl, base, k0, k1, vsrc, es, imoff))
     FN(kinds)(io, 1, nl, base, k0, k1, (T *)(uintptr_t)vsrc, es, imoff);
