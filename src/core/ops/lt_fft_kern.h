@@ -347,17 +347,6 @@ KINL int FN(sfast)(const lt_fft_io *io, int nl, const int64_t *base, int64_t k0,
   return 1;
 }
 
-/* the complex input of lines [l0, l0 + nl), elements [k0, k1) (see lt_fft_kern) */
-static KATTR void FN(gather)(const lt_fft_io *io, int64_t l0, int nl, int64_t k0, int64_t k1,
-                             void *vdst, int64_t es, int64_t imoff) {
-  T *dst = vdst;
-  int64_t base[W];
-  FN(bases)(io, l0, nl, io->nin, base);
-  if (!FN(gfast)(io, nl, base, k0, k1, dst, es, imoff))
-    FN(kinds)(io, 0, nl, base, k0, k1, dst, es, imoff);
-  for (int l = nl; l < es / 2; l++)
-    for (int64_t k = k0; k < k1; k++) dst[k * es + l] = 0, dst[k * es + imoff + l] = 0;
-}
 
 /* An even R2C's split pass on a lane buffer, in place: the N points of Z (the transform of the
    even and odd samples as one complex line) into the N + 1 of X; X[k] = E + w^k O, E = (Z[k] +
@@ -374,6 +363,41 @@ static KATTR void FN(rsplit)(const lt_fft_io *io, C *z) {
     z[k] = FN(cadd)(e1, FN(cmulw)(o1, w + 2 * k));
     z[j] = FN(cadd)(e2, FN(cmulw)(o2, w + 2 * j));
   }
+}
+
+/* An even C2R's merge on a lane buffer, in place: X[0..N] (the half spectrum) into the N points
+   Z[k] = (A + B) + i w^k (A - B), A = X[k], B = conj(X[N - k]) (the imaginary parts of X[0] and
+   X[N] ignored), for k and N - k together */
+static KATTR void FN(rmerge)(const lt_fft_io *io, C *z) {
+  int64_t N = io->N;
+  const T *w = io->rtw;
+  V zero = FN(vset)(0);
+  z[0].i = zero, z[N].i = zero;
+  for (int64_t k = 0; 2 * k <= N; k++) {
+    int64_t j = N - k;
+    C a = z[k], b = z[j], ca = FN(cconj)(a), cb = FN(cconj)(b);
+    C d1 = FN(cmulw)(FN(csub)(a, cb), w + 2 * k), d2 = FN(cmulw)(FN(csub)(b, ca), w + 2 * j);
+    z[k] = FN(cadd)(FN(cadd)(a, cb), (C){FN(vsub)(zero, d1.i), d1.r});
+    if (j < N) z[j] = FN(cadd)(FN(cadd)(b, ca), (C){FN(vsub)(zero, d2.i), d2.r});
+  }
+}
+
+/* the complex input of lines [l0, l0 + nl), elements [k0, k1) (see lt_fft_kern): an even C2R's
+   lane buffer has room for N + 1 points (the merge runs there) */
+static KATTR void FN(gather)(const lt_fft_io *io, int64_t l0, int nl, int64_t k0, int64_t k1,
+                             void *vdst, int64_t es, int64_t imoff) {
+  T *dst = vdst;
+  int64_t base[W];
+  lt_fft_io merge;
+  int em = io->kind == LT_FFT_C2R && io->N != io->n && es == 2 * W;
+  if (em) /* read X[0..N] as complex points, merged below */
+    merge = *io, merge.kind = LT_FFT_C2C, io = &merge, k1 = io->N + 1;
+  FN(bases)(io, l0, nl, io->nin, base);
+  if (!FN(gfast)(io, nl, base, k0, k1, dst, es, imoff))
+    FN(kinds)(io, 0, nl, base, k0, k1, dst, es, imoff);
+  for (int l = nl; l < es / 2; l++)
+    for (int64_t k = k0; k < k1; k++) dst[k * es + l] = 0, dst[k * es + imoff + l] = 0;
+  if (em) FN(rmerge)(io, vdst);
 }
 
 /* the output elements [k0, k1) of lines [l0, l0 + nl) from the transform in src (a lane buffer
