@@ -347,7 +347,6 @@ KINL int FN(sfast)(const lt_fft_io *io, int nl, const int64_t *base, int64_t k0,
   return 1;
 }
 
-
 /* An even R2C's split pass on a lane buffer, in place: the N points of Z (the transform of the
    even and odd samples as one complex line) into the N + 1 of X; X[k] = E + w^k O, E = (Z[k] +
    conj(Z[N - k])) / 2, O = -i (Z[k] - conj(Z[N - k])) / 2, computed for k and N - k together. */
