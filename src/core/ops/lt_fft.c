@@ -146,6 +146,12 @@ static int out_piece(void *vc, int64_t lo, int64_t hi) {
   return 0;
 }
 
+static int split_piece(void *vc, int64_t lo, int64_t hi) {
+  const fft_job *c = vc;
+  c->K->psplit(c->io, c->y, lo, hi);
+  return 0;
+}
+
 /* the big path: each line into a complex array (or read in place: complex rows, and the real
    pairs of an even R2C's rows), transformed, out (or written in place: unscaled forward complex
    rows); -1: no memory */
@@ -155,10 +161,15 @@ static int big_lines(const lt_fft_kern *K, const lt_fft_plan *P, const lt_fft_io
   int c2c = io->kind == LT_FFT_C2C, row = io->inner == 1;
   int din = row && !io->cin && (c2c || (io->kind == LT_FFT_R2C && io->N != io->n));
   int dout = row && c2c && !io->cout && io->scale == 1.0;
+  int split = io->kind == LT_FFT_R2C && io->N != io->n; /* then written out as complex points */
+  lt_fft_io cio = *io;
+  cio.kind = LT_FFT_C2C;
   void *raw;
-  char *x = aligned((dout ? 1 : 2) * es * (size_t)P->n, &raw);
+  char *x = aligned(((dout ? 1 : 2) * (size_t)P->n + 1) * es, &raw);
   if (!x) return -1;
   fft_job c = {.K = K, .P = P, .io = io, .x = x, .y = x + es * (size_t)P->n};
+  fft_job o = c;
+  o.io = split ? &cio : io;
   int rc = 0;
   for (int64_t l = 0; l < lines && !rc; l++) {
     c.line = l;
@@ -166,7 +177,10 @@ static int big_lines(const lt_fft_kern *K, const lt_fft_plan *P, const lt_fft_io
     const char *src = din ? (const char *)io->x + es * (size_t)(l * P->n) : x;
     char *y = dout ? (char *)io->y + es * (size_t)(l * P->n) : c.y;
     rc = big_exec(K, P, src, x, y);
-    if (!rc && !dout) lt_pool_run(nout, grain(nout, (double)es * 2), out_piece, &c);
+    int64_t half = P->n / 2 + 1;
+    if (!rc && split) lt_pool_run(half, grain(half, (double)es * 4), split_piece, &c);
+    o.line = l;
+    if (!rc && !dout) lt_pool_run(nout, grain(nout, (double)es * 2), out_piece, &o);
   }
   free(raw);
   return rc;

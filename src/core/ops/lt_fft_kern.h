@@ -478,8 +478,25 @@ static KATTR void FN(cmula)(void *vy, const void *vx, const void *vc, int64_t k0
   }
 }
 
-static const lt_fft_kern FN(kern) = {W,           sizeof(C), FN(exec), FN(gather),
-                                     FN(scatter), FN(cols),  FN(rows), FN(cmula)};
+/* An even R2C's split pass on a plain complex array, in place, for the pairs k, N - k with k in
+   [k0, k1) (k <= N / 2; z has room for N + 1 points) */
+static KATTR void FN(psplit)(const lt_fft_io *io, void *vz, int64_t k0, int64_t k1) {
+  T *z = vz;
+  const T *w = io->rtw;
+  int64_t N = io->N;
+  for (int64_t k = k0; k < k1; k++) {
+    int64_t j = N - k, jj = j == N ? 0 : j;
+    T ar = z[2 * k], ai = z[2 * k + 1], br = z[2 * jj], bi = z[2 * jj + 1];
+    T er = (ar + br) / 2, e1 = (ai - bi) / 2, orr = (ai + bi) / 2, o1 = (br - ar) / 2;
+    /* X[k] = (er, e1) + w^k (orr, o1); X[j] = (er, -e1) + w^j (orr, -o1) */
+    T wr = w[2 * k], wi = w[2 * k + 1], vr = w[2 * j], vi = w[2 * j + 1];
+    z[2 * k] = er + wr * orr - wi * o1, z[2 * k + 1] = e1 + wr * o1 + wi * orr;
+    z[2 * j] = er + vr * orr + vi * o1, z[2 * j + 1] = -e1 - vr * o1 + vi * orr;
+  }
+}
+
+static const lt_fft_kern FN(kern) = {W,        sizeof(C), FN(exec),  FN(gather), FN(scatter),
+                                     FN(cols), FN(rows),  FN(cmula), FN(psplit)};
 
 #undef KN_
 #undef KN

@@ -105,6 +105,9 @@ typedef struct {
                void *b);
   /* y[k] = (cin ? conj(x[k]) : x[k]) * c[k], conjugated when cout, k in [k0, k1); c NULL: 1 */
   void (*cmul)(void *y, const void *x, const void *c, int64_t k0, int64_t k1, int cin, int cout);
+  /* an even R2C's split pass on a plain complex array z (N + 1 points), pairs k, N - k for k in
+     [k0, k1), k <= N / 2 */
+  void (*psplit)(const lt_fft_io *io, void *z, int64_t k0, int64_t k1);
 } lt_fft_kern;
 
 /* The kernels of the path lt_cpu_level() picks, or of the given level (tests). */
