@@ -1,7 +1,8 @@
 /*
  * lt_fft_kern.c -- the kernel tables of lt_fft: lt_fft_kern.h instantiated for float32 and
  * float64 on the scalar path (plain C, every compiler), and where GCC or clang build for x86-64
- * on the AVX2 + FMA and the AVX-512 paths; lt_fft_kern_get picks by lt_cpu_level(). Lua-free.
+ * (not Windows) on the AVX2 + FMA and the AVX-512 paths; lt_fft_kern_get picks by lt_cpu_level().
+ * Lua-free.
  *
  * Calls lt_cpu.c. Called by lt_fft.c (and spec/c/test_fft.c, for each path).
  */
@@ -25,7 +26,9 @@
 #define LT_FFT_VEC 0
 #include "lt_fft_kern.h"
 
-#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+/* not on Windows: GCC there does not realign the stack for the 32- and 64-byte spills of these
+   functions (GCC bug 54412), so they take the plain path */
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__) && !defined(_WIN32)
 #define LT_FFT_X86 1
 #define T float
 #define W 8
