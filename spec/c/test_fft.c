@@ -3,11 +3,12 @@
  * and inverse, float32 and float64, against a naive DFT summed in long double: every n from 1 to
  * 64, primes (97, 101, 1009, 2053, and 5003 and 12289 past the lanes' Bluestein), products (360,
  * 1000, 1024, 4096, 3 x 2^13, 2 x 10007), 2^20 for C2C and R2C (sampled outputs), one line and
- * batches (the lanes and the four-step ways through); inverse round trips; transposed, strided
- * and offset views; every dim of a 3-d tensor; empty batches; the refusals. Relative error =
- * max |ours - ref| / max |ref| per line, under 1e-5 (float32) and 1e-12 (float64). The vector
- * path is lt_cpu_level()'s: CTest runs this three times (c_fft, c_fft_avx2, c_fft_scalar, the
- * last two under LTENSOR_SIMD), and the first also compares every path's kernels directly.
+ * batches (the lanes and the four-step ways through, rows and long columns); inverse round trips;
+ * transposed, strided and offset views; every dim of a 3-d tensor; empty batches; the refusals.
+ * Relative error = max |ours - ref| / max |ref| per line, under 1e-5 (float32) and 1e-12 (float64).
+ * The vector path is lt_cpu_level()'s: CTest runs this three times (c_fft, c_fft_avx2,
+ * c_fft_scalar, the last two under LTENSOR_SIMD), and the first also compares every path's kernels
+ * directly.
  */
 #include <math.h>
 
@@ -190,6 +191,15 @@ static void views(void) {
       lt_tensor_free(a), lt_tensor_free(t), lt_tensor_free(b), lt_tensor_free(s);
       lt_tensor_free(o), lt_tensor_free(oo);
     }
+  /* long columns, fewer than a lane block: the four-step through strided lines */
+  for (int kind = 0; kind < 3; kind++)
+    for (int64_t n = 4097; n <= 8192; n += 4095) {
+      lt_dtype dt = kind == LT_FFT_R2C ? LT_FLOAT64 : LT_COMPLEX128;
+      lt_tensor *c = rand_tensor(dt, 2, A(kind == LT_FFT_C2R ? n / 2 + 1 : n, 3));
+      tu_set_context("long columns n=%lld", (long long)n);
+      check(c, 0, n, (lt_fft_kind)kind, kind == LT_FFT_C2R, 1.0, 10);
+      lt_tensor_free(c);
+    }
   /* columns of a wide matrix (many neighbouring lines in one lane block), and rows */
   lt_tensor *w = rand_tensor(LT_COMPLEX64, 2, A(64, 37));
   check(w, 0, 64, LT_FFT_C2C, 0, 1.0, 0);
@@ -280,7 +290,7 @@ int main(void) {
   int64_t big[] = {5003, 12289, 3 * 8192, 2 * 10007};
   for (size_t i = 0; i < sizeof big / sizeof *big; i++) check_n(big[i], 0, 12);
   check_n(12289, 3, 6);
-  check_n(3 * 8192, 2, 8); /* long lines of a batch: read and written in place */
+  check_n(3 * 8192, 2, 8);      /* long lines of a batch: read and written in place */
   for (int p = 0; p < 2; p++) { /* 2^20: C2C and R2C, one line */
     int64_t n = (int64_t)1 << 20;
     lt_tensor *c = rand_tensor(cpx_dt[p], 1, A(n)), *r = rand_tensor(real_dt[p], 1, A(n));
