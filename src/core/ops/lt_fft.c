@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lt_account.h"
 #include "lt_copy.h"
 #include "lt_fft_plan.h"
 #include "lt_pool.h"
@@ -258,11 +259,17 @@ int lt_fft(const lt_tensor *in, int dim, int64_t n, lt_fft_kind kind, int invers
     lt_tensor_free(owned);
     return rc;
   }
-  rc = run(x, y, dim, &io, f64);
+  /* the work buffers (a long line's four-step copies, the pieces' blocks: a few times N complex
+     values) are charged to the budget while they live, as a tensor would be */
+  size_t scratch = (size_t)io.N * (f64 ? 16 : 8) * 4;
+  int refused = 0;
+  lt_account *acct = lt_account_charge(scratch, &refused);
+  rc = refused ? -1 : run(x, y, dim, &io, f64);
+  lt_account_refund(acct, scratch);
   lt_tensor_free(owned);
   if (rc) {
     lt_tensor_free(y);
-    return lt_fail_nomem(err, (size_t)io.N * 64);
+    return lt_fail_nomem(err, refused ? scratch : (size_t)io.N * 64);
   }
   *out = y;
   return LT_OK;
