@@ -47,7 +47,7 @@
 
 #include "lt_vmath_impl.h"
 
-LT_VCLONES void lt_vmath_exp_f32(float *y, const float *x, int64_t n) {
+static LT_VINLINE void exp_f32_b(float *y, const float *x, int64_t n) {
   LT_VIVDEP for (int64_t i = 0; i < n; i++) {
     float xf = x[i];
     double v = xf;
@@ -61,7 +61,7 @@ LT_VCLONES void lt_vmath_exp_f32(float *y, const float *x, int64_t n) {
   }
 }
 
-LT_VCLONES void lt_vmath_log_f32(float *y, const float *x, int64_t n) {
+static LT_VINLINE void log_f32_b(float *y, const float *x, int64_t n) {
   LT_VIVDEP for (int64_t i = 0; i < n; i++) {
     float xf = x[i];
     double e, lm = log_split((double)xf, &e); /* float subnormals are normal doubles */
@@ -73,7 +73,7 @@ LT_VCLONES void lt_vmath_log_f32(float *y, const float *x, int64_t n) {
   }
 }
 
-LT_VCLONES void lt_vmath_tanh_f32(float *y, const float *x, int64_t n) {
+static LT_VINLINE void tanh_f32_b(float *y, const float *x, int64_t n) {
   LT_VIVDEP for (int64_t i = 0; i < n; i++) {
     float xf = x[i];
     double a = fabs((double)xf);
@@ -141,12 +141,12 @@ static LT_VINLINE void trig_f32(float *y, const float *x, int64_t n, int is_cos)
   }
 }
 
-LT_VCLONES void lt_vmath_sin_f32(float *y, const float *x, int64_t n) { trig_f32(y, x, n, 0); }
+static LT_VINLINE void sin_f32_b(float *y, const float *x, int64_t n) { trig_f32(y, x, n, 0); }
 
 /* tan from the same reduction: sin r / cos r in an even quadrant, -cos r / sin r in an odd one
    (x near an odd multiple of pi/2, where r is small and sin r relative); blocks holding |x| >=
    2^20, inf or NaN go to libm's double tan, rounded once (glibc's tanf is 1.37 ulp off there). */
-LT_VCLONES void lt_vmath_tan_f32(float *y, const float *x, int64_t n) {
+static LT_VINLINE void tan_f32_b(float *y, const float *x, int64_t n) {
   for (int64_t i0 = 0; i0 < n; i0 += TRIG_BLOCK) {
     int64_t len = n - i0 < TRIG_BLOCK ? n - i0 : TRIG_BLOCK;
     const float *xb = x + i0;
@@ -165,9 +165,9 @@ LT_VCLONES void lt_vmath_tan_f32(float *y, const float *x, int64_t n) {
   }
 }
 
-LT_VCLONES void lt_vmath_cos_f32(float *y, const float *x, int64_t n) { trig_f32(y, x, n, 1); }
+static LT_VINLINE void cos_f32_b(float *y, const float *x, int64_t n) { trig_f32(y, x, n, 1); }
 
-LT_VCLONES void lt_vmath_sqrt_f32(float *y, const float *x, int64_t n) {
+static LT_VINLINE void sqrt_f32_b(float *y, const float *x, int64_t n) {
   LT_VIVDEP for (int64_t i = 0; i < n; i++) y[i] = sqrtf(x[i]);
 }
 
@@ -202,7 +202,7 @@ static inline double reduce_exp64(double v, double *k) {
   return (v - *k * LN2_HI) - *k * LN2_LO;
 }
 
-LT_VCLONES void lt_vmath_exp_f64(double *y, const double *x, int64_t n) {
+static LT_VINLINE void exp_f64_b(double *y, const double *x, int64_t n) {
   LT_VIVDEP for (int64_t i = 0; i < n; i++) {
     double xv = x[i];
     double v = xv > -746.0 ? xv : -746.0; /* exp(-746) rounds to 0; NaN becomes -746 here */
@@ -214,7 +214,7 @@ LT_VCLONES void lt_vmath_exp_f64(double *y, const double *x, int64_t n) {
   }
 }
 
-LT_VCLONES void lt_vmath_log_f64(double *y, const double *x, int64_t n) {
+static LT_VINLINE void log_f64_b(double *y, const double *x, int64_t n) {
   LT_VIVDEP for (int64_t i = 0; i < n; i++) {
     double xv = x[i];
     int sub = xv < 0x1p-1022; /* subnormal (or not positive): scaled to a normal number */
@@ -246,8 +246,21 @@ LT_VCLONES void lt_vmath_log_f64(double *y, const double *x, int64_t n) {
   }
 }
 
-LT_VCLONES void lt_vmath_sqrt_f64(double *y, const double *x, int64_t n) {
+static LT_VINLINE void sqrt_f64_b(double *y, const double *x, int64_t n) {
   LT_VIVDEP for (int64_t i = 0; i < n; i++) y[i] = sqrt(x[i]);
 }
 
 /* }====== */
+
+/* The public functions: each body above compiled per vector path (lt_simd.h), the level in
+   use picking one per call. */
+LT_VMATH_UN(exp_f32, float)
+LT_VMATH_UN(log_f32, float)
+LT_VMATH_UN(tanh_f32, float)
+LT_VMATH_UN(sin_f32, float)
+LT_VMATH_UN(tan_f32, float)
+LT_VMATH_UN(cos_f32, float)
+LT_VMATH_UN(sqrt_f32, float)
+LT_VMATH_UN(exp_f64, double)
+LT_VMATH_UN(log_f64, double)
+LT_VMATH_UN(sqrt_f64, double)

@@ -1,8 +1,9 @@
 /*
- * lt_vmath_impl.h -- what lt_vmath.c and lt_vmath_funcs.c share: the clone and vectorization
- * attributes, the constants, a double's bits, exp's reduction (reduce_exp, expm1 to r^9) and
- * log's (log_split, the atanh series to s^11); lt_vmath.c's header says how they are built and
- * how exact they are. Static inline, private to those two files (included by them alone).
+ * lt_vmath_impl.h -- what lt_vmath.c and lt_vmath_funcs.c share: the per-path compilation
+ * (LT_VMATH_UN and LT_VMATH_BIN over lt_simd.h), the vectorization attributes, the constants, a
+ * double's bits, exp's reduction (reduce_exp, expm1 to r^9) and log's (log_split, the atanh series
+ * to s^11); lt_vmath.c's header says how they are built and how exact they are. Static inline,
+ * private to those two files (included by them alone).
  */
 #ifndef LT_VMATH_IMPL_H
 #define LT_VMATH_IMPL_H
@@ -11,19 +12,26 @@
 #include <stdint.h>
 #include <string.h>
 
-/* The clones are picked by an ifunc resolver, which runs while the program is relocated: under
-   ThreadSanitizer that is before its runtime starts, and the instrumented resolver crashes
-   (every program linking the core, at load). A TSan build runs the default clone only. */
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__) && \
-    !defined(__SANITIZE_THREAD__)
-#define LT_VCLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
-#define LT_VINLINE inline __attribute__((always_inline))
+#include "lt_simd.h"
+
+/* Each function's body is a static LT_VINLINE function NAME_b; LT_VMATH_UN (unary, of T) and
+   LT_VMATH_BIN (binary float32) compile it once per vector path (lt_simd.h) and define the
+   public lt_vmath_NAME, which runs the path of the level in use. */
+#define LT_VINLINE LT_SIMD_INLINE
+#if defined(__GNUC__) && !defined(__clang__)
 #define LT_VIVDEP _Pragma("GCC ivdep")
 #else
-#define LT_VCLONES
-#define LT_VINLINE inline
 #define LT_VIVDEP
 #endif
+#define LT_VMATH_UN(NAME, T)                                                     \
+  LT_SIMD_CLONES_VOID(NAME, NAME##_b, (T * y, const T *x, int64_t n), (y, x, n)) \
+  void lt_vmath_##NAME(T *y, const T *x, int64_t n) { LT_SIMD_PICK(NAME)(y, x, n); }
+#define LT_VMATH_BIN(NAME)                                                                   \
+  LT_SIMD_CLONES_VOID(NAME, NAME##_b, (float *y, const float *a, const float *b, int64_t n), \
+                      (y, a, b, n))                                                          \
+  void lt_vmath_##NAME(float *y, const float *a, const float *b, int64_t n) {                \
+    LT_SIMD_PICK(NAME)(y, a, b, n);                                                          \
+  }
 
 #define SHIFT                                                                         \
   0x1.8p52 /* x + SHIFT - SHIFT rounds x to an integer whose bits lie in the low word \
