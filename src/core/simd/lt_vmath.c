@@ -264,3 +264,37 @@ LT_VMATH_UN(sqrt_f32, float)
 LT_VMATH_UN(exp_f64, double)
 LT_VMATH_UN(log_f64, double)
 LT_VMATH_UN(sqrt_f64, double)
+
+#if LT_SIMD_X86
+#define PATHS(NAME) \
+  { NAME##_c, NAME##_avx2, NAME##_avx512 }
+#else
+#define PATHS(NAME) \
+  { NAME##_c, NULL, NULL }
+#endif
+
+lt_vmath_f32_fn lt_vmath_f32_path(const char *name, int level) {
+  static const struct {
+    const char *name;
+    lt_vmath_f32_fn fn[3];
+  } t[] = {{"exp", PATHS(exp_f32)},
+           {"log", PATHS(log_f32)},
+           {"tanh", PATHS(tanh_f32)},
+           {"sin", PATHS(sin_f32)},
+           {"cos", PATHS(cos_f32)}};
+  if (level < LT_CPU_SCALAR || level > lt_cpu_level_max()) return NULL;
+  for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+    if (strcmp(t[i].name, name) == 0) return t[i].fn[level];
+  return NULL;
+}
+
+lt_vmath_f64_fn lt_vmath_f64_path(const char *name, int level) {
+  static const struct {
+    const char *name;
+    lt_vmath_f64_fn fn[3];
+  } t[] = {{"exp", PATHS(exp_f64)}, {"log", PATHS(log_f64)}};
+  if (level < LT_CPU_SCALAR || level > lt_cpu_level_max()) return NULL;
+  for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+    if (strcmp(t[i].name, name) == 0) return t[i].fn[level];
+  return NULL;
+}
