@@ -325,9 +325,9 @@ static LT_SIMD_INLINE void normal_f32_b(const uint32_t *w, float *z, float mean,
     u1[j] = 1.0f - (float)(w[2 * j] >> 8) * 0x1p-24f;
     th[j] = (float)(w[2 * j + 1] >> 8) * 0x1p-24f * TWO_PI_F;
   }
-  lt_vmath_log_f32(u1, u1, 2 * CHUNK);
-  lt_vmath_sin_f32(sn, th, 2 * CHUNK);
-  lt_vmath_cos_f32(cs, th, 2 * CHUNK);
+  lt_vmath_log_nc_f32(u1, u1, 2 * CHUNK); /* the same bits on every vector path */
+  lt_vmath_sin_nc_f32(sn, th, 2 * CHUNK);
+  lt_vmath_cos_nc_f32(cs, th, 2 * CHUNK);
   for (int j = 0; j < 2 * CHUNK; j++) {
     float r = std * sqrtf(-2.0f * u1[j]);
     z[2 * j] = mean + r * cs[j];

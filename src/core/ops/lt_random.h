@@ -24,7 +24,8 @@
  *   normal float32 (w = 1): Box-Muller on the pair of words 2m, 2m + 1 (m = k / 2):
  *     u1 = 1 - (word 2m >> 8) * 2^-24 in (0, 1] (never log(0)), u2 = (word 2m + 1 >> 8) * 2^-24,
  *     r = sqrt(-2 log u1), z = r cos(2 pi u2) for even k, r sin(2 pi u2) for odd k; the element
- *     is mean + std z. Computed in float32 with lt_vmath's log, sqrt, sin and cos (measured within
+ *     is mean + std z. Computed in float32 with lt_vmath's log, sin and cos (their lt_vmath_nc.c
+ * form, without FMA contraction: the same bits on every vector path) and sqrtf (measured within
  *     1.6e-6 of the same formula in double over 2^20 draws: the angle rounds in float32).
  *   normal float64 (w = 2): the same on block-sized pairs: u1 = 1 - u53(word 4m, 4m + 1) 2^-53,
  *     u2 = u53(word 4m + 2, 4m + 3) 2^-53, in double with libm.

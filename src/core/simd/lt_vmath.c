@@ -5,10 +5,12 @@
  *
  * Each function is one plain C loop that GCC vectorizes (this file is compiled with -O3,
  * -fno-math-errno, -fno-trapping-math, which lets GCC turn the selects into blends, and
- * -ffp-contract=fast; on x86-64 with GCC each loop is also cloned for
- * x86-64-v3, AVX2 + FMA, picked at load time, with the baseline SSE2 loop as the fallback
- * elsewhere). No intrinsics: another compiler or processor gets the same C, scalar or
- * vectorized as it can.
+ * -ffp-contract=fast). On x86-64 with GCC or clang the loop is compiled three times
+ * (lt_simd.h): for the baseline (SSE2), for x86-64-v3 (AVX2 + FMA) and for x86-64-v4 (AVX-512,
+ * 512-bit vectors under GCC), and each call runs the one lt_cpu_level() names (the processor's
+ * widest, capped by LTENSOR_SIMD). No intrinsics: another compiler or processor gets the same
+ * C, scalar or vectorized as it can. The paths agree within the bounds below, not bit for bit
+ * (FMA contraction on the wider ones); lt_vmath_nc.c compiles log, sin and cos without it.
  *
  * Each float is widened to double and the function evaluated in double with a range reduction
  * and a polynomial whose error (below 1e-10 relative) is far under a float's half ulp, then
@@ -61,18 +63,6 @@ static LT_VINLINE void exp_f32_b(float *y, const float *x, int64_t n) {
   }
 }
 
-static LT_VINLINE void log_f32_b(float *y, const float *x, int64_t n) {
-  LT_VIVDEP for (int64_t i = 0; i < n; i++) {
-    float xf = x[i];
-    double e, lm = log_split((double)xf, &e); /* float subnormals are normal doubles */
-    float r = (float)(e * LN2 + lm);
-    r = xf == INFINITY ? xf : r;
-    r = xf == 0 ? -INFINITY : r;
-    r = xf < 0 ? NAN : r;
-    y[i] = xf == xf ? r : xf;
-  }
-}
-
 static LT_VINLINE void tanh_f32_b(float *y, const float *x, int64_t n) {
   LT_VIVDEP for (int64_t i = 0; i < n; i++) {
     float xf = x[i];
@@ -82,62 +72,6 @@ static LT_VINLINE void tanh_f32_b(float *y, const float *x, int64_t n) {
     double em1 = scale * p + (scale - 1); /* expm1(2a), relative for small a too */
     float r = (float)copysign(em1 / (em1 + 2), (double)xf);
     y[i] = xf == xf ? r : xf;
-  }
-}
-
-/* The block sin and cos check for arguments beyond their reduction (|x| >= 2^20, inf, NaN). */
-#define TRIG_BLOCK 256
-
-/* x = q pi/2 + r: returns r, *quadrant = q mod 4, *sr = sin r, *cr = cos r. */
-static inline void reduce_trig(float xf, uint64_t *quadrant, double *sr, double *cr) {
-  double v = xf;
-  double t = v * TWO_OVER_PI + SHIFT;
-  double q = t - SHIFT;
-  double r = ((v - q * PIO2_1) - q * PIO2_2) - q * PIO2_3;
-  double z = r * r;
-  *quadrant = bits_of(t) & 3;
-  *sr = r + r * z *
-                (-1.0 / 6 +
-                 z * (1.0 / 120 + z * (-1.0 / 5040 + z * (1.0 / 362880 + z * (-1.0 / 39916800)))));
-  *cr =
-      1 + z * (-1.0 / 2 +
-               z * (1.0 / 24 + z * (-1.0 / 720 + z * (1.0 / 40320 + z * (-1.0 / 3628800 +
-                                                                         z * (1.0 / 479001600))))));
-}
-
-/* Whether x[0..n) holds an argument for libm: the largest magnitude, as bits (inf and NaN
-   above every finite value). */
-static inline int trig_beyond(const float *x, int64_t n) {
-  uint32_t top = 0;
-  for (int64_t j = 0; j < n; j++) {
-    uint32_t b;
-    memcpy(&b, &x[j], sizeof b);
-    b &= 0x7fffffffu;
-    top = b > top ? b : top;
-  }
-  return top >= 0x49800000u; /* 2^20 */
-}
-
-/* sin (is_cos 0) or cos of x[0..n): cos x = sin(x + pi/2), the next quadrant. Inlined into
-   each function (and each of its clones), where is_cos is a constant. */
-static LT_VINLINE void trig_f32(float *y, const float *x, int64_t n, int is_cos) {
-  for (int64_t i0 = 0; i0 < n; i0 += TRIG_BLOCK) {
-    int64_t len = n - i0 < TRIG_BLOCK ? n - i0 : TRIG_BLOCK;
-    const float *xb = x + i0;
-    float *yb = y + i0;
-    if (trig_beyond(xb, len)) {
-      for (int64_t j = 0; j < len; j++) yb[j] = is_cos ? cosf(xb[j]) : sinf(xb[j]);
-      continue;
-    }
-    LT_VIVDEP for (int64_t j = 0; j < len; j++) {
-      uint64_t q;
-      double s, c;
-      reduce_trig(xb[j], &q, &s, &c);
-      q += (uint64_t)is_cos;
-      double v = q & 1 ? c : s;
-      float r = (float)(q & 2 ? -v : v);
-      yb[j] = !is_cos && xb[j] == 0 ? xb[j] : r; /* sin(-0) = -0, whatever the contractions did */
-    }
   }
 }
 

@@ -2,7 +2,7 @@
  * lt_vmath_funcs.c -- the vectorized float32 functions of lt_funcs.c (sigmoid, silu, expm1,
  * log1p, erf, erfc, gelu, exp2, log2, log10, sinh, cosh, asinh, acosh, atanh, asin, acos, atan,
  * atan2, hypot, fmod) and remainder for lt_math.c; see lt_vmath.h. Built as lt_vmath.c's
- * functions are (the same compiler flags and clones, the reductions of lt_vmath_impl.h; its
+ * functions are (the same compiler flags and vector paths, the reductions of lt_vmath_impl.h; its
  * header says how they are exact) and measured the same way, by spec/c/test_vmath.c.
  *
  * The functions of lt_funcs.c work the same way: sigmoid 1 / (1 + exp(-x)) and silu x / (1 +
