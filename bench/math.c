@@ -10,7 +10,14 @@
  *          c2:copy_(a2:t())   local r <close> = ia & ib   local r <close> = ia << 1
  *   NumPy  c.fill(1.5)   np.copyto(c, a)   r = a + b   c += b   r = a * np.float32(0.5)
  *          a.sum()   r = a2.sum(axis=1)   np.copyto(c2, a2.T)   r = ia & ib   r = ia << 1
- * (ia, ib: int32 tensors of 64 MiB, 0, 1, 2, ... and 0x5a5a everywhere)
+ * (ia, ib: int32 tensors of 64 MiB, 0, 1, 2, ... and 0x5a5a everywhere), and the vector math:
+ *   ours   local r <close> = xf:exp()  (log of pf, sin, tanh; exp and log of xd, pd: float64)
+ *   NumPy  r = np.exp(xf)  ...
+ * (xf uniform in [-10, 10), pf in [1e-3, 100); xd, pd: float64), whose goal (>= 1.0x NumPy) is
+ * at 1 thread, NumPy's count. Then each vector path's kernel of lt_vmath (plain, AVX2,
+ * AVX-512, up to the processor's) called from C at 1 thread on 16M elements: exp, log, sin,
+ * tanh of float32 and exp of float64, AVX-512 against AVX2 (exp float32's goal: >= 1.2x).
+ * Every row goes to bench_record (bench.h) at 1 thread and at the default count.
  *
  * Every ltensor operation runs twice per round: at 1 thread and at the default count
  * (lt.get_num_threads() at start: the cores this process may use, or LTENSOR_NUM_THREADS), set
