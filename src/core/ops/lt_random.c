@@ -187,7 +187,9 @@ LT_TARGET_AVX512 static inline void mulhilo16(__m512i x, __m512i m, __m512i *hi,
   *hi = _mm512_mask_blend_epi32(0xAAAA, _mm512_srli_epi64(pe, 32), po);
 }
 
-/* philox_chunk_c with AVX-512 intrinsics: 16 blocks per vector; the transpose into stream order
+/* philox_chunk_c with AVX-512 intrinsics (the AVX2 kernel's rounds, twice as wide: GCC's
+   vectorization of the portable loop for AVX-512 ran at half this speed): 16 blocks per vector;
+   the transpose into stream order
    leaves block 4 L + j in 128-bit lane L of u_j (as in the AVX2 kernel), and a 4 x 4 shuffle
    of those lanes puts blocks 4 L .. 4 L + 3 into output vector L. */
 LT_TARGET_AVX512 static void philox_chunk_avx512(uint32_t ka, uint32_t kb, uint64_t ctr,

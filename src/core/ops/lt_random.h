@@ -81,9 +81,8 @@ uint64_t lt_generator_reserve(lt_generator *g, uint64_t nblocks, uint64_t *seed)
 void lt_philox4x32(const uint32_t ctr[4], const uint32_t key[2], uint32_t out[4]);
 /* The blocks ctr .. ctr + LT_PHILOX_CHUNK - 1 of the key (ka, kb) into w (4 LT_PHILOX_CHUNK
    words, stream order), by the vectorized kernel the fills use (AVX-512 or AVX2 intrinsics as
-   lt_cpu_level() says, else the portable loop), or
-   the portable one when `portable` is nonzero: spec/c/test_random.c checks both against
-   lt_philox4x32. */
+   lt_cpu_level() says, else the portable loop), or the portable one when `portable` is
+   nonzero: spec/c/test_random.c checks both against lt_philox4x32. */
 #define LT_PHILOX_CHUNK 64
 void lt_philox_chunk(uint32_t ka, uint32_t kb, uint64_t ctr, uint32_t *w, int portable);
 
