@@ -8,6 +8,7 @@
 #include <math.h>
 
 #include "lt_blas.h"
+#include "lt_image.h"
 #include "lt_lapack.h"
 #include "lt_mapguard.h"
 #include "lua_parts.h"
@@ -31,7 +32,8 @@ static int64_t limit_option(lua_State *L, int idx) {
 
 /* lt.config([{blas = bool, memory_limit = bytes, guard_mappings = bool}]) -> {blas =
    "openblas" | "cblas" | nil, lapack = "openblas" | "lapack" | nil, memory_limit = bytes | nil,
-   memory_used = bytes, memory_peak = bytes, guard_mappings = bool}. blas = false switches the BLAS
+   memory_used = bytes, memory_peak = bytes, guard_mappings = bool, png = version | nil, jpeg =
+   version | nil}. blas = false switches the BLAS
    off for the process (ltensor's own kernel for every dtype), true back on (where one was built
    in). memory_limit sets this state's budget; it may not pass a budget the host set
    (ltensor_set_memory_limit). guard_mappings = true installs the process's SIGBUS handler for files
@@ -53,7 +55,7 @@ static int f_config(lua_State *L) {
   if (use_blas >= 0) lt_blas_enable(use_blas);
   lt_error err;
   if (guarded >= 0 && lt_mapguard_enable(guarded, &err)) return ltl_fail(L, "config", &err);
-  lua_createtable(L, 0, 6);
+  lua_createtable(L, 0, 8);
   if (lt_blas_active(LT_FLOAT32)) {
     lua_pushstring(L, lt_blas_name());
     lua_setfield(L, -2, "blas");
@@ -74,6 +76,10 @@ static int f_config(lua_State *L) {
   }
   lua_pushboolean(L, lt_mapguard_enabled());
   lua_setfield(L, -2, "guard_mappings");
+  lua_pushstring(L, lt_image_png_version()); /* nil without (lt.image) */
+  lua_setfield(L, -2, "png");
+  lua_pushstring(L, lt_image_jpeg_version());
+  lua_setfield(L, -2, "jpeg");
   return 1;
 }
 

@@ -81,4 +81,8 @@ extern const ltl_part ltl_part_dist;
    (lua_nn_conv.c; after ltl_part_spaces). */
 extern const ltl_part ltl_part_nn_conv;
 
+/* lt.image: PNG and JPEG images read and written as tensors (lua_image.c; after
+   ltl_part_spaces). */
+extern const ltl_part ltl_part_image;
+
 #endif

@@ -73,6 +73,8 @@
 ---@field memory_limit? integer|number|false this state's budget for tensor memory in bytes (nil: none); set a byte count, or false / math.huge for none; never above the budget the host set
 ---@field memory_used? integer bytes of tensor data charged to this state now (live tensors, and dead ones not yet collected); read only
 ---@field memory_peak? integer the most bytes of tensor data this state had at once; read only
+---@field png? string the libpng version lt.image reads and writes PNG with (nil: built without PNG support); read only
+---@field jpeg? string the libjpeg lt.image reads and writes JPEG with ("libjpeg-turbo 2.1.5"; nil: built without JPEG support); read only
 ---@field guard_mappings? boolean the mapping guard (off by default; process-wide): true installs a SIGBUS handler so that reading a file truncated under its mapping raises "FILE: file was truncated while mapped" instead of killing the process (docs/FILES.md)
 
 --- The module table, `local lt = require "ltensor"`: constructors, functions taking tensors
@@ -81,6 +83,7 @@
 ---@field _VERSION string the version, "ltensor X.Y.Z"
 ---@field linalg ltensor.linalg linear algebra, as torch.linalg (ltensor/linalg.lua)
 ---@field nn ltensor.nn the neural-network functions, lt.nn.functional as torch.nn.functional (ltensor/nn.lua)
+---@field image ltensor.image PNG and JPEG images read and written as H x W x C tensors (ltensor/image.lua)
 ---@field bool "bool" dtype constant
 ---@field uint8 "uint8" dtype constant
 ---@field int8 "int8" dtype constant
