@@ -156,7 +156,8 @@ if HAVE_PNG then
       local gray = flat(lt.image.decode(bytes, { mode = "gray" }))
       for i = 1, H * W do -- ITU-R 601 luma, as Pillow's "L" and libjpeg's gray
         local want = 0.299 * s[3 * i - 2] + 0.587 * s[3 * i - 1] + 0.114 * s[3 * i]
-        assert.is_true(math.abs(gray[i] - want) <= 1, ("pixel %d: %d vs %g"):format(i, gray[i], want))
+        assert.is_true(math.abs(gray[i] - want) <= 1,
+          ("pixel %d: %d vs %g"):format(i, gray[i], want))
       end
       local g = random_samples(H * W * 2, 255) -- gray + alpha
       local ga = png(H, W, 4, 8, g)
@@ -238,6 +239,9 @@ if HAVE_PNG then
         lt.image.encode, lt.zeros({ 1, 2, 2, 3 }, "uint8"), "png")
       raises("image.encode: bytes: expected an H x W or H x W x C tensor, got 1 dims",
         lt.image.encode, lt.zeros({ 3 }, "uint8"), "png")
+      raises("image.encode: bytes: image of 2147483648 x 1 is too large for PNG %(at most "
+        .. "2147483647%)",
+        lt.image.encode, lt.zeros({ 1, 1 }, "uint8"):expand(1 << 31, 1), "png")
       raises("image.encode: compression must be 0 to 9, got 10", lt.image.encode,
         lt.zeros({ 2, 2 }, "uint8"), "png", { compression = 10 })
       raises("image.encode: quality is for JPEG", lt.image.encode, lt.zeros({ 2, 2 }, "uint8"),
@@ -263,14 +267,15 @@ if HAVE_PNG then
       assert.is_true(lt.equal(t, lt.image.read(path)))
       assert.same({ 6, 5, 3 }, lt.image.read(path, { mode = "rgb" }).shape)
     end)
-    it("raises naming the file that is missing, not an image, or of an unknown extension", function()
+    it("raises naming a file that is missing, not an image, or of an unknown extension", function()
       local missing = fx.tmp(".png")
       raises("image.read: " .. fx.lit(missing) .. ": cannot open %(No such file",
         lt.image.read, missing)
       local text = fx.tmp(".png")
       fx.write(text, "hello, not an image")
       raises("image.read: " .. fx.lit(text) .. ": not a PNG or JPEG image", lt.image.read, text)
-      raises("image.write: x%.bmp: unknown image extension '%.bmp' %(expected %.png, %.jpg or %.jpeg%)",
+      raises("image.write: x%.bmp: unknown image extension '%.bmp' %(expected %.png, %.jpg or "
+        .. "%.jpeg%)",
         lt.image.write, "x.bmp", lt.zeros({ 2, 2 }, "uint8"))
       raises("image.write: noext: unknown image extension ''", lt.image.write, "noext",
         lt.zeros({ 2, 2 }, "uint8"))
@@ -294,7 +299,9 @@ if HAVE_PNG then
       raises("image.decode: bytes: truncated PNG %(unexpected end of data%)", lt.image.decode,
         good:sub(1, #good - 20))
     end)
-    local function flip(s, i) return s:sub(1, i - 1) .. string.char(s:byte(i) ~ 0xff) .. s:sub(i + 1) end
+    local function flip(s, i)
+      return s:sub(1, i - 1) .. string.char(s:byte(i) ~ 0xff) .. s:sub(i + 1)
+    end
     it("raises on a damaged CRC or damaged data", function()
       local bad = flip(good, #good - 12) -- the last byte of IDAT's CRC (IEND is 12 bytes)
       raises("image.decode: bytes: corrupt PNG %(IDAT: CRC error%)", lt.image.decode, bad)
@@ -368,6 +375,8 @@ if HAVE_JPEG then
       assert.is_true(mean_error(pic, lt.image.decode(lt.image.encode(f, "jpeg"))) < 2)
       raises("image.encode: bytes: JPEG takes uint8 or floating%-point tensors, got uint16",
         lt.image.encode, lt.zeros({ 2, 2 }, "uint16"), "jpeg")
+      raises("image.encode: bytes: image of 70000 x 2 is too large for JPEG %(at most 65500%)",
+        lt.image.encode, lt.zeros({ 1, 1, 3 }, "uint8"):expand(70000, 2, 3), "jpeg")
       raises("image.encode: bytes: JPEG takes 1 or 3 channels, got 4", lt.image.encode,
         lt.zeros({ 2, 2, 4 }, "uint8"), "jpeg")
       raises("image.write: quality must be 1 to 100, got 0", lt.image.write, "x.jpg", pic,

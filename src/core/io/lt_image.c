@@ -139,6 +139,10 @@ static int pixels_of(const char *name, const lt_tensor *t, lt_image_format fmt, 
   if (px->h < 1 || px->w < 1)
     return lt_fail(err, LT_EARG, "%s: cannot encode an empty image (%lld x %lld)", name,
                    (long long)px->h, (long long)px->w);
+  int64_t most = fmt == LT_IMG_PNG ? 0x7fffffff : 65500; /* the formats' own limits */
+  if (px->h > most || px->w > most)                      /* before any copy of an expanded view */
+    return lt_fail(err, LT_ERANGE, "%s: image of %lld x %lld is too large for %s (at most %lld)",
+                   name, (long long)px->h, (long long)px->w, fname, (long long)most);
   const lt_tensor *src = t;
   if (t->dtype == LT_UINT16 && fmt == LT_IMG_PNG) {
     px->wide = 1;

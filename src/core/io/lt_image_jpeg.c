@@ -154,9 +154,6 @@ static void encode_body(struct jpeg_compress_struct *ci, jpeg_job *j, const lt_i
 
 int lt_image_jpeg_encode(const char *name, const lt_image_pixels *px, int quality,
                          lt_image_bytes *b, lt_error *err) {
-  if (px->w > JPEG_MAX_DIMENSION || px->h > JPEG_MAX_DIMENSION)
-    return lt_fail(err, LT_ERANGE, "%s: image of %lld x %lld is too large for JPEG (at most %ld)",
-                   name, (long long)px->h, (long long)px->w, (long)JPEG_MAX_DIMENSION);
   jpeg_job *j = new_job();
   if (!j) return lt_fail(err, LT_ENOMEM, "%s: not enough memory", name);
   j->ci.c.err = &j->pub;

@@ -181,9 +181,6 @@ static void encode_body(png_structp png, png_infop info, const lt_image_pixels *
 
 int lt_image_png_encode(const char *name, const lt_image_pixels *px, int compression,
                         lt_image_bytes *b, lt_error *err) {
-  if (px->w > 0x7fffffff || px->h > 0x7fffffff)
-    return lt_fail(err, LT_ERANGE, "%s: image of %lld x %lld is too large for PNG", name,
-                   (long long)px->h, (long long)px->w);
   png_job *j = calloc(1, sizeof *j);
   if (!j) return lt_fail(err, LT_ENOMEM, "%s: not enough memory", name);
   j->out = b;
