@@ -386,6 +386,13 @@ if HAVE_JPEG then
       raises("image.encode: quality must be an integer, got 2.5", lt.image.encode, pic, "jpeg",
         { quality = 2.5 })
     end)
+    it("gives a CMYK file's four channels unchanged, and refuses converting them", function()
+      local here = debug.getinfo(1, "S").source:match("^@(.*/)") or "spec/"
+      local cmyk = fx.read(here .. "fuzz/corpus/fuzz_jpeg/cmyk") -- Pillow's, 12 x 16
+      assert.same({ 12, 16, 4 }, lt.image.decode(cmyk).shape)
+      raises("image.decode: bytes: a CMYK JPEG reads only with mode 'unchanged'",
+        lt.image.decode, cmyk, { mode = "rgb" })
+    end)
     it("raises on a truncated or corrupt file, naming it", function()
       local bytes = lt.image.encode(pic, "jpeg")
       raises("image.decode: bytes: truncated JPEG", lt.image.decode, bytes:sub(1, #bytes // 2))
