@@ -14,17 +14,7 @@ local HAVE_PNG, HAVE_JPEG = lt.config().png ~= nil, lt.config().jpeg ~= nil
 
 -- {====== a PNG writer for the inputs ======
 
-local crc_table = {}
-for i = 0, 255 do
-  local c = i
-  for _ = 1, 8 do c = (c & 1 == 1) and (0xEDB88320 ~ (c >> 1)) or (c >> 1) end
-  crc_table[i] = c
-end
-local function crc32(s)
-  local c = 0xFFFFFFFF
-  for i = 1, #s do c = crc_table[(c ~ s:byte(i)) & 0xFF] ~ (c >> 8) end
-  return c ~ 0xFFFFFFFF
-end
+local crc32 = fx.crc32
 local function adler32(s)
   local a, b = 1, 0
   for i = 1, #s do

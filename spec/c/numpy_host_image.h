@@ -54,6 +54,19 @@ static int lua_decoded(const char *mode) {
   return lua_to_np("lt_px", "T");
 }
 
+/* Pillow writes the file pil_bytes(<args><more>), ltensor decodes it with mode
+   (NULL: unchanged), Pillow with convert(pil_mode) (NULL: none): the shapes agree, and the
+   condition on lt_px and want holds. */
+static void agree_with_pillow(const char *args, const char *more, const char *mode,
+                              const char *pil_mode, const char *cond) {
+  CHECK(py_ok("B = pil_bytes(%s%s)", args, more));
+  CHECK(lua_decoded(mode));
+  CHECK(py_ok("want = pil_dec(B%s%s%s)", pil_mode ? ", '" : "", pil_mode ? pil_mode : "",
+              pil_mode ? "'" : ""));
+  CHECK(py_true("lt_px.dtype == np.uint8 and lt_px.shape == want.shape"));
+  CHECK(py_true("%s", cond));
+}
+
 /* Pillow's files, decoded by both. */
 static void image_png_from_pillow(void) {
   static const char *const cases[][3] = {
@@ -73,12 +86,8 @@ static void image_png_from_pillow(void) {
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     set_context("png from Pillow: %s, mode %s", cases[i][0], cases[i][1] ? cases[i][1] : "-");
-    CHECK(py_ok("B = pil_bytes(%s, 'PNG')", cases[i][0]));
-    CHECK(lua_decoded(cases[i][1]));
-    CHECK(py_ok("want = pil_dec(B%s%s%s)", cases[i][2] ? ", '" : "", cases[i][2] ? cases[i][2] : "",
-                cases[i][2] ? "'" : ""));
-    CHECK(py_true("lt_px.dtype == np.uint8 and lt_px.shape == want.shape"));
-    CHECK(py_true("np.array_equal(lt_px, want)"));
+    agree_with_pillow(cases[i][0], ", 'PNG'", cases[i][1], cases[i][2],
+                      "np.array_equal(lt_px, want)");
   }
   set_context("png from Pillow: rgb as gray within 1 of Pillow's L");
   CHECK(py_ok("B = pil_bytes(Image.fromarray(picture(37, 53, 3, 12).astype(np.uint8)), 'PNG')"));
@@ -144,11 +153,8 @@ static void image_jpeg(void) {
   };
   for (size_t i = 0; i < sizeof from_pillow / sizeof from_pillow[0]; i++) {
     set_context("jpeg from Pillow: %s", from_pillow[i]);
-    CHECK(py_ok("B = pil_bytes(%s)", from_pillow[i]));
-    CHECK(lua_decoded(NULL));
-    CHECK(py_ok("want = pil_dec(B)"));
-    CHECK(py_true("lt_px.shape == want.shape"));
-    CHECK(py_true("np.abs(lt_px.astype(float) - want).mean() <= 0.5"));
+    agree_with_pillow(from_pillow[i], "", NULL, NULL,
+                      "np.abs(lt_px.astype(float) - want).mean() <= 0.5");
   }
   /* the error of Pillow's own encode at the same quality is the yardstick */
   set_context("jpeg to Pillow");
