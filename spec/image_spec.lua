@@ -395,6 +395,9 @@ if HAVE_JPEG then
       local i = bytes:find("\xff\xc0", 1, true) -- SOF0: a zero height
       local bad = bytes:sub(1, i + 4) .. "\0\0" .. bytes:sub(i + 7)
       raises("image.decode: bytes: corrupt JPEG %(.*%)", lt.image.decode, bad)
+      local sof = bytes:sub(1, i + 4) .. "\xff\xd0\xff\xd0" .. bytes:sub(i + 9) -- 65488 x 65488
+      raises("image.decode: bytes: truncated JPEG %(65488 x 65488 pixels declared in %d+ bytes%)",
+        lt.image.decode, sof)
       local path = fx.tmp(".jpg")
       fx.write(path, bytes:sub(1, 300))
       raises("image.read: " .. fx.lit(path) .. ": truncated JPEG", lt.image.read, path)

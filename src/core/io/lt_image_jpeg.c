@@ -94,6 +94,11 @@ static int decode_body(struct jpeg_decompress_struct *ci, jpeg_job *j, const cha
   if (pick_space(ci->jpeg_color_space, mode, &ci->out_color_space, &c))
     return lt_fail(err, LT_EARG, "%s: a CMYK JPEG reads only with mode 'unchanged'", name);
   int64_t h = ci->image_height, w = ci->image_width;
+  /* Huffman coding spends at least a bit on every 8 x 8 block of the first component (its DC
+     code), so a file declaring more pixels than 512 a byte lies (arithmetic coding may not) */
+  if (!ci->arith_code && (uint64_t)h * (uint64_t)w / 512 > (uint64_t)len)
+    return lt_fail(err, LT_EARG, "%s: truncated JPEG (%lld x %lld pixels declared in %zu bytes)",
+                   name, (long long)h, (long long)w, len);
   /* libjpeg's own buffers (a progressive file's coefficients) are bounded too */
   ci->mem->max_memory_to_use = (long)(64 << 20) + (long)(8 * h * w < LONG_MAX / 2 ? 8 * h * w : 0);
   int rc = lt_image_alloc(name, h, w, c, 0, &j->t, err);
