@@ -225,3 +225,22 @@ describe("linalg.diagonal", function()
     helpers.raises("dim2 5 out of range", lt.linalg.diagonal, lt.ones(3, 3), { dim2 = 5 })
   end)
 end)
+
+describe("linalg under the memory budget", function()
+  it("names the function when its result does not fit the budget", function()
+    if not lt.config().lapack then return end
+    local a = lt.randn(40000, 8, 8) + lt.eye(8) * 8
+    collectgarbage()
+    collectgarbage()
+    lt.config{ memory_limit = lt.config().memory_used + 4 * 1024 * 1024 }
+    local ok, err = pcall(function()
+      for _, f in ipairs{ "inv", "det", "slogdet", "cholesky", "lu_factor", "lu", "qr", "svd" } do
+        helpers.raises("linalg%." .. f .. ": not enough memory", lt.linalg[f], a)
+      end
+      helpers.raises("linalg%.solve: not enough memory", lt.linalg.solve, a, a)
+      helpers.raises("linalg%.matrix_power: not enough memory", lt.linalg.matrix_power, a, 3)
+    end)
+    lt.config{ memory_limit = false }
+    assert(ok, err)
+  end)
+end)

@@ -319,4 +319,25 @@ describe("lt.nn.functional's losses", function()
     assert.equal("float32", F.mse_loss(lt.tensor({ 1.0 }), lt.tensor({ 2 })).dtype)
     assert.equal("float64", F.mse_loss(lt.tensor({ 1.0 }), lt.tensor({ 2 }, "float64")).dtype)
   end)
+
+  it("sums the losses of a large input to the same value at every thread count", function()
+    local g = lt.Generator(7)
+    local a, b = lt.randn({ 300, 1000 }, { generator = g }), lt.randn({ 300, 1000 }, { generator = g })
+    local w = lt.rand({ 1000 }, { generator = g })
+    local threads = lt.get_num_threads()
+    local function all()
+      return { F.mse_loss(a, b):item(), F.l1_loss(a, b, { reduction = "sum" }):item(),
+        F.binary_cross_entropy_with_logits(a, b:sigmoid(), { pos_weight = w }):item(),
+        F.huber_loss(a:double(), b:double(), "mean", 0.5):item() }
+    end
+    lt.set_num_threads(1)
+    local one = all()
+    lt.set_num_threads(math.max(2, threads))
+    local many = all()
+    lt.set_num_threads(threads)
+    assert.same(one, many)
+    local d = (a:double() - b:double())
+    near((d * d):mean(), one[1], 1e-6)
+    near(d:abs():sum(), one[2], 1e-6)
+  end)
 end)

@@ -114,6 +114,19 @@ describe("interpolate", function()
     assert.truthy(near(F.interpolate(x, { size = { 1, 4 }, mode = "bilinear" }),
       { { { { 2, 2.25, 2.75, 3 } } } }))
   end)
+  it("antialiases bilinear and bicubic downsampling as torch (a stretched filter, normalized)", function()
+    local a = lt.arange(16):double():view(1, 1, 4, 4)
+    assert.truthy(near(F.interpolate(a, { 2, 2 }, nil, "bilinear", nil, nil, true),
+      { { { { 25 / 7, 36 / 7 }, { 69 / 7, 80 / 7 } } } }))
+    assert.truthy(near(F.interpolate(a, { size = { 2, 2 }, mode = "bilinear", align_corners = true,
+      antialias = true }), { { { { 6.25, 23 / 3 }, { 11.9166666666667, 13.3333333333333 } } } }))
+    local up = F.interpolate(a, { size = { 8, 8 }, mode = "bicubic", antialias = true })
+    assert.same({ 1, 1, 8, 8 }, up.shape)
+    raises("interpolate: antialias is only supported for the modes bilinear and bicubic",
+      F.interpolate, a, { size = 2, antialias = true })
+    raises("interpolate: antialias is only supported for the modes bilinear and bicubic",
+      F.interpolate, a:view(1, 4, 4), { size = 2, mode = "linear", antialias = true })
+  end)
   it("averages the bins of adaptive pooling in mode area", function()
     assert.truthy(near(F.interpolate(x, 1, nil, "area"), { { { { 2.5 } } } }))
   end)

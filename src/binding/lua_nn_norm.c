@@ -367,8 +367,9 @@ static int f_interpolate(lua_State *L) {
   int m = ltl_choice_option(L, a + 2, 0, f, "mode", modes);
   int ac = ltl_bool_option(L, a + 3, 0, f, "align_corners");
   int rec = ltl_bool_option(L, a + 4, 0, f, "recompute_scale_factor");
-  if (ltl_bool_option(L, a + 5, 0, f, "antialias"))
-    ltl_error(L, "%s: antialias is not supported", f);
+  int aa = ltl_bool_option(L, a + 5, 0, f, "antialias");
+  if (aa && m != 3 && m != 5) /* bilinear, bicubic */
+    ltl_error(L, "%s: antialias is only supported for the modes bilinear and bicubic", f);
   lt_tensor *x = tensor_at(L, 1, f, "input", 0);
   int k = x->ndim - 2;
   lt_interp_mode mode = interp_mode(L, m, x->ndim);
@@ -393,7 +394,7 @@ static int f_interpolate(lua_State *L) {
   lt_tensor **out = ltl_out(L);
   return ltl_result(L,
                     lt_nn_interpolate(x, lua_isnil(L, a) ? NULL : size, lua_isnil(L, a) ? sf : NULL,
-                                      mode, ac, rec, out, &err),
+                                      mode, ac, rec, aa, out, &err),
                     &err, f);
 }
 

@@ -11,6 +11,7 @@
 
 #include "lt_copy.h"
 #include "lt_lapack.h"
+#include "lt_linalg_decomp.h"
 #include "lt_linalg_solve.h"
 #include "lt_shape.h"
 
@@ -51,7 +52,7 @@ static int factor(const lt_tensor *a, int pivot, const char *fname, lt_tensor **
   if (!rc) rc = lt_clone(f, lu, err);
   lt_tensor_free(f);
   if (rc) lt_tensor_free(*piv), lt_tensor_free(*info), *piv = *info = NULL;
-  return rc;
+  return lt_linalg_named(err, rc, fname);
 }
 
 int lt_linalg_lu_factor(const lt_tensor *a, int pivot, int check, lt_tensor **lu, lt_tensor **piv,
@@ -126,7 +127,7 @@ int lt_linalg_lu(const lt_tensor *a, int pivot, lt_tensor **p, lt_tensor **l, lt
   lt_tensor_free(lv), lt_tensor_free(uv), lt_tensor_free(d);
   if (rc) {
     lt_tensor_free(pm), lt_tensor_free(lm), lt_tensor_free(um);
-    return rc;
+    return lt_linalg_named(err, rc, "linalg.lu");
   }
   *p = pm, *l = lm, *u = um;
   return LT_OK;
@@ -224,7 +225,7 @@ int lt_linalg_lu_solve(const lt_tensor *lu, const lt_tensor *piv, const lt_tenso
   if (!rc && !left) out = xb, xb = NULL;
   lt_tensor_free(luv), lt_tensor_free(bv), lt_tensor_free(pv), lt_tensor_free(pc);
   lt_tensor_free(f), lt_tensor_free(xb);
-  return lt_give(rc, out, x);
+  return lt_linalg_named(err, lt_give(rc, out, x), fname);
 }
 
 /* }====== */

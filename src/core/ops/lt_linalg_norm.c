@@ -7,12 +7,12 @@
  * extrema of |A| over one dim then the other (1, -1, inf, -inf), and extrema or sums of the
  * singular values for 2, -2 and "nuc"; pinv is V diag(1 / S) U^H from the SVD (V diag(1 / w) V^H
  * from eigh when hermitian), the tolerance cut per matrix; cond is the ratio of the extreme
- * singular values, or norm(A) norm(inv(A)), the inverse from LAPACK's getrf and getri on the
- * row-major copy (which LAPACK reads as A^T: inverting that in place leaves inv(A) in row-major
- * order).
+ * singular values, or norm(A) norm(inv(A)), the inverse from inv_ex (lt_linalg_solve.c: its
+ * info marks the singular matrices, whose condition number is inf).
  *
- * Calls lt_linalg_decomp.c, lt_lapack.c, lt_linalg.c (matmul), lt_reduce.c, lt_reduce_dims.c,
- * lt_funcs.c, lt_copy.c, lt_tensor.c. Called by the binding (lua_linalg_decomp.c).
+ * Calls lt_linalg_decomp.c, lt_linalg_solve.c (inv), lt_lapack.c, lt_linalg.c (matmul),
+ * lt_reduce.c, lt_reduce_dims.c, lt_funcs.c, lt_copy.c, lt_tensor.c. Called by the binding
+ * (lua_linalg_decomp.c).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -22,6 +22,7 @@
 #include "lt_lapack.h"
 #include "lt_linalg.h"
 #include "lt_linalg_decomp.h"
+#include "lt_linalg_solve.h"
 #include "lt_math.h"
 #include "lt_reduce.h"
 
@@ -332,58 +333,31 @@ static int cond_svd(const lt_tensor *a, double p, lt_tensor **out, lt_error *err
   return rc;
 }
 
-/* Inverts in place each n x n matrix of the contiguous x (getrf, getri); sing[b] = 1 for a
-   singular one. */
-static int invert_all(lt_tensor *x, int64_t n, char *sing, lt_error *err) {
-  static const char fn[] = "linalg.cond";
-  lt_dtype dt = x->dtype;
-  int64_t count = lt_linalg_batch(x);
-  int *ipiv = malloc((size_t)(n + 1) * sizeof(int)), info = 0;
-  if (!ipiv) return lt_fail(err, LT_ENOMEM, "%s: not enough memory for the pivots", fn);
-  int rc = lt_lapack_enter(fn, err);
-  if (rc) {
-    free(ipiv);
-    return rc;
-  }
-  for (int64_t b = 0; rc == LT_OK && b < count; b++) {
-    char *p = lt_data(x) + b * n * n * (int64_t)lt_dtypes[dt].size;
-    info = lt_lapack_getrf(dt, (int)n, (int)n, p, (int)n, ipiv);
-    if (info == 0) info = lt_lapack_getri(dt, (int)n, p, (int)n, ipiv);
-    sing[b] = info > 0;
-    if (info == LT_LAPACK_NOMEM)
-      rc = lt_fail(err, LT_ENOMEM, "%s: not enough memory for LAPACK's workspace", fn);
-    else if (info < 0)
-      rc = lt_fail(err, LT_EARG, "%s: LAPACK refused argument %d", fn, -info);
-  }
-  lt_lapack_leave();
-  free(ipiv);
-  return rc;
-}
-
-/* norm(A) norm(inv(A)) in the norm ord, inf for a singular matrix. */
+/* norm(A) norm(inv(A)) in the norm ord, inf for a singular matrix (inv_ex's info). */
 static int cond_inv(const lt_tensor *a, lt_ord ord, lt_tensor **out, lt_error *err) {
   static const char fn[] = "linalg.cond";
   lt_dtype dt;
   int rc = lt_linalg_check(a, fn, 1, &dt, err);
-  if (rc || (rc = lt_lapack_ready(fn, err))) return rc;
+  if (rc) return rc;
   int nd = a->ndim;
-  int64_t n = a->shape[nd - 1], count = lt_linalg_batch(a);
   lt_dtype rdt = lt_lapack_real(dt);
-  if (n == 0) return lt_tensor_new(rdt, nd - 2, a->shape, 1, out, err);
-  lt_tensor *x = NULL, *na = NULL, *ni = NULL, *r = NULL;
-  char *sing = calloc((size_t)count + 1, 1);
-  if (!sing) return lt_fail(err, LT_ENOMEM, "%s: not enough memory", fn);
-  if ((rc = lt_cast(a, dt, &x, err)) == LT_OK &&
-      (rc = lt_linalg_matrix_norm(x, ord, nd - 2, nd - 1, 0, LT_NDTYPES, &na, err)) == LT_OK &&
-      (rc = invert_all(x, n, sing, err)) == LT_OK &&
-      (rc = lt_linalg_matrix_norm(x, ord, nd - 2, nd - 1, 0, LT_NDTYPES, &ni, err)) == LT_OK) {
+  if (a->shape[nd - 1] == 0) return lt_tensor_new(rdt, nd - 2, a->shape, 1, out, err);
+  lt_tensor *x = NULL, *inv = NULL, *info = NULL, *na = NULL, *ni = NULL, *r = NULL;
+  if (a->dtype != dt && (rc = lt_cast(a, dt, &x, err))) return rc; /* the half types: float32 */
+  if ((rc = lt_linalg_inv(x ? x : a, fn, 0, &inv, &info, err)) == LT_OK &&
+      (rc = lt_linalg_matrix_norm(x ? x : a, ord, nd - 2, nd - 1, 0, LT_NDTYPES, &na, err)) ==
+          LT_OK &&
+      (rc = lt_linalg_matrix_norm(inv, ord, nd - 2, nd - 1, 0, LT_NDTYPES, &ni, err)) == LT_OK) {
     lt_operand oa = {na, {LT_SK_INT, {0}, 0}, 0}, oi = {ni, {LT_SK_INT, {0}, 0}, 0};
-    if ((rc = lt_binary(LT_MUL, &oa, &oi, NULL, &r, err)) == LT_OK)
-      for (int64_t b = 0; b < count; b++)
+    if ((rc = lt_binary(LT_MUL, &oa, &oi, NULL, &r, err)) == LT_OK) {
+      const int32_t *sing = (const int32_t *)lt_data(info);
+      for (int64_t b = 0, count = lt_numel(info); b < count; b++)
         if (sing[b]) rset(rdt, r, b, INFINITY);
+    }
   }
-  free(sing);
   lt_tensor_free(x);
+  lt_tensor_free(inv);
+  lt_tensor_free(info);
   lt_tensor_free(na);
   lt_tensor_free(ni);
   if (rc == LT_OK) *out = r;

@@ -19,6 +19,7 @@
 #include "lt_iter.h"
 #include "lt_lapack.h"
 #include "lt_linalg.h"
+#include "lt_linalg_decomp.h"
 #include "lt_linalg_small.h"
 #include "lt_promote.h"
 #include "lt_shape.h"
@@ -158,12 +159,13 @@ static int check_info(const lt_tensor *info, int check, const char *fname, const
 }
 
 /* Hands the pair (r, i) out: *out = r, *info = i (or i freed when info is NULL); both freed on
-   failure. */
-static int give2(int rc, lt_tensor *r, lt_tensor *i, lt_tensor **out, lt_tensor **info) {
+   failure, the error named after fname (an allocation's failure does not name it). */
+static int give2(int rc, lt_tensor *r, lt_tensor *i, lt_tensor **out, lt_tensor **info,
+                 const char *fname, lt_error *err) {
   if (rc) {
     lt_tensor_free(r);
     lt_tensor_free(i);
-    return rc;
+    return lt_linalg_named(err, rc, fname);
   }
   *out = r;
   if (info)
@@ -215,14 +217,14 @@ int lt_linalg_inv(const lt_tensor *a, const char *fname, int check, lt_tensor **
   if (lt_small_takes(a->dtype, n)) {
     rc = lt_small_inv(a, &buf, &inf, err);
     if (!rc) rc = check_info(inf, check, fname, LT_MSG_INV, err);
-    return give2(rc, buf, inf, inv, info);
+    return give2(rc, buf, inf, inv, info, fname, err);
   }
   if ((rc = lt_lapack_ready(fname, err))) return rc;
   rc = lt_cast(a, dt, &buf, err);
   if (!rc) rc = lt_la_batch_new(a, 2, LT_INT32, &inf, err);
   if (!rc && n > 0 && lt_numel(inf) > 0) rc = inv_run(buf, inf, (int)n, fname, err);
   if (!rc) rc = check_info(inf, check, fname, LT_MSG_INV, err);
-  return give2(rc, buf, inf, inv, info);
+  return give2(rc, buf, inf, inv, info, fname, err);
 }
 
 /* }====== */
@@ -309,7 +311,7 @@ int lt_linalg_det(const lt_tensor *a, const char *fname, lt_det_kind kind, lt_te
   if (!rc) rc = det_run(buf, kind, o1, o2, (int)n, fname, err);
   lt_tensor_free(buf);
   if (rc) lt_tensor_free(o2);
-  return give2(rc, o1, o2, out, out2);
+  return give2(rc, o1, o2, out, out2, fname, err);
 }
 
 /* }====== */
@@ -418,7 +420,7 @@ int lt_linalg_solve(const lt_tensor *a, const lt_tensor *b, int left, const char
     rc = check_info(inf, check, fname, "The solver failed because the input matrix is singular.",
                     err);
   lt_tensor_free(bm), lt_tensor_free(av), lt_tensor_free(bv), lt_tensor_free(xm);
-  return give2(rc, xs, inf, x, info);
+  return give2(rc, xs, inf, x, info, fname, err);
 }
 
 /* }====== */
@@ -482,7 +484,7 @@ int lt_linalg_solve_triangular(const lt_tensor *a, const lt_tensor *b, int upper
     lt_lapack_leave();
   }
   lt_tensor_free(av), lt_tensor_free(bv), lt_tensor_free(ac), lt_tensor_free(acv);
-  return lt_give(rc, out, x);
+  return lt_linalg_named(err, lt_give(rc, out, x), fname);
 }
 
 /* }====== */
@@ -518,7 +520,7 @@ int lt_linalg_cholesky(const lt_tensor *a, int upper, int check, lt_tensor **l, 
                     "The factorization could not be completed because the input is not "
                     "positive-definite (the leading minor of order %d is not positive-definite).",
                     err);
-  return give2(rc, buf, inf, l, info);
+  return give2(rc, buf, inf, l, info, fname, err);
 }
 
 /* }====== */
@@ -548,7 +550,7 @@ int lt_linalg_matrix_power(const lt_tensor *a, int64_t n, const char *fname, lt_
                            lt_error *err) {
   int rc = lt_la_check(a, fname, "A", 1, NULL, err);
   if (rc) return rc;
-  if (n == 0) return identities(a, out, err);
+  if (n == 0) return lt_linalg_named(err, identities(a, out, err), fname);
   lt_tensor *owned = NULL, *res = NULL; /* owned: base when it is not a */
   if (n < 0 && (rc = lt_linalg_inv(a, fname, 1, &owned, NULL, err))) return rc;
   const lt_tensor *base = owned ? owned : a;
@@ -567,7 +569,7 @@ int lt_linalg_matrix_power(const lt_tensor *a, int64_t n, const char *fname, lt_
     if (rc) break;
   }
   lt_tensor_free(owned);
-  return lt_give(rc, res, out);
+  return lt_linalg_named(err, lt_give(rc, res, out), fname);
 }
 
 /* }====== */

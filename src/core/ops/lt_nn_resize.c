@@ -7,7 +7,9 @@
  * item along the others), or the copy of one position map[o] (pad, any dtype, elements moved
  * as bytes). Positions follow torch's CPU kernels: nearest in float (floorf(o * scale)), the
  * linear and cubic source index (o + 0.5) scale - 0.5 (linear clamped at 0), cubic weights of
- * A = -0.75 with taps clamped to the edge, area the bins of adaptive average pooling.
+ * A = -0.75 with taps clamped to the edge, area the bins of adaptive average pooling; with
+ * antialias, torch's (and Pillow's) filters stretched over the input positions an output
+ * covers when downsampling, normalized per output position.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -245,12 +247,57 @@ int lt_nn_pad(const lt_tensor *x, int npad, const int64_t *pad, lt_pad_mode mode
 static double cubic1(double x) { return ((-0.75 + 2) * x - (-0.75 + 3)) * x * x + 1; }
 static double cubic2(double x) { return ((-0.75 * x - 5 * -0.75) * x + 8 * -0.75) * x - 4 * -0.75; }
 
+/* torch's area_pixel_compute_scale: input positions per output position. */
+static double src_scale(int64_t in, int64_t out, double sf, int ac) {
+  return ac       ? (out > 1 ? (double)(in - 1) / (double)(out - 1) : 0)
+         : sf > 0 ? 1 / sf
+                  : (double)in / (double)out;
+}
+
+/* The antialiasing filters (torch's, as Pillow's): the triangle of bilinear, the cubic of
+   A = -0.5 of bicubic. */
+static double aa_filter(lt_interp_mode mode, double x) {
+  x = fabs(x);
+  if (mode == LT_INTERP_LINEAR) return x < 1 ? 1 - x : 0;
+  const double a = -0.5;
+  return x < 1 ? ((a + 2) * x - (a + 3)) * x * x + 1 : x < 2 ? (((x - 5) * x + 8) * x - 4) * a : 0;
+}
+
+/* The half width of the antialiasing filter in input positions: widened by the scale when
+   downsampling. */
+static double aa_support(lt_interp_mode mode, double scale) {
+  double half = mode == LT_INTERP_LINEAR ? 1 : 2;
+  return scale >= 1 ? half * scale : half;
+}
+
+/* The antialiased taps (k per output position, as torch's _compute_weights_aa): the filter
+   stretched by the scale around the center scale (o + 0.5), over the input positions it
+   covers, normalized to sum 1; the unused taps weigh 0. */
+static void make_taps_aa(lt_interp_mode mode, int64_t in, int64_t out, double sf, int ac, int64_t k,
+                         int64_t *idx, double *w) {
+  double scale = src_scale(in, out, sf, ac), support = aa_support(mode, scale);
+  double inv = scale >= 1 ? 1 / scale : 1;
+  for (int64_t o = 0; o < out; o++) {
+    double center = scale * ((double)o + 0.5), total = 0;
+    int64_t lo = (int64_t)(center - support + 0.5), hi = (int64_t)(center + support + 0.5);
+    lo = lo > 0 ? lo : 0;
+    hi = hi < in ? hi : in;
+    int64_t *ix = idx + o * k;
+    double *wt = w + o * k;
+    for (int64_t t = 0; t < k; t++) {
+      int64_t j = lo + t;
+      ix[t] = j < hi ? j : lo;
+      wt[t] = j < hi ? aa_filter(mode, ((double)j - center + 0.5) * inv) : 0;
+      total += wt[t];
+    }
+    for (int64_t t = 0; total != 0 && t < k; t++) wt[t] /= total;
+  }
+}
+
 /* The taps (k per output position) of one dim: in -> out, the factor sf (0: none). */
 static void make_taps(lt_interp_mode mode, int64_t in, int64_t out, double sf, int ac, int64_t k,
                       int64_t *idx, double *w) {
-  double scale = ac       ? (out > 1 ? (double)(in - 1) / (double)(out - 1) : 0)
-                 : sf > 0 ? 1 / sf
-                          : (double)in / (double)out;
+  double scale = src_scale(in, out, sf, ac);
   for (int64_t o = 0; o < out; o++) {
     int64_t *ix = idx + o * k;
     double *wt = w + o * k;
@@ -289,8 +336,9 @@ static void make_taps(lt_interp_mode mode, int64_t in, int64_t out, double sf, i
   }
 }
 
-/* Taps per output position of a mode. */
-static int64_t taps_of(lt_interp_mode mode, int64_t in, int64_t out) {
+/* Taps per output position of a mode (with antialiasing: the filter's width, as torch's). */
+static int64_t taps_of(lt_interp_mode mode, int64_t in, int64_t out, double sf, int ac, int aa) {
+  if (aa) return (int64_t)ceil(aa_support(mode, src_scale(in, out, sf, ac))) * 2 + 1;
   switch (mode) {
     case LT_INTERP_LINEAR: return 2;
     case LT_INTERP_BICUBIC: return 4;
@@ -319,10 +367,12 @@ static int out_sizes(const lt_tensor *x, const int64_t *size, const double *scal
 }
 
 int lt_nn_interpolate(const lt_tensor *x, const int64_t *size, const double *scales,
-                      lt_interp_mode mode, int align_corners, int recompute, lt_tensor **out,
-                      lt_error *err) {
+                      lt_interp_mode mode, int align_corners, int recompute, int antialias,
+                      lt_tensor **out, lt_error *err) {
   int rc = lt_nn_float(x, "input", err);
   if (rc) return rc;
+  if (antialias && mode != LT_INTERP_LINEAR && mode != LT_INTERP_BICUBIC)
+    return lt_fail(err, LT_EARG, "antialias is only supported for the modes bilinear and bicubic");
   int k = x->ndim - 2;
   if (k < 1 || k > 3 || (mode == LT_INTERP_BICUBIC && k != 2))
     return lt_fail(err, LT_EARG, "input must be %s (N, C, ...), got %d-d",
@@ -339,7 +389,9 @@ int lt_nn_interpolate(const lt_tensor *x, const int64_t *size, const double *sca
   const lt_tensor *keep = owned ? NULL : c;
   cur = owned ? owned : (lt_tensor *)(uintptr_t)c;
   for (int i = k - 1; !rc && i >= 0; i--) {
-    int64_t in = x->shape[2 + i], o = osz[i], nt = taps_of(mode, in, o);
+    double sf = scales ? scales[i] : 0;
+    int64_t in = x->shape[2 + i], o = osz[i],
+            nt = taps_of(mode, in, o, sf, align_corners, antialias);
     lt_tensor *y = NULL;
     if ((rc = pass_new(cur, 2 + i, o, &y, err))) break;
     int64_t *idx = malloc((size_t)(o * nt) * (sizeof *idx + sizeof(double)));
@@ -349,7 +401,10 @@ int lt_nn_interpolate(const lt_tensor *x, const int64_t *size, const double *sca
       break;
     }
     double *w = (double *)(void *)(idx + o * nt);
-    make_taps(mode, in, o, scales ? scales[i] : 0, align_corners, nt, idx, w);
+    if (antialias)
+      make_taps_aa(mode, in, o, sf, align_corners, nt, idx, w);
+    else
+      make_taps(mode, in, o, sf, align_corners, nt, idx, w);
     rc = pass_done(run_pass(cur, 2 + i, nt, idx, w, y, err), &cur, keep, y);
     free(idx);
   }

@@ -34,9 +34,10 @@ typedef enum {
 
 /* interpolate of x (N, C, d1 .. dk), k = 1 to 3: size (k output sizes) or scales (k factors;
    the output size is floor(d * factor)), exactly one of them not NULL. The factors also set
-   the source positions unless recompute. align_corners for linear and bicubic. */
+   the source positions unless recompute. align_corners for linear and bicubic; antialias for
+   linear and bicubic (torch takes it for bilinear and bicubic: the binding checks the name). */
 int lt_nn_interpolate(const lt_tensor *x, const int64_t *size, const double *scales,
-                      lt_interp_mode mode, int align_corners, int recompute, lt_tensor **out,
-                      lt_error *err);
+                      lt_interp_mode mode, int align_corners, int recompute, int antialias,
+                      lt_tensor **out, lt_error *err);
 
 #endif

@@ -61,7 +61,9 @@ function F.pad(input, pad, mode, value) end
 --- the factor also places the samples unless recompute_scale_factor), exactly one given, a
 --- number or one per spatial dim. Modes "nearest" (default), "nearest-exact", "linear" (3-d),
 --- "bilinear" (4-d), "trilinear" (5-d), "bicubic" (4-d) and "area" (adaptive average pooling);
---- align_corners (false) for the linear and cubic ones only. antialias is not supported.
+--- align_corners (false) for the linear and cubic ones only. antialias (false) for "bilinear"
+--- and "bicubic": downsampling filters every input sample an output covers (torch's filters,
+--- as Pillow's), not only the nearest two or four.
 --- Floating inputs; an empty batch gives an empty result.
 ---@param input ltensor.Tensor (N, C, ...)
 ---@param size? integer|integer[]|{size?:integer|integer[],scale_factor?:number|number[],mode?:string,align_corners?:boolean,recompute_scale_factor?:boolean,antialias?:boolean}
@@ -69,7 +71,7 @@ function F.pad(input, pad, mode, value) end
 ---@param mode? "nearest"|"nearest-exact"|"linear"|"bilinear"|"trilinear"|"bicubic"|"area"
 ---@param align_corners? boolean
 ---@param recompute_scale_factor? boolean
----@param antialias? boolean false only
+---@param antialias? boolean
 ---@return ltensor.Tensor
 function F.interpolate(input, size, scale_factor, mode, align_corners, recompute_scale_factor, antialias) end
 
