@@ -176,6 +176,8 @@ static inline PyObject *bench_py_time(PyObject *f, double *dt, const char *fmt, 
   return r;
 }
 
+#endif /* PYLUA_H: the summary table is for every bench, bench_exchange (no Python) included */
+
 /* {====== the summary table ======
  *
  * `make bench` ends with one table of every row every bench measured: each bench appends its
@@ -205,6 +207,7 @@ static inline int bench_record(const char *bench, const char *label, int threads
 
 /* }====== */
 
+#ifdef PYLUA_H
 /* {====== rows of ours against NumPy ======
  *
  * What bench_index, bench_sort and bench_random share: a row is one case, a function of the Lua

@@ -7,6 +7,13 @@
  *   ours   dlpack.from_dlpack(t:__dlpack(opts))     opts = {max_version = {1, 3}} built once
  *   ours   dlpack.from_dlpack(t:__dlpack{max_version = {1, 3}})   opts built per call
  *   ours   the first form with the collector left alone (see below)
+ *   ours   lt.from_dlpack(t)                        an ltensor tensor, no capsule: a new tensor
+ *                                                   userdata sharing t's memory
+ *   table  {max_version = {1, 3}} alone             what the script's options cost
+ *   floor  a C function that makes two minimal userdata with a C __gc (a capsule's, handed a
+ *          malloc'd block, and a tensor's size, which takes the block over and frees it when
+ *          collected), metatables held as upvalues: the least a round trip through a capsule
+ *          can cost in Lua, timed like the rest
  *   NumPy  np.from_dlpack(a)                        NumPy's own export and import
  *
  * A round trip exports a managed tensor and imports it as a new tensor over the same memory:
@@ -16,8 +23,9 @@
  * spends descheduled on a busy machine is not counted), and every case keeps its best round.
  * The cases run interleaved, one loop of each per round.
  *
- * Verdicts, each a PASS/MISS line: zero copy (256 MiB within 1.2x of 1 KiB), and the round trip
- * as scripts write it, opts built per call, at most 1.0x NumPy's (the hoisted form is shown too).
+ * Verdicts, each a PASS/MISS line: zero copy (256 MiB within 1.2x of 1 KiB), the round trip
+ * as scripts write it, opts built per call, at most 1.0x NumPy's (the hoisted form is shown too),
+ * and lt.from_dlpack(t) at most 2x the floor. Every row also goes through bench_record.
  *
  * Every loop returns its last import, which is checked: same dtype, shape and data pointer as
  * the source, and writes seen across (both ways in Lua; NumPy 1.x imports are read-only, so
@@ -26,7 +34,9 @@
  * incremental collector left to itself does not keep up with garbage userdata that have C
  * finalizers (capsules, tensors), and ltensor accounts no memory for an import, so the heap
  * grows with the length of the loop -- the third row shows it. A full collection runs before
- * each loop, outside the timing; the Lua heap printed is the most seen at the end of a loop.
+ * each loop, outside the timing, and one after it, inside: every loop pays for collecting all
+ * the garbage it made (finalizers and frees included). The Lua heap printed is the most seen at
+ * the end of a loop, before that collection.
  *
  * The embedded Python is the one python3-embed names (Debian's, with python3-numpy), whatever
  * `python3` is on PATH (see spec/c/numpy_host.c).
@@ -53,11 +63,50 @@
 #define ZERO_COPY_GOAL 1.2 /* 256 MiB within this factor of 1 KiB */
 #define NUMPY_GOAL 1.0     /* ours (opts built per call) / NumPy per call */
 #define GC_STEP 256        /* round trips between two collectgarbage("step", 0) in the loops */
+#define FLOOR_GOAL 2.0     /* lt.from_dlpack(t) / floor per call */
+#define FLOOR_BYTES 192    /* the floor's malloc: about an export's (managed tensor, dims) */
 
 /* {====== the Lua side ====== */
 
 static lua_State *L;
 static int lua_bench_ref = LUA_NOREF; /* the table the chunk below returns */
+
+/* The floor's two userdata: the first (a capsule's: one pointer) is handed a malloc'd block, the
+   second (a tensor userdata's size and one user value) takes it over, and the first gets a
+   metatable without __gc, as a consumed capsule does; one __gc frees what a block still holds. */
+static int floor_gc(lua_State *S) {
+  void **p = lua_touserdata(S, 1);
+  free(*p);
+  *p = NULL;
+  return 0;
+}
+
+static int floor_pair(lua_State *S) {
+  void **cap = lua_newuserdatauv(S, sizeof(void *), 0);
+  *cap = NULL;
+  lua_pushvalue(S, lua_upvalueindex(1));
+  lua_setmetatable(S, -2);
+  if (!(*cap = malloc(FLOOR_BYTES))) return luaL_error(S, "not enough memory");
+  void **t = lua_newuserdatauv(S, 4 * sizeof(void *), 1);
+  t[0] = NULL;
+  lua_pushvalue(S, lua_upvalueindex(1));
+  lua_setmetatable(S, -2);
+  t[0] = *cap; /* consumed: as a used capsule, a metatable without __gc (no finalizer call) */
+  *cap = NULL;
+  lua_pushvalue(S, lua_upvalueindex(2));
+  lua_setmetatable(S, -3);
+  return 1;
+}
+
+/* The global bench_floor, which the chunk takes as a local. */
+static void register_floor(lua_State *S) {
+  lua_createtable(S, 0, 1);
+  lua_pushcfunction(S, floor_gc);
+  lua_setfield(S, -2, "__gc");
+  lua_createtable(S, 0, 0);
+  lua_pushcclosure(S, floor_pair, 2);
+  lua_setglobal(S, "bench_floor");
+}
 
 /* The loops. `dlpack` is a local of the chunk, as `np` is a global of the Python module: both
    sides look the function up in their module on every call. */
@@ -65,6 +114,7 @@ static const char lua_chunk[] =
     "local lt = require 'ltensor'\n"
     "local dlpack = require 'ltensor.dlpack'\n"
     "local collectgarbage = collectgarbage\n"
+    "local floor = bench_floor\n"
     "local SMALL, BIG, STEP = ...\n"
     "local OPTS = {max_version = {1, 3}}\n"
     "local B = {}\n"
@@ -87,12 +137,39 @@ static const char lua_chunk[] =
     "  end\n"
     "  return u\n"
     "end\n"
+    "function B.alias(t, n)\n"
+    "  local u\n"
+    "  for _ = 1, n // STEP do\n"
+    "    for _ = 1, STEP do u = lt.from_dlpack(t) end\n"
+    "    collectgarbage('step', 0)\n"
+    "  end\n"
+    "  return u\n"
+    "end\n"
+    "function B.table(t, n)\n"
+    "  local u\n"
+    "  for _ = 1, n // STEP do\n"
+    "    for _ = 1, STEP do u = {max_version = {1, 3}} end\n"
+    "    collectgarbage('step', 0)\n"
+    "  end\n"
+    "  return u\n"
+    "end\n"
+    "function B.floor(t, n)\n"
+    "  local u\n"
+    "  for _ = 1, n // STEP do\n"
+    "    for _ = 1, STEP do u = floor() end\n"
+    "    collectgarbage('step', 0)\n"
+    "  end\n"
+    "  return u\n"
+    "end\n"
     "-- the collector left to itself (default incremental mode, no step, no accounting)\n"
     "function B.gc_alone(t, n)\n"
     "  local u\n"
     "  for _ = 1, n do u = dlpack.from_dlpack(t:__dlpack(OPTS)) end\n"
     "  return u\n"
     "end\n"
+    "-- the table and the floor loops: their last value\n"
+    "function B.check_table(t, u) return u.max_version[2] == 3 end\n"
+    "function B.check_floor(t, u) return type(u) == 'userdata' end\n"
     "-- u is the last import of t: the same memory, seen both ways\n"
     "function B.check(t, u, k)\n"
     "  assert(lt.is_tensor(u), 'not a tensor')\n"
@@ -110,14 +187,17 @@ static const char lua_chunk[] =
 
 static int open_lua(void) {
   L = bench_lua_open("bench_dlpack");
+  if (L) register_floor(L);
   const lua_Integer args[] = {SMALL_BYTES, BIG_BYTES, GC_STEP};
   if (L) lua_bench_ref = bench_lua_chunk(L, "bench_dlpack", lua_chunk, args, 3);
   return lua_bench_ref != LUA_NOREF;
 }
 
-/* Calls B[fn](B[tensor], n) once; its time in ns, or -1 (reported). Checks the result; *heap_kb
-   is the Lua heap right after the loop, before the full collection that follows. */
-static double lua_case(const char *fn, const char *tensor, long n, int k, double *heap_kb) {
+/* Calls B[fn](B[tensor], n) once, then a full collection, and returns the time of both in ns, or
+   -1 (reported). Checks the result with B[check]; *heap_kb is the Lua heap right after the loop,
+   before the collection. */
+static double lua_case(const char *fn, const char *check, const char *tensor, long n, int k,
+                       double *heap_kb) {
   lua_pushcfunction(L, bench_msgh);
   int h = lua_gettop(L);
   lua_rawgeti(L, LUA_REGISTRYINDEX, lua_bench_ref);
@@ -128,14 +208,21 @@ static double lua_case(const char *fn, const char *tensor, long n, int k, double
   lua_gc(L, LUA_GCCOLLECT); /* the garbage of the other cases is not collected in this one's time */
   double t0 = bench_cpu_ns();
   int rc = lua_pcall(L, 2, 1, h);
-  double dt = bench_cpu_ns() - t0;
+  double t1 = bench_cpu_ns();
+  *heap_kb = lua_gc(L, LUA_GCCOUNT) + lua_gc(L, LUA_GCCOUNTB) / 1024.0;
+  double t2 = bench_cpu_ns();
+  lua_gc(L, LUA_GCCOLLECT); /* all the garbage of the loop, in its time (the result is held) */
+  double dt = (t1 - t0) + (bench_cpu_ns() - t2);
   if (rc == LUA_OK) {
-    *heap_kb = lua_gc(L, LUA_GCCOUNT) + lua_gc(L, LUA_GCCOUNTB) / 1024.0;
-    lua_getfield(L, b, "check"); /* check(t, u, k) */
+    lua_getfield(L, b, check); /* check(t, u, k) */
     lua_getfield(L, b, tensor);
     lua_pushvalue(L, -3);
     lua_pushinteger(L, k);
     rc = lua_pcall(L, 3, 1, h);
+    if (rc == LUA_OK && !lua_toboolean(L, -1)) {
+      lua_pushliteral(L, "the check failed");
+      rc = LUA_ERRRUN;
+    }
   }
   if (rc != LUA_OK) {
     fprintf(stderr, "bench_dlpack: lua %s(%s): %s\n", fn, tensor, lua_tostring(L, -1));
@@ -199,21 +286,25 @@ static double py_case(const char *array, long n, int k) {
 
 /* {====== the cases ====== */
 
-enum { OURS, OURS_PERCALL, OURS_GC_ALONE, NUMPY, NROWS };
+enum { OURS, OURS_PERCALL, OURS_GC_ALONE, ALIAS, TABLE, FLOOR, NUMPY, NROWS };
 
 typedef struct {
   const char *label;
   const char *lua_fn; /* NULL: NumPy */
+  const char *check;  /* the Lua function that checks the loop's last value */
   double best[2];     /* best loop time (ns) at 1 KiB, 256 MiB */
   double heap_kb[2];  /* Lua heap at the end of a loop, the most seen */
   double ns[2];       /* per call */
 } row;
 
 static row rows[NROWS] = {
-    {"ours   from_dlpack(t:__dlpack(opts))", "hoisted", {0, 0}, {0, 0}, {0, 0}},
-    {"ours   from_dlpack(t:__dlpack{max_version=...})", "percall", {0, 0}, {0, 0}, {0, 0}},
-    {"ours   opts once, GC left alone (no step)", "gc_alone", {0, 0}, {0, 0}, {0, 0}},
-    {"NumPy  np.from_dlpack(a)", NULL, {0, 0}, {0, 0}, {0, 0}},
+    {"ours   from_dlpack(t:__dlpack(opts))", "hoisted", "check", {0}, {0}, {0}},
+    {"ours   from_dlpack(t:__dlpack{max_version=...})", "percall", "check", {0}, {0}, {0}},
+    {"ours   opts once, GC left alone (no step)", "gc_alone", "check", {0}, {0}, {0}},
+    {"ours   lt.from_dlpack(t), no capsule", "alias", "check", {0}, {0}, {0}},
+    {"table  {max_version = {1, 3}} alone", "table", "check_table", {0}, {0}, {0}},
+    {"floor  two userdata with __gc + one malloc", "floor", "check_floor", {0}, {0}, {0}},
+    {"NumPy  np.from_dlpack(a)", NULL, NULL, {0}, {0}, {0}},
 };
 
 /* }====== */
@@ -233,8 +324,8 @@ int main(int argc, char **argv) {
         row *w = &rows[r];
         int k = round * 16 + r * 2 + s + 1; /* the value the check writes */
         double heap = 0;
-        double dt =
-            w->lua_fn ? lua_case(w->lua_fn, names[s], n, k, &heap) : py_case(names[s], n, k);
+        double dt = w->lua_fn ? lua_case(w->lua_fn, w->check, names[s], n, k, &heap)
+                              : py_case(names[s], n, k);
         if (dt < 0) return 2;
         if (heap > w->heap_kb[s]) w->heap_kb[s] = heap;
         if (round == 1 || dt < w->best[s]) w->best[s] = dt;
@@ -267,9 +358,9 @@ int main(int argc, char **argv) {
            w->ns[1] / w->ns[0], w->ns[0] / np_row->ns[0], w->ns[1] / np_row->ns[1], heap);
   }
   printf(
-      "(opts = {max_version = {1, 3}} built once; the first two loops call "
-      "collectgarbage(\"step\", 0) every %d round trips, inside the timing; Lua heap: the most "
-      "seen at the end of a loop)\n",
+      "(opts = {max_version = {1, 3}} built once; every Lua loop but the third calls "
+      "collectgarbage(\"step\", 0) every %d calls, and each ends with a full collection, all "
+      "inside the timing; Lua heap: the most seen at the end of a loop, before that collection)\n",
       GC_STEP);
 
   const row *ours = &rows[OURS], *pc = &rows[OURS_PERCALL];
@@ -287,10 +378,39 @@ int main(int argc, char **argv) {
       "256 MiB %.2fx; opts hoisted %.2fx, %.2fx)\n",
       NUMPY_GOAL, np_pass ? "PASS" : "MISS", vs0, vs1, ours->ns[0] / np_row->ns[0],
       ours->ns[1] / np_row->ns[1]);
+  const row *al = &rows[ALIAS], *fl = &rows[FLOOR], *tb = &rows[TABLE];
+  double fa0 = al->ns[0] / fl->ns[0], fa1 = al->ns[1] / fl->ns[1];
+  int floor_pass = fa0 <= FLOOR_GOAL && fa1 <= FLOOR_GOAL;
+  printf("lt.from_dlpack(t) at most %.1fx the floor: %s (1 KiB %.2fx, 256 MiB %.2fx)\n", FLOOR_GOAL,
+         floor_pass ? "PASS" : "MISS", fa0, fa1);
+  printf(
+      "where the round trip's time goes (1 KiB): floor %.0f ns + the options table %.0f ns = "
+      "%.0f ns (%.2fx NumPy's); ours %.0f ns is %.2fx that\n",
+      fl->ns[0], tb->ns[0], fl->ns[0] + tb->ns[0], (fl->ns[0] + tb->ns[0]) / np_row->ns[0],
+      pc->ns[0], pc->ns[0] / (fl->ns[0] + tb->ns[0]));
+  static const char *const size_names[2] = {"1 KiB", "256 MiB"};
+  const char *B = "bench_dlpack";
+  for (int s = 0; s < 2; s++) {
+    char label[96];
+    for (int r = 0; r < NUMPY; r++) {
+      if (r == ALIAS) continue;
+      snprintf(label, sizeof label, "%s, %s", rows[r].label, size_names[s]);
+      int goal = r == OURS_PERCALL;
+      bench_record(B, label, 0, rows[r].ns[s], np_row->ns[s], "NumPy",
+                   np_row->ns[s] / rows[r].ns[s], goal ? ">=" : "", 1.0 / NUMPY_GOAL);
+    }
+    snprintf(label, sizeof label, "%s, %s", al->label, size_names[s]);
+    bench_record(B, label, 0, al->ns[s], fl->ns[s], "floor", al->ns[s] / fl->ns[s],
+                 "<=", FLOOR_GOAL);
+  }
+  bench_record(B, "zero copy: opts per call, 256 MiB against 1 KiB", 0, pc->ns[1], pc->ns[0],
+               "1 KiB", zc_pc, "<=", ZERO_COPY_GOAL);
+  bench_record(B, "round trip (opts per call) against floor + table, 1 KiB", 0, pc->ns[0],
+               fl->ns[0] + tb->ns[0], "floor+table", pc->ns[0] / (fl->ns[0] + tb->ns[0]), "", 0);
   printf("(%.1f s)\n", (bench_now_ns() - t_start) / 1e9);
   fflush(stdout);
 
   lua_close(L); /* Lua first: a host closes the side that may hold the other's tensors first */
   if (Py_FinalizeEx() != 0) return 2;
-  return bench_flag("LTENSOR_BENCH_STRICT") && !(zc_pass && np_pass) ? 1 : 0;
+  return bench_flag("LTENSOR_BENCH_STRICT") && !(zc_pass && np_pass && floor_pass) ? 1 : 0;
 }

@@ -12,11 +12,13 @@
  * collections that follow every batch (they finalize and free the tensors and capsules the batch
  * dropped, deleters included), less what they cost after an empty batch. The collections keep
  * anything from piling up between batches. A "floor" row times the least a pushed Lua object
- * with a finalizer costs (a userdata with a C __gc, created and dropped).
+ * with a finalizer costs (a userdata with a C __gc, created and dropped); "floor+malloc" adds
+ * what an exchange cannot avoid either, one malloc'd block (the managed tensor) that the
+ * userdata's __gc frees.
  *
  * Goal: an exchange (C export+import, call) at most 1.5x the floor (call) of the same run, for
  * both sizes, printed as a PASS/MISS line that also gives the absolute ns and the GC-incl.
- * figures.
+ * figures. Every row goes through bench_record (the goal row, and the others as information).
  *
  * Usage: bench_exchange
  * Env:   LTENSOR_BENCH_QUICK=1   fewer batches (< 2 s)
@@ -53,9 +55,9 @@ static void die(lua_State *L, const char *what) {
 
 /* {====== the timed loops ====== */
 
-enum { C_EXCHANGE, C_DLTENSOR, LUA_ROUND_TRIP, FLOOR, NCASES };
-static const char *const case_names[] = {"C export+import", "C dltensor", "Lua round trip",
-                                         "floor"};
+enum { C_EXCHANGE, C_DLTENSOR, LUA_ROUND_TRIP, FLOOR, FLOOR_MALLOC, NCASES };
+static const char *const case_names[] = {"C export+import", "C dltensor", "Lua round trip", "floor",
+                                         "floor+malloc"};
 
 /* n exchanges of the tensor at idx (the Lua loop is the function at fn). */
 static void run_case(lua_State *L, int which, int fn, int idx, long n) {
@@ -84,10 +86,20 @@ static void run_case(lua_State *L, int which, int fn, int idx, long n) {
       lua_pushinteger(L, (lua_Integer)n);
       if (lua_pcall(L, 2, 0, 0) != LUA_OK) die(L, "Lua round trip");
       break;
-    default: /* the least a pushed object with a finalizer costs: a userdata with a C __gc */
+    case FLOOR: /* the least a pushed object with a finalizer costs: a userdata with a C __gc */
       for (long i = 0; i < n; i++) {
-        lua_newuserdatauv(L, 16, 0);
+        void **p = lua_newuserdatauv(L, 16, 0);
+        *p = NULL;
         luaL_setmetatable(L, FLOOR_MT);
+        lua_pop(L, 1);
+      }
+      break;
+    default: /* the same, holding a malloc'd block its __gc frees */
+      for (long i = 0; i < n; i++) {
+        void **p = lua_newuserdatauv(L, 16, 0);
+        *p = NULL;
+        luaL_setmetatable(L, FLOOR_MT);
+        if (!(*p = malloc(192))) die(L, "malloc");
         lua_pop(L, 1);
       }
       break;
@@ -143,7 +155,9 @@ static double empty_batch_gc(lua_State *L) {
 }
 
 static int floor_gc(lua_State *L) {
-  (void)L;
+  void **p = lua_touserdata(L, 1);
+  free(*p);
+  *p = NULL;
   return 0;
 }
 
@@ -174,7 +188,7 @@ int main(void) {
   int fn = lua_gettop(L);
 
   /* exchanges per batch (the dltensor view allocates nothing: longer batches), batches */
-  const long b[NCASES] = {2000, 20000, 2000, 2000};
+  const long b[NCASES] = {2000, 20000, 2000, 2000, 2000};
   const int batches = quick ? 10 : 100;
   struct {
     const char *label, *make;
@@ -232,6 +246,23 @@ int main(void) {
     if (sizes[s].all[C_EXCHANGE] > worst_all) worst_all = sizes[s].all[C_EXCHANGE];
   }
   int pass = worst <= GOAL_RATIO;
+  for (int s = 0; s < 2; s++) {
+    char label[64];
+    for (int c = 0; c < NCASES; c++) {
+      if (c == FLOOR) continue;
+      snprintf(label, sizeof label, "%s (call), %s", case_names[c], sizes[s].label);
+      double ours = sizes[s].call[c], fl = sizes[s].call[FLOOR];
+      bench_record("bench_exchange", label, 0, ours, fl, "floor", ours / fl,
+                   c == C_EXCHANGE ? "<=" : "", GOAL_RATIO);
+    }
+    snprintf(label, sizeof label, "C export+import (call) against floor+malloc, %s",
+             sizes[s].label);
+    bench_record("bench_exchange", label, 0, sizes[s].call[C_EXCHANGE], sizes[s].call[FLOOR_MALLOC],
+                 "floor+malloc", sizes[s].call[C_EXCHANGE] / sizes[s].call[FLOOR_MALLOC], "", 0);
+    snprintf(label, sizeof label, "C export+import (GC incl.), %s", sizes[s].label);
+    bench_record("bench_exchange", label, 0, sizes[s].all[C_EXCHANGE], sizes[s].all[FLOOR], "floor",
+                 sizes[s].all[C_EXCHANGE] / sizes[s].all[FLOOR], "", 0);
+  }
   printf(
       "goal: C export+import (call) at most %.1fx the floor: %s (%.2fx, worst of 1 KiB and "
       "256 MiB; %.1f ns against %.1f ns; with the collection of the imported tensor %.1f ns, "

@@ -63,12 +63,38 @@ static void make_capsule_metatables(lua_State *L) {
   }
 }
 
+/*
+ * The bookkeeping (lua_ud.h) of the closures __dlpack and from_dlpack: their upvalue 1, filled on
+ * their first call (the bookkeeping is registered after the parts open) and read from there on.
+ * An upvalue costs a few instructions where the registry lookup under a light-userdata key walks
+ * the registry's hash chain (about 150 instructions a call, twice per round trip).
+ */
+#define CACHED lua_upvalueindex(1)
+
+static ltl_state *cached_state(lua_State *L) {
+  ltl_state *st = lua_touserdata(L, CACHED);
+  if (st) {
+    ltl_enter(st);
+    return st;
+  }
+  st = ltl_push_state(L);
+  lua_replace(L, CACHED);
+  return st;
+}
+
 /* A new capsule with a NULL pointer, on top of the stack: fill the slot after; an empty
-   capsule is harmless garbage. */
-static void **new_capsule(lua_State *L, int versioned) {
+   capsule is harmless garbage. sidx: the bookkeeping (on the stack or CACHED), 0: looked up. */
+static void **new_capsule(lua_State *L, int versioned, int sidx) {
   void **p = lua_newuserdatauv(L, sizeof(void *), 0);
   *p = NULL;
-  ltl_count_finalizable(L, ltl_set_metatable(L, LTL_MT_CAPSULE + (versioned ? 1 : 0)));
+  int which = LTL_MT_CAPSULE + (versioned ? 1 : 0);
+  if (!sidx) {
+    ltl_count_finalizable(L, ltl_set_metatable(L, which));
+    return p;
+  }
+  lua_getiuservalue(L, sidx, which);
+  lua_setmetatable(L, -2);
+  ltl_count_finalizable(L, lua_touserdata(L, sidx));
   return p;
 }
 
@@ -127,7 +153,8 @@ static lt_tensor *import_capsule(lua_State *L, int idx, int kind, uint64_t *flag
  * without a metatable (the literal a script writes) is traversed once with lua_next instead of
  * n lookups by name; one with a metatable is read with lua_getfield, which honours __index.
  */
-static void get_fields(lua_State *L, int idx, const char *const *names, int n, int *at) {
+static void get_fields(lua_State *L, int idx, const char *const *names, const unsigned char *lens,
+                       int n, int *at) {
   idx = lua_absindex(L, idx);
   luaL_checkstack(L, 2 * n + 2, "too many fields");
   for (int i = 0; i < n; i++) at[i] = 0;
@@ -144,7 +171,7 @@ static void get_fields(lua_State *L, int idx, const char *const *names, int n, i
       size_t len;
       const char *k = lua_tolstring(L, -2, &len);
       for (i = 0; i < n; i++)
-        if (k[0] == names[i][0] && strlen(names[i]) == len && memcmp(k, names[i], len) == 0) break;
+        if (lens[i] == len && k[0] == names[i][0] && memcmp(k, names[i], len) == 0) break;
     }
     if (i < n && !at[i]) {
       at[i] = lua_gettop(L); /* the value stays */
@@ -160,14 +187,15 @@ static int opt_pair(lua_State *L, int idx, const char *name, lua_Integer *a, lua
   if (!idx) return 0;
   if (lua_type(L, idx) != LUA_TTABLE)
     ltl_error(L, "%s must be a table {a, b}, got %s", name, luaL_typename(L, idx));
-  for (int i = 1; i <= 2; i++) {
-    lua_rawgeti(L, idx, i);
-    int isnum;
-    lua_Integer v = lua_tointegerx(L, -1, &isnum);
-    if (!isnum) ltl_error(L, "%s[%d] must be an integer, got %s", name, i, luaL_typename(L, -1));
-    *(i == 1 ? a : b) = v;
-    lua_pop(L, 1);
-  }
+  lua_rawgeti(L, idx, 1);
+  lua_rawgeti(L, idx, 2);
+  int isnum[2];
+  *a = lua_tointegerx(L, -2, &isnum[0]);
+  *b = lua_tointegerx(L, -1, &isnum[1]);
+  for (int i = 0; i < 2; i++)
+    if (!isnum[i])
+      ltl_error(L, "%s[%d] must be an integer, got %s", name, i + 1, luaL_typename(L, i - 2));
+  lua_pop(L, 2);
   return 1;
 }
 
@@ -181,13 +209,16 @@ static int opt_bool(lua_State *L, int idx, const char *name) {
 
 static const char *const export_keys[] = {"max_version", "copy", "read_only", "dl_device",
                                           "stream"};
+static const unsigned char export_lens[] = {11, 4, 9, 9, 6}; /* their lengths */
+_Static_assert(sizeof export_lens == sizeof export_keys / sizeof export_keys[0],
+               "one length per key");
 
 ltl_dlpack_req ltl_dlpack_opts(lua_State *L, int idx, const lt_tensor *t) {
   ltl_dlpack_req r = {-1, -1, 0};
   if (lua_isnoneornil(L, idx)) return r;
   luaL_checktype(L, idx, LUA_TTABLE);
   int top = lua_gettop(L), at[5]; /* the fields, in export_keys order */
-  get_fields(L, idx, export_keys, 5, at);
+  get_fields(L, idx, export_keys, export_lens, 5, at);
   lua_Integer major, minor, dtype, did;
   if (opt_pair(L, at[0], "max_version", &major, &minor)) r.versioned = major >= 1;
   r.copy = opt_bool(L, at[1], "copy");
@@ -209,11 +240,17 @@ ltl_dlpack_req ltl_dlpack_opts(lua_State *L, int idx, const lt_tensor *t) {
   return r;
 }
 
-int ltl_export_capsule(lua_State *L, lt_tensor *t, int versioned, int copy, int read_only) {
-  void **slot = new_capsule(L, versioned);
+/* Pushes a capsule exporting t; sidx as new_capsule's. */
+static int export_capsule(lua_State *L, lt_tensor *t, int versioned, int copy, int read_only,
+                          int sidx) {
+  void **slot = new_capsule(L, versioned, sidx);
   lt_error err;
   if (lt_dlpack_export(t, versioned, copy, read_only, slot, &err)) ltl_raise(L, &err);
   return 1;
+}
+
+int ltl_export_capsule(lua_State *L, lt_tensor *t, int versioned, int copy, int read_only) {
+  return export_capsule(L, t, versioned, copy, read_only, 0);
 }
 
 /* t:__dlpack{max_version = {major, minor}, dl_device = {type, id}, copy = bool, stream = int,
@@ -223,7 +260,8 @@ static int m_dlpack(lua_State *L) {
   lt_tensor *t = ltl_check(L, 1);
   ltl_dlpack_req r = ltl_dlpack_opts(L, 2, t);
   lua_settop(L, 1);
-  return ltl_export_capsule(L, t, r.versioned == 1, r.copy == 1, r.read_only);
+  (void)cached_state(L);
+  return export_capsule(L, t, r.versioned == 1, r.copy == 1, r.read_only, CACHED);
 }
 
 int ltl_dlpack_device(lua_State *L, const lt_tensor *t) {
@@ -270,28 +308,57 @@ static int indexable(lua_State *L, int idx) {
   return 1;
 }
 
+/* Pushes the opts from_dlpack gives a producer's __dlpack: {max_version = {1, 3}, dl_device =
+   {kDLCPU, 0} when want_cpu, copy = copy unless it is -1}. */
+static void push_request(lua_State *L, int want_cpu, int copy) {
+  lua_createtable(L, 0, 3);
+  lua_createtable(L, 2, 0);
+  lua_pushinteger(L, LT_DLPACK_MAJOR);
+  lua_rawseti(L, -2, 1);
+  lua_pushinteger(L, LT_DLPACK_MINOR);
+  lua_rawseti(L, -2, 2);
+  lua_setfield(L, -2, "max_version");
+  if (want_cpu) {
+    lua_createtable(L, 2, 0);
+    lua_pushinteger(L, kDLCPU);
+    lua_rawseti(L, -2, 1);
+    lua_pushinteger(L, 0);
+    lua_rawseti(L, -2, 2);
+    lua_setfield(L, -2, "dl_device");
+  }
+  if (copy != -1) {
+    lua_pushboolean(L, copy);
+    lua_setfield(L, -2, "copy");
+  }
+}
+
 /* dlpack.from_dlpack(x [, {device = "cpu"|nil, copy = true|false|nil}]) */
 static int f_from_dlpack(lua_State *L) {
   static const char *const keys[] = {"device", "copy"}, *const cpu[] = {"cpu", NULL};
+  uint64_t flags = 0;
+  const ltl_state *st = cached_state(L);
+  if (lua_gettop(L) == 1) { /* the usual call, from_dlpack(capsule): no options to read */
+    int kind = capsule_kind(L, 1, st);
+    if (kind >= 0) {
+      import_capsule(L, 1, kind, &flags, CACHED);
+      return 1;
+    }
+  }
   ltl_args(L, 0, 1, 1, "from_dlpack");
   int last = ltl_opts(L, 2, "from_dlpack", keys, 2);
   int want_cpu = ltl_choice_option(L, -2, -1, "from_dlpack", "device", cpu) == 0;
   int copy = ltl_bool_option(L, -1, -1, "from_dlpack", "copy");
   lua_settop(L, last);
   luaL_checkany(L, 1);
-  uint64_t flags = 0;
-  int top = lua_gettop(L);
-  const ltl_state *st = ltl_push_state(L); /* at top + 1, for the capsule path */
   int kind = capsule_kind(L, 1, st);
   if (kind >= 0) {
     if (want_cpu || copy != -1)
       return ltl_error(L,
                        "device and copy cannot be used with a raw capsule; pass the object "
                        "that made it instead");
-    import_capsule(L, 1, kind, &flags, top + 1);
+    import_capsule(L, 1, kind, &flags, CACHED);
     return 1;
   }
-  lua_settop(L, top);
   ltl_ud *src = ltl_testud(L, 1);
   if (src) { /* an ltensor tensor: share, or copy when asked */
     lt_tensor *t = ltl_check(L, 1);
@@ -307,7 +374,7 @@ static int f_from_dlpack(lua_State *L) {
       return 1;
     }
     lt_error err;
-    ltl_ud *ud = ltl_newud(L);
+    ltl_ud *ud = ltl_newud_in(L, CACHED);
     if (lt_tensor_alias(t, &ud->t, &err)) ltl_raise(L, &err);
     return 1;
   }
@@ -359,30 +426,12 @@ static int f_from_dlpack(lua_State *L) {
         L, "tensor is on %s: moving it to cpu needs a copy, and copy = false was asked", have);
   }
   lua_pushvalue(L, 1);
-  lua_createtable(L, 0, 3);
-  lua_createtable(L, 2, 0);
-  lua_pushinteger(L, LT_DLPACK_MAJOR);
-  lua_rawseti(L, -2, 1);
-  lua_pushinteger(L, LT_DLPACK_MINOR);
-  lua_rawseti(L, -2, 2);
-  lua_setfield(L, -2, "max_version");
-  if (want_cpu) {
-    lua_createtable(L, 2, 0);
-    lua_pushinteger(L, kDLCPU);
-    lua_rawseti(L, -2, 1);
-    lua_pushinteger(L, 0);
-    lua_rawseti(L, -2, 2);
-    lua_setfield(L, -2, "dl_device");
-  }
-  if (copy != -1) {
-    lua_pushboolean(L, copy);
-    lua_setfield(L, -2, "copy");
-  }
+  push_request(L, want_cpu, copy);
   lua_call(L, 2, 1);
   kind = capsule_kind(L, -1, st);
   if (kind < 0)
     return ltl_error(L, "__dlpack returned %s, not a DLPack capsule", luaL_typename(L, -1));
-  lt_tensor *t = import_capsule(L, -1, kind, &flags, 0);
+  lt_tensor *t = import_capsule(L, -1, kind, &flags, CACHED);
   if (want_cpu && t->storage->device.device_type != kDLCPU)
     return ltl_error(L, "__dlpack ignored dl_device and returned a tensor that is not on cpu");
   if (copy == 0 && (flags & DLPACK_FLAG_BITMASK_IS_COPIED))
@@ -400,7 +449,8 @@ int ltl_dlpack_import_any(lua_State *L, int idx) {
     lua_pop(L, 1);
     if (!has) return 0;
   }
-  lua_pushcfunction(L, f_from_dlpack);
+  lua_pushnil(L); /* from_dlpack reads its bookkeeping from upvalue 1 */
+  lua_pushcclosure(L, f_from_dlpack, 1);
   lua_pushvalue(L, idx);
   lua_call(L, 1, 1);
   return 1;
@@ -408,14 +458,18 @@ int ltl_dlpack_import_any(lua_State *L, int idx) {
 
 /* }====== */
 
-static const luaL_Reg dlpack_methods[] = {
-    {"__dlpack", m_dlpack}, {"__dlpack_device", m_dlpack_device}, {NULL, NULL}};
+static const luaL_Reg dlpack_methods[] = {{"__dlpack_device", m_dlpack_device}, {NULL, NULL}};
 
-static const luaL_Reg dlpack_funcs[] = {
-    {"from_dlpack", f_from_dlpack}, {"to_dlpack", f_to_dlpack}, {NULL, NULL}};
+static const luaL_Reg dlpack_funcs[] = {{"to_dlpack", f_to_dlpack}, {NULL, NULL}};
 
 static void open_dlpack(lua_State *L, const ltl_tables *at) {
   make_capsule_metatables(L);
+  lua_pushnil(L); /* upvalue 1: the bookkeeping, filled on the first call (cached_state) */
+  lua_pushcclosure(L, m_dlpack, 1);
+  lua_setfield(L, at->methods, "__dlpack");
+  lua_pushnil(L);
+  lua_pushcclosure(L, f_from_dlpack, 1);
+  lua_setfield(L, at->module, "from_dlpack");
   lua_pushlightuserdata(L, (void *)ltensor_exchange());
   lua_setfield(L, at->methods, "__dlpack_c_exchange_api");
 }
