@@ -76,9 +76,9 @@ static int f_config(lua_State *L) {
   }
   lua_pushboolean(L, lt_mapguard_enabled());
   lua_setfield(L, -2, "guard_mappings");
-  lua_pushstring(L, lt_image_png_version()); /* nil without (lt.image) */
+  lua_pushstring(L, lt_image_version(LT_IMG_PNG)); /* nil without (lt.image) */
   lua_setfield(L, -2, "png");
-  lua_pushstring(L, lt_image_jpeg_version());
+  lua_pushstring(L, lt_image_version(LT_IMG_JPEG));
   lua_setfield(L, -2, "jpeg");
   return 1;
 }

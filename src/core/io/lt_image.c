@@ -50,15 +50,30 @@ int lt_image_alloc(const char *name, int64_t h, int64_t w, int c, int wide, lt_t
 
 /* {====== decoding ====== */
 
+static const lt_image_codec *codec_of(lt_image_format fmt) {
+  return fmt == LT_IMG_PNG ? &lt_image_png : &lt_image_jpeg;
+}
+
+const char *lt_image_version(lt_image_format fmt) {
+  const lt_image_codec *c = codec_of(fmt);
+  return c->version ? c->version() : NULL;
+}
+
+static int missing(const lt_image_codec *c, lt_error *err) {
+  return lt_fail(err, LT_EARG, "ltensor was built without %s support", c->name);
+}
+
 static const unsigned char png_sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
 
 int lt_image_decode(const char *name, const void *buf, size_t len, lt_image_mode mode,
                     lt_tensor **out, lt_error *err) {
   const unsigned char *p = buf;
+  const lt_image_codec *c = NULL;
   if (len >= 8 && memcmp(p, png_sig, 8) == 0)
-    return lt_image_png_decode(name, buf, len, mode, out, err);
-  if (len >= 3 && p[0] == 0xff && p[1] == 0xd8 && p[2] == 0xff)
-    return lt_image_jpeg_decode(name, buf, len, mode, out, err);
+    c = &lt_image_png;
+  else if (len >= 3 && p[0] == 0xff && p[1] == 0xd8 && p[2] == 0xff)
+    c = &lt_image_jpeg;
+  if (c) return c->decode ? c->decode(name, buf, len, mode, out, err) : missing(c, err);
   if (len == 0) return lt_fail(err, LT_EARG, "%s: empty, not an image", name);
   return lt_fail(err, LT_EARG, "%s: not a PNG or JPEG image (unknown signature)", name);
 }
@@ -171,16 +186,11 @@ int lt_image_encode(const char *name, const lt_tensor *t, lt_image_format fmt,
     return lt_fail(err, LT_ERANGE, "quality must be 1 to 100, got %d", quality);
   if (level < 0 || level > 9)
     return lt_fail(err, LT_ERANGE, "compression must be 0 to 9, got %d", level);
-  /* a library missing says so before the tensor is looked at */
-  if (fmt == LT_IMG_PNG && !lt_image_has_png())
-    return lt_image_png_encode(name, NULL, level, b, err);
-  if (fmt == LT_IMG_JPEG && !lt_image_has_jpeg())
-    return lt_image_jpeg_encode(name, NULL, quality, b, err);
+  const lt_image_codec *c = codec_of(fmt);
+  if (!c->encode) return missing(c, err); /* before the tensor is looked at */
   lt_image_pixels px;
   int rc = pixels_of(name, t, fmt, &px, err);
-  if (!rc)
-    rc = fmt == LT_IMG_PNG ? lt_image_png_encode(name, &px, level, b, err)
-                           : lt_image_jpeg_encode(name, &px, quality, b, err);
+  if (!rc) rc = c->encode(name, &px, fmt == LT_IMG_PNG ? level : quality, b, err);
   lt_tensor_free(px.owned);
   if (rc) lt_image_bytes_free(b);
   return rc;

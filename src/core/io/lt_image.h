@@ -45,12 +45,9 @@ typedef struct {
 
 void lt_image_bytes_free(lt_image_bytes *b);
 
-/* Whether ltensor was built with PNG / JPEG support. */
-int lt_image_has_png(void);
-int lt_image_has_jpeg(void);
-/* The versions of the libraries in use ("1.6.39", "libjpeg-turbo 62"), or NULL without. */
-const char *lt_image_png_version(void);
-const char *lt_image_jpeg_version(void);
+/* The version of the library a format goes through ("1.6.39", "libjpeg-turbo 2.1.5"), or NULL
+   when ltensor was built without it. */
+const char *lt_image_version(lt_image_format fmt);
 
 /* Decodes len bytes at buf (PNG or JPEG, told by the signature) into a new tensor; messages
    begin with name ("bytes" for a script's string). */
@@ -87,14 +84,19 @@ int lt_image_bytes_put(lt_image_bytes *b, const void *p, size_t n);
 int lt_image_alloc(const char *name, int64_t h, int64_t w, int c, int wide, lt_tensor **out,
                    lt_error *err);
 
-int lt_image_png_decode(const char *name, const void *buf, size_t len, lt_image_mode mode,
-                        lt_tensor **out, lt_error *err);
-int lt_image_png_encode(const char *name, const lt_image_pixels *px, int compression,
-                        lt_image_bytes *b, lt_error *err);
-int lt_image_jpeg_decode(const char *name, const void *buf, size_t len, lt_image_mode mode,
-                         lt_tensor **out, lt_error *err);
-int lt_image_jpeg_encode(const char *name, const lt_image_pixels *px, int quality,
-                         lt_image_bytes *b, lt_error *err);
+/* A codec: its decoder and encoder (NULL in a build without its library; the encoder's setting
+   is the JPEG quality or the PNG zlib level) and its library's version. */
+typedef struct {
+  const char *name; /* "PNG", "JPEG": for messages */
+  int (*decode)(const char *name, const void *buf, size_t len, lt_image_mode mode, lt_tensor **out,
+                lt_error *err);
+  int (*encode)(const char *name, const lt_image_pixels *px, int setting, lt_image_bytes *b,
+                lt_error *err);
+  const char *(*version)(void);
+} lt_image_codec;
+
+extern const lt_image_codec lt_image_png;  /* lt_image_png.c */
+extern const lt_image_codec lt_image_jpeg; /* lt_image_jpeg.c */
 
 /* }====== */
 

@@ -8,9 +8,11 @@
  * state that survives (the tensor, the output buffer, the message) lives in a heap block, freed
  * after setjmp returns. Truncated data (libjpeg's "premature end of JPEG file" warning, after
  * which it would invent gray rows) and bad Huffman codes are errors here. Without libjpeg
- * (LTENSOR_HAVE_JPEG unset) every call fails with "ltensor was built without JPEG support".
+ * (LTENSOR_HAVE_JPEG unset) the codec lt_image_jpeg has neither decoder nor encoder, and
+ * lt_image.c says "ltensor was built without JPEG support".
  *
- * Calls lt_image.c (lt_image_alloc), lt_tensor.c and libjpeg. Called by lt_image.c only.
+ * Calls lt_image.c (lt_image_alloc), lt_tensor.c and libjpeg. Read by lt_image.c only
+ * (lt_image_jpeg).
  */
 #include "lt_image.h"
 
@@ -119,8 +121,8 @@ static int decode_body(struct jpeg_decompress_struct *ci, jpeg_job *j, const cha
   return LT_OK;
 }
 
-int lt_image_jpeg_decode(const char *name, const void *buf, size_t len, lt_image_mode mode,
-                         lt_tensor **out, lt_error *err) {
+static int jpeg_decode(const char *name, const void *buf, size_t len, lt_image_mode mode,
+                       lt_tensor **out, lt_error *err) {
   if (len > ULONG_MAX) return lt_fail(err, LT_ERANGE, "%s: too large for libjpeg", name);
   jpeg_job *j = new_job();
   if (!j) return lt_fail(err, LT_ENOMEM, "%s: not enough memory", name);
@@ -157,8 +159,8 @@ static void encode_body(struct jpeg_compress_struct *ci, jpeg_job *j, const lt_i
   jpeg_finish_compress(ci);
 }
 
-int lt_image_jpeg_encode(const char *name, const lt_image_pixels *px, int quality,
-                         lt_image_bytes *b, lt_error *err) {
+static int jpeg_encode(const char *name, const lt_image_pixels *px, int quality, lt_image_bytes *b,
+                       lt_error *err) {
   jpeg_job *j = new_job();
   if (!j) return lt_fail(err, LT_ENOMEM, "%s: not enough memory", name);
   j->ci.c.err = &j->pub;
@@ -178,8 +180,7 @@ int lt_image_jpeg_encode(const char *name, const lt_image_pixels *px, int qualit
   return rc;
 }
 
-int lt_image_has_jpeg(void) { return 1; }
-const char *lt_image_jpeg_version(void) {
+static const char *jpeg_version(void) {
 #define LT_STR2(x) #x
 #define LT_STR(x) LT_STR2(x)
 #if defined(LIBJPEG_TURBO_VERSION)
@@ -189,25 +190,10 @@ const char *lt_image_jpeg_version(void) {
 #endif
 }
 
+const lt_image_codec lt_image_jpeg = {"JPEG", jpeg_decode, jpeg_encode, jpeg_version};
+
 #else /* no libjpeg */
 
-static int no_jpeg(lt_error *err) {
-  return lt_fail(err, LT_EARG, "ltensor was built without JPEG support");
-}
-
-int lt_image_jpeg_decode(const char *name, const void *buf, size_t len, lt_image_mode mode,
-                         lt_tensor **out, lt_error *err) {
-  (void)name, (void)buf, (void)len, (void)mode, (void)out;
-  return no_jpeg(err);
-}
-
-int lt_image_jpeg_encode(const char *name, const lt_image_pixels *px, int quality,
-                         lt_image_bytes *b, lt_error *err) {
-  (void)name, (void)px, (void)quality, (void)b;
-  return no_jpeg(err);
-}
-
-int lt_image_has_jpeg(void) { return 0; }
-const char *lt_image_jpeg_version(void) { return NULL; }
+const lt_image_codec lt_image_jpeg = {"JPEG", NULL, NULL, NULL};
 
 #endif

@@ -7,10 +7,11 @@
  * libpng reports errors by longjmp: the state that must survive one (the tensor, the row
  * pointers, the message) lives in a heap block, so no automatic variable is changed between
  * setjmp and longjmp, and everything is freed after setjmp returns. Without libpng
- * (LTENSOR_HAVE_PNG unset) every call fails with "ltensor was built without PNG support".
+ * (LTENSOR_HAVE_PNG unset) the codec lt_image_png has neither decoder nor encoder, and
+ * lt_image.c says "ltensor was built without PNG support".
  *
- * Calls lt_image.c (lt_image_alloc, lt_image_bytes_put), lt_tensor.c and libpng. Called by
- * lt_image.c only.
+ * Calls lt_image.c (lt_image_alloc, lt_image_bytes_put), lt_tensor.c and libpng. Read by
+ * lt_image.c only (lt_image_png).
  */
 #include "lt_image.h"
 
@@ -126,8 +127,8 @@ static uint32_t be32(const unsigned char *p) {
   return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
 
-int lt_image_png_decode(const char *name, const void *buf, size_t len, lt_image_mode mode,
-                        lt_tensor **out, lt_error *err) {
+static int png_decode(const char *name, const void *buf, size_t len, lt_image_mode mode,
+                      lt_tensor **out, lt_error *err) {
   const unsigned char *p = buf;
   /* sizes past ltensor's limit (which libpng's user limits would call "Invalid IHDR data") */
   if (len >= 24 && memcmp(p + 12, "IHDR", 4) == 0 &&
@@ -179,8 +180,8 @@ static void encode_body(png_structp png, png_infop info, const lt_image_pixels *
   png_write_end(png, NULL);
 }
 
-int lt_image_png_encode(const char *name, const lt_image_pixels *px, int compression,
-                        lt_image_bytes *b, lt_error *err) {
+static int png_encode(const char *name, const lt_image_pixels *px, int compression,
+                      lt_image_bytes *b, lt_error *err) {
   png_job *j = calloc(1, sizeof *j);
   if (!j) return lt_fail(err, LT_ENOMEM, "%s: not enough memory", name);
   j->out = b;
@@ -198,28 +199,12 @@ int lt_image_png_encode(const char *name, const lt_image_pixels *px, int compres
   return rc;
 }
 
-int lt_image_has_png(void) { return 1; }
-const char *lt_image_png_version(void) { return png_get_libpng_ver(NULL); }
+static const char *png_version(void) { return png_get_libpng_ver(NULL); }
+
+const lt_image_codec lt_image_png = {"PNG", png_decode, png_encode, png_version};
 
 #else /* no libpng */
 
-static int no_png(lt_error *err) {
-  return lt_fail(err, LT_EARG, "ltensor was built without PNG support");
-}
-
-int lt_image_png_decode(const char *name, const void *buf, size_t len, lt_image_mode mode,
-                        lt_tensor **out, lt_error *err) {
-  (void)name, (void)buf, (void)len, (void)mode, (void)out;
-  return no_png(err);
-}
-
-int lt_image_png_encode(const char *name, const lt_image_pixels *px, int compression,
-                        lt_image_bytes *b, lt_error *err) {
-  (void)name, (void)px, (void)compression, (void)b;
-  return no_png(err);
-}
-
-int lt_image_has_png(void) { return 0; }
-const char *lt_image_png_version(void) { return NULL; }
+const lt_image_codec lt_image_png = {"PNG", NULL, NULL, NULL};
 
 #endif
