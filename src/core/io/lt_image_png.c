@@ -96,6 +96,11 @@ static int decode_body(png_structp png, png_infop info, png_job *j, lt_image_mod
   png_set_read_fn(png, j, on_read);
   png_set_user_limits(png, LT_IMAGE_MAX_SIDE, LT_IMAGE_MAX_SIDE);
   png_set_chunk_malloc_max(png, (png_alloc_size_t)16 << 20);
+#ifdef PNG_IGNORE_ADLER32
+  /* every chunk's CRC is checked: zlib's Adler-32 of the same bytes again is a tenth of the
+     decode's instructions (bench_image) and adds no protection */
+  png_set_option(png, PNG_IGNORE_ADLER32, PNG_OPTION_ON);
+#endif
   png_read_info(png, info);
   png_uint_32 w, h;
   int depth, ct;
@@ -173,6 +178,10 @@ static void encode_body(png_structp png, png_infop info, const lt_image_pixels *
                types[px->c - 1], PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
                PNG_FILTER_TYPE_DEFAULT);
   png_set_compression_level(png, level);
+  /* per row the better of Sub and Paeth: files within 1% of Pillow's (which tries all five
+     filters) for a fifth fewer instructions than libpng's five (bench_image); level 0
+     (stored) filters nothing */
+  png_set_filter(png, 0, level ? PNG_FILTER_SUB | PNG_FILTER_PAETH : PNG_FILTER_NONE);
   png_write_info(png, info);
   if (px->wide && little_endian()) png_set_swap(png);
   size_t row = (size_t)px->w * (size_t)px->c * (px->wide ? 2 : 1);

@@ -21,7 +21,7 @@ local image = {}
 --- The options of `lt.image.write` and `lt.image.encode`.
 ---@class ltensor.ImageWriteOptions
 ---@field quality? integer JPEG quality, 1 to 100 (90 by default); JPEG only
----@field compression? integer PNG zlib level, 0 (none, fastest) to 9 (smallest); 6 by default, as Pillow's; PNG only
+---@field compression? integer PNG zlib level, 0 (none, fastest) to 9 (smallest); 6 by default, as Pillow's (each row Sub- or Paeth-filtered); PNG only
 
 --- The image in the file at path, as an H x W x C uint8 tensor (uint16 for 16-bit PNG), as
 --- torchvision.io.read_image but channels last. PNG or JPEG, told by the file's first bytes.
