@@ -174,19 +174,21 @@ drive: deps
 	  --seed $(DRIVE_SEED) --calls $(DRIVE_CALLS)
 
 # Benchmarks print ratios measured side by side in one run; LTENSOR_BENCH_QUICK=1 shortens them.
+# Every bench appends its rows to BENCH_RECORD (bench/bench.h, bench_record), truncated first;
+# tools/bench_table.lua then prints them as one table, ending "bench: N rows, P pass, M miss".
+# A bench that fails is named and the others still run; the target fails after the table.
+BENCH_RECORD ?= $(abspath $(BUILD))/bench_record.tsv
+BENCHES = access exchange dlpack math compute index sort files dist random lapack nn_norm \
+          nn_conv nn_model image
 bench: build
-	./$(BUILD)/bench/bench_access
-	./$(BUILD)/bench/bench_exchange
-	./$(BUILD)/bench/bench_dlpack
-	./$(BUILD)/bench/bench_math
-	./$(BUILD)/bench/bench_compute
-	./$(BUILD)/bench/bench_index
-	./$(BUILD)/bench/bench_sort
-	./$(BUILD)/bench/bench_files
-	./$(BUILD)/bench/bench_dist
-	./$(BUILD)/bench/bench_random
-	./$(BUILD)/bench/bench_image
-	$(LUA_ENV) lua5.4 bench/gc_memory.lua
+	@: > "$(BENCH_RECORD)"
+	@failed=""; \
+	for b in $(BENCHES); do \
+	  echo "== bench_$$b"; LTENSOR_BENCH_RECORD="$(BENCH_RECORD)" ./$(BUILD)/bench/bench_$$b || failed="$$failed bench_$$b"; \
+	done; \
+	echo "== gc_memory"; LTENSOR_BENCH_RECORD="$(BENCH_RECORD)" $(LUA_ENV) lua5.4 bench/gc_memory.lua || failed="$$failed gc_memory"; \
+	echo; [ -z "$$failed" ] || echo "bench: failed:$$failed (their rows may be missing below)"; \
+	lua5.4 tools/bench_table.lua "$(BENCH_RECORD)" && [ -z "$$failed" ]
 
 install: build
 	$(CMAKE) --install $(BUILD)

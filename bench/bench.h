@@ -105,6 +105,37 @@ static inline lua_State *bench_lua_source(const char *who) {
 }
 #endif
 
+/* {====== the summary table ======
+ *
+ * `make bench` ends with one table of every row every bench measured: each bench appends its
+ * rows, one tab-separated line each, to the file LTENSOR_BENCH_RECORD names (nothing when it is
+ * unset), and tools/bench_table.lua prints them. A row: the bench, the case, the thread count it
+ * ran at (0: not threaded), ours and the reference's time per call in ns (or any unit both share),
+ * the reference's name ("NumPy", "torch", "memcpy floor", ...), the ratio the goal is about,
+ * the comparison (">=": the ratio must reach the goal, as reference/ours; "<=": it must not
+ * exceed it, as ours/floor; "": information only), and the goal. Returns whether it passed.
+ * The table prints ours and the reference as times (ns, us, ms, s) unless the reference's name
+ * ends with a unit in brackets ("goal [MiB]"): then as plain numbers of that unit. */
+static inline int bench_record(const char *bench, const char *label, int threads, double ours,
+                               double ref, const char *ref_name, double ratio, const char *cmp,
+                               double goal) {
+  int info = !cmp || !cmp[0];
+  int pass = info || (cmp[0] == '>' ? ratio >= goal : ratio <= goal);
+  const char *path = getenv("LTENSOR_BENCH_RECORD");
+  FILE *f = path && path[0] ? fopen(path, "a") : NULL;
+  if (f) {
+    fprintf(f, "%s\t%s\t%d\t%.6g\t%s\t%.6g\t%.4g\t%s\t%.4g\t%s\n", bench, label, threads, ours,
+            ref_name, ref, ratio, info ? "" : cmp, info ? 0.0 : goal,
+            info   ? "INFO"
+            : pass ? "PASS"
+                   : "MISS");
+    fclose(f);
+  }
+  return pass;
+}
+
+/* }====== */
+
 #ifdef PYLUA_H
 static PyObject *G; /* globals of Python's __main__ (borrowed), as bench_py_open returns them */
 
@@ -176,38 +207,6 @@ static inline PyObject *bench_py_time(PyObject *f, double *dt, const char *fmt, 
   return r;
 }
 
-#endif /* PYLUA_H: the summary table is for every bench, bench_exchange (no Python) included */
-
-/* {====== the summary table ======
- *
- * `make bench` ends with one table of every row every bench measured: each bench appends its
- * rows, one tab-separated line each, to the file LTENSOR_BENCH_RECORD names (nothing when it is
- * unset), and tools/bench_table.lua prints them. A row: the bench, the case, the thread count it
- * ran at (0: not threaded), ours and the reference's time per call in ns (or any unit both share),
- * the reference's name ("NumPy", "torch", "memcpy floor", ...), the ratio the goal is about,
- * the comparison (">=": the ratio must reach the goal, as reference/ours; "<=": it must not
- * exceed it, as ours/floor; "": information only), and the goal. Returns whether it passed. */
-static inline int bench_record(const char *bench, const char *label, int threads, double ours,
-                               double ref, const char *ref_name, double ratio, const char *cmp,
-                               double goal) {
-  int info = !cmp || !cmp[0];
-  int pass = info || (cmp[0] == '>' ? ratio >= goal : ratio <= goal);
-  const char *path = getenv("LTENSOR_BENCH_RECORD");
-  FILE *f = path && path[0] ? fopen(path, "a") : NULL;
-  if (f) {
-    fprintf(f, "%s\t%s\t%d\t%.6g\t%s\t%.6g\t%.4g\t%s\t%.4g\t%s\n", bench, label, threads, ours,
-            ref_name, ref, ratio, info ? "" : cmp, info ? 0.0 : goal,
-            info   ? "INFO"
-            : pass ? "PASS"
-                   : "MISS");
-    fclose(f);
-  }
-  return pass;
-}
-
-/* }====== */
-
-#ifdef PYLUA_H
 /* {====== rows of ours against NumPy ======
  *
  * What bench_index, bench_sort and bench_random share: a row is one case, a function of the Lua
@@ -284,10 +283,11 @@ static inline int bench_rows_run(lua_State *L, int ref, const char *who, const b
 
 /* Prints the table of rows[0..n) under `title` (then Lua's and NumPy's versions, and `note`
    after the standard explanation, if not NULL), and a last line "goals (<goals>): PASS|MISS
-   (...)". Returns whether every goal was met. */
-static inline int bench_rows_report(const char *title, const char *note, const char *goals,
-                                    const bench_row *rows, const bench_times *t, int n, int rounds,
-                                    int quick) {
+   (...)"; records every row (bench_record) as the bench `name` ("index": the summary table's
+   first column; the title when NULL). Returns whether every goal was met. */
+static inline int bench_rows_report_as(const char *name, const char *title, const char *note,
+                                       const char *goals, const bench_row *rows,
+                                       const bench_times *t, int n, int rounds, int quick) {
   char pyver[128];
   bench_py_str("sys.version.split()[0] + ', NumPy ' + np.__version__", pyver, sizeof pyver);
   printf("%s, %s mode, best of %d rounds; %s, Python %s\n", title, quick ? "quick" : "full", rounds,
@@ -317,9 +317,10 @@ static inline int bench_rows_report(const char *title, const char *note, const c
            : ok     ? "PASS"
                     : "MISS");
     int threads = ltensor_get_num_threads();
-    bench_record(title, w->label, 1, m->ours1 / c, m->numpy / c, "NumPy", ratio1,
+    const char *bench = name ? name : title;
+    bench_record(bench, w->label, 1, m->ours1 / c, m->numpy / c, "NumPy", ratio1,
                  w->goal ? ">=" : "", w->goal);
-    bench_record(title, w->label, threads, m->ours / c, m->numpy / c, "NumPy", ratio,
+    bench_record(bench, w->label, threads, m->ours / c, m->numpy / c, "NumPy", ratio,
                  w->goal ? ">=" : "", w->goal);
     if (w->goal) {
       size_t len = strlen(summary);
@@ -329,6 +330,18 @@ static inline int bench_rows_report(const char *title, const char *note, const c
   }
   printf("goals (%s): %s (%s)\n", goals, pass ? "PASS" : "MISS", summary);
   return pass;
+}
+
+/* The same, recorded under the title. */
+static inline int bench_rows_report(const char *title, const char *note, const char *goals,
+                                    const bench_row *rows, const bench_times *t, int n, int rounds,
+                                    int quick) {
+  return bench_rows_report_as(NULL, title, note, goals, rows, t, n, rounds, quick);
+}
+
+/* The short name of a bench for the summary table: who without its "bench_" prefix. */
+static inline const char *bench_short_name(const char *who) {
+  return strncmp(who, "bench_", 6) == 0 ? who + 6 : who;
 }
 
 /* A bench of rows, whole: its name (who); the integer parameters that the Lua chunk (which
@@ -370,7 +383,8 @@ static inline int bench_rows_main(int argc, char **argv, const bench_def *d) {
   for (int r = 0; r < d->nrows; r++) t[r] = (bench_times){d->calls[!quick], 0, 0, 0};
   int rounds = d->rounds[!quick];
   if (bench_rows_run(L, ref, d->who, d->rows, t, d->nrows, rounds) != 0) return 2;
-  int pass = bench_rows_report(d->title, d->note, d->goals, d->rows, t, d->nrows, rounds, quick);
+  int pass = bench_rows_report_as(bench_short_name(d->who), d->title, d->note, d->goals, d->rows, t,
+                                  d->nrows, rounds, quick);
   printf("(%.1f s)\n", (bench_now_ns() - t_start) / 1e9);
   fflush(stdout);
   lua_close(L);

@@ -141,6 +141,12 @@ static int report(const dist_case *cs, int n, long calls, int rounds, int quick,
     printf("%-8s %9.2f %9.2f %9.2f %9.2f %9.2f %7.2fx %7.2fx %7.2fx %7.2fx %5s %s\n", c->label,
            c->ours1 / k, c->ours / k, c->np1 / k, c->th1 / k, c->th / k, r[0], r[1], r[2], r[3],
            "1.0x", ok ? "PASS" : "MISS");
+    double cl = (double)calls;
+    bench_record("dist", c->label, 1, c->ours1 / cl, c->np1 / cl, "NumPy", r[0], ">=", 1.0);
+    bench_record("dist", c->label, threads, c->ours / cl, c->np1 / cl, "NumPy", r[1], ">=", 1.0);
+    bench_record("dist", c->label, 1, c->ours1 / cl, c->th1 / cl, "torch.cdist", r[2], ">=", 1.0);
+    bench_record("dist", c->label, threads, c->ours / cl, c->th / cl, "torch.cdist", r[3],
+                 ">=", 1.0);
     size_t len = strlen(summary);
     snprintf(summary + len, sizeof summary - len, "%s%s np %.2fx/%.2fx torch %.2fx/%.2fx",
              len ? ", " : "", c->label, r[0], r[1], r[2], r[3]);

@@ -243,6 +243,14 @@ int main(int argc, char **argv) {
          rows[2].ours / 1e6 / c2, rows[2].other / 1e6 / c2, ratio_save, ">= 1.0x",
          ok_save ? "PASS" : "MISS", 4.0 * NBIG / (rows[2].ours / c2));
   int pass = ok_map && ok_rss && ok_read && ok_save;
+  bench_record("files", rows[0].label, 0, rows[0].ours / c0, rows[0].other / c0, "1 KiB file, mmap",
+               ratio_map, "<=", 3.0);
+  bench_record("files", "mmap resident growth", 0, rss_mib, 25.6, "a tenth of the file [MiB]",
+               rss_mib / 25.6, "<=", 1.0);
+  bench_record("files", rows[1].label, 0, rows[1].ours / c1, rows[1].other / c1, "read()",
+               ratio_read, ">=", 0.8);
+  bench_record("files", rows[2].label, 0, rows[2].ours / c2, rows[2].other / c2, "np.save",
+               ratio_save, ">=", 1.0);
   printf(
       "goals (mmap <= 3x a 1 KiB file and no resident growth; read >= 0.8x read(); save >= "
       "1.0x np.save): %s (mmap %.2fx, rss %.1f MiB, read %.2fx, save %.2fx)\n",

@@ -16,7 +16,10 @@
 --   LUA_PATH="$SRC/lua/?.lua;$SRC/lua/?/init.lua;;" LUA_CPATH="$BUILD/lua/?.so;;" \
 --     lua5.4 bench/gc_memory.lua
 -- Env: LTENSOR_BENCH_QUICK=1 (40 turns instead of 200), LTENSOR_BENCH_STRICT=1 (exit 1 on a
--- miss), LTENSOR_BENCH_ONLY=<pattern> (loops whose name matches).
+-- miss), LTENSOR_BENCH_ONLY=<pattern> (loops whose name matches), LTENSOR_BENCH_RECORD=<file>
+-- (each line's checks appended as rows of make bench's summary table, as bench/bench.h's
+-- bench_record writes them: peak and tensors in MiB against their goals, time against the
+-- reference's).
 local function env_on(name)
   local v = os.getenv(name)
   return v ~= nil and v ~= "" and v ~= "0"
@@ -48,6 +51,19 @@ local loops = {
   { "x[mask]", "local y = x[mask]", "mask = x:gt(0)" },
   { "lt.cat", "local y = lt.cat({x, x})", nil, 32 * MiB },
 }
+
+-- bench_record (bench/bench.h) from Lua: one row of the summary table, appended to the file
+-- LTENSOR_BENCH_RECORD names (nothing when it is unset); cmp "<=" (ratio = ours / ref).
+local RECORD = os.getenv("LTENSOR_BENCH_RECORD")
+local function record(label, ours, ref, ref_name, ratio, goal, verdict)
+  if not RECORD or RECORD == "" then return end
+  local f = io.open(RECORD, "a")
+  if not f then return end
+  verdict = verdict or (ratio <= goal and "PASS" or "MISS")
+  f:write(("gc_memory\t%s\t0\t%.6g\t%s\t%.6g\t%.4g\t<=\t%.4g\t%s\n"):format(label, ours,
+    ref_name, ref, ratio, goal, verdict))
+  f:close()
+end
 
 local function tmpname()
   local p = os.tmpname()
@@ -106,8 +122,10 @@ for _, mode in ipairs(modes) do
         dt, ref = math.min(dt, dt2 or dt), math.min(ref, ref2 or ref)
       end
       local line
+      local label = mode[1] .. ", " .. loop[1]
       if not peak or not rpeak then
         misses = misses + 1
+        record(label .. ": failed", 0, 0, "goal [MiB]", 0, 1, "MISS")
         line = ("%-12s %-27s   failed: %s"):format(mode[1], loop[1],
           ((peak and racct or acct) or ""):gsub("\n", " "))
       else
@@ -116,6 +134,12 @@ for _, mode in ipairs(modes) do
         local ratio = dt / ref
         local ok = peak <= goal and (not acct or acct <= acct_goal) and ratio <= 1.10
         if not ok then misses = misses + 1 end
+        record(label .. ": peak", peak / MiB, goal / MiB, "goal [MiB]", peak / goal, 1)
+        if acct then
+          record(label .. ": tensors", acct / MiB, acct_goal / MiB, "goal [MiB]",
+                 acct / acct_goal, 1)
+        end
+        record(label .. ": time", dt, ref, "collectgarbage() each turn [s]", dt / ref, 1.10)
         line = ("%-12s %-27s %8.0f %8.0f %9s %8s %8.2f %8.2f %6.2f  %s"):format(mode[1],
           loop[1], peak / MiB, goal / MiB, acct and ("%.0f"):format(acct / MiB) or "-",
           acct_goal and ("%.0f"):format(acct_goal / MiB) or "-", dt, ref, ratio,

@@ -200,6 +200,8 @@ static int report(int quick, int rounds) {
     pass = pass && ok;
     printf("%-34s %10.2f %10.2f %7.2fx %5.1fx %s\n", w->label, w->ours / 1e6 / c,
            w->numpy / 1e6 / c, ratio, w->goal, ok ? "PASS" : "MISS");
+    bench_record("lapack", w->label, ltensor_get_num_threads(), w->ours / c, w->numpy / c, "NumPy",
+                 ratio, ">=", w->goal);
     snprintf(summary + len, sizeof summary - len, "%s%s %.2fx", len ? ", " : "", w->lua, ratio);
   }
   printf("goals (solve, inv, svd, eigh >= 0.9x; 4x4 inv, det >= 3x): %s (%s)\n",

@@ -195,6 +195,18 @@ local VALID = {
   ["t:random_"] = function() return { 0, 5, G() } end,
   ["t:bernoulli_"] = function() return { 0.5, G() } end,
 }
+-- lt.fft (lua_fft.c): every positional argument, then an empty options table
+for _, f in ipairs({ "fft", "ifft", "rfft", "irfft", "hfft", "ihfft" }) do
+  VALID["lt.fft." .. f] = function() return { T(), 4, 2, "ortho", {} } end
+end
+for _, f in ipairs({ "fft2", "ifft2", "rfft2", "irfft2", "hfft2", "ihfft2", "fftn", "ifftn", "rfftn",
+  "irfftn", "hfftn", "ihfftn" }) do
+  VALID["lt.fft." .. f] = function() return { T(), { 2, 4 }, { 1, 2 }, "forward", {} } end
+end
+VALID["lt.fft.fftfreq"] = function() return { 5, 0.5, { dtype = "float64" } } end
+VALID["lt.fft.rfftfreq"] = VALID["lt.fft.fftfreq"]
+VALID["lt.fft.fftshift"] = function() return { T(), { 1, 2 } } end
+VALID["lt.fft.ifftshift"] = VALID["lt.fft.fftshift"]
 -- lt.image (image_spec.lua): a PNG file and a PNG's bytes
 local PNG = os.tmpname() .. ".png"
 local function PIX() return lt.zeros({ 2, 3 }, "uint8") end

@@ -125,15 +125,16 @@ describe("the LuaLS definitions", function()
     assert.same(dlpack.DLDeviceType, codes)
   end)
 
-  it("document every function of lt.linalg and lt.nn.functional", function()
+  it("document every function of lt.linalg, lt.fft and lt.nn.functional", function()
     for class, path in pairs(apidefs.SPACES) do
       local space = apidefs.space(lt, class)
       assert.is_table(space, path)
-      local file = class == "ltensor.linalg" and "linalg.lua" or "nn.lua"
+      local file = class == "ltensor.nn.functional" and "nn.lua" or path .. ".lua"
       assert_same("lt." .. path .. "'s functions", "lua/ltensor/meta/ltensor/" .. file, space,
         functions(class, "."))
     end
     assert.equal(lt.nn.functional, require "ltensor.nn.functional")
+    assert.equal(lt.fft, require "ltensor.fft")
   end)
 
   it("document ReadOnlyTensorWrapper's names, each of which works on a wrapper", function()

@@ -464,3 +464,159 @@ describe("module forms and dtypes", function()
     same({ 2 }, lt.searchsorted(lt.tensor({ 1, 3 }), lt.tensor({ 2 }), nil):tolist())
   end)
 end)
+
+-- a < b, NaN the largest.
+local function key_lt(a, b)
+  if isnan(a) then return false end
+  if isnan(b) then return true end
+  return a < b
+end
+
+-- The same element: NaN matching NaN, a zero its sign.
+local function same_bits(a, b)
+  if isnan(a) then return isnan(b) end
+  return a == b and (a ~= 0 or 1 / a == 1 / b)
+end
+
+-- issue 30: the vector kernels of the row sort (src/core/ops/lt_sort_simd.c). ctest runs this
+-- file once per path (spec_sort under the processor's widest, spec_sort_avx2, spec_sort_scalar:
+-- LTENSOR_SIMD caps the path), so each case below runs on the AVX-512 and AVX2 networks and
+-- radix splits and on the plain C path.
+describe("sort on every vector path", function()
+  -- How many places of two lists differ (one assertion per list: long rows stay quick).
+  local function differ(a, b)
+    local bad = #a == #b and 0 or 1
+    for k = 1, #a do
+      if not same_bits(a[k], b[k]) then bad = bad + 1 end
+    end
+    return bad
+  end
+
+  local function check(xs, dt, descending)
+    local x = lt.tensor(xs, dt)
+    local p = order(xs, descending)
+    local v, i = x:sort(1, descending)
+    assert.equal(0, differ(p, i:tolist()))
+    local want, xl = {}, x:tolist()
+    for k = 1, #xs do want[k] = xl[p[k]] end
+    assert.equal(0, differ(want, v:tolist()))
+    assert.equal(0, differ(p, x:argsort(1, descending):tolist()))
+  end
+
+  it("is stable around the network's and the radix sort's block sizes, for each dtype", function()
+    for _, n in ipairs{15, 16, 17, 31, 32, 33, 63, 64, 65, 255, 256, 257, 4095, 4096, 4097} do
+      local with_nan, plain = data(n, n + 1, true), data(n, n + 2, false)
+      for _, desc in ipairs{false, true} do
+        check(with_nan, "float32", desc)
+        check(with_nan, "float64", desc)
+        for _, dt in ipairs{"int32", "int64", "int16", "int8"} do check(plain, dt, desc) end
+        local u = {}
+        for k = 1, n do u[k] = plain[k] + 20 end
+        for _, dt in ipairs{"uint8", "uint32", "uint64"} do check(u, dt, desc) end
+      end
+    end
+  end)
+
+  it("keeps all-equal, sorted and reversed rows in a stable order", function()
+    for _, n in ipairs{16, 33, 257, 5000} do
+      local eq, up, down = {}, {}, {}
+      for k = 1, n do eq[k], up[k], down[k] = 7, k, n - k end
+      for _, dt in ipairs{"float32", "float64", "int32", "int64"} do
+        for _, desc in ipairs{false, true} do
+          check(eq, dt, desc)
+          check(up, dt, desc)
+          check(down, dt, desc)
+        end
+      end
+    end
+  end)
+
+  it("orders many NaN, infinities and signed zeros as torch, keeping -0.0's sign", function()
+    local specials = {nan, math.huge, -math.huge, 0.0, -0.0, 1.5, -1.5, nan, -0.0}
+    for _, n in ipairs{9, 17, 65, 300, 4097} do
+      local xs = {}
+      for k = 1, n do xs[k] = specials[(k * 7) % #specials + 1] end
+      for _, dt in ipairs{"float32", "float64"} do
+        for _, desc in ipairs{false, true} do
+          check(xs, dt, desc)
+          local v, i = lt.tensor(xs, dt):sort(1, desc)
+          local vl, il = v:tolist(), i:tolist()
+          for k = 1, n do -- a zero keeps the sign of the element it came from
+            if vl[k] == 0 then assert.equal(1 / xs[il[k]], 1 / vl[k]) end
+          end
+        end
+      end
+    end
+  end)
+
+  it("sorts int64 extremes exactly", function()
+    local mn, mx = math.mininteger, math.maxinteger
+    for _, n in ipairs{5, 33, 300} do
+      local xs = {}
+      for k = 1, n do xs[k] = ({mx, mn, 0, -1, 1, mx - 1, mn + 1})[k % 7 + 1] end
+      check(xs, "int64", false)
+      check(xs, "int64", true)
+    end
+  end)
+
+  it("sorts a long row (its buckets over the thread pool) stably, values at their positions", function()
+    local n = 300000
+    local xs = data(n, 11, true)
+    for k = 1, n, 3 do xs[k] = xs[k] + k / n end -- many distinct values besides the ties
+    for _, dt in ipairs{"float32", "float64", "int64"} do
+      local src = xs
+      if dt == "int64" then
+        src = {}
+        for k = 1, n do src[k] = xs[k] == xs[k] and math.floor(xs[k] * 1000) or 0 end
+      end
+      local x = lt.tensor(src, dt)
+      local xl = x:tolist()
+      for _, desc in ipairs{false, true} do
+        local v, i = x:sort(1, desc)
+        local vl, il = v:tolist(), i:tolist()
+        local bad = 0
+        for k = 1, n do
+          if not same_bits(xl[il[k]], vl[k]) then bad = bad + 1 end
+          if k > 1 then
+            local a, b = vl[k - 1], vl[k]
+            if desc then a, b = b, a end
+            local equal = a == b or (isnan(a) and isnan(b))
+            if not (key_lt(a, b) or (equal and il[k - 1] < il[k])) then bad = bad + 1 end
+          end
+        end
+        assert.equal(0, bad)
+      end
+    end
+  end)
+
+  it("reads topk and unique off the same kernels", function()
+    for _, n in ipairs{17, 257, 4097} do
+      local xs = data(n, n + 3, true)
+      local x = lt.tensor(xs, "float32")
+      for _, k in ipairs{1, 16, n} do
+        local p = order(xs, true)
+        local _, i = x:topk(k)
+        local want = {}
+        for j = 1, k do want[j] = p[j] end
+        same(want, i:tolist())
+      end
+      local u = lt.tensor(data(n, n + 4, false), "int64"):unique()
+      local seen, want = {}, {}
+      for _, v in ipairs(data(n, n + 4, false)) do
+        if not seen[v] then seen[v] = true; want[#want + 1] = v end
+      end
+      table.sort(want)
+      same(want, u:tolist())
+    end
+  end)
+
+  it("sorts non-contiguous rows (a transposed view) as their contiguous copy", function()
+    local xs = data(3 * 300, 5, true)
+    local x = lt.tensor(xs, "float32"):reshape(300, 3)
+    local t = x:t() -- 3 rows of 300, strided
+    local v1, i1 = t:sort(2)
+    local v2, i2 = t:contiguous():sort(2)
+    same(v2:tolist(), v1:tolist())
+    same(i2:tolist(), i1:tolist())
+  end)
+end)

@@ -752,6 +752,7 @@ static void test_math(void) {
 #include "numpy_host_sort.h"   /* 10: issue 15's sorting and scans (test_sort_np) */
 #include "numpy_host_stats.h"  /* 12: issue 27's statistics (test_stats_np) */
 
+#include "numpy_host_fft.h"    /* 14: lt.fft against numpy.fft (test_fft_np) */
 #include "numpy_host_layout.h" /* 12: issue 27's layout functions (test_layout_np) */
 #include "numpy_host_linalg.h" /* 13: lt.linalg solve, inv, det, ... (test_linalg_np) */
 
@@ -797,6 +798,7 @@ int main(int argc, char **argv) {
   test_decomp_np();
   test_layout_np();
   test_linalg_np();
+  test_fft_np();
   test_image_np();
 
   close_lua(); /* before Python: Lua may hold NumPy's managed tensors */

@@ -18,6 +18,12 @@
  * Python; searchsorted + 1 (a NaN value: after every element, as torch; NumPy puts it before the
  * first NaN); bincount (float32 weights give float32 in ltensor, as torch); histc against
  * np.histogram on NaN-free data.
+ *
+ * Then issue 30's vector paths of the row sort (sort_vec_np): rows of 15 to 300000 elements
+ * around the network's and the radix split's sizes, float32 / float64 (normal, with NaN, +-inf,
+ * -0.0 and ties) and int64 / int32 / uint32 / int16 (the whole range with the extremes), and
+ * strided rows (a transpose): sort, stable positions both ways, topk, unique, and the sign bit of
+ * every sorted value (a -0.0 stays -0.0: np.sort keeps the elements' bits).
  */
 
 static const char py_sort[] =
@@ -133,6 +139,59 @@ static const char *const counting[][2] = {
      "np.histogram(h.astype(np.float32), 5, (-1, 3))[0].astype(np.float32)"},
 };
 
+/* {====== issue 30: the vector paths of the row sort ====== */
+
+/* X: a row of n of the dtype (floats: normal with NaN, +-inf, -0.0 and ties; integers: the
+   whole range with the extremes and ties), XT a (n, 3) array's transpose (3 strided rows). */
+static const char py_sort_vec[] =
+    "def vdata(dt, n, seed):\n"
+    "    r = np.random.default_rng(seed)\n"
+    "    dt = np.dtype(dt)\n"
+    "    if dt.kind == 'f':\n"
+    "        x = r.standard_normal(n)\n"
+    "        sp = np.array([np.nan, np.inf, -np.inf, -0.0, 0.0, 1.5])\n"
+    "    else:\n"
+    "        i = np.iinfo(dt)\n"
+    "        x = r.integers(i.min, i.max, n, dtype=dt, endpoint=True)\n"
+    "        sp = np.array([i.min, i.max, 0, 1, i.min + 1, i.max - 1], dtype=dt)\n"
+    "    x = np.where(r.integers(0, 8, n) < 2, sp[r.integers(0, 6, n)], x)\n"
+    "    return x.astype(dt)\n"
+    "def signs(a): return np.signbit(a) if a.dtype.kind == 'f' else a\n";
+
+static const char *const sort_vec_cases[][2] = {
+    {"X:sort()", "ssort(x, 0)"},
+    {"select(2, X:sort())", "sarg(x, 0)"},
+    {"select(2, X:sort(1, true))", "len(x) - sarg(x[::-1], 0)[::-1] + 1"},
+    {"X:argsort()", "sarg(x, 0)"},
+    {"X:topk(math.min(7, #X), 1, false)", "ssort(x, 0)[:7]"},
+    {"XT:sort(2)", "ssort(xt, 1)"},
+    {"select(2, XT:sort(2))", "sarg(xt, 1)"},
+    {"X:unique()", "np.unique(x)"},
+};
+
+static void sort_vec_np(void) {
+  CHECK(py_ok("%s", py_sort_vec));
+  static const char *const dts[] = {"float32", "float64", "int64", "int32", "uint32", "int16"};
+  static const int ns[] = {15, 16,  17,  31,  32,   33,   63,   64,
+                           65, 255, 256, 257, 4095, 4096, 4097, 300000};
+  for (size_t d = 0; d < sizeof dts / sizeof *dts; d++)
+    for (size_t k = 0; k < sizeof ns / sizeof *ns; k++) {
+      set_context("vector sort %s n=%d: set-up", dts[d], ns[k]);
+      CHECK(py_ok("x = vdata('%s', %d, %d); xt = vdata('%s', %d * 3, 9).reshape(%d, 3).T", dts[d],
+                  ns[k], 40 + (int)k, dts[d], ns[k], ns[k]));
+      CHECK(np_to_lua("X", "x") && np_to_lua("XT", "xt"));
+      TP_AGREE_EACH(agree, sort_vec_cases, "vector sort %s n=%d", dts[d], ns[k]);
+      set_context("vector sort %s n=%d: signs of the values", dts[d], ns[k]);
+      CHECK(lua_to_py("sv", "X:sort():tolist()") &&
+            py_true("np.array_equal(signs(np.array(sv, x.dtype)), "
+                    "signs(ssort(x, 0)))"));
+      CHECK(lua_ok("X, XT = nil") && py_ok("del x, xt, sv"));
+    }
+  set_context("%s", "");
+}
+
+/* }====== */
+
 static void test_sort_np(void) {
   CHECK(tp_section_setup("10: issue 15's sorting and scans against NumPy", py_sort));
   for (size_t i = 0; i < sizeof sort_dtypes / sizeof *sort_dtypes; i++) sort_dtype(sort_dtypes[i]);
@@ -151,6 +210,7 @@ static void test_sort_np(void) {
   CHECK(np_to_lua("B", "b") && np_to_lua("W", "w") && np_to_lua("H", "h"));
   TP_AGREE_EACH(agree, counting, "counting");
   CHECK(lua_ok("X, B, W, H = nil") && py_ok("del x, b, w, h, r"));
+  sort_vec_np();
   set_context("%s", "");
   lua_gc_full();
 }

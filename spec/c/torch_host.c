@@ -986,6 +986,7 @@ static void test_funcs(void) {
 /* }====== */
 
 #include "torch_host_dist.h"    /* 27b: issue 27's distances and searching (test_distances) */
+#include "torch_host_fft.h"     /* 29: lt.fft against torch.fft (test_fft_torch) */
 #include "torch_host_index.h"   /* 14: indexing with tensors (test_indexing) */
 #include "torch_host_linalg.h"  /* 16: lt.linalg's products and matrix functions */
 #include "torch_host_nn_act.h"  /* 28b: nn activations and losses (test_nn_act) */
@@ -1041,6 +1042,7 @@ int main(int argc, char **argv) {
   test_nn_norm();
   test_nn_conv();
   test_nn_act();
+  test_fft_torch();
   test_outlives_state(); /* closes the Lua state */
 
   section("7: Py_FinalizeEx frees the last export");

@@ -14,6 +14,11 @@
  * sort among equal elements: the elements at ltensor's (the last occurrence) must be the mode. topk
  * and kthvalue: the values (torch's positions among equal elements are its selection algorithm's).
  * cumsum / cumprod within 1e-5 (float32) or 1e-12 (float64), integers exactly.
+ *
+ * Then issue 30's vector paths of the row sort (test_sorting_vec, called by test_sorting): rows
+ * of 15 to 300000 float32, float64, int64 and int32 elements with NaN, infinities, signed zeros,
+ * the integer extremes and ties, and strided rows (a transpose): sort and its stable positions
+ * both ways, argsort, topk and unique, on the path torch_host runs under (ctest: the default).
  */
 
 static const char py_tsort[] =
@@ -120,6 +125,58 @@ static const char *const counting[][2] = {
     {"B:to('float32'):histc(9)", "B.float().histc(9)"},
 };
 
+/* {====== issue 30: the vector paths of the row sort ====== */
+
+/* vdata(dt, n, seed): n elements, a quarter of them special (NaN, +-inf, signed zeros, 1.5; or
+   the integer extremes, 0 and +-1), the rest normal (floats) or spread over the whole range. */
+static const char py_tsort_vec[] =
+    "def vdata(dt, n, seed):\n"
+    "    g = torch.Generator().manual_seed(seed)\n"
+    "    fl = dt.is_floating_point\n"
+    "    lo, hi = (-1, 1) if fl else (torch.iinfo(dt).min, torch.iinfo(dt).max)\n"
+    "    sp = [float('nan'), float('inf'), -float('inf'), -0.0, 0.0, 1.5] if fl else \\\n"
+    "         [lo, hi, 0, -1, 1, lo + 1]\n"
+    "    x = torch.randn(n, generator=g, dtype=torch.float64) if fl else \\\n"
+    "        torch.randint(lo // 2, hi // 2, (n,), generator=g) * 2 + \\\n"
+    "        torch.randint(0, 2, (n,), generator=g)\n"
+    "    sp = torch.tensor(sp, dtype=x.dtype)[torch.randint(0, 6, (n,), generator=g)]\n"
+    "    return torch.where(torch.randint(0, 8, (n,), generator=g) < 2, sp, x).to(dt)\n";
+
+static const char *const tsort_vec_cases[][2] = {
+    {"X:sort()", "X.sort(stable=True).values"},
+    {"select(2, X:sort())", "X.sort(stable=True).indices + 1"},
+    {"X:sort(1, true)", "X.sort(descending=True, stable=True).values"},
+    {"select(2, X:sort(1, true))", "X.sort(descending=True, stable=True).indices + 1"},
+    {"X:argsort()", "X.sort(stable=True).indices + 1"},
+    {"X:topk(math.min(5, #X))", "X.topk(min(5, X.shape[0])).values"},
+    {"X:topk(#X // 2, 1, false)", "X.topk(X.shape[0] // 2, largest=False).values"},
+    {"XT:sort(2)", "XT.sort(dim=1, stable=True).values"},
+    {"select(2, XT:sort(2, true))", "XT.sort(dim=1, descending=True, stable=True).indices + 1"},
+};
+
+static void test_sorting_vec(void) {
+  CHECK(py_ok("%s", py_tsort_vec));
+  static const char *const dts[] = {"float32", "float64", "int64", "int32"};
+  static const int ns[] = {15, 16, 17, 33, 65, 257, 4097, 300000};
+  for (size_t d = 0; d < sizeof dts / sizeof *dts; d++)
+    for (size_t k = 0; k < sizeof ns / sizeof *ns; k++) {
+      set_context("vector sort %s n=%d: set-up", dts[d], ns[k]);
+      CHECK(py_ok("X = vdata(torch.%s, %d, %d); XT = vdata(torch.%s, %d * 3, 7).reshape(%d, 3).t()",
+                  dts[d], ns[k], 30 + (int)k, dts[d], ns[k], ns[k]));
+      CHECK(torch_to_lua("X", "X") && torch_to_lua("XT", "XT"));
+      TP_AGREE_EACH(sort_agree, tsort_vec_cases, "vector sort %s n=%d", dts[d], ns[k]);
+      if (d >= 2) {
+        set_context("vector sort %s n=%d: unique", dts[d], ns[k]);
+        CHECK(sort_agree("X:unique()", "X.unique()"));
+      }
+      CHECK(lua_ok("X, XT = nil") && py_ok("del X, XT"));
+    }
+  set_context("%s", "");
+  lua_gc_full();
+}
+
+/* }====== */
+
 static void test_sorting(void) {
   section("15: sorting and scans against torch");
   CHECK(py_ok("%s", py_tsort) && lua_ok("%s", lua_mode_at));
@@ -151,4 +208,5 @@ static void test_sorting(void) {
   set_context("%s", "");
   CHECK(lua_ok("B, W, H = nil") && py_ok("del B, W, H, g"));
   lua_gc_full();
+  test_sorting_vec();
 }

@@ -16,6 +16,13 @@
 #include "lua_parts.h"
 #include "lua_ud.h"
 
+/* Keeps a slow path out of the frame of the fast path that calls it (GCC and clang). */
+#if defined(__GNUC__)
+#define LTL_NOINLINE __attribute__((noinline))
+#else
+#define LTL_NOINLINE
+#endif
+
 /* {====== keys ====== */
 
 /*
@@ -355,9 +362,9 @@ static int m_copy_(lua_State *L) {
  */
 
 /* Whether r is the view of row i0 (0-based, in range) of t. */
-static int is_row(const lt_tensor *r, const lt_tensor *t, int64_t i0) {
-  if (r->storage != t->storage || r->ndim != t->ndim - 1 || r->dtype != t->dtype ||
-      r->offset != t->offset + i0 * t->strides[0] || r->readonly != t->readonly ||
+static inline int is_row(const lt_tensor *r, const lt_tensor *t, int64_t i0) {
+  if (r->offset != t->offset + i0 * t->strides[0] || r->storage != t->storage ||
+      r->ndim != t->ndim - 1 || r->dtype != t->dtype || r->readonly != t->readonly ||
       r->packed != t->packed || r->dl_dtype.code != t->dl_dtype.code ||
       r->dl_dtype.bits != t->dl_dtype.bits || r->dl_dtype.lanes != t->dl_dtype.lanes)
     return 0;
@@ -393,18 +400,46 @@ static int push_at(lua_State *L, const lt_tensor *t, int64_t i0) {
 
 /* }------ */
 
-/* The element t[i] of a 1-d tensor (i as the key), when it can be read at once; the hot path
-   of t[i], so it asks for nothing but what an element address needs. */
-static inline const char *fast_element(const lt_tensor *t, lua_Integer i) {
+/* {------ the fast paths ------
+ *
+ * t[i] and t[i] = v with an integer i are what element loops run, once or twice per element:
+ * __index and __newindex try them first in a small frame, and leave everything else (and every
+ * error) to the general paths, which start over and make the same checks with their messages.
+ * What they may take: a 1-d tensor whose element can be read (written) at once, and the row
+ * t[i] of an n-d tensor that the tensor still keeps (row views, above). Measured with callgrind
+ * on bench_access's loops: a call into the general path's frame (a few KiB of key state) and
+ * the size check of a kept row cost t[i][j] a quarter of its instructions.
+ */
+
+/* The address of element i (1-based, negative from the end) of t when t is 1-d and i is in
+   range; NULL otherwise. */
+static inline char *fast_element(const lt_tensor *t, lua_Integer i) {
   if (t->ndim != 1) return NULL;
   int64_t n = t->shape[0];
   if (i < 0) i += n + 1;
-  if (i < 1 || i > n) return NULL;
+  if ((lua_Unsigned)i - 1u >= (lua_Unsigned)n) return NULL; /* i < 1 or i > n */
   return lt_data(t) + (i - 1) * t->strides[0] * (int64_t)lt_esize(t);
 }
 
-/* t[i] for an integer i, off the element fast path: a row, the border #t + 1 (nil), or the
-   general path's error (0 returned). */
+/* Pushes the row i (1-based, negative from the end) of the n-d tensor t at stack index 1 when t
+   keeps it (push_at made it) and it still is that row; 0 with nothing pushed otherwise. Only a
+   userdata with the tensor tag is taken, the tag read as self_ud reads it. */
+static inline int push_kept_row(lua_State *L, const lt_tensor *t, lua_Integer i) {
+  int64_t n = t->shape[0];
+  if (i < 0) i += n + 1;
+  if ((lua_Unsigned)i - 1u >= (lua_Unsigned)n || lt_storage_revoked(t->storage)) return 0;
+  if (lua_getiuservalue(L, 1, LTL_UV_ROW) == LUA_TUSERDATA) {
+    const ltl_ud *r = lua_touserdata(L, -1);
+    if (r->tag == &ltl_tensor_key && r->t && is_row(r->t, t, i - 1)) return 1;
+  }
+  lua_pop(L, 1);
+  return 0;
+}
+
+/* }------ */
+
+/* t[i] for an integer i, off the fast paths: a row, the border #t + 1 (nil), or the general
+   path's error (0 returned). */
 static int index_integer(lua_State *L, const lt_tensor *t, lua_Integer i) {
   if (t->ndim == 0) return 0;
   int64_t n = t->shape[0];
@@ -417,8 +452,9 @@ static int index_integer(lua_State *L, const lt_tensor *t, lua_Integer i) {
   return 0;
 }
 
-/* __index: upvalue 1 holds the methods, upvalue 2 the properties. */
-static int t_index(lua_State *L) {
+/* __index off the fast paths: methods, properties, rows, selections, ranges and tensor keys.
+   Upvalue 1 holds the methods, upvalue 2 the properties. */
+static LTL_NOINLINE int index_general(lua_State *L) {
   ltl_ud *ud = self_ud(L);
   if (!ud) return luaL_typeerror(L, 1, "tensor");
   switch (lua_type(L, 2)) {
@@ -428,14 +464,6 @@ static int t_index(lua_State *L) {
       int isnum;
       lua_Integer i = lua_tointegerx(L, 2, &isnum);
       if (!isnum) break;
-      const char *p = fast_element(t, i);
-      if (p && lt_readable(t)) {
-        ltl_push_element(L, t->dtype, p);
-        /* a mapped file truncated during this very read (the mapping guard's zero pages):
-           raise rather than give the zero */
-        if (lt_map_damaged(t)) ltl_check_readable(L, t);
-        return 1;
-      }
       if (index_integer(L, t, i)) return 1;
       break;
     }
@@ -452,7 +480,7 @@ static int t_index(lua_State *L) {
       return 1;
     default: break;
   }
-  /* the general path: selections and ranges */
+  /* selections and ranges */
   lt_tensor *t = ud->t;
   if (!t || lt_storage_revoked(t->storage)) return ltl_released(L);
   lt_frame f;
@@ -468,21 +496,34 @@ static int t_index(lua_State *L) {
   return 1;
 }
 
-static int t_newindex(lua_State *L) {
+/* __index: the fast paths (an element of a 1-d tensor, a kept row), else index_general. */
+static int t_index(lua_State *L) {
+  const ltl_ud *ud = self_ud(L);
+  if (ud && ud->t && lua_type(L, 2) == LUA_TNUMBER) {
+    const lt_tensor *t = ud->t;
+    int isnum;
+    lua_Integer i = lua_tointegerx(L, 2, &isnum);
+    if (isnum) {
+      const char *p = fast_element(t, i);
+      if (p && lt_readable(t)) {
+        ltl_push_element(L, t->dtype, p);
+        /* a mapped file truncated during this very read (the mapping guard's zero pages):
+           raise rather than give the zero */
+        if (lt_map_damaged(t)) ltl_check_readable(L, t);
+        return 1;
+      }
+      if (t->ndim > 1 && push_kept_row(L, t, i)) return 1;
+    }
+  }
+  return index_general(L);
+}
+
+/* __newindex off the fast path: every check, with its message, then the write. */
+static LTL_NOINLINE int newindex_general(lua_State *L) {
   ltl_ud *ud = self_ud(L);
   if (!ud) return luaL_typeerror(L, 1, "tensor");
   lt_tensor *t = ud->t;
-  if (!t) return ltl_released(L);
-  if (lua_type(L, 2) == LUA_TNUMBER) { /* the fast path; a revoked tensor is not write-ready */
-    int isnum;
-    lua_Integer i = lua_tointegerx(L, 2, &isnum);
-    char *p = isnum ? (char *)fast_element(t, i) : NULL;
-    if (p && lt_write_ready(t)) {
-      ltl_store_element(L, 3, t->dtype, p);
-      return 0;
-    }
-  }
-  if (lt_storage_revoked(t->storage)) return ltl_released(L);
+  if (!t || lt_storage_revoked(t->storage)) return ltl_released(L);
   if (lua_type(L, 2) == LUA_TSTRING)
     return ltl_error(L, "cannot set field '%s' of a tensor", lua_tostring(L, 2));
   lt_frame f;
@@ -492,6 +533,24 @@ static int t_newindex(lua_State *L) {
   else
     assign(L, v, 3);
   return 0;
+}
+
+/* __newindex: an element of a 1-d tensor that may be written at once (a revoked tensor is not
+   write-ready, nor a copy-on-write clone still sharing its block: the general path unshares it
+   and charges the copy), else newindex_general. */
+static int t_newindex(lua_State *L) {
+  const ltl_ud *ud = self_ud(L);
+  if (ud && ud->t && lua_type(L, 2) == LUA_TNUMBER) {
+    lt_tensor *t = ud->t;
+    int isnum;
+    lua_Integer i = lua_tointegerx(L, 2, &isnum);
+    char *p = isnum ? fast_element(t, i) : NULL;
+    if (p && lt_write_ready(t)) {
+      ltl_store_element(L, 3, t->dtype, p);
+      return 0;
+    }
+  }
+  return newindex_general(L);
 }
 
 /* The iterator of pairs(t): (t, i) -> i + 1, t[i + 1], or nothing after the last. */

@@ -1,5 +1,5 @@
 /*
- * lua_spaces.c -- the namespace tables of the module (lua_spaces.h): lt.linalg and
+ * lua_spaces.c -- the namespace tables of the module (lua_spaces.h): lt.linalg, lt.fft and
  * lt.nn.functional (lt.nn holds functional; `require "ltensor.nn.functional"` returns the same
  * table, lua/ltensor/nn/functional.lua). Made by this part's opener, empty; filled by the parts
  * listed after it. Read only by lua_init.c and those parts.
@@ -35,7 +35,7 @@ void ltl_space_register(lua_State *L, const ltl_tables *at, const char *space,
 }
 
 static void open_spaces(lua_State *L, const ltl_tables *at) {
-  static const char *const spaces[] = {"linalg", "nn.functional", "image"};
+  static const char *const spaces[] = {"linalg", "nn.functional", "fft", "image"};
   for (size_t i = 0; i < sizeof spaces / sizeof spaces[0]; i++) {
     push_space(L, at->module, spaces[i]);
     lua_pop(L, 1);

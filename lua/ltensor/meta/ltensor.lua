@@ -82,6 +82,7 @@
 ---@class ltensor
 ---@field _VERSION string the version, "ltensor X.Y.Z"
 ---@field linalg ltensor.linalg linear algebra, as torch.linalg (ltensor/linalg.lua)
+---@field fft ltensor.fft discrete Fourier transforms, as torch.fft (ltensor/fft.lua)
 ---@field nn ltensor.nn the neural-network functions, lt.nn.functional as torch.nn.functional (ltensor/nn.lua)
 ---@field image ltensor.image PNG and JPEG images read and written as H x W x C tensors (ltensor/image.lua)
 ---@field bool "bool" dtype constant

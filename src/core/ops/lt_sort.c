@@ -3,28 +3,36 @@
  *
  * Every operation here works on rows: the input with the dim moved last, made contiguous (no
  * copy when it already is), nrows rows of n elements. A row becomes n (key, position) pairs
- * (lt_order_key, flipped for a descending order) sorted stably: an insertion sort for short
- * rows, else an LSD radix sort on 11-bit digits of keys of the dtype's width (2 passes for 16
- * bits, 3 for 32, 6 for 64; a pass whose digit is the same for every key is skipped), all
- * digit histograms counted in one sweep. Keys of up to 32 bits share one uint64 with their
- * position (one array scattered per pass); 64-bit keys keep a second array. Radix sorting is stable
- * by construction, so equal elements keep their order whatever the direction. The kinds read the
+ * (lt_order_key, flipped for a descending order) sorted stably. Keys of up to 32 bits share one
+ * uint64 with their position (key << 32 | position, packed by lt_sort_simd.c's loops for float32,
+ * int32 and uint32): the items of a row are distinct, so any order of them is the stable one.
+ * They are sorted by an MSD radix sort (msd_sort): rows too large for the cache first split into
+ * 256 buckets of about equal counts (msd_split) sorted over the pool; then runs split by the top
+ * 4 to 11 bits of those where their keys differ, down to runs of at most LT_SORT_NET_MAX items,
+ * which lt_sort_net sorts (a bitonic network on the vector paths, an insertion sort on the plain
+ * one, below INSERTION_MAX there). 64-bit keys keep their positions in a second array and take an
+ * insertion sort for short rows, else an LSD radix sort on 11-bit digits (6 passes; a pass whose
+ * digit is the same for every key is skipped), all digit histograms counted in one sweep: stable
+ * by construction. The vector path is lt_cpu_level()'s, read once per call. The kinds read the
  * sorted pairs off: all of them (sort), the first k (topk), one (kthvalue, median), the longest run
- * (mode). Rows run in parallel over the pool (lt_pool_run), each piece with its own scratch.
+ * (mode); sort and topk through lt_sort_simd.c's read-off loops (values decoded from the keys).
+ * Rows run in parallel over the pool (lt_pool_run), each piece with its own scratch.
  * Results are made in the rows' layout and, when the dim was not the last, copied into tensors of
  * the input's dim order. unique sorts the flattened tensor and reads runs of equal keys;
  * unique along a dim merge-sorts the slices (rows of keys) lexicographically and reads runs of
  * equal rows.
  *
- * Calls lt_copy.c, lt_tensor.c, lt_pool.c. Called by the binding.
+ * Calls lt_copy.c, lt_tensor.c, lt_pool.c, lt_cpu.c, lt_sort_simd.c. Called by the binding.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lt_copy.h"
+#include "lt_cpu.h"
 #include "lt_pool.h"
 #include "lt_sort.h"
+#include "lt_sort_simd.h"
 
 int lt_check_ordered(const lt_tensor *t, lt_error *err) {
   int rc = lt_check_readable(t, err);
@@ -41,6 +49,18 @@ int lt_check_ordered(const lt_tensor *t, lt_error *err) {
 #define DIGIT 11
 #define RADIX (1 << DIGIT)
 #define MAX_PASSES ((64 + DIGIT - 1) / DIGIT)
+/* msd_sort's depth: msd_split's level, then levels that take at least 4 of the 32 key bits
+   each, or all that are left. */
+#define MSD_DEPTH 12
+/* Rows of more items than this are first split into 256 buckets of about equal counts
+   (msd_split: its stores then stay in the first-level cache until their lines fill); shorter
+   runs by up to DIGIT bits. */
+#ifndef MSD_WIDE_MAX
+#define MSD_WIDE_MAX 32768
+#endif
+/* Runs of at least this many items sort the buckets of their first digit over the pool. */
+#define MSD_PAR_MIN ((int64_t)1 << 17)
+#define HIST_ROWS (MSD_DEPTH > MAX_PASSES ? MSD_DEPTH : MAX_PASSES)
 
 enum { K_SORT, K_TOPK, K_KTH, K_MEDIAN, K_MODE };
 
@@ -55,6 +75,8 @@ typedef struct {
   int64_t base;   /* the first position */
   char *vals;     /* nrows x m results (NULL: none) */
   int64_t *idx;   /* nrows x m positions */
+  uint64_t flip;  /* every key bit when descending, else 0 */
+  int level;      /* the vector path (lt_cpu_level) */
 } rows_ctx;
 
 /* Copies element `from` of row x to element `to` of y (both of c->es bytes). */
@@ -67,8 +89,9 @@ static inline void put_elem(size_t es, char *y, int64_t to, const char *x, int64
   }
 }
 
-/* Reads a sorted row off into row r of the results: KEY(j) and POS(j) are the key and the
-   position at sorted place j (sk and si are what they read). */
+/* Reads one result of a sorted row (kthvalue, median, mode) off into row r of the results:
+   KEY(j) and POS(j) are the key and the position at sorted place j (sk and si are what they
+   read). sort and topk take emit_sorted. */
 #define EMIT_FN(NAME, KT, KEY, POS)                                                                \
   static void NAME(const rows_ctx *c, int64_t r, const char *x, const KT *sk,                      \
                    const uint32_t *si) {                                                           \
@@ -76,13 +99,8 @@ static inline void put_elem(size_t es, char *y, int64_t to, const char *x, int64
     char *v = c->vals ? c->vals + r * m * (int64_t)c->es : NULL;                                   \
     int64_t *ix = c->idx + r * m, at = 0;                                                          \
     (void)si;                                                                                      \
+    (void)m;                                                                                       \
     switch (c->kind) {                                                                             \
-      case K_SORT:                                                                                 \
-      case K_TOPK:                                                                                 \
-        for (int64_t j = 0; j < m; j++) ix[j] = (int64_t)POS(j) + c->base;                         \
-        if (v)                                                                                     \
-          for (int64_t j = 0; j < m; j++) put_elem(c->es, v, j, x, POS(j));                        \
-        return;                                                                                    \
       case K_KTH: at = c->k; break;                                                                \
       case K_MEDIAN:                                                                               \
         at = (n - 1) / 2;                                                                          \
@@ -139,13 +157,42 @@ EMIT_FN(emit_wide, uint64_t, W_KEY, W_POS)
 #define KEY_BF16 KEY_CASE
 #define KEY_CPX(E, T, b)
 
-static void load_keys(const rows_ctx *c, const char *x, uint64_t *k, uint32_t *ix) {
+/* Returns how many elements are -0.0 or NaN (lt_sort_simd.h; 0 for the dtypes it does not
+   take, whose values are always read back from x); range: the smallest and largest packed key,
+   when *has_range. */
+static int64_t load_keys(const rows_ctx *c, const char *x, uint64_t *k, uint32_t *ix,
+                         uint32_t range[2], int *has_range) {
   const int64_t n = c->n;
-  const uint64_t flip = !c->desc ? 0 : c->bits > 32 ? UINT64_MAX : ((uint64_t)1 << c->bits) - 1;
+  const uint64_t flip = c->flip;
+  *has_range = !ix && lt_sort_simd_takes(c->dt);
+  if (lt_sort_simd_takes(c->dt))
+    return ix ? lt_sort_keys64(c->level, c->dt, x, n, flip, k, ix)
+              : lt_sort_pack32(c->level, c->dt, x, n, (uint32_t)flip, k, range);
   switch (c->dt) {
     LT_DTYPES_BY_CATEGORY(KEY)
     default: break;
   }
+  return 0;
+}
+
+/* Reads sorted items off into row r of sort's or topk's results (the first c->m): positions,
+   and values decoded from the keys (special: load_keys' count) or read back from x. */
+static void emit_sorted(const rows_ctx *c, int64_t r, const char *x, const uint64_t *sk,
+                        const uint32_t *si, int64_t special) {
+  const int64_t m = c->m;
+  char *v = c->vals ? c->vals + r * m * (int64_t)c->es : NULL;
+  int64_t *ix = c->idx + r * m;
+  if (si)
+    lt_sort_positions32(c->level, si, m, c->base, ix);
+  else
+    lt_sort_positions(c->level, sk, m, c->base, ix);
+  if (!v) return;
+  if (!lt_sort_simd_takes(c->dt))
+    for (int64_t j = 0; j < m; j++) put_elem(c->es, v, j, x, si ? si[j] : (uint32_t)sk[j]);
+  else if (si)
+    lt_sort_values64(c->level, c->dt, sk, si, m, c->flip, special, x, v);
+  else
+    lt_sort_values32(c->level, c->dt, sk, m, (uint32_t)c->flip, special, x, v);
 }
 
 /* One pass of the radix sort: digit at shift of n items from src (and their positions, when
@@ -166,40 +213,178 @@ static void load_keys(const rows_ctx *c, const char *x, uint64_t *k, uint32_t *i
     }                                                     \
   } while (0)
 
+static int msd_buckets(const rows_ctx *c, uint64_t *src, uint64_t *scr, const uint32_t *ends,
+                       uint32_t nb, int into_scr);
+static int msd_next(const rows_ctx *c, uint64_t *src, uint64_t *scr, const uint32_t *ends,
+                    uint32_t nb, int into_scr, uint32_t *hist, int depth);
+static int msd_split(const rows_ctx *c, uint64_t *src, uint64_t *scr, int64_t n, int into_scr,
+                     int sig, uint32_t *hist, int depth);
+
+/* The longest run msd_sort hands to lt_sort_net. */
+static int64_t small_max(const rows_ctx *c) {
+  return c->level > LT_CPU_SCALAR ? LT_SORT_NET_MAX : INSERTION_MAX;
+}
+
+/* Sorts the n packed items src by a most-significant-digit radix sort, the result in src, or
+   in scr (scratch of n) when into_scr: the digit is the top bits of those where the keys
+   differ (range: the smallest and largest key, or NULL to find them), from 4 to 11 of them as
+   n grows (buckets of about 8 items), scattered stably into scr; each bucket is sorted the same
+   way with the arrays' roles swapped, or, when short, by the network (vector paths) or the
+   insertion sort (plain). hist: MSD_DEPTH x RADIX counters, one row per depth. Large runs at
+   depth 0 sort their buckets over the pool (msd_buckets). Returns nonzero when out of memory. */
+static int msd_sort(const rows_ctx *c, uint64_t *src, uint64_t *scr, int64_t n, int into_scr,
+                    const uint32_t *range, uint32_t *hist, int depth) {
+  if (n <= small_max(c)) {
+    lt_sort_net(c->level, src, into_scr ? scr : src, n);
+    return 0;
+  }
+  uint32_t lo, hi;
+  if (range)
+    lo = range[0], hi = range[1];
+  else
+    lt_sort_range(c->level, src, n, &lo, &hi);
+  if (lo == hi) { /* equal keys: the items are in position order already */
+    if (into_scr) memcpy(scr, src, (size_t)n * sizeof *src);
+    return 0;
+  }
+  int sig = 32, bits = 4;
+  while (!((lo ^ hi) >> (sig - 1))) sig--;
+  if (depth == 0 && n > MSD_WIDE_MAX && sig > 8)
+    return msd_split(c, src, scr, n, into_scr, sig, hist, depth);
+  while (bits < DIGIT && ((int64_t)1 << (bits + 3)) < n) bits++; /* buckets of about 8 items */
+  if (bits > sig) bits = sig;
+  const int shift = 32 + sig - bits;
+  const uint32_t mask = (1u << bits) - 1;
+  uint32_t *h = hist + depth * RADIX;
+  memset(h, 0, sizeof(uint32_t) << bits);
+  for (int64_t i = 0; i < n; i++) h[(src[i] >> shift) & mask]++;
+  uint32_t sum = 0;
+  for (uint32_t d = 0; d <= mask; d++) {
+    uint32_t cnt = h[d];
+    h[d] = sum;
+    sum += cnt;
+  }
+  for (int64_t i = 0; i < n; i++) scr[h[(src[i] >> shift) & mask]++] = src[i];
+  return msd_next(c, src, scr, h, mask + 1, into_scr, hist, depth);
+}
+
+/* After a scatter of src into nb buckets of scr (ends: the end of each): sorts each bucket, over
+   the pool at depth 0 for large runs. */
+static int msd_next(const rows_ctx *c, uint64_t *src, uint64_t *scr, const uint32_t *ends,
+                    uint32_t nb, int into_scr, uint32_t *hist, int depth) {
+  if (depth == 0 && ends[nb - 1] >= MSD_PAR_MIN && lt_pool_threads() > 1)
+    return msd_buckets(c, src, scr, ends, nb, into_scr);
+  for (uint32_t d = 0, off = 0; d < nb; d++) {
+    int64_t cnt = (int64_t)ends[d] - off;
+    if (msd_sort(c, scr + off, src + off, cnt, !into_scr, NULL, hist, depth + 1)) return 1;
+    off = ends[d];
+  }
+  return 0;
+}
+
+/* msd_sort's first step for rows too large for the cache: a histogram of the top 16 (at most
+   sig) bits where the keys differ, whose digits are grouped, in order, into 256 buckets of
+   about n / 256 items each (so that skewed keys, such as the exponents of floats in [0, 1),
+   still give buckets that fit the cache), then one scatter by group. */
+static int msd_split(const rows_ctx *c, uint64_t *src, uint64_t *scr, int64_t n, int into_scr,
+                     int sig, uint32_t *hist, int depth) {
+  const int bits = sig < 16 ? sig : 16, shift = 32 + sig - bits;
+  const uint32_t nd = 1u << bits, mask = nd - 1;
+  uint32_t *cnt = calloc(nd, sizeof *cnt);
+  uint8_t *group = malloc(nd);
+  if (!cnt || !group) {
+    free(cnt);
+    free(group);
+    return 1;
+  }
+  for (int64_t i = 0; i < n; i++) cnt[(src[i] >> shift) & mask]++;
+  /* a digit's group: 256 x the items before it / n; the largest key's digit (the last with
+     items) never in group 0, where the smallest key's is, so that every group is smaller than n */
+  uint32_t ends[256] = {0}, at[256], last = mask;
+  while (!cnt[last]) last--;
+  uint64_t before = 0;
+  for (uint32_t d = 0; d < nd; d++) {
+    uint32_t g = d > last ? 255 : (uint32_t)(before * 256 / (uint64_t)n);
+    group[d] = (uint8_t)(d == last && g == 0 ? 1 : g);
+    ends[group[d]] += cnt[d];
+    before += cnt[d];
+  }
+  for (uint32_t k = 0, sum = 0; k < 256; k++) {
+    at[k] = sum;
+    sum += ends[k];
+    ends[k] = sum;
+  }
+  for (int64_t i = 0; i < n; i++) scr[at[group[(src[i] >> shift) & mask]]++] = src[i];
+  free(cnt);
+  free(group);
+  return msd_next(c, src, scr, ends, 256, into_scr, hist, depth);
+}
+
+typedef struct {
+  const rows_ctx *c;
+  uint64_t *src, *scr;  /* msd_sort's arrays: the buckets lie in scr */
+  const uint32_t *ends; /* the end of each bucket */
+  int into_scr;
+} buckets_ctx;
+
+/* Buckets [lo, hi) of one msd_sort, with counters of its own. */
+static int buckets_piece(void *vb, int64_t lo, int64_t hi) {
+  const buckets_ctx *b = vb;
+  uint32_t *hist = malloc(sizeof(uint32_t) * RADIX * MSD_DEPTH);
+  if (!hist) return 1;
+  int rc = 0;
+  for (int64_t d = lo; d < hi && !rc; d++) {
+    uint32_t off = d ? b->ends[d - 1] : 0;
+    rc = msd_sort(b->c, b->scr + off, b->src + off, (int64_t)b->ends[d] - off, !b->into_scr, NULL,
+                  hist, 1);
+  }
+  free(hist);
+  return rc;
+}
+
+static int msd_buckets(const rows_ctx *c, uint64_t *src, uint64_t *scr, const uint32_t *ends,
+                       uint32_t nb, int into_scr) {
+  buckets_ctx b = {c, src, scr, ends, into_scr};
+  return lt_pool_run(nb, (nb + 63) / 64, buckets_piece, &b) >= 0;
+}
+
 /* Sorts row r: n keys in k (packed with their positions: ix NULL; else positions in ix) of
-   c->bits bits from bit lo of each item, tk and tix (NULL with ix) scratch of n, hist MAX_PASSES x
-   RADIX counters; reads the result off. Packed items compare whole, so the insertion sort is stable
-   either way. */
-static void sort_row(const rows_ctx *c, int64_t r, uint64_t *k, uint32_t *ix, uint64_t *tk,
-                     uint32_t *tix, uint32_t *hist) {
+   c->bits bits, tk and tix (NULL with ix) scratch of n, hist HIST_ROWS x RADIX counters; reads the
+   result off. Returns nonzero when out of memory. Packed items go through msd_sort; 64-bit keys
+   through an insertion sort (short rows) or an LSD radix sort, both stable. */
+static int sort_row(const rows_ctx *c, int64_t r, uint64_t *k, uint32_t *ix, uint64_t *tk,
+                    uint32_t *tix, uint32_t *hist) {
   const int64_t n = c->n;
   const char *x = c->x + r * n * (int64_t)c->es;
-  const int lo = ix ? 0 : 32;
-  load_keys(c, x, k, ix);
+  uint32_t range[2];
+  int has_range;
+  const int64_t special = load_keys(c, x, k, ix, range, &has_range);
   uint64_t *sk = k, *dk = tk;
   uint32_t *si = ix, *di = tix;
-  if (n < INSERTION_MAX) {
+  if (!ix) {
+    if (msd_sort(c, k, tk, n, 0, has_range ? range : NULL, hist, 0)) return 1;
+  } else if (n < INSERTION_MAX) {
     for (int64_t i = 1; i < n; i++) {
       uint64_t kv = k[i];
-      uint32_t iv = ix ? ix[i] : 0;
+      uint32_t iv = ix[i];
       int64_t j = i;
       for (; j > 0 && k[j - 1] > kv; j--) {
         k[j] = k[j - 1];
-        if (ix) ix[j] = ix[j - 1];
+        ix[j] = ix[j - 1];
       }
       k[j] = kv;
-      if (ix) ix[j] = iv;
+      ix[j] = iv;
     }
   } else {
     const int passes = (c->bits + DIGIT - 1) / DIGIT;
     memset(hist, 0, sizeof(uint32_t) * RADIX * (size_t)passes);
     for (int64_t i = 0; i < n; i++) {
-      uint64_t v = k[i] >> lo;
+      uint64_t v = k[i];
       for (int p = 0; p < passes; p++) hist[p * RADIX + ((v >> (p * DIGIT)) & (RADIX - 1))]++;
     }
     for (int p = 0; p < passes; p++) {
       uint32_t *h = hist + p * RADIX;
-      const int shift = lo + p * DIGIT;
+      const int shift = p * DIGIT;
       if (h[(sk[0] >> shift) & (RADIX - 1)] == (uint32_t)n) continue; /* one digit: skip */
       SCATTER(sk, dk, si, di, shift, h);
       uint64_t *t1 = sk;
@@ -210,10 +395,13 @@ static void sort_row(const rows_ctx *c, int64_t r, uint64_t *k, uint32_t *ix, ui
       di = t2;
     }
   }
-  if (ix)
+  if (c->kind == K_SORT || c->kind == K_TOPK)
+    emit_sorted(c, r, x, sk, si, special);
+  else if (ix)
     emit_wide(c, r, x, sk, si);
   else
     emit_packed(c, r, x, sk, NULL);
+  return 0;
 }
 
 /* One piece of rows [lo, hi), with scratch of its own. */
@@ -222,17 +410,17 @@ static int rows_piece(void *vc, int64_t lo, int64_t hi) {
   const int64_t n = c->n;
   const int wide = c->bits > 32;
   size_t nb = (size_t)n * (wide ? 2 * (8 + sizeof(uint32_t)) : 2 * 8);
-  size_t hb = n >= INSERTION_MAX ? sizeof(uint32_t) * RADIX * MAX_PASSES : 0;
+  size_t hb = n >= INSERTION_MAX ? sizeof(uint32_t) * RADIX * HIST_ROWS : 0;
   char *mem = malloc(nb + hb + 8);
   if (!mem) return 1;
   uint32_t *hist = (uint32_t *)mem; /* first: the arrays after it stay 8-byte aligned */
   uint64_t *k = (uint64_t *)(mem + hb), *tk = k + n;
   uint32_t *ix = (uint32_t *)(tk + n), *tix = ix + n;
-  for (int64_t r = lo; r < hi; r++) {
-    sort_row(c, r, k, wide ? ix : NULL, tk, wide ? tix : NULL, hist);
-  }
+  int rc = 0;
+  for (int64_t r = lo; r < hi && !rc; r++)
+    rc = sort_row(c, r, k, wide ? ix : NULL, tk, wide ? tix : NULL, hist);
   free(mem);
-  return 0;
+  return rc;
 }
 
 /* }====== */
@@ -274,9 +462,21 @@ static int along(const lt_tensor *t, int dim, int kind, int desc, int64_t k, int
     goto done;
   int64_t nrows = n ? lt_numel(rows) / n : 0;
   if (n && nrows && m) {
-    rows_ctx c = {
-        lt_data(rows), n,    m, t->dtype, lt_dtypes[t->dtype].size, lt_key_bits(t->dtype),
-        desc,          kind, k, base,     rv ? lt_data(rv) : NULL,  (int64_t *)lt_data(ri)};
+    rows_ctx c = {lt_data(rows),
+                  n,
+                  m,
+                  t->dtype,
+                  lt_dtypes[t->dtype].size,
+                  lt_key_bits(t->dtype),
+                  desc,
+                  kind,
+                  k,
+                  base,
+                  rv ? lt_data(rv) : NULL,
+                  (int64_t *)lt_data(ri),
+                  0,
+                  lt_cpu_level()};
+    if (desc) c.flip = c.bits > 32 ? UINT64_MAX : ((uint64_t)1 << c.bits) - 1;
     int64_t grain = lt_pool_grain(nrows, (double)n * (double)(c.es + 8) * 4);
     if (lt_pool_run(nrows, grain, rows_piece, &c) >= 0) {
       rc = lt_fail(err, LT_ENOMEM, "out of memory");
