@@ -84,18 +84,19 @@ static const bench_row rows[] = {
      "pil_encode(RGB, 'JPEG', quality=90)", BENCH_INFO},
 };
 static const bench_def bench = {
-    "bench_image",
-    lua_chunk,
-    py_code,
-    {"SIDE"},
-    {SIDE},
-    1,
-    rows,
-    sizeof rows / sizeof *rows,
-    {2, 5},
-    {1, 3},
-    "ltensor images against Pillow",
-    "the codecs are single-threaded in both; \"NumPy\" columns are Pillow's",
-    "png decode and encode >= 1.0x Pillow"};
+    .who = "bench_image",
+    .lua_chunk = lua_chunk,
+    .py_code = py_code,
+    .names = {"SIDE"},
+    .values = {SIDE},
+    .nvalues = 1,
+    .rows = rows,
+    .nrows = sizeof rows / sizeof *rows,
+    .rounds = {2, 5}, /* quick, full */
+    .calls = {1, 3},
+    .title = "ltensor images against Pillow",
+    .note = "the codecs are single-threaded in both; \"NumPy\" columns are Pillow's",
+    .goals = "png decode and encode >= 1.0x Pillow",
+};
 
 int main(int argc, char **argv) { return bench_rows_main(argc, argv, &bench); }
