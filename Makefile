@@ -179,7 +179,7 @@ drive: deps
 # A bench that fails is named and the others still run; the target fails after the table.
 BENCH_RECORD ?= $(abspath $(BUILD))/bench_record.tsv
 BENCHES = access exchange dlpack math compute index sort files dist random lapack nn_norm \
-          nn_conv nn_model image
+          nn_conv nn_model fft image
 bench: build
 	@: > "$(BENCH_RECORD)"
 	@failed=""; \

@@ -347,3 +347,17 @@ describe("lt.fft", function()
     end)
   end)
 end)
+
+describe("lt.fft under the memory budget", function()
+  it("charges a long transform's work buffers and names the function when they do not fit", function()
+    local x = lt.randn(1 << 20)
+    collectgarbage()
+    collectgarbage()
+    lt.config{ memory_limit = lt.config().memory_used + 12 * (1 << 20) }
+    local ok, err = pcall(lt.fft.rfft, x)
+    lt.config{ memory_limit = false }
+    assert.is_false(ok)
+    assert.truthy(tostring(err):find("fft.rfft: not enough memory", 1, true), err)
+    assert.equal(524289, lt.fft.rfft(x).shape[1])
+  end)
+end)

@@ -15,7 +15,8 @@
  * trimmed it to the size the kind reads. The result is a new contiguous tensor of the input's
  * shape but for dim.
  *
- * Calls lt_copy.c, lt_tensor.c, lt_pool.c. Called by lt_fft_api.c.
+ * Calls lt_fft_plan.c (plans, cached), lt_fft_kern.c (the butterflies per vector path),
+ * lt_copy.c, lt_tensor.c, lt_pool.c. Called by lt_fft_api.c.
  */
 #ifndef LT_FFT_H
 #define LT_FFT_H
