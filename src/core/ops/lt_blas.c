@@ -493,21 +493,32 @@ const char *lt_blas_core(void) {
   return corename ? corename() : NULL;
 }
 
-int lt_blas_knows_cpu(void) {
-  /* OpenBLAS's x86 kernel sets without AVX2 (its names, as openblas_get_corename gives them) */
-  static const char *const old[] = {"prescott",    "core2",     "penryn",     "dunnington",
-                                    "nehalem",     "atom",      "opteron",    "barcelona",
-                                    "bobcat",      "athlon",    "katmai",     "northwood",
-                                    "sandybridge", "bulldozer", "piledriver", "steamroller",
-                                    "excavator",   "banias",    "coppermine", NULL};
-  const char *core = lt_cpu_level() >= LT_CPU_AVX2 ? lt_blas_core() : NULL;
-  if (!core) return 1;
-  for (int i = 0; old[i]; i++) {
+/* Whether the core name is one of OpenBLAS's x86 kernel sets without AVX2 (as
+   openblas_get_corename spells them, any case; "opteron_sse3" as "opteron"). */
+static int old_core(const char *core) {
+  static const char *const old[] = {
+      "prescott",  "core2",      "penryn",      "dunnington", "nehalem",     "atom",   "opteron",
+      "barcelona", "bobcat",     "athlon",      "katmai",     "northwood",   "banias", "coppermine",
+      "bulldozer", "piledriver", "steamroller", "excavator",  "sandybridge", NULL};
+  for (int i = 0; core && old[i]; i++) {
     size_t n = strlen(old[i]), j = 0;
     while (j < n && core[j] && (core[j] | 0x20) == old[i][j]) j++;
-    if (j == n && (core[j] == 0 || (core[j] | 0x20) == '_')) return 0;
+    if (j == n && (core[j] == 0 || core[j] == '_')) return 1;
   }
-  return 1;
+  return 0;
+}
+
+/* The answer, asked once the BLAS is loaded (-1: not yet): a dlsym per product would cost, and
+   a fork under another thread's dlsym would leave the child's loader lock held. */
+static atomic_int knows_cpu = -1;
+
+int lt_blas_knows_cpu(void) {
+  int k = atomic_load_explicit(&knows_cpu, memory_order_relaxed);
+  if (k >= 0) return k;
+  if (!load()) return 1;
+  k = !(lt_cpu_level() >= LT_CPU_AVX2 && old_core(lt_blas_core()));
+  atomic_store_explicit(&knows_cpu, k, memory_order_relaxed);
+  return k;
 }
 
 int lt_blas_active(lt_dtype dt) {

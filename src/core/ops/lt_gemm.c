@@ -11,6 +11,7 @@
  */
 #include "lt_gemm.h"
 
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -146,6 +147,10 @@ typedef struct {
   kernel kr;
   const float *ap; /* packed A: na products of mpad x k values */
   int64_t mpad, kc, nb, nblk;
+  float *bufs;        /* nslots B buffers of bstride floats, 64-byte aligned, made by the caller */
+  atomic_char *taken; /* per slot: a piece is using it */
+  int nslots;
+  size_t bstride;
 } gemm_ctx;
 
 /* The tile of rows [r0, r0 + rows) and columns [j, j + cols) of C from the panels pa and pb. */
@@ -199,15 +204,26 @@ static void gemm_item(const gemm_ctx *c, int64_t it, float *bp) {
   }
 }
 
-/* B buffers are aligned to 64 bytes by hand (C11's aligned_alloc is missing on Windows). */
+/* A piece takes a free B buffer of the caller's slots (as many as threads can run pieces at
+   once, so one is always free), and mallocs only when none is: no allocation per piece, where
+   a malloc under way in a thread when another forks can leave a sanitizer's allocator locked in
+   the child. B buffers are aligned to 64 bytes by hand (C11's aligned_alloc is missing on
+   Windows). */
 static int gemm_piece(void *ctx, int64_t lo, int64_t hi) {
-  const gemm_ctx *c = ctx;
-  size_t nbp = (size_t)(c->nb + c->kr.nr) * (size_t)c->kc;
-  char *raw = malloc(nbp * sizeof(float) + 64);
-  if (!raw) return 1;
-  float *bp = (float *)(raw + (64 - (uintptr_t)raw % 64) % 64);
+  gemm_ctx *c = ctx;
+  int slot = 0;
+  while (slot < c->nslots && atomic_exchange(&c->taken[slot], 1)) slot++;
+  char *raw = NULL;
+  float *bp = slot < c->nslots ? c->bufs + (size_t)slot * c->bstride : NULL;
+  if (!bp) {
+    if (!(raw = malloc(c->bstride * sizeof(float) + 64))) return 1;
+    bp = (float *)(void *)(raw + (64 - (uintptr_t)raw % 64) % 64);
+  }
   for (int64_t it = lo; it < hi; it++) gemm_item(c, it, bp);
-  free(raw);
+  if (raw)
+    free(raw);
+  else
+    atomic_store(&c->taken[slot], 0);
   return 0;
 }
 
@@ -288,8 +304,21 @@ int lt_gemm_f32(const lt_gemm_f32_args *g, lt_error *err) {
   int64_t items = g->batch * c.nblk;
   /* below about 2 Mflop a job costs more than it gains: one piece on this thread */
   double flops = 2.0 * (double)g->batch * (double)g->m * (double)g->n * (double)g->k;
-  if (lt_pool_run(items, flops < 2e6 ? items : 1, gemm_piece, &c) >= 0)
-    rc = lt_fail_nomem(err, (size_t)(c.nb + c.kr.nr) * (size_t)c.kc * sizeof(float));
+  int64_t grain = flops < 2e6 ? items : 1, slots = lt_pool_threads();
+  c.nslots = (int)(items / grain < slots ? items / grain : slots);
+  c.bstride = ((size_t)(c.nb + c.kr.nr) * (size_t)c.kc + 15) / 16 * 16; /* 64-byte multiples */
+  size_t bytes = c.bstride * sizeof(float) * (size_t)c.nslots;
+  char *raw = malloc(bytes + 64 + (size_t)c.nslots);
+  if (!raw) {
+    free(ap);
+    return lt_fail_nomem(err, bytes);
+  }
+  c.bufs = (float *)(void *)(raw + (64 - (uintptr_t)raw % 64) % 64);
+  c.taken = (atomic_char *)(void *)((char *)c.bufs + bytes);
+  for (int i = 0; i < c.nslots; i++) atomic_init(&c.taken[i], 0);
+  if (lt_pool_run(items, grain, gemm_piece, &c) >= 0)
+    rc = lt_fail_nomem(err, c.bstride * sizeof(float));
+  free(raw);
   free(ap);
   return rc;
 }
