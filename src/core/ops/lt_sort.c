@@ -348,6 +348,66 @@ static int msd_buckets(const rows_ctx *c, uint64_t *src, uint64_t *scr, const ui
   return lt_pool_run(nb, (nb + 63) / 64, buckets_piece, &b) >= 0;
 }
 
+/* topk and kthvalue of rows of at least SELECT_MIN items pick their m smallest packed items
+   (select_smallest) before sorting, when m is at most a SELECT_FRAC-th of the row. */
+#define SELECT_MIN 2048
+#define SELECT_FRAC 4
+#define SELECT_BITS 11
+
+/* How many items row sorts of c pick by select_smallest (0: none, a full sort): packed items
+   (keys of at most 32 bits), topk or kthvalue, a long row and few results. */
+static int64_t select_count(const rows_ctx *c) {
+  const int64_t m = c->kind == K_KTH ? c->k + 1 : c->m;
+  return c->bits <= 32 && (c->kind == K_TOPK || c->kind == K_KTH) && c->n >= SELECT_MIN &&
+                 m * SELECT_FRAC <= c->n
+             ? m
+             : 0;
+}
+
+/* Moves the m smallest (1 <= m < n) of the n distinct packed items a into out (any order):
+   a radix select. Each round counts the top SELECT_BITS bits of those where the candidates
+   differ, takes every candidate whose digit is below the digit of the m-th smallest, and keeps
+   those with that digit (compacted in place in a) as the candidates of the next round, until
+   no more remain than are still wanted. The set is the first m of the full sort's order (the
+   items are distinct), so the sorted result equals the full sort's. range (or NULL): the
+   smallest and largest key, which spare the first round its search for the bits that differ.
+   h: 1 << SELECT_BITS counters. */
+static void select_smallest(uint64_t *a, int64_t n, int64_t m, const uint32_t *range, uint64_t *out,
+                            uint32_t *h) {
+  int64_t taken = 0;
+  while (taken < m && n > m - taken) {
+    const int64_t need = m - taken;
+    uint64_t lo = a[0], hi = a[0];
+    if (range) { /* hi above every item: the bits above the top one of lo ^ hi are all equal */
+      lo = (uint64_t)range[0] << 32;
+      hi = (uint64_t)range[1] << 32 | UINT32_MAX;
+      range = NULL;
+    } else {
+      for (int64_t i = 1; i < n; i++) {
+        lo = a[i] < lo ? a[i] : lo;
+        hi = a[i] > hi ? a[i] : hi;
+      }
+    }
+    int sig = 64; /* n >= 2 distinct items: lo < hi */
+    while (!((lo ^ hi) >> (sig - 1))) sig--;
+    const int bits = sig < SELECT_BITS ? sig : SELECT_BITS, shift = sig - bits;
+    const uint32_t mask = (1u << bits) - 1;
+    memset(h, 0, sizeof(uint32_t) << bits);
+    for (int64_t i = 0; i < n; i++) h[(a[i] >> shift) & mask]++;
+    uint32_t cut = 0;
+    for (int64_t before = 0; before + h[cut] < need; cut++) before += h[cut];
+    int64_t kept = 0;
+    for (int64_t i = 0; i < n; i++) {
+      const uint64_t v = a[i];
+      const uint32_t d = (uint32_t)(v >> shift) & mask;
+      if (d < cut) out[taken++] = v;
+      if (d == cut) a[kept++] = v;
+    }
+    n = kept;
+  }
+  if (taken < m) memcpy(out + taken, a, (size_t)(m - taken) * sizeof *a);
+}
+
 /* Sorts row r: n keys in k (packed with their positions: ix NULL; else positions in ix) of
    c->bits bits, tk and tix (NULL with ix) scratch of n, hist HIST_ROWS x RADIX counters; reads the
    result off. Returns nonzero when out of memory. Packed items go through msd_sort; 64-bit keys
@@ -361,7 +421,12 @@ static int sort_row(const rows_ctx *c, int64_t r, uint64_t *k, uint32_t *ix, uin
   const int64_t special = load_keys(c, x, k, ix, range, &has_range);
   uint64_t *sk = k, *dk = tk;
   uint32_t *si = ix, *di = tix;
-  if (!ix) {
+  const int64_t m = ix ? 0 : select_count(c);
+  if (m) { /* the m smallest into tk, sorted there */
+    select_smallest(k, n, m, has_range ? range : NULL, tk, hist);
+    if (msd_sort(c, tk, k, m, 0, NULL, hist, 0)) return 1;
+    sk = tk;
+  } else if (!ix) {
     if (msd_sort(c, k, tk, n, 0, has_range ? range : NULL, hist, 0)) return 1;
   } else if (n < INSERTION_MAX) {
     for (int64_t i = 1; i < n; i++) {
