@@ -13,7 +13,10 @@
  * one, below INSERTION_MAX there). 64-bit keys keep their positions in a second array and take an
  * insertion sort for short rows, else an LSD radix sort on 11-bit digits (6 passes; a pass whose
  * digit is the same for every key is skipped), all digit histograms counted in one sweep: stable
- * by construction. The vector path is lt_cpu_level()'s, read once per call. The kinds read the
+ * by construction. topk and kthvalue of packed rows of at least 2048 items wanting at most a
+ * quarter of them first pick their k smallest items by a radix select (select_smallest), then
+ * sort only those: the same first k as the full sort (the items are distinct).
+ * The vector path is lt_cpu_level()'s, read once per call. The kinds read the
  * sorted pairs off: all of them (sort), the first k (topk), one (kthvalue, median), the longest run
  * (mode); sort and topk through lt_sort_simd.c's read-off loops (values decoded from the keys).
  * Rows run in parallel over the pool (lt_pool_run), each piece with its own scratch.
