@@ -393,6 +393,95 @@ static inline int bench_rows_main(int argc, char **argv, const bench_def *d) {
 }
 
 /* }====== */
+
+/* {====== rows of ours against torch ======
+ *
+ * What bench_nn_norm, bench_nn_conv and bench_nn_model share: a row is one case, a function of
+ * the Lua chunk's table and a function of Python's __main__ of the same name, each taking the
+ * number of calls. bench_torch_run times every row at 1 thread and at ltensor's default count
+ * (torch.set_num_threads set to the same), interleaved with the others, one loop per round,
+ * and keeps each best round by the wall clock; bench_torch_report prints the table (ratio =
+ * torch's time / ours), records every row (bench_record) and says whether every goal was met. */
+
+typedef struct {
+  const char *label, *fn; /* fn: the Lua chunk's and Python's loop of the case */
+  double goal;            /* at 1 thread and at the default count, or BENCH_INFO */
+  long calls;             /* a loop's calls (full mode; quick mode a quarter) */
+} bench_torch_row;
+
+/* The best time per call in ns of row r at thread count t (0: one thread, 1: the default). */
+typedef struct {
+  double ours[BENCH_MAX_ROWS][2], torch[BENCH_MAX_ROWS][2];
+  int counts[2];
+} bench_torch_times;
+
+/* Sets ltensor's and torch's thread counts; 0, or -1 (reported). */
+static inline int bench_torch_threads(const char *who, int n) {
+  char code[64];
+  ltensor_set_num_threads(n);
+  snprintf(code, sizeof code, "torch.set_num_threads(%d)\n", n);
+  PyObject *r = PyRun_String(code, Py_file_input, G, G);
+  return bench_py_done(r, 0, who, "set_num_threads") < 0 ? -1 : 0;
+}
+
+/* Times rows[0..n) (see above) into t; 0, or -1 when a case failed. */
+static inline int bench_torch_run(lua_State *L, int ref, const char *who,
+                                  const bench_torch_row *rows, int n, int quick, int rounds,
+                                  bench_torch_times *t) {
+  t->counts[0] = 1, t->counts[1] = ltensor_get_num_threads();
+  if (n > BENCH_MAX_ROWS) return -1;
+  for (int round = 0; round < rounds; round++)
+    for (int c = 0; c < 2; c++) {
+      if (bench_torch_threads(who, t->counts[c]) < 0) return -1;
+      for (int r = 0; r < n; r++) {
+        long calls = quick ? (rows[r].calls + 3) / 4 : rows[r].calls;
+        double o = bench_lua_case(L, ref, who, rows[r].fn, calls);
+        double p = bench_py_case(who, rows[r].fn, calls);
+        if (o < 0 || p < 0) return -1;
+        o /= (double)calls, p /= (double)calls;
+        if (round == 0 || o < t->ours[r][c]) t->ours[r][c] = o;
+        if (round == 0 || p < t->torch[r][c]) t->torch[r][c] = p;
+      }
+    }
+  return bench_torch_threads(who, t->counts[1]);
+}
+
+/* Prints the table of rows[0..n) (ms per call), records each row at both counts under `who`,
+   and appends "<fn> <ratio>x@1 <ratio>x@def" of each row with a goal to summary (size ns).
+   Returns whether every goal was met. */
+static inline int bench_torch_report(const char *who, const bench_torch_row *rows, int n,
+                                     const bench_torch_times *t, char *summary, size_t ns) {
+  int width = 4, pass = 1;
+  for (int r = 0; r < n; r++)
+    if ((int)strlen(rows[r].label) > width) width = (int)strlen(rows[r].label);
+  printf("%-*s %9s %9s %8s %9s %9s %9s %6s\n", width, "case", "ours@1", "torch@1", "ratio@1",
+         "ours@def", "torch@def", "ratio@def", "goal");
+  if (ns) summary[0] = 0;
+  for (int r = 0; r < n; r++) {
+    const bench_torch_row *w = &rows[r];
+    double r1 = t->torch[r][0] / t->ours[r][0], rd = t->torch[r][1] / t->ours[r][1];
+    int ok = !w->goal || (r1 >= w->goal && rd >= w->goal);
+    pass = pass && ok;
+    char goal[16];
+    snprintf(goal, sizeof goal, w->goal ? "%.1fx" : "-", w->goal);
+    printf("%-*s %9.3f %9.3f %7.2fx %9.3f %9.3f %8.2fx %6s %s\n", width, w->label,
+           t->ours[r][0] / 1e6, t->torch[r][0] / 1e6, r1, t->ours[r][1] / 1e6, t->torch[r][1] / 1e6,
+           rd, goal,
+           !w->goal ? "(information)"
+           : ok     ? "PASS"
+                    : "MISS");
+    for (int c = 0; c < 2; c++)
+      bench_record(bench_short_name(who), w->label, t->counts[c], t->ours[r][c], t->torch[r][c],
+                   "torch", c ? rd : r1, w->goal ? ">=" : "", w->goal);
+    if (w->goal && ns) {
+      size_t len = strlen(summary);
+      snprintf(summary + len, ns - len, "%s%s %.2fx@1 %.2fx@def", len ? ", " : "", w->fn, r1, rd);
+    }
+  }
+  return pass;
+}
+
+/* }====== */
 #endif
 
 #endif

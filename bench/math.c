@@ -10,7 +10,14 @@
  *          c2:copy_(a2:t())   local r <close> = ia & ib   local r <close> = ia << 1
  *   NumPy  c.fill(1.5)   np.copyto(c, a)   r = a + b   c += b   r = a * np.float32(0.5)
  *          a.sum()   r = a2.sum(axis=1)   np.copyto(c2, a2.T)   r = ia & ib   r = ia << 1
- * (ia, ib: int32 tensors of 64 MiB, 0, 1, 2, ... and 0x5a5a everywhere)
+ * (ia, ib: int32 tensors of 64 MiB, 0, 1, 2, ... and 0x5a5a everywhere), and the vector math:
+ *   ours   local r <close> = xf:exp()  (log of pf, sin, tanh; exp and log of xd, pd: float64)
+ *   NumPy  r = np.exp(xf)  ...
+ * (xf uniform in [-10, 10), pf in [1e-3, 100); xd, pd: float64), whose goal (>= 1.0x NumPy) is
+ * at 1 thread, NumPy's count. Then each vector path's kernel of lt_vmath (plain, AVX2,
+ * AVX-512, up to the processor's) called from C at 1 thread on 16M elements: exp, log, sin,
+ * tanh of float32 and exp of float64, AVX-512 against AVX2 (exp float32's goal: >= 1.2x).
+ * Every row goes to bench_record (bench.h) at 1 thread and at the default count.
  *
  * Every ltensor operation runs twice per round: at 1 thread and at the default count
  * (lt.get_num_threads() at start: the cores this process may use, or LTENSOR_NUM_THREADS), set
@@ -48,6 +55,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "../src/core/simd/lt_cpu.h"
+#include "../src/core/simd/lt_vmath.h"
 #include "bench.h"
 #include "ltensor.h"
 
@@ -56,6 +65,8 @@
 #define NBYTES (NELEM * 4)  /* 64 MiB */
 #define NP_GOAL 1.3         /* ours at the default count / NumPy, in bandwidth */
 #define TRANSPOSE_GOAL 3.0  /* the transposed copy: ours / NumPy */
+#define VM_GOAL 1.0         /* the vector math: ours at 1 thread / NumPy */
+#define PATH_GOAL 1.2       /* exp float32 on the AVX-512 path / on the AVX2 path, 1 thread */
 
 /* {====== the Lua side ====== */
 
@@ -87,6 +98,16 @@ static const char lua_chunk[] =
     "function B.sum(n, th) T(th); local s; for _ = 1, n do s = a:sum() end; return s end\n"
     "function B.sum2(n, th) T(th); for _ = 1, n do local r <close> = a2:sum(2) end end\n"
     "function B.transpose(n, th) T(th); for _ = 1, n do c2:copy_(a2:t()) end end\n"
+    "-- the vector math: x in [-10, 10), p in [1e-3, 100)\n"
+    "lt.manual_seed(7)\n"
+    "local xf = lt.rand(N, {dtype = 'float32'}):mul(20):sub(10)\n"
+    "local pf = lt.rand(N, {dtype = 'float32'}):mul(100):add(1e-3)\n"
+    "local xd, pd = xf:to('float64'), pf:to('float64')\n"
+    "local function V(t, f) return function(n, th) T(th)\n"
+    "  for _ = 1, n do local r <close> = t[f](t) end end end\n"
+    "B.exp32, B.log32, B.sin32, B.tanh32 = V(xf, 'exp'), V(pf, 'log'), V(xf, 'sin'), V(xf, "
+    "'tanh')\n"
+    "B.exp64, B.log64 = V(xd, 'exp'), V(pd, 'log')\n"
     "-- each operation once at each count, its result checked at a few places\n"
     "local function eq(x, y, what) assert(x == y, what .. ': ' .. x .. ' ~= ' .. y) end\n"
     "local function f32(x) return (string.unpack('f', string.pack('f', x))) end\n"
@@ -203,6 +224,18 @@ static const char py_code[] = /* run after import sys, numpy as np */
     "def np_sum2(n):\n"
     "    for _ in range(n): r = a2.sum(axis=1)\n"
     "    return r\n"
+    "rng = np.random.default_rng(7)\n"
+    "xf = (rng.random(N, dtype=np.float32) * 20 - 10).astype(np.float32)\n"
+    "pf = (rng.random(N, dtype=np.float32) * 100 + np.float32(1e-3)).astype(np.float32)\n"
+    "xd, pd = xf.astype(np.float64), pf.astype(np.float64)\n"
+    "def vm(f, x):\n"
+    "    def run(n):\n"
+    "        for _ in range(n): r = f(x)\n"
+    "        return r\n"
+    "    return run\n"
+    "np_exp32, np_log32, np_sin32, np_tanh32 = vm(np.exp, xf), vm(np.log, pf), vm(np.sin, xf), "
+    "vm(np.tanh, xf)\n"
+    "np_exp64, np_log64 = vm(np.exp, xd), vm(np.log, pd)\n"
     "def np_transpose(n):\n"
     "    for _ in range(n): np.copyto(c2, a2.T)\n"
     "probes = np.array([0, 1, 4096, 123456, N // 2 + 2, N - 2, N - 1])\n"
@@ -293,13 +326,14 @@ typedef struct {
   int np_slow;                     /* NumPy runs a quarter of the calls per loop (at least 1) */
   double best[3];                  /* best loop time (ns): ours at 1, at the default, NumPy */
   long calls[3];
+  int one; /* the goal holds at 1 thread (the vector math: NumPy's runs on one) */
 } op;
 
 static op ops[] = {
-    {"fill_", "c:fill_(1.5)", "c.fill(1.5)", "fill", "np_fill", 1, NP_GOAL, 0, {0}, {0}},
-    {"copy_", "c:copy_(a)", "np.copyto(c, a)", "copy", "np_copy", 2, NP_GOAL, 0, {0}, {0}},
-    {"add", "local r <close> = a:add(b)", "r = a + b", "add", "np_add", 3, NP_GOAL, 0, {0}, {0}},
-    {"add_", "c:add_(b)", "c += b", "add_", "np_iadd", 3, NP_GOAL, 0, {0}, {0}},
+    {"fill_", "c:fill_(1.5)", "c.fill(1.5)", "fill", "np_fill", 1, NP_GOAL, 0, {0}, {0}, 0},
+    {"copy_", "c:copy_(a)", "np.copyto(c, a)", "copy", "np_copy", 2, NP_GOAL, 0, {0}, {0}, 0},
+    {"add", "local r <close> = a:add(b)", "r = a + b", "add", "np_add", 3, NP_GOAL, 0, {0}, {0}, 0},
+    {"add_", "c:add_(b)", "c += b", "add_", "np_iadd", 3, NP_GOAL, 0, {0}, {0}, 0},
     {"mul",
      "local r <close> = a:mul(0.5)",
      "r = a * np.float32(0.5)",
@@ -309,7 +343,8 @@ static op ops[] = {
      NP_GOAL,
      0,
      {0},
-     {0}},
+     {0},
+     0},
     {"a & b",
      "local r <close> = ia & ib",
      "r = ia & ib",
@@ -319,7 +354,8 @@ static op ops[] = {
      NP_GOAL,
      0,
      {0},
-     {0}},
+     {0},
+     0},
     {"a << 1",
      "local r <close> = ia << 1",
      "r = ia << 1",
@@ -329,8 +365,9 @@ static op ops[] = {
      NP_GOAL,
      0,
      {0},
-     {0}},
-    {"sum", "a:sum()", "a.sum()", "sum", "np_sum", 1, NP_GOAL, 0, {0}, {0}},
+     {0},
+     0},
+    {"sum", "a:sum()", "a.sum()", "sum", "np_sum", 1, NP_GOAL, 0, {0}, {0}, 0},
     {"sum(2)",
      "local r <close> = a2:sum(2)",
      "a2.sum(axis=1)",
@@ -340,7 +377,8 @@ static op ops[] = {
      NP_GOAL,
      0,
      {0},
-     {0}},
+     {0},
+     0},
     {"transposed copy",
      "c2:copy_(a2:t())",
      "np.copyto(c2, a2.T)",
@@ -350,9 +388,156 @@ static op ops[] = {
      TRANSPOSE_GOAL,
      1,
      {0},
-     {0}},
+     {0},
+     0},
+    {"exp f32",
+     "local r <close> = xf:exp()",
+     "r = np.exp(xf)",
+     "exp32",
+     "np_exp32",
+     2,
+     VM_GOAL,
+     0,
+     {0},
+     {0},
+     1},
+    {"log f32",
+     "local r <close> = pf:log()",
+     "r = np.log(pf)",
+     "log32",
+     "np_log32",
+     2,
+     VM_GOAL,
+     0,
+     {0},
+     {0},
+     1},
+    {"sin f32",
+     "local r <close> = xf:sin()",
+     "r = np.sin(xf)",
+     "sin32",
+     "np_sin32",
+     2,
+     VM_GOAL,
+     0,
+     {0},
+     {0},
+     1},
+    {"tanh f32",
+     "local r <close> = xf:tanh()",
+     "r = np.tanh(xf)",
+     "tanh32",
+     "np_tanh32",
+     2,
+     VM_GOAL,
+     0,
+     {0},
+     {0},
+     1},
+    {"exp f64",
+     "local r <close> = xd:exp()",
+     "r = np.exp(xd)",
+     "exp64",
+     "np_exp64",
+     4,
+     VM_GOAL,
+     0,
+     {0},
+     {0},
+     1},
+    {"log f64",
+     "local r <close> = pd:log()",
+     "r = np.log(pd)",
+     "log64",
+     "np_log64",
+     4,
+     VM_GOAL,
+     0,
+     {0},
+     {0},
+     1},
 };
 #define NOPS ((int)(sizeof ops / sizeof ops[0]))
+
+/* }====== */
+
+/* {====== the vector paths ====== */
+
+/* Each vector path's kernel of lt_vmath (lt_vmath_f32_path: whatever LTENSOR_SIMD says) on 16M
+   elements at 1 thread, called from C, interleaved, best of `rounds`: exp, log, sin and tanh of
+   float32 and exp of float64, on the data of the rows above (x in [-10, 10), p in [1e-3,
+   100); log here on 5 x + 50.001). exp float32's AVX-512 time against its AVX2 time is a goal
+   (PATH_GOAL); the rest is information. Returns whether the goal holds (or the processor has no
+   AVX-512). */
+static int paths_report(int rounds) {
+  static const char *const f32[] = {"exp", "log", "sin", "tanh"};
+  enum { NF = 5 }; /* the four above, then exp float64 */
+  int top = lt_cpu_level_max();
+  float *xf = malloc((size_t)NBYTES), *pf = malloc((size_t)NBYTES), *yf = malloc((size_t)NBYTES);
+  double *xd = malloc((size_t)NBYTES * 2), *yd = malloc((size_t)NBYTES * 2);
+  int pass = xf && pf && yf && xd && yd;
+  if (!pass) {
+    fprintf(stderr, "bench_math: no memory for the vector paths\n");
+    goto done;
+  }
+  uint64_t st = 7;
+  for (int64_t i = 0; i < NELEM; i++) {
+    st = st * 6364136223846793005u + 1442695040888963407u;
+    xf[i] = (float)((double)(st >> 40) * 0x1p-24 * 20 - 10);
+    pf[i] = xf[i] * 5 + 50.001f;
+    xd[i] = xf[i];
+  }
+  double best[NF][3] = {{0}};
+  for (int round = 1; round <= rounds; round++)
+    for (int f = 0; f < NF; f++)
+      for (int l = LT_CPU_SCALAR; l <= top; l++) {
+        double t0 = bench_now_ns();
+        if (f < 4)
+          lt_vmath_f32_path(f32[f], l)(yf, f == 1 ? pf : xf, NELEM);
+        else
+          lt_vmath_f64_path("exp", l)(yd, xd, NELEM);
+        double dt = bench_now_ns() - t0;
+        if (round == 1 || dt < best[f][l]) best[f][l] = dt;
+      }
+  printf(
+      "\nthe vector paths, lt_vmath from C at 1 thread on %lld elements, best of %d rounds "
+      "(ms; LTENSOR_SIMD does not apply here; the processor's widest: %s)\n",
+      NELEM, rounds, lt_cpu_level_name(top));
+  printf("%-10s %10s %10s %10s %14s\n", "function", "scalar", "avx2", "avx512", "avx512/avx2");
+  for (int f = 0; f < NF; f++) {
+    char label[64];
+    snprintf(label, sizeof label, "%s %s", f < 4 ? f32[f] : "exp", f < 4 ? "f32" : "f64");
+    printf("%-10s", label);
+    for (int l = LT_CPU_SCALAR; l <= LT_CPU_AVX512; l++)
+      if (l <= top)
+        printf(" %10.2f", best[f][l] / 1e6);
+      else
+        printf(" %10s", "-");
+    if (top >= LT_CPU_AVX512) {
+      double r = best[f][LT_CPU_AVX2] / best[f][LT_CPU_AVX512];
+      int goal = f == 0;
+      printf(" %13.2fx%s\n", r, goal ? (r >= PATH_GOAL ? "  PASS" : "  MISS") : "");
+      snprintf(label, sizeof label, "%s %s, avx512 path vs avx2", f < 4 ? f32[f] : "exp",
+               f < 4 ? "f32" : "f64");
+      bench_record("bench_math", label, 1, best[f][LT_CPU_AVX512] / 1e6, best[f][LT_CPU_AVX2] / 1e6,
+                   "avx2 path", r, goal ? ">=" : "", PATH_GOAL);
+      if (goal) pass = r >= PATH_GOAL;
+    } else {
+      printf("\n");
+    }
+  }
+  printf("exp float32, the AVX-512 path against the AVX2 path (goal >= %.1fx): %s\n", PATH_GOAL,
+         top < LT_CPU_AVX512 ? "no AVX-512 here"
+         : pass              ? "PASS"
+                             : "MISS");
+done:
+  free(xf);
+  free(pf);
+  free(yf);
+  free(xd);
+  free(yd);
+  return pass;
+}
 
 /* }====== */
 
@@ -402,6 +587,7 @@ int main(int argc, char **argv) {
   double gb = (double)NBYTES / 1e9;
   printf("C floor, 1 thread: memset %.2f GB/s, memcpy %.2f GB/s\n",
          gb * (double)n / floor_best[0] * 1e9, 2 * gb * (double)n / floor_best[1] * 1e9);
+  printf("(/NumPy: at the default count; the vector math's rows (f32, f64) at 1 thread)\n");
   printf("%-16s %-30s %8s %8s %8s %8s %8s %7s %6s  %s\n", "op", "ours", "ms@1", "ms@def",
          "GB/s@def", "NumPy ms", "/NumPy", "def/1", "goal", "verdict");
   int pass = 1;
@@ -410,8 +596,12 @@ int main(int argc, char **argv) {
     const op *o = &ops[i];
     double ms[3];
     for (int w = 0; w < 3; w++) ms[w] = o->best[w] / 1e6 / (double)o->calls[w];
-    double vs_np = ms[2] / ms[1], speedup = ms[0] / ms[1];
+    double vs_np = ms[2] / ms[o->one ? 0 : 1], speedup = ms[0] / ms[1];
     int ok = vs_np >= o->goal;
+    bench_record("bench_math", o->name, 1, ms[0], ms[2], "NumPy", ms[2] / ms[0], o->one ? ">=" : "",
+                 o->goal);
+    bench_record("bench_math", o->name, threads, ms[1], ms[2], "NumPy", ms[2] / ms[1],
+                 o->one ? "" : ">=", o->goal);
     pass = pass && ok;
     printf("%-16s %-30s %8.2f %8.2f %8.2f %8.2f %7.2fx %6.2fx %5.1fx  %s\n", o->name, o->ours,
            ms[0], ms[1], o->moved * gb / ms[1] * 1e3, ms[2], vs_np, speedup, o->goal,
@@ -421,8 +611,11 @@ int main(int argc, char **argv) {
   }
   printf("NumPy rows: %s\n", ops[0].numpy);
   for (int i = 1; i < NOPS; i++) printf("            %s\n", ops[i].numpy);
-  printf("against NumPy at %d threads (goal %.1fx, transposed copy %.1fx): %s (%s)\n", threads,
-         NP_GOAL, TRANSPOSE_GOAL, pass ? "PASS" : "MISS", summary);
+  printf(
+      "against NumPy at %d threads (goal %.1fx, transposed copy %.1fx; the vector math at 1 "
+      "thread, %.1fx): %s (%s)\n",
+      threads, NP_GOAL, TRANSPOSE_GOAL, VM_GOAL, pass ? "PASS" : "MISS", summary);
+  pass = paths_report(quick ? 3 : 9) && pass;
   printf("(%.1f s, %.1f s of it setting up and checking)\n", (bench_now_ns() - t_start) / 1e9,
          (t_setup - t_start) / 1e9);
   fflush(stdout);

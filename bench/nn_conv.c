@@ -16,10 +16,11 @@
  * torch.set_num_threads(1)) and at ltensor's default count (torch set to the same), interleaved
  * with the others, one loop per round; each keeps its best round (wall clock). Ratio = torch's
  * time / ours (above 1: ltensor is faster). torch's CPU convolutions run oneDNN's (mkldnn) JIT
- * kernels; ours run im2col and the BLAS's sgemm, so the conv2d ratio follows the BLAS: an
- * OpenBLAS that does not recognize the CPU (a hypervisor hiding its model: "Core: Prescott" with
- * OPENBLAS_VERBOSE=2) runs its SSE3 kernels, several times slower than its AVX-512 ones
- * (OPENBLAS_CORETYPE=SkylakeX where the CPU has AVX-512).
+ * kernels; ours run im2col or Winograd's transforms and, in float32 on an AVX2 or AVX-512
+ * processor, ltensor's own packed product (lt_gemm.h; the first line of the report names its
+ * path), else the BLAS's sgemm: an OpenBLAS that does not recognize the CPU (a hypervisor
+ * hiding its model: "core Prescott" in that line) runs its SSE3 kernels, several times slower
+ * than its AVX-512 ones.
  *
  * Usage: bench_nn_conv
  * Env:   LTENSOR_BENCH_QUICK=1   fewer calls and rounds (a few seconds)
@@ -36,6 +37,7 @@
 
 #include "bench.h"
 #include "lt_blas.h" /* the core's: which OpenBLAS kernels run (bench/CMakeLists.txt) */
+#include "lt_cpu.h"  /* the core's: the path of its own product */
 #include "ltensor.h"
 
 static const char lua_chunk[] =
@@ -98,13 +100,7 @@ static const char py_code[] = /* after import sys, numpy as np */
     "def transposed(n):\n"
     "    for _ in range(n): r = F.conv_transpose2d(xt, wt, None, 2)\n";
 
-typedef struct {
-  const char *label, *fn; /* fn: the Lua chunk's and Python's loop of the case */
-  double goal;            /* BENCH_INFO: none */
-  long calls;             /* a loop's calls (full mode; quick mode a quarter) */
-} nn_row;
-
-static const nn_row rows[] = {
+static const bench_torch_row rows[] = {
     {"conv2d 1x64x56x56 * 64x64x3x3 pad 1", "conv", 0.8, 40},
     {"max_pool2d 2x2 of 1x64x112x112", "maxpool", 1.0, 100},
     {"avg_pool2d 2x2 of 1x64x112x112", "avgpool", BENCH_INFO, 100},
@@ -114,14 +110,6 @@ static const nn_row rows[] = {
 };
 #define NROWS ((int)(sizeof rows / sizeof *rows))
 
-/* Sets torch's thread count. */
-static int torch_threads(int n) {
-  char code[64];
-  snprintf(code, sizeof code, "torch.set_num_threads(%d)", n);
-  PyObject *r = PyRun_String(code, Py_file_input, G, G);
-  return bench_py_done(r, 0, "bench_nn_conv", "set_num_threads") >= 0;
-}
-
 int main(int argc, char **argv) {
   int quick = bench_flag("LTENSOR_BENCH_QUICK"), rounds = quick ? 2 : 5;
   double t_start = bench_now_ns();
@@ -130,28 +118,14 @@ int main(int argc, char **argv) {
   lua_State *L = bench_lua_open("bench_nn_conv");
   int ref = L ? bench_lua_chunk(L, "bench_nn_conv", lua_chunk, NULL, 0) : LUA_NOREF;
   if (ref == LUA_NOREF || bench_lua_case(L, ref, "bench_nn_conv", "check", 0) < 0) return 2;
-  int counts[2] = {1, ltensor_get_num_threads()};
-  double ours[NROWS][2], torch[NROWS][2];
-  for (int round = 0; round < rounds; round++)
-    for (int t = 0; t < 2; t++) {
-      ltensor_set_num_threads(counts[t]);
-      if (!torch_threads(counts[t])) return 2;
-      for (int r = 0; r < NROWS; r++) {
-        long n = quick ? (rows[r].calls + 3) / 4 : rows[r].calls;
-        double o = bench_lua_case(L, ref, "bench_nn_conv", rows[r].fn, n);
-        double p = bench_py_case("bench_nn_conv", rows[r].fn, n);
-        if (o < 0 || p < 0) return 2;
-        o /= (double)n, p /= (double)n;
-        if (round == 0 || o < ours[r][t]) ours[r][t] = o;
-        if (round == 0 || p < torch[r][t]) torch[r][t] = p;
-      }
-    }
-  ltensor_set_num_threads(counts[1]);
+  bench_torch_times t;
+  if (bench_torch_run(L, ref, "bench_nn_conv", rows, NROWS, quick, rounds, &t) < 0) return 2;
   const char *(*corename)(void) = NULL;
   void *sym = lt_blas_sym("openblas_get_corename");
   if (sym) memcpy(&corename, &sym, sizeof sym); /* ISO C has no object-to-function cast */
-  printf("ltensor's BLAS: %s%s%s\n", lt_blas_name() ? lt_blas_name() : "none (its own kernel)",
-         corename ? ", core " : "", corename ? corename() : "");
+  printf("ltensor's BLAS: %s%s%s; its own float32 product's path: %s\n",
+         lt_blas_name() ? lt_blas_name() : "none (its own kernel)", corename ? ", core " : "",
+         corename ? corename() : "", lt_cpu_level_name(lt_cpu_level()));
   char ver[128];
   bench_py_str("sys.version.split()[0] + ', torch ' + torch.__version__", ver, sizeof ver);
   printf(
@@ -161,28 +135,9 @@ int main(int argc, char **argv) {
   printf(
       "(wall-clock ms per call; both at 1 thread and both at ltensor's default count %d; "
       "ratio = torch's time / ours)\n",
-      counts[1]);
-  printf("%-44s %9s %9s %8s %9s %9s %9s %6s\n", "case", "ours@1", "torch@1", "ratio@1", "ours@def",
-         "torch@def", "ratio@def", "goal");
-  int pass = 1;
-  char summary[256] = "";
-  for (int r = 0; r < NROWS; r++) {
-    double r1 = torch[r][0] / ours[r][0], rd = torch[r][1] / ours[r][1];
-    int ok = !rows[r].goal || (r1 >= rows[r].goal && rd >= rows[r].goal);
-    pass = pass && ok;
-    char goal[16];
-    snprintf(goal, sizeof goal, rows[r].goal ? "%.1fx" : "-", rows[r].goal);
-    printf("%-44s %9.3f %9.3f %7.2fx %9.3f %9.3f %8.2fx %6s %s\n", rows[r].label, ours[r][0] / 1e6,
-           torch[r][0] / 1e6, r1, ours[r][1] / 1e6, torch[r][1] / 1e6, rd, goal,
-           !rows[r].goal ? "(information)"
-           : ok          ? "PASS"
-                         : "MISS");
-    if (rows[r].goal) {
-      size_t len = strlen(summary);
-      snprintf(summary + len, sizeof summary - len, "%s%s %.2fx@1 %.2fx@def", len ? ", " : "",
-               rows[r].fn, r1, rd);
-    }
-  }
+      t.counts[1]);
+  char summary[256];
+  int pass = bench_torch_report("bench_nn_conv", rows, NROWS, &t, summary, sizeof summary);
   printf(
       "goals (conv2d >= 0.8x torch, max_pool2d >= 1.0x, at 1 thread and at the default): %s "
       "(%s)\n(%.1f s)\n",

@@ -136,30 +136,12 @@ static const char lua_chunk[] =
     "end\n"
     "return B\n";
 
-typedef struct {
-  const char *label, *fn; /* fn: the Lua chunk's and Python's loop of the case */
-  double goal;            /* BENCH_INFO: none */
-  long calls;             /* a loop's calls (full mode; quick mode a quarter) */
-} model_row;
-
-static const model_row rows[] = {
+static const bench_torch_row rows[] = {
     {"example CNN, 32 images of 3x16x16", "cnn32", 0.8, 40},
     {"example CNN, 1 image", "cnn1", BENCH_INFO, 400},
     {"transformer block, 8 x 8 tokens", "blk", BENCH_INFO, 200},
 };
 #define NROWS ((int)(sizeof rows / sizeof *rows))
-
-static int py_run(const char *code) {
-  PyObject *r = PyRun_String(code, Py_file_input, G, G);
-  return bench_py_done(r, 0, WHO, code) >= 0;
-}
-
-/* Sets torch's thread count. */
-static int torch_threads(int n) {
-  char code[64];
-  snprintf(code, sizeof code, "torch.set_num_threads(%d)", n);
-  return py_run(code);
-}
 
 /* Sets the Lua global `name` to the bytes of Python's want[key]. */
 static int want_bytes(lua_State *L, const char *key, const char *name) {
@@ -168,27 +150,6 @@ static int want_bytes(lua_State *L, const char *key, const char *name) {
   if (!b || !PyBytes_Check(b)) return fprintf(stderr, "%s: no want[%s]\n", WHO, key), 0;
   lua_pushlstring(L, PyBytes_AsString(b), (size_t)PyBytes_Size(b));
   lua_setglobal(L, name);
-  return 1;
-}
-
-/* Times every row (rounds, at 1 thread and the default count); 0 when something failed. */
-static int measure(lua_State *L, int ref, int quick, int rounds, const int *counts,
-                   double ours[][2], double torch[][2]) {
-  for (int round = 0; round < rounds; round++)
-    for (int t = 0; t < 2; t++) {
-      ltensor_set_num_threads(counts[t]);
-      if (!torch_threads(counts[t])) return 0;
-      for (int r = 0; r < NROWS; r++) {
-        long n = quick ? (rows[r].calls + 3) / 4 : rows[r].calls;
-        double o = bench_lua_case(L, ref, WHO, rows[r].fn, n);
-        double p = bench_py_case(WHO, rows[r].fn, n);
-        if (o < 0 || p < 0) return 0;
-        o /= (double)n, p /= (double)n;
-        if (round == 0 || o < ours[r][t]) ours[r][t] = o;
-        if (round == 0 || p < torch[r][t]) torch[r][t] = p;
-      }
-    }
-  ltensor_set_num_threads(counts[1]);
   return 1;
 }
 
@@ -206,9 +167,8 @@ int main(int argc, char **argv) {
   if (!want_bytes(L, "cnn", "WANT_CNN") || !want_bytes(L, "block", "WANT_BLOCK")) return 2;
   int ref = bench_lua_chunk(L, WHO, lua_chunk, NULL, 0);
   if (ref == LUA_NOREF || bench_lua_case(L, ref, WHO, "check", 0) < 0) return 2;
-  int counts[2] = {1, ltensor_get_num_threads()};
-  double ours[NROWS][2], torch[NROWS][2];
-  if (!measure(L, ref, quick, rounds, counts, ours, torch)) return 2;
+  bench_torch_times t;
+  if (bench_torch_run(L, ref, WHO, rows, NROWS, quick, rounds, &t) < 0) return 2;
   char ver[128];
   bench_py_str("sys.version.split()[0] + ', torch ' + torch.__version__", ver, sizeof ver);
   printf(
@@ -218,23 +178,9 @@ int main(int argc, char **argv) {
   printf(
       "(wall-clock ms per call; both at 1 thread and both at %d threads; ratio = torch's time "
       "/ ours)\n",
-      counts[1]);
-  printf("%-36s %9s %9s %8s %9s %9s %8s %5s\n", "case", "ours@1", "torch@1", "ratio@1", "ours@n",
-         "torch@n", "ratio@n", "goal");
-  int pass = 1;
-  for (int r = 0; r < NROWS; r++) {
-    double r1 = torch[r][0] / ours[r][0], rn = torch[r][1] / ours[r][1];
-    int ok = !rows[r].goal || (r1 >= rows[r].goal && rn >= rows[r].goal);
-    pass = pass && ok;
-    char goal[16];
-    snprintf(goal, sizeof goal, rows[r].goal ? "%.1fx" : "-", rows[r].goal);
-    printf("%-36s %9.3f %9.3f %7.2fx %9.3f %9.3f %7.2fx %5s %s\n", rows[r].label, ours[r][0] / 1e6,
-           torch[r][0] / 1e6, r1, ours[r][1] / 1e6, torch[r][1] / 1e6, rn, goal,
-           !rows[r].goal ? "(information)"
-           : ok          ? "PASS"
-                         : "MISS");
-  }
-  printf("goals (example CNN >= 0.8x torch at 1 and %d threads): %s; %.1f s\n", counts[1],
+      t.counts[1]);
+  int pass = bench_torch_report(WHO, rows, NROWS, &t, NULL, 0);
+  printf("goals (example CNN >= 0.8x torch at 1 and %d threads): %s; %.1f s\n", t.counts[1],
          pass ? "PASS" : "MISS", (bench_now_ns() - t_start) / 1e9);
   lua_close(L);
   return !pass && bench_flag("LTENSOR_BENCH_STRICT") ? 1 : 0;

@@ -88,52 +88,24 @@ static const char py_code[] = /* after import sys, numpy as np */
     "def attention(n):\n"
     "    for _ in range(n): r = torch.softmax(q @ k.transpose(-2, -1) / 8, -1) @ v\n";
 
-typedef struct {
-  const char *label, *fn;
-  long calls[2]; /* quick, full */
-  double goal;
-} nn_case;
-
-static const nn_case cases[] = {
-    {"interpolate bilinear 1x64x112x112 x2", "interp", {3, 20}, 1.0},
-    {"layer_norm 4096x1024", "layer_norm", {3, 20}, 1.0},
-    {"attention 8x512x64 vs softmax(QK^T)V", "attention", {3, 20}, 1.0},
+static const bench_torch_row rows[] = {
+    {"interpolate bilinear 1x64x112x112 x2", "interp", 1.0, 20},
+    {"layer_norm 4096x1024", "layer_norm", 1.0, 20},
+    {"attention 8x512x64 vs softmax(QK^T)V", "attention", 1.0, 20},
 };
-#define NCASES (sizeof cases / sizeof *cases)
-
-/* Sets both libraries' thread count. */
-static int set_threads(int n) {
-  ltensor_set_num_threads(n);
-  char code[64];
-  snprintf(code, sizeof code, "torch.set_num_threads(%d)\n", n);
-  PyObject *r = PyRun_String(code, Py_file_input, G, G);
-  return bench_py_done(r, 0, "bench_nn_norm", "set_num_threads") < 0 ? -1 : 0;
-}
+#define NROWS ((int)(sizeof rows / sizeof *rows))
 
 int main(int argc, char **argv) {
   const char *who = "bench_nn_norm";
-  int quick = bench_flag("LTENSOR_BENCH_QUICK");
+  int quick = bench_flag("LTENSOR_BENCH_QUICK"), rounds = quick ? 2 : 5;
   double t_start = bench_now_ns();
   G = bench_py_open(argc, argv, who, py_code, NULL, NULL, 0);
   if (!G) return 2;
   lua_State *L = bench_lua_open(who);
   int ref = L ? bench_lua_chunk(L, who, lua_chunk, NULL, 0) : LUA_NOREF;
   if (ref == LUA_NOREF || bench_lua_case(L, ref, who, "check", 0) < 0) return 2;
-  int threads[2] = {1, ltensor_get_num_threads()}, rounds = quick ? 2 : 5;
-  double ours[2][NCASES], torch[2][NCASES];
-  for (int t = 0; t < 2; t++) {
-    if (set_threads(threads[t]) < 0) return 2;
-    for (int round = 0; round < rounds; round++)
-      for (size_t c = 0; c < NCASES; c++) {
-        long n = cases[c].calls[!quick];
-        double o = bench_lua_case(L, ref, who, cases[c].fn, n);
-        double p = bench_py_case(who, cases[c].fn, n);
-        if (o < 0 || p < 0) return 2;
-        if (round == 0 || o < ours[t][c]) ours[t][c] = o;
-        if (round == 0 || p < torch[t][c]) torch[t][c] = p;
-      }
-  }
-  set_threads(threads[1]);
+  bench_torch_times t;
+  if (bench_torch_run(L, ref, who, rows, NROWS, quick, rounds, &t) < 0) return 2;
   char ver[128];
   bench_py_str("sys.version.split()[0] + ', torch ' + torch.__version__", ver, sizeof ver);
   printf(
@@ -143,21 +115,10 @@ int main(int argc, char **argv) {
   printf(
       "(wall-clock ms per call, both libraries at 1 thread and at %d; ratio = torch's time / "
       "ours)\n",
-      threads[1]);
-  printf("%-38s %9s %9s %8s %9s %9s %8s %5s\n", "case", "ours@1", "torch@1", "ratio@1", "ours@def",
-         "torch@def", "ratio@d", "goal");
-  int pass = 1;
-  for (size_t c = 0; c < NCASES; c++) {
-    double n = (double)cases[c].calls[!quick];
-    double r1 = torch[0][c] / ours[0][c], rd = torch[1][c] / ours[1][c];
-    int ok = r1 >= cases[c].goal && rd >= cases[c].goal;
-    pass = pass && ok;
-    printf("%-38s %9.2f %9.2f %7.2fx %9.2f %9.2f %7.2fx %4.1fx %s\n", cases[c].label,
-           ours[0][c] / 1e6 / n, torch[0][c] / 1e6 / n, r1, ours[1][c] / 1e6 / n,
-           torch[1][c] / 1e6 / n, rd, cases[c].goal, ok ? "PASS" : "MISS");
-  }
+      t.counts[1]);
+  int pass = bench_torch_report(who, rows, NROWS, &t, NULL, 0);
   printf("goals (interpolate, layer_norm, attention >= 1.0x torch at 1 thread and at %d): %s\n",
-         threads[1], pass ? "PASS" : "MISS");
+         t.counts[1], pass ? "PASS" : "MISS");
   printf("(%.1f s)\n", (bench_now_ns() - t_start) / 1e9);
   fflush(stdout);
   lua_close(L);

@@ -15,7 +15,9 @@
  */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "lt_cpu.h"
 #include "lt_math.h"
 #include "lt_vmath.h"
 #include "test_core.h"
@@ -24,7 +26,9 @@
 #define LT_VMATH_MAX_ULP 1.0
 #define PI_1 0x1.921fb54442d18p1 /* pi */
 #define PI_2 0x1.921fb54442d18p0 /* pi/2 */
-#define STEP 97u
+/* every sweep_step-th bit pattern is swept: 97, or the argument of --step (the runs on the narrower
+   vector paths, spec/CMakeLists.txt, sweep fewer) */
+static uint64_t sweep_step = 97u;
 #define BLOCK 4096
 
 typedef void (*vfn)(float *, const float *, int64_t);
@@ -48,6 +52,10 @@ static const struct {
     {"sin", lt_vmath_sin_f32, sin},
     {"cos", lt_vmath_cos_f32, cos},
     {"sqrt", lt_vmath_sqrt_f32, sqrt},
+    /* the same without FMA contraction (lt_vmath_nc.c: the random normals') */
+    {"log nc", lt_vmath_log_nc_f32, log},
+    {"sin nc", lt_vmath_sin_nc_f32, sin},
+    {"cos nc", lt_vmath_cos_nc_f32, cos},
     /* lt_funcs.c's */
     {"sigmoid", lt_vmath_sigmoid_f32, sigmoid_ref},
     {"silu", lt_vmath_silu_f32, silu_ref},
@@ -95,7 +103,7 @@ static void sweep(int k) {
   uint64_t b = 0;
   while (b <= UINT32_MAX) {
     int n = 0;
-    for (; n < BLOCK && b <= UINT32_MAX; n++, b += STEP) x[n] = from_bits((uint32_t)b);
+    for (; n < BLOCK && b <= UINT32_MAX; n++, b += sweep_step) x[n] = from_bits((uint32_t)b);
     fns[k].f(y, x, n);
     for (int i = 0; i < n; i++) {
       double e = ulp_error(y[i], fns[k].ref((double)x[i]));
@@ -286,7 +294,7 @@ static void sweep2(void) {
     long mismatches[4] = {0, 0, 0, 0};
     while (bits <= UINT32_MAX) {
       int n = 0;
-      for (; n < BLOCK && bits <= UINT32_MAX; n++, bits += STEP) {
+      for (; n < BLOCK && bits <= UINT32_MAX; n++, bits += sweep_step) {
         st ^= st << 13;
         st ^= st >> 17;
         st ^= st << 5;
@@ -488,7 +496,60 @@ static void specials64(void) {
 
 /* }====== */
 
-int main(void) {
+/* The vector paths (lt_vmath_f32_path): each the processor has exists, the others and unknown
+   names do not; every path of exp, log, tanh, sin and cos agrees with the one in use within 1
+   ulp on every 997th bit pattern; and the uncontracted log, sin and cos (lt_vmath_nc.c) give the
+   plain path's bits exactly, whatever path is in use. */
+static void paths(void) {
+  static const char *const names[] = {"exp", "log", "tanh", "sin", "cos"};
+  int top = lt_cpu_level_max();
+  CHECK(lt_cpu_level() <= top);
+  CHECK(lt_vmath_f32_path("exp", top + 1) == NULL);
+  CHECK(lt_vmath_f32_path("exp", -1) == NULL);
+  CHECK(lt_vmath_f32_path("nope", LT_CPU_SCALAR) == NULL);
+  CHECK(lt_vmath_f64_path("exp", top + 1) == NULL);
+  CHECK(lt_vmath_f64_path("tanh", LT_CPU_SCALAR) == NULL);
+  for (int l = LT_CPU_SCALAR; l <= top; l++) CHECK(lt_vmath_f64_path("log", l) != NULL);
+  const vfn nc[] = {NULL, lt_vmath_log_nc_f32, NULL, lt_vmath_sin_nc_f32, lt_vmath_cos_nc_f32};
+  float *x = malloc(BLOCK * sizeof *x), *y = malloc(BLOCK * sizeof *y),
+        *z = malloc(BLOCK * sizeof *z);
+  if (!x || !y || !z) {
+    CHECK(!"memory");
+    free(x);
+    free(y);
+    free(z);
+    return;
+  }
+  for (int f = 0; f < 5; f++) {
+    int bad = 0, bad_nc = 0;
+    for (uint64_t b0 = 0; b0 < 0x100000000u; b0 += (uint64_t)997 * BLOCK) {
+      int m = 0;
+      for (uint64_t b = b0; m < BLOCK && b < 0x100000000u; b += 997)
+        x[m++] = from_bits((uint32_t)b);
+      lt_vmath_f32_path(names[f], LT_CPU_SCALAR)(y, x, m);
+      if (nc[f]) {
+        nc[f](z, x, m);
+        bad_nc += memcmp(y, z, (size_t)m * sizeof *y) != 0;
+      }
+      for (int l = LT_CPU_SCALAR + 1; l <= top; l++) {
+        lt_vmath_f32_path(names[f], l)(z, x, m);
+        for (int i = 0; i < m; i++) bad += ulp_error(z[i], (double)y[i]) > 1.0;
+      }
+    }
+    CHECKF(bad == 0, "%s: %d values of the vector paths more than 1 ulp from the plain one",
+           names[f], bad);
+    CHECKF(bad_nc == 0, "%s: %d blocks where lt_vmath_nc.c's differ from the plain path", names[f],
+           bad_nc);
+  }
+  free(x);
+  free(y);
+  free(z);
+}
+
+int main(int argc, char **argv) {
+  if (argc == 3 && strcmp(argv[1], "--step") == 0 && atoi(argv[2]) > 0)
+    sweep_step = (uint64_t)atoi(argv[2]);
+  paths();
   for (size_t k = 0; k < sizeof fns / sizeof fns[0]; k++) sweep((int)k);
   specials();
   in_place_and_tails();

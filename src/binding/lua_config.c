@@ -1,6 +1,7 @@
 /*
  * lua_config.c -- lt.config: what a script may read and set of ltensor's settings. The BLAS
- * and the mapping guard (process-wide: lt_mapguard.h), and the state's tensor memory: its
+ * and the mapping guard (process-wide: lt_mapguard.h), the vector path the kernels take (read
+ * only: lt_cpu.h, LTENSOR_SIMD), and the state's tensor memory: its
  * budget, what is in use and the most ever in use (the account the core charges, lt_account.h;
  * the budget's rules are the base's, ltl_set_memory_limit).
  * A part of ltensor.core (lua_parts.h); calls the base and the core.
@@ -8,6 +9,7 @@
 #include <math.h>
 
 #include "lt_blas.h"
+#include "lt_cpu.h"
 #include "lt_lapack.h"
 #include "lt_mapguard.h"
 #include "lua_parts.h"
@@ -31,7 +33,8 @@ static int64_t limit_option(lua_State *L, int idx) {
 
 /* lt.config([{blas = bool, memory_limit = bytes, guard_mappings = bool}]) -> {blas =
    "openblas" | "cblas" | nil, lapack = "openblas" | "lapack" | nil, memory_limit = bytes | nil,
-   memory_used = bytes, memory_peak = bytes, guard_mappings = bool}. blas = false switches the BLAS
+   memory_used = bytes, memory_peak = bytes, guard_mappings = bool, simd = "avx512" | "avx2" |
+   "scalar", simd_max = the same}. blas = false switches the BLAS
    off for the process (ltensor's own kernel for every dtype), true back on (where one was built
    in). memory_limit sets this state's budget; it may not pass a budget the host set
    (ltensor_set_memory_limit). guard_mappings = true installs the process's SIGBUS handler for files
@@ -53,7 +56,7 @@ static int f_config(lua_State *L) {
   if (use_blas >= 0) lt_blas_enable(use_blas);
   lt_error err;
   if (guarded >= 0 && lt_mapguard_enable(guarded, &err)) return ltl_fail(L, "config", &err);
-  lua_createtable(L, 0, 6);
+  lua_createtable(L, 0, 8);
   if (lt_blas_active(LT_FLOAT32)) {
     lua_pushstring(L, lt_blas_name());
     lua_setfield(L, -2, "blas");
@@ -74,6 +77,10 @@ static int f_config(lua_State *L) {
   }
   lua_pushboolean(L, lt_mapguard_enabled());
   lua_setfield(L, -2, "guard_mappings");
+  lua_pushstring(L, lt_cpu_level_name(lt_cpu_level()));
+  lua_setfield(L, -2, "simd");
+  lua_pushstring(L, lt_cpu_level_name(lt_cpu_level_max()));
+  lua_setfield(L, -2, "simd_max");
   return 1;
 }
 

@@ -74,6 +74,8 @@
 ---@field memory_used? integer bytes of tensor data charged to this state now (live tensors, and dead ones not yet collected); read only
 ---@field memory_peak? integer the most bytes of tensor data this state had at once; read only
 ---@field guard_mappings? boolean the mapping guard (off by default; process-wide): true installs a SIGBUS handler so that reading a file truncated under its mapping raises "FILE: file was truncated while mapped" instead of killing the process (docs/FILES.md)
+---@field simd? string the vector path the kernels take: "avx512", "avx2" or "scalar" (the processor's widest, capped by the environment variable LTENSOR_SIMD=avx512|avx2|scalar, read once); read only
+---@field simd_max? string the processor's widest vector path, whatever LTENSOR_SIMD says; read only
 
 --- The module table, `local lt = require "ltensor"`: constructors, functions taking tensors
 --- first, and every dtype name as a constant (`lt.float32 == "float32"`).
@@ -277,8 +279,8 @@ function ltensor.ReadOnlyTensorWrapper(t) end
 
 --- The settings: the BLAS ({blas = "openblas"|"cblas"|nil}; `{blas = false}` switches it off for
 --- the whole process, `{blas = true}` back on), the mapping guard (`{guard_mappings = true}` turns
---- it on for the process, `false` off) and this state's tensor memory (memory_limit,
---- memory_used, memory_peak). A tensor that would pass memory_limit raises "not enough memory
+--- it on for the process, `false` off), this state's tensor memory (memory_limit,
+--- memory_used, memory_peak) and the vector path in use (simd, simd_max: read only). A tensor that would pass memory_limit raises "not enough memory
 --- (budget N bytes, ...)" before its memory is taken, after one full collection was tried.
 ---@param opts? ltensor.Config
 ---@return ltensor.Config

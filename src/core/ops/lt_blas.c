@@ -38,6 +38,7 @@
  * larger BUFFER_SIZE needs LT_BLAS_BUFFER_BYTES raised to match.
  */
 #include "lt_blas.h"
+#include "lt_cpu.h"
 #include "lt_pool.h"
 
 #include <pthread.h>
@@ -484,6 +485,29 @@ int lt_blas_enter(void) {
 const char *lt_blas_name(void) {
   if (!load()) return NULL;
   return blas.openblas_set_num_threads ? "openblas" : "cblas";
+}
+
+const char *lt_blas_core(void) {
+  char *(*corename)(void) = NULL;
+  *(void **)(void *)&corename = lt_blas_sym("openblas_get_corename"); /* POSIX's dlsym idiom */
+  return corename ? corename() : NULL;
+}
+
+int lt_blas_knows_cpu(void) {
+  /* OpenBLAS's x86 kernel sets without AVX2 (its names, as openblas_get_corename gives them) */
+  static const char *const old[] = {"prescott",    "core2",     "penryn",     "dunnington",
+                                    "nehalem",     "atom",      "opteron",    "barcelona",
+                                    "bobcat",      "athlon",    "katmai",     "northwood",
+                                    "sandybridge", "bulldozer", "piledriver", "steamroller",
+                                    "excavator",   "banias",    "coppermine", NULL};
+  const char *core = lt_cpu_level() >= LT_CPU_AVX2 ? lt_blas_core() : NULL;
+  if (!core) return 1;
+  for (int i = 0; old[i]; i++) {
+    size_t n = strlen(old[i]), j = 0;
+    while (j < n && core[j] && (core[j] | 0x20) == old[i][j]) j++;
+    if (j == n && (core[j] == 0 || (core[j] | 0x20) == '_')) return 0;
+  }
+  return 1;
 }
 
 int lt_blas_active(lt_dtype dt) {

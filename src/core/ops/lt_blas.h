@@ -29,6 +29,14 @@ static inline int lt_blas_fits(int64_t v) { return v >= 0 && v <= INT_MAX; }
 
 /* "openblas", or "cblas" for another CBLAS. */
 const char *lt_blas_name(void);
+/* The kernel set OpenBLAS picked for this processor ("Prescott", "SkylakeX", ...:
+   openblas_get_corename), or NULL (another BLAS, or none loaded). */
+const char *lt_blas_core(void);
+/* Whether the BLAS's kernels use the processor's vector unit: 0 when OpenBLAS runs a kernel set
+   older than AVX2 (OpenBLAS 0.3.21 takes a CPU it does not know, such as Xeon model 207, for a
+   "Prescott" and runs SSE3 kernels) on a processor with AVX2 or AVX-512 (lt_cpu_level), where
+   ltensor's own float32 product (lt_gemm.c) is several times faster; else 1. */
+int lt_blas_knows_cpu(void);
 /* Whether products of dtype dt go to the BLAS now: a BLAS dtype, the BLAS switched on, and
    loaded (the first such question loads it, once the address space can take the threads it
    starts; until then the answer is no). */

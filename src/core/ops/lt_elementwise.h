@@ -2,8 +2,8 @@
  * lt_elementwise.h -- lt_elementwise.c's driver for the kernel files of the core
  * (not installed, internal): operands converted to a computation dtype, and one kernel run over
  * broadcast inputs with the in-place checks, the final cast and the pool's threads; and
- * BLOCKED, the contiguous loop every kernel runs, and LT_KCLONES, the AVX2 clones of the
- * kernels whose loops need them.
+ * BLOCKED, the contiguous loop every kernel runs, and the parameters of a kernel compiled per
+ * vector path (lt_simd.h).
  *
  * Defined in lt_elementwise.c; called by lt_funcs.c and lt_math.c. Lua-free.
  */
@@ -64,9 +64,15 @@ int lt_run_elementwise(lt_kernel k, void *ctx, int nin, const lt_tensor *const *
     }                                                                  \
   } while (0)
 
-/* Kernels cloned for AVX2 (an ifunc picks one at load, as lt_vmath.c's): floor, ceil, round,
-   trunc, abs, clamp and the classifications then vectorize (x86-64's baseline SSE2 has no vector
-   rounding). Not under ThreadSanitizer, whose runtime starts after the resolvers run. */
+/* A kernel's parameters and arguments, for LT_SIMD_CLONES_RET (lt_simd.h): the elementwise
+   kernels whose loops need wider vector units (floor, ceil, round, trunc, abs, clamp and the
+   classifications: x86-64's baseline SSE2 has no vector rounding) are compiled once per vector
+   path and run the one of the level in use (lt_cpu.h; LTENSOR_SIMD forces any). */
+#define LT_KERNEL_PARAMS (void *ctx, char *const *p, const int64_t *st, int64_t n)
+#define LT_KERNEL_ARGS (ctx, p, st, n)
+
+/* AVX2 clones picked at load by an ifunc (lt_linalg_small.c's kernels). Not under
+   ThreadSanitizer, whose runtime starts after the resolvers run. */
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__) && \
     !defined(__SANITIZE_THREAD__)
 #define LT_KCLONES __attribute__((target_clones("arch=x86-64-v3", "default")))

@@ -21,6 +21,7 @@
 #include "lt_copy.h"
 #include "lt_elementwise.h"
 #include "lt_iter.h"
+#include "lt_simd.h"
 #include "lt_stream.h"
 #include "lt_vmath.h"
 
@@ -125,14 +126,21 @@ static double gelu_tanh_d(double x) {
   (void)sizeof(U);               \
   (void)sizeof(R)
 
-/* A unary kernel k_E_DT: o = expr(x), o of type OT (T, R or uint8_t). */
-#define GEN_UN(E, DT, CT, WT, PT, OT, expr)                                                     \
-  LT_KCLONES static int k_##E##_##DT(void *ctx, char *const *p, const int64_t *st, int64_t n) { \
-    KERNEL_TYPES(CT, WT, PT);                                                                   \
-    int bad = 0;                                                                                \
-    (void)ctx;                                                                                  \
-    LT_UNARY_LOOP(T, OT, expr);                                                                 \
-    return bad;                                                                                 \
+/* A unary kernel k_E_DT: o = expr(x), o of type OT (T, R or uint8_t); its body kb_E_DT compiled
+   per vector path (lt_simd.h: floor, ceil, round, trunc, abs and the classifications vectorize
+   only with AVX's rounding and compares), k_E_DT running the path of the level in use. */
+#define GEN_UN(E, DT, CT, WT, PT, OT, expr)                                               \
+  static LT_SIMD_INLINE int kb_##E##_##DT(void *ctx, char *const *p, const int64_t *st,   \
+                                          int64_t n) {                                    \
+    KERNEL_TYPES(CT, WT, PT);                                                             \
+    int bad = 0;                                                                          \
+    (void)ctx;                                                                            \
+    LT_UNARY_LOOP(T, OT, expr);                                                           \
+    return bad;                                                                           \
+  }                                                                                       \
+  LT_SIMD_CLONES_RET(int, kc_##E##_##DT, kb_##E##_##DT, LT_KERNEL_PARAMS, LT_KERNEL_ARGS) \
+  static int k_##E##_##DT(void *ctx, char *const *p, const int64_t *st, int64_t n) {      \
+    return LT_SIMD_PICK(kc_##E##_##DT)(ctx, p, st, n);                                    \
   }
 #define GEN_K1(E, DT, CT, WT, PT, expr) GEN_UN(E, DT, CT, WT, PT, T, expr)
 #define GEN_K1B(E, DT, CT, WT, PT, expr) GEN_UN(E, DT, CT, WT, PT, uint8_t, expr)

@@ -23,6 +23,8 @@
 
 #include "lt_blas.h"
 #include "lt_copy.h"
+#include "lt_cpu.h"
+#include "lt_gemm.h"
 #include "lt_iter.h"
 #include "lt_math.h"
 #include "lt_promote.h"
@@ -320,11 +322,71 @@ static int own_product(const mm_dims *d, const lt_tensor *a, const lt_tensor *b,
   return rc;
 }
 
-/* res (dtype ct, zero-filled) = a b: the BLAS where it takes ct and the run, else the own
-   kernel. Nothing to do when the result is empty or k is 0. */
+/* One run of the batch through lt_gemm_f32: the products of n batch positions, matrices
+   contiguous (p, st: the result's, a's and b's starts and byte steps). */
+typedef struct {
+  const mm_dims *d;
+  int rc;
+  lt_error *err;
+} gemm_ctx;
+
+static int gemm_run(void *ctx, char *const *p, const int64_t *st, int64_t n) {
+  gemm_ctx *c = ctx;
+  const mm_dims *d = c->d;
+  int64_t es = (int64_t)sizeof(float);
+  lt_gemm_f32_args g = {.batch = n,
+                        .m = d->n,
+                        .n = d->m,
+                        .k = d->k,
+                        .a = (const float *)(const void *)p[1],
+                        .na = st[1] ? n : 1,
+                        .bsa = st[1] / es,
+                        .rsa = d->k,
+                        .csa = 1,
+                        .b = (const float *)(const void *)p[2],
+                        .bsb = st[2] / es,
+                        .rsb = d->m,
+                        .csb = 1,
+                        .c = (float *)(void *)p[0],
+                        .bsc = st[0] / es,
+                        .ldc = d->m};
+  if (c->rc == LT_OK) c->rc = lt_gemm_f32(&g, c->err);
+  return 0;
+}
+
+/* Whether a float32 product of these sizes goes to lt_gemm_f32: a matrix times a matrix (the
+   vector forms are memory-bound: the BLAS's gemv or the own kernel), on a vector path, when no
+   BLAS takes float32 or the BLAS's kernels do not know the processor (lt_blas_knows_cpu). */
+static int gemm_takes(const mm_dims *d, lt_dtype ct) {
+  if (ct != LT_FLOAT32 || d->n < 2 || d->m < 2 || lt_cpu_level() == LT_CPU_SCALAR) return 0;
+#ifdef LTENSOR_HAVE_BLAS
+  return !lt_blas_active(ct) || !lt_blas_knows_cpu();
+#else
+  return 1;
+#endif
+}
+
+/* res (float32, zero-filled) = a b through lt_gemm_f32, the operands made contiguous float32. */
+static int gemm_product(const mm_dims *d, const lt_tensor *a, const lt_tensor *b, lt_tensor *res,
+                        lt_error *err) {
+  const lt_tensor *ca, *cb;
+  lt_tensor *oa = NULL, *ob = NULL;
+  gemm_ctx c = {d, LT_OK, err};
+  if ((c.rc = lt_contiguous_as(a, LT_FLOAT32, &ca, &oa, err)) == LT_OK &&
+      (c.rc = lt_contiguous_as(b, LT_FLOAT32, &cb, &ob, err)) == LT_OK)
+    over_batch(d, res, ca, cb, gemm_run, &c);
+  lt_tensor_free(oa);
+  lt_tensor_free(ob);
+  return c.rc;
+}
+
+/* res (dtype ct, zero-filled) = a b: ltensor's own float32 product where gemm_takes says so,
+   the BLAS where it takes ct and the run, else the own kernel. Nothing to do when the result is
+   empty or k is 0. */
 static int product(const mm_dims *d, const lt_tensor *a, const lt_tensor *b, lt_tensor *res,
                    lt_error *err) {
   if (lt_numel(res) == 0 || d->k == 0) return LT_OK;
+  if (gemm_takes(d, res->dtype)) return gemm_product(d, a, b, res, err);
 #ifdef LTENSOR_HAVE_BLAS
   static const double one[2] = {1, 0}, zero[2] = {0, 0};
   int rc;

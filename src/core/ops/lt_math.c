@@ -11,6 +11,7 @@
 
 #include "lt_copy.h"
 #include "lt_elementwise.h"
+#include "lt_simd.h"
 
 /* {====== clamp, where, masked_fill ====== */
 
@@ -31,15 +32,19 @@ static inline double clamp1_d(double x, double lo, double hi) {
   return m != m ? m : r;
 }
 #define CLAMP1(x, lo, hi) _Generic((x), float : clamp1_f, double : clamp1_d)(x, lo, hi)
-#define CLAMP_RUN(E, T)                                                                      \
-  typedef struct {                                                                           \
-    T lo, hi;                                                                                \
-  } clamp_##E##_ctx;                                                                         \
-  LT_KCLONES static int clamp_##E(void *ctx, char *const *p, const int64_t *st, int64_t n) { \
-    const clamp_##E##_ctx *c = ctx;                                                          \
-    const T lo = c->lo, hi = c->hi;                                                          \
-    LT_UNARY_LOOP(T, T, CLAMP1(x, lo, hi));                                                  \
-    return 0;                                                                                \
+#define CLAMP_RUN(E, T)                                                                           \
+  typedef struct {                                                                                \
+    T lo, hi;                                                                                     \
+  } clamp_##E##_ctx;                                                                              \
+  static LT_SIMD_INLINE int clampb_##E(void *ctx, char *const *p, const int64_t *st, int64_t n) { \
+    const clamp_##E##_ctx *c = ctx;                                                               \
+    const T lo = c->lo, hi = c->hi;                                                               \
+    LT_UNARY_LOOP(T, T, CLAMP1(x, lo, hi));                                                       \
+    return 0;                                                                                     \
+  }                                                                                               \
+  LT_SIMD_CLONES_RET(int, clampc_##E, clampb_##E, LT_KERNEL_PARAMS, LT_KERNEL_ARGS)               \
+  static int clamp_##E(void *ctx, char *const *p, const int64_t *st, int64_t n) {                 \
+    return LT_SIMD_PICK(clampc_##E)(ctx, p, st, n);                                               \
   }
 CLAMP_RUN(FLOAT32, float)
 CLAMP_RUN(FLOAT64, double)

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "lt_copy.h"
+#include "lt_gemm.h"
 #include "lt_linalg.h"
 #include "lt_nn_conv.h"
 #include "lt_nn_norm.h"
@@ -386,6 +387,39 @@ static int weight_matrix(const lt_tensor *w, lt_dtype ct, int64_t g, int64_t row
   return rc;
 }
 
+/* *res (N, G, M, L), new, = wm (G, M, K, any non-negative strides) times col (N, G, K, L),
+   contiguous, both in ct: one batched lt_gemm_f32 over every image and group where
+   lt_gemm_wanted says so (so a batch of small images is one job over the threads), else
+   lt_matmul. */
+static int product(const lt_tensor *wm, const lt_tensor *col, lt_dtype ct, lt_tensor **res,
+                   lt_error *err) {
+  const int64_t *ws = wm->strides;
+  if (!lt_gemm_wanted(ct) || ws[0] < 0 || ws[1] < 0 || ws[2] < 0)
+    return lt_matmul(wm, col, res, err);
+  int64_t n = col->shape[0], gr = wm->shape[0], m = wm->shape[1], k = wm->shape[2];
+  int64_t l = col->shape[3], shape[4] = {n, gr, m, l};
+  int rc = lt_tensor_new(ct, 4, shape, 0, res, err);
+  if (rc) return rc;
+  lt_gemm_f32_args g = {.batch = n * gr,
+                        .m = m,
+                        .n = l,
+                        .k = k,
+                        .a = (const float *)lt_data(wm),
+                        .na = gr,
+                        .bsa = ws[0],
+                        .rsa = ws[1],
+                        .csa = ws[2],
+                        .b = (const float *)lt_data(col),
+                        .bsb = k * l,
+                        .rsb = l,
+                        .csb = 1,
+                        .c = (float *)lt_data(*res),
+                        .bsc = m * l,
+                        .ldc = l,
+                        .beta = 0};
+  return lt_gemm_f32(&g, err);
+}
+
 /* res (N, G, C_out / G, L), new, = the weight (G, C_out / G, C_in / G x ksz) times the columns
    of xb (N, G, C_in / G x ksz, L): im2col's, or xb itself for a 1x1 kernel that reads every
    position (direct). */
@@ -402,7 +436,7 @@ static int run_product(const geom *g, const lt_tensor *xb, const lt_tensor *w, i
     else if ((rc = lt_tensor_new(ct, 4, cshape, 0, &col, err)) == LT_OK)
       run_planes(g, n * cin, ct, xb, col, 0);
   }
-  if (rc == LT_OK) rc = lt_matmul(wm, col, res, err);
+  if (rc == LT_OK) rc = product(wm, col, ct, res, err);
   lt_tensor_free(wm);
   lt_tensor_free(col);
   return rc;
@@ -508,7 +542,7 @@ int lt_conv_transpose(const lt_tensor *x, const lt_tensor *w, const lt_tensor *b
       (rc = weight_matrix(w, ct, gr, cig, kk, &wm, err)) == LT_OK &&
       (rc = lt_transpose(wm, 1, 2, &wt, err)) == LT_OK &&
       (rc = lt_view(xb, 4, xshape, &xm, err)) == LT_OK &&
-      (rc = lt_matmul(wt, xm, &cols, err)) == LT_OK &&
+      (rc = product(wt, xm, ct, &cols, err)) == LT_OK &&
       (rc = lt_tensor_new(ct, nsp + 2, shape, 1, &res, err)) == LT_OK)
     run_planes(&g, n * cout, ct, res, cols, 1);
   lt_tensor_free(xo);

@@ -5,17 +5,19 @@
  * Owns: the shape rules and messages of these functions (torch's: the argument named, the
  * padded input against the dilated kernel, channels against groups) and the im2col / col2im
  * kernels. A convolution lays the patches of its input out as columns (im2col, one (N, C)
- * plane per piece of the worker pool), then one batched matrix product per sample and group
- * (lt_matmul: the BLAS when there is one, ltensor's own kernel otherwise) gives the output; a
- * 1x1 kernel with stride 1 and no padding skips im2col; a 3x3 kernel at stride 1 with 16
- * channels or more goes through Winograd's F(2x2, 3x3) (lt_nn_winograd.h); groups of one input
- * channel each (depthwise) through a direct kernel without columns. A transposed convolution is the
- * product of the transposed weight and the input, then col2im (fold) into the output. float32
- * and float64 compute as they are; float16 and bfloat16 in float32, returned in their dtype;
- * integers and the others are refused. Results are new contiguous tensors.
+ * plane per piece of the worker pool), then the products of every sample and group give the
+ * output: in float32 one batched lt_gemm_f32 (ltensor's packed AVX-512 / AVX2 product, one job
+ * over the threads for the whole batch) where lt_gemm_wanted says so, else lt_matmul (the BLAS
+ * when there is one); a 1x1 kernel with stride 1 and no padding skips im2col; a 3x3 kernel at
+ * stride 1 with 16 channels or more goes through Winograd's F(2x2, 3x3) (lt_nn_winograd.h);
+ * groups of one input channel each (depthwise) through a direct kernel without columns. A
+ * transposed convolution is the product of the transposed weight and the input (the same
+ * product), then col2im (fold) into the output. float32 and float64 compute as they are;
+ * float16 and bfloat16 in float32, returned in their dtype; integers and the others are
+ * refused. Results are new contiguous tensors.
  *
- * Calls lt_linalg.c (lt_matmul), lt_nn_winograd.c, lt_nn_norm.c (lt_nn_float), lt_copy.c,
- * lt_tensor.c, lt_pool.c. Called by the binding (lua_nn_conv.c).
+ * Calls lt_gemm.c, lt_linalg.c (lt_matmul), lt_nn_winograd.c, lt_nn_norm.c (lt_nn_float),
+ * lt_copy.c, lt_tensor.c, lt_pool.c. Called by the binding (lua_nn_conv.c).
  */
 #ifndef LT_NN_CONV_H
 #define LT_NN_CONV_H

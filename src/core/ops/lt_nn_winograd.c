@@ -2,9 +2,9 @@
  * lt_nn_winograd.c -- F(2x2, 3x3) convolutions (see lt_nn_winograd.h). Lua-free.
  *
  * Layouts: the kernels' transforms U (16, C_out, C_in), the input's V (N, 16, C_in, T) for T
- * tiles of 2x2 outputs (th rows of tw), their products M = U V (N, 16, C_out, T) by one
- * lt_matmul (U broadcast over the batch); element e = 4a + b of a tile's 4x4 transform is
- * matrix e.
+ * tiles of 2x2 outputs (th rows of tw), their products M = U V (N, 16, C_out, T) (U broadcast
+ * over the batch); element e = 4a + b of a tile's 4x4 transform is matrix e. The blocked
+ * float32 path has the same layouts for one block of one image (T its tiles).
  */
 #include "lt_nn_winograd.h"
 
@@ -12,6 +12,8 @@
 #include <string.h>
 
 #include "lt_copy.h"
+#include "lt_cpu.h"
+#include "lt_gemm.h"
 #include "lt_linalg.h"
 #include "lt_pool.h"
 
@@ -26,103 +28,140 @@ typedef struct {
   const char *x, *m; /* the input (N, C_in, H, W), or the products (N, 16, C_out, T) */
   char *v, *y;       /* the input's transform (N, 16, C_in, T), or the output (N, C_out, oh, ow) */
   int64_t c, h, w, ph, pw, oh, ow, th, tw;
+  int64_t es; /* the distance between the 16 matrices of V or M: C T, or C T + PAD */
   int f64;
 } wino_ctx;
 
-/* Tiles go through a buffer of CHUNK at a time, one row of it per transformed element: the 16
-   rows of a plane's transform lie C x T elements apart in V and M, a multiple of 4 KiB for
-   common sizes (64 channels of 28 x 28 tiles), and 16 streams at such a distance thrash the
-   caches' sets; copied a chunk at a time, each stream is read or written a run of lines. */
-#define CHUNK 64
+/* The 16 rows a plane's transform writes (or reads) lie es elements apart; at es = C T (a
+   multiple of 4 KiB for common sizes: 64 channels of 28 x 28 tiles) the 16 streams fall in one
+   cache set and thrash it, so the products through lt_gemm_f32 (which takes any strides) put
+   PAD elements between the matrices. */
+#define PAD 16
 
-/* B^T d B of each 4x4 tile d of plane x: element e of tile t to v[e * es + t]. A row of tiles
-   reads 4 input rows, copied into rows of the padded width wp (zeros outside the input) in
-   scratch (4 wp + 4 wp values), where B^T applies to whole rows, then B to each tile's 4
-   columns; tiles go through buf, CHUNK at a time. */
-#define WINO(T)                                                                                    \
-  static void in_plane_##T(const wino_ctx *c, const T *x, T *v, T *scratch) {                      \
-    int64_t tiles = c->th * c->tw, es = c->c * tiles, wp = 2 * c->tw + 2, k = 0, t0 = 0;           \
-    T *rows = scratch, *tr = scratch + 4 * wp, buf[16][CHUNK];                                     \
-    int64_t q0 = c->pw, n = c->w < wp - q0 ? c->w : wp - q0; /* the columns copied */              \
-    for (int64_t ti = 0; ti < c->th; ti++) {                                                       \
-      for (int a = 0; a < 4; a++) {                                                                \
-        int64_t r = 2 * ti - c->ph + a;                                                            \
-        T *row = rows + a * wp;                                                                    \
-        for (int64_t j = 0; j < wp; j++) row[j] = 0;                                               \
-        if (r >= 0 && r < c->h && n > 0) memcpy(row + q0, x + r * c->w, (size_t)n * sizeof(T));    \
-      }                                                                                            \
-      for (int64_t j = 0; j < wp; j++) {                                                           \
-        T d0 = rows[j], d1 = rows[wp + j], d2 = rows[2 * wp + j], d3 = rows[3 * wp + j];           \
-        tr[j] = d0 - d2, tr[wp + j] = d1 + d2, tr[2 * wp + j] = d2 - d1, tr[3 * wp + j] = d1 - d3; \
-      }                                                                                            \
-      for (int64_t tj = 0; tj < c->tw; tj++) {                                                     \
-        for (int a = 0; a < 4; a++) {                                                              \
-          const T *t = tr + a * wp + 2 * tj;                                                       \
-          buf[4 * a + 0][k] = t[0] - t[2], buf[4 * a + 1][k] = t[1] + t[2];                        \
-          buf[4 * a + 2][k] = t[2] - t[1], buf[4 * a + 3][k] = t[1] - t[3];                        \
-        }                                                                                          \
-        if (++k == CHUNK || t0 + k == tiles) {                                                     \
-          for (int e = 0; e < 16; e++) memcpy(v + e * es + t0, buf[e], (size_t)k * sizeof(T));     \
-          t0 += k, k = 0;                                                                          \
-        }                                                                                          \
-      }                                                                                            \
-    }                                                                                              \
-  }                                                                                                \
-  /* A^T m A of each tile's 16 products (m[e * es + t]): its 2x2 outputs. A row of tiles at a      \
-     time: its products copied into scratch (16 rows of tw), its two output rows made there        \
-     (2 rows of 2 tw), then copied to y as far as the output goes. */                              \
-  static void out_plane_##T(const wino_ctx *c, const T *m, T *y, T *scratch) {                     \
-    int64_t tw = c->tw, es = c->c * c->th * tw;                                                    \
-    T *p = scratch, *o = scratch + 16 * tw;                                                        \
-    for (int64_t ti = 0; ti < c->th; ti++) {                                                       \
-      for (int e = 0; e < 16; e++)                                                                 \
-        memcpy(p + e * tw, m + e * es + ti * tw, (size_t)tw * sizeof(T));                          \
-      for (int64_t tj = 0; tj < tw; tj++) {                                                        \
-        T s[2][4];                                                                                 \
-        for (int b = 0; b < 4; b++) {                                                              \
-          T m0 = p[b * tw + tj], m1 = p[(4 + b) * tw + tj], m2 = p[(8 + b) * tw + tj];             \
-          T m3 = p[(12 + b) * tw + tj];                                                            \
-          s[0][b] = m0 + m1 + m2, s[1][b] = m1 - m2 - m3;                                          \
-        }                                                                                          \
-        for (int a = 0; a < 2; a++) {                                                              \
-          o[a * 2 * tw + 2 * tj] = s[a][0] + s[a][1] + s[a][2];                                    \
-          o[a * 2 * tw + 2 * tj + 1] = s[a][1] - s[a][2] - s[a][3];                                \
-        }                                                                                          \
-      }                                                                                            \
-      for (int a = 0; a < 2 && 2 * ti + a < c->oh; a++)                                            \
-        memcpy(y + (2 * ti + a) * c->ow, o + a * 2 * tw, (size_t)c->ow * sizeof(T));               \
-    }                                                                                              \
-  }                                                                                                \
-  /* G g G^T of the 3x3 kernel g (9 values), each of the 16 values to u + e * stride. */           \
-  static void kernel_##T(const T *g, T *u, int64_t stride) {                                       \
-    T t[4][3];                                                                                     \
-    for (int j = 0; j < 3; j++) {                                                                  \
-      t[0][j] = g[j], t[3][j] = g[6 + j];                                                          \
-      t[1][j] = (T)0.5 * (g[j] + g[3 + j] + g[6 + j]);                                             \
-      t[2][j] = (T)0.5 * (g[j] - g[3 + j] + g[6 + j]);                                             \
-    }                                                                                              \
-    for (int i = 0; i < 4; i++) {                                                                  \
-      u[(4 * i + 0) * stride] = t[i][0], u[(4 * i + 3) * stride] = t[i][2];                        \
-      u[(4 * i + 1) * stride] = (T)0.5 * (t[i][0] + t[i][1] + t[i][2]);                            \
-      u[(4 * i + 2) * stride] = (T)0.5 * (t[i][0] - t[i][1] + t[i][2]);                            \
-    }                                                                                              \
+/* B^T d B of each 4x4 tile d of plane x: element e = 4 a + b of tile t to v[e es + t]. A row of
+   tiles reads 4 input rows, each split into its even and odd columns (ev, od: h = tw + 1 each,
+   zeros outside the input: the padded width is 2 tw + 2) where B^T applies to whole rows (te,
+   to); B then takes each tile's columns 2 j .. 2 j + 3 = ev[j], od[j], ev[j + 1], od[j + 1], so
+   every element is one vector loop over the row's tiles into its row of v. scratch: 16 h
+   values. */
+#define WINO(T, S, ATTR)                                                                        \
+  /* The even (ev) and odd (od) columns 0 .. 2 h - 1 of an image row x of w values padded by pw \
+     zeros on the left and as many as it takes on the right (x NULL: a row of the padding). */  \
+  ATTR static void split_##S(const T *x, int64_t w, int64_t pw, int64_t h, T *ev, T *od) {      \
+    for (int64_t j = 0; j < h; j++) ev[j] = 0, od[j] = 0;                                       \
+    if (!x) return;                                                                             \
+    int64_t e0 = (pw + 1) / 2, e1 = (pw + w + 1) / 2, o0 = pw / 2, o1 = (pw + w) / 2;           \
+    e1 = e1 < h ? e1 : h, o1 = o1 < h ? o1 : h;                                                 \
+    for (int64_t j = e0; j < e1; j++) ev[j] = x[2 * j - pw];                                    \
+    for (int64_t j = o0; j < o1; j++) od[j] = x[2 * j + 1 - pw];                                \
+  }                                                                                             \
+  ATTR static void in_plane_##S(const wino_ctx *c, const T *x, T *v, T *scratch, int64_t r0,    \
+                                int64_t r1) {                                                   \
+    int64_t tw = c->tw, es = c->es, h = tw + 1;                                                 \
+    T *ev = scratch, *od = ev + 4 * h, *te = od + 4 * h, *to = te + 4 * h;                      \
+    for (int64_t ti = r0; ti < r1; ti++) {                                                      \
+      for (int a = 0; a < 4; a++) {                                                             \
+        int64_t r = 2 * ti - c->ph + a;                                                         \
+        split_##S(r >= 0 && r < c->h ? x + r * c->w : NULL, c->w, c->pw, h, ev + a * h,         \
+                  od + a * h);                                                                  \
+      }                                                                                         \
+      for (int64_t j = 0; j < h; j++) {                                                         \
+        T e0 = ev[j], e1 = ev[h + j], e2 = ev[2 * h + j], e3 = ev[3 * h + j];                   \
+        T o0 = od[j], o1 = od[h + j], o2 = od[2 * h + j], o3 = od[3 * h + j];                   \
+        te[j] = e0 - e2, te[h + j] = e1 + e2, te[2 * h + j] = e2 - e1, te[3 * h + j] = e1 - e3; \
+        to[j] = o0 - o2, to[h + j] = o1 + o2, to[2 * h + j] = o2 - o1, to[3 * h + j] = o1 - o3; \
+      }                                                                                         \
+      for (int a = 0; a < 4; a++) {                                                             \
+        const T *E = te + a * h, *O = to + a * h;                                               \
+        T *d = v + 4 * a * es + (ti - r0) * tw;                                                 \
+        for (int64_t j = 0; j < tw; j++) d[j] = E[j] - E[j + 1];                                \
+        for (int64_t j = 0; j < tw; j++) d[es + j] = O[j] + E[j + 1];                           \
+        for (int64_t j = 0; j < tw; j++) d[2 * es + j] = E[j + 1] - O[j];                       \
+        for (int64_t j = 0; j < tw; j++) d[3 * es + j] = O[j] - O[j + 1];                       \
+      }                                                                                         \
+    }                                                                                           \
+  }                                                                                             \
+  /* A^T m A of each tile's 16 products (m[e es + t]): its 2x2 outputs. A row of tiles at a     \
+     time: A^T over the 4 rows of each tile column as vector loops over the tiles (s: 2 x 4     \
+     rows of tw), then A over the columns into the two output rows (o: 2 rows of 2 tw), copied  \
+     to y as far as the output goes. scratch: 12 tw values. */                                  \
+  ATTR static void out_plane_##S(const wino_ctx *c, const T *m, T *y, T *scratch, int64_t r0,   \
+                                 int64_t r1) {                                                  \
+    int64_t tw = c->tw, es = c->es;                                                             \
+    T *s = scratch, *o = scratch + 8 * tw;                                                      \
+    for (int64_t ti = r0; ti < r1; ti++) {                                                      \
+      const T *p = m + (ti - r0) * tw;                                                          \
+      for (int b = 0; b < 4; b++) {                                                             \
+        const T *m0 = p + b * es, *m1 = p + (4 + b) * es, *m2 = p + (8 + b) * es;               \
+        const T *m3 = p + (12 + b) * es;                                                        \
+        T *s0 = s + b * tw, *s1 = s + (4 + b) * tw;                                             \
+        for (int64_t j = 0; j < tw; j++) s0[j] = m0[j] + m1[j] + m2[j];                         \
+        for (int64_t j = 0; j < tw; j++) s1[j] = m1[j] - m2[j] - m3[j];                         \
+      }                                                                                         \
+      for (int a = 0; a < 2; a++) {                                                             \
+        const T *q = s + 4 * a * tw;                                                            \
+        T *r = o + a * 2 * tw;                                                                  \
+        for (int64_t j = 0; j < tw; j++) {                                                      \
+          r[2 * j] = q[j] + q[tw + j] + q[2 * tw + j];                                          \
+          r[2 * j + 1] = q[tw + j] - q[2 * tw + j] - q[3 * tw + j];                             \
+        }                                                                                       \
+      }                                                                                         \
+      for (int a = 0; a < 2 && 2 * ti + a < c->oh; a++)                                         \
+        memcpy(y + (2 * ti + a) * c->ow, o + a * 2 * tw, (size_t)c->ow * sizeof(T));            \
+    }                                                                                           \
   }
-WINO(float)
-WINO(double)
+WINO(float, float, )
+WINO(double, double, )
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+#define WINO_X86 1
+/* The same loops compiled for the wider vector paths (lt_cpu_level picks): float32 only. */
+WINO(float, float_avx2, __attribute__((target("avx2,fma"))))
+WINO(float, float_avx512, __attribute__((target("avx512f,avx512vl,avx512bw,avx512dq"))))
+#else
+#define WINO_X86 0
+#endif
+
+/* A float32 plane's transforms on the path lt_cpu_level() says. */
+static void in_float(const wino_ctx *c, const float *x, float *v, float *scratch, int64_t r0,
+                     int64_t r1) {
+#if WINO_X86
+  int level = lt_cpu_level();
+  if (level >= LT_CPU_AVX512)
+    in_plane_float_avx512(c, x, v, scratch, r0, r1);
+  else if (level >= LT_CPU_AVX2)
+    in_plane_float_avx2(c, x, v, scratch, r0, r1);
+  else
+#endif
+    in_plane_float(c, x, v, scratch, r0, r1);
+}
+
+static void out_float(const wino_ctx *c, const float *m, float *y, float *scratch, int64_t r0,
+                      int64_t r1) {
+#if WINO_X86
+  int level = lt_cpu_level();
+  if (level >= LT_CPU_AVX512)
+    out_plane_float_avx512(c, m, y, scratch, r0, r1);
+  else if (level >= LT_CPU_AVX2)
+    out_plane_float_avx2(c, m, y, scratch, r0, r1);
+  else
+#endif
+    out_plane_float(c, m, y, scratch, r0, r1);
+}
 
 /* Item i: plane i of the input (n C_in + c), whose transform goes to V[n, :, c, :]; or of the
    output (n C_out + oc), from M[n, :, oc, :]. */
 static int in_piece(void *ctx, int64_t lo, int64_t hi) {
   const wino_ctx *c = ctx;
-  int64_t tiles = c->th * c->tw, plane = c->h * c->w, wp = 2 * c->tw + 2;
-  void *scratch = malloc((size_t)(8 * wp) * (c->f64 ? sizeof(double) : sizeof(float)));
+  int64_t tiles = c->th * c->tw, plane = c->h * c->w;
+  size_t nscratch = (size_t)(16 * (c->tw + 1));
+  void *scratch = malloc(nscratch * (c->f64 ? sizeof(double) : sizeof(float)));
   if (!scratch) return 1;
   for (int64_t i = lo; i < hi; i++) {
-    int64_t n = i / c->c, ch = i % c->c, at = n * 16 * c->c * tiles + ch * tiles;
+    int64_t n = i / c->c, ch = i % c->c, at = n * 16 * c->es + ch * tiles;
     if (c->f64)
-      in_plane_double(c, (const double *)c->x + i * plane, (double *)c->v + at, scratch);
+      in_plane_double(c, (const double *)c->x + i * plane, (double *)c->v + at, scratch, 0, c->th);
     else
-      in_plane_float(c, (const float *)c->x + i * plane, (float *)c->v + at, scratch);
+      in_float(c, (const float *)c->x + i * plane, (float *)c->v + at, scratch, 0, c->th);
   }
   free(scratch);
   return 0;
@@ -131,41 +170,189 @@ static int in_piece(void *ctx, int64_t lo, int64_t hi) {
 static int out_piece(void *ctx, int64_t lo, int64_t hi) {
   const wino_ctx *c = ctx;
   int64_t tiles = c->th * c->tw, plane = c->oh * c->ow;
-  void *scratch = malloc((size_t)(20 * c->tw) * (c->f64 ? sizeof(double) : sizeof(float)));
+  void *scratch = malloc((size_t)(12 * c->tw) * (c->f64 ? sizeof(double) : sizeof(float)));
   if (!scratch) return 1;
   for (int64_t i = lo; i < hi; i++) {
-    int64_t n = i / c->c, ch = i % c->c, at = n * 16 * c->c * tiles + ch * tiles;
+    int64_t n = i / c->c, ch = i % c->c, at = n * 16 * c->es + ch * tiles;
     if (c->f64)
-      out_plane_double(c, (const double *)c->m + at, (double *)c->y + i * plane, scratch);
+      out_plane_double(c, (const double *)c->m + at, (double *)c->y + i * plane, scratch, 0, c->th);
     else
-      out_plane_float(c, (const float *)c->m + at, (float *)c->y + i * plane, scratch);
+      out_float(c, (const float *)c->m + at, (float *)c->y + i * plane, scratch, 0, c->th);
   }
   free(scratch);
   return 0;
 }
 
-/* U (16, C_out, C_in) from the weight. */
+/* U (16, C_out, C_in) from the weight: CHUNK kernels at a time through a buffer, so that each
+   of U's 16 matrices is written a run at a time (they lie C_out C_in apart: see PAD). */
+#define CHUNK 64
+#define KERNEL(T)                                                                        \
+  /* G g G^T of the 3x3 kernel g (9 values), each of the 16 values to u + e * stride. */ \
+  static void kernel_##T(const T *g, T *u, int64_t stride) {                             \
+    T t[4][3];                                                                           \
+    for (int j = 0; j < 3; j++) {                                                        \
+      t[0][j] = g[j], t[3][j] = g[6 + j];                                                \
+      t[1][j] = (T)0.5 * (g[j] + g[3 + j] + g[6 + j]);                                   \
+      t[2][j] = (T)0.5 * (g[j] - g[3 + j] + g[6 + j]);                                   \
+    }                                                                                    \
+    for (int i = 0; i < 4; i++) {                                                        \
+      u[(4 * i + 0) * stride] = t[i][0], u[(4 * i + 3) * stride] = t[i][2];              \
+      u[(4 * i + 1) * stride] = (T)0.5 * (t[i][0] + t[i][1] + t[i][2]);                  \
+      u[(4 * i + 2) * stride] = (T)0.5 * (t[i][0] - t[i][1] + t[i][2]);                  \
+    }                                                                                    \
+  }
+KERNEL(float)
+KERNEL(double)
+#define KERNELS(T)                                                                  \
+  static void kernels_##T(const T *w, T *u, int64_t count) {                        \
+    T buf[16 * CHUNK];                                                              \
+    for (int64_t k0 = 0; k0 < count; k0 += CHUNK) {                                 \
+      int64_t n = count - k0 < CHUNK ? count - k0 : CHUNK;                          \
+      for (int64_t k = 0; k < n; k++) kernel_##T(w + 9 * (k0 + k), buf + k, CHUNK); \
+      for (int e = 0; e < 16; e++)                                                  \
+        memcpy(u + e * count + k0, buf + e * CHUNK, (size_t)n * sizeof(T));         \
+    }                                                                               \
+  }
+KERNELS(float)
+KERNELS(double)
+
 static int kernels(const lt_tensor *w, lt_dtype ct, lt_tensor **u, lt_error *err) {
   const lt_tensor *wc;
   lt_tensor *ow = NULL;
   int64_t cout = w->shape[0], cin = w->shape[1], shape[3] = {16, cout, cin};
   int rc = lt_contiguous_as(w, ct, &wc, &ow, err);
   if (rc == LT_OK) rc = lt_tensor_new(ct, 3, shape, 0, u, err);
-  if (rc == LT_OK)
-    for (int64_t k = 0; k < cout * cin; k++) {
-      if (ct == LT_FLOAT64)
-        kernel_double((const double *)lt_data(wc) + 9 * k, (double *)lt_data(*u) + k, cout * cin);
-      else
-        kernel_float((const float *)lt_data(wc) + 9 * k, (float *)lt_data(*u) + k, cout * cin);
-    }
+  if (rc == LT_OK && ct == LT_FLOAT64)
+    kernels_double((const double *)lt_data(wc), (double *)lt_data(*u), cout * cin);
+  else if (rc == LT_OK)
+    kernels_float((const float *)lt_data(wc), (float *)lt_data(*u), cout * cin);
   lt_tensor_free(ow);
   return rc;
 }
 
+/* {====== the whole batch at once: lt_matmul ====== */
+
+/* res (N, C_out, oh ow) from U through V (N, 16, C_in, T) and M = U V (N, 16, C_out, T), whole
+   tensors, the products by one lt_matmul (U broadcast over the batch). */
+static int whole(wino_ctx *c, const lt_tensor *u, lt_dtype ct, int64_t n, lt_tensor *res,
+                 lt_error *err) {
+  int64_t cin = u->shape[2], cout = u->shape[1], tiles = c->th * c->tw;
+  int64_t vshape[4] = {n, 16, cin, tiles};
+  size_t es = c->f64 ? 8 : 4;
+  lt_tensor *v = NULL, *m = NULL;
+  int rc = lt_tensor_new(ct, 4, vshape, 0, &v, err);
+  if (rc == LT_OK) {
+    c->v = lt_data(v), c->c = cin, c->es = cin * tiles;
+    double bytes = (double)(c->h * c->w + 16 * tiles) * (double)es;
+    if (lt_pool_run(n * cin, lt_pool_grain(n * cin, bytes), in_piece, c) >= 0)
+      rc = lt_fail(err, LT_ENOMEM, "not enough memory for the transform's rows");
+  }
+  if (rc == LT_OK) rc = lt_matmul(u, v, &m, err);
+  if (rc == LT_OK) {
+    c->m = lt_data(m), c->y = lt_data(res), c->c = cout, c->es = cout * tiles;
+    double bytes = (double)(c->oh * c->ow + 16 * tiles) * (double)es;
+    if (lt_pool_run(n * cout, lt_pool_grain(n * cout, bytes), out_piece, c) >= 0)
+      rc = lt_fail(err, LT_ENOMEM, "not enough memory for the transform's rows");
+  }
+  lt_tensor_free(v);
+  lt_tensor_free(m);
+  return rc;
+}
+
+/* }====== */
+
+/* {====== a block of tile rows at a time: lt_gemm_f32 ======
+ *
+ * float32 through lt_gemm_f32: an item of the pool is a block of `rows` rows of tiles of one
+ * image, about 1 MiB of V and M together so that they stay in the core's L2: the input's
+ * transform of every channel (V, the 16 matrices PAD apart), the 16 products with U (packed
+ * once for every block), the output's transform, all on the item's thread. */
+
+typedef struct {
+  const wino_ctx *c;
+  const float *up; /* U, packed by lt_gemm_f32_pack */
+  int64_t cin, cout, rows, nblk;
+} block_ctx;
+
+/* Block it % nblk of image it / nblk, with v, m and scratch from buf. */
+static int block_item(const block_ctx *b, int64_t it, float *buf) {
+  const wino_ctx *c = b->c;
+  int64_t tw = c->tw, n = it / b->nblk, r0 = it % b->nblk * b->rows;
+  int64_t r1 = r0 + b->rows < c->th ? r0 + b->rows : c->th, nt = (r1 - r0) * tw;
+  int64_t plane = c->h * c->w, oplane = c->oh * c->ow, tb = b->rows * tw;
+  float *v = buf, *m = v + 16 * (b->cin * tb + PAD), *scratch = m + 16 * (b->cout * tb + PAD);
+  wino_ctx lc = *c;
+  lc.es = b->cin * nt + PAD;
+  for (int64_t ch = 0; ch < b->cin; ch++)
+    in_float(&lc, (const float *)c->x + (n * b->cin + ch) * plane, v + ch * nt, scratch, r0, r1);
+  lt_gemm_f32_args g = {.batch = 16,
+                        .m = b->cout,
+                        .n = nt,
+                        .k = b->cin,
+                        .na = 16,
+                        .b = v,
+                        .bsb = lc.es,
+                        .rsb = nt,
+                        .csb = 1,
+                        .c = m,
+                        .bsc = b->cout * nt + PAD,
+                        .ldc = nt,
+                        .packed = b->up};
+  lt_error err;
+  if (lt_gemm_f32(&g, &err) != LT_OK) return 1;
+  lc.es = g.bsc;
+  for (int64_t oc = 0; oc < b->cout; oc++)
+    out_float(&lc, m + oc * nt, (float *)c->y + (n * b->cout + oc) * oplane, scratch, r0, r1);
+  return 0;
+}
+
+static int block_piece(void *ctx, int64_t lo, int64_t hi) {
+  const block_ctx *b = ctx;
+  int64_t tb = b->rows * b->c->tw;
+  size_t size = (size_t)(16 * (b->cin * tb + PAD) + 16 * (b->cout * tb + PAD) + 16 * (tb + 1));
+  float *buf = malloc(size * sizeof(float));
+  int failed = !buf;
+  for (int64_t it = lo; it < hi && !failed; it++) failed = block_item(b, it, buf);
+  free(buf);
+  return failed;
+}
+
+static int blocked(wino_ctx *c, const lt_tensor *u, int64_t n, lt_tensor *res, lt_error *err) {
+  int64_t cout = u->shape[1], cin = u->shape[2];
+  block_ctx b = {c, NULL, cin, cout, 1, 0};
+  /* at most 1 MiB of V and M a block; of the row counts up to that, the one whose blocks spread
+     best over the threads (the fewest rows on the busiest thread; the larger on a tie) */
+  int64_t fit = ((int64_t)1 << 20) / (64 * (cin + cout)) / c->tw, threads = lt_pool_threads();
+  for (int64_t r = 1, best = 0; r <= fit && r <= c->th; r++) {
+    int64_t items = n * ((c->th + r - 1) / r), load = (items + threads - 1) / threads * r;
+    if (r == 1 || load <= best) best = load, b.rows = r;
+  }
+  b.nblk = (c->th + b.rows - 1) / b.rows;
+  lt_gemm_f32_args g = {.m = cout,
+                        .k = cin,
+                        .a = (const float *)lt_data(u),
+                        .na = 16,
+                        .bsa = cout * cin,
+                        .rsa = cin,
+                        .csa = 1};
+  float *up;
+  int rc = lt_gemm_f32_pack(&g, &up, err);
+  if (rc) return rc;
+  b.up = up;
+  c->y = lt_data(res);
+  if (lt_pool_run(n * b.nblk, 1, block_piece, &b) >= 0)
+    rc = lt_fail(err, LT_ENOMEM, "not enough memory for a block of the transforms");
+  free(up);
+  return rc;
+}
+
+/* }====== */
+
 int lt_winograd(const lt_tensor *xb, const lt_tensor *w, lt_dtype ct, int64_t ph, int64_t pw,
                 int64_t oh, int64_t ow, lt_tensor **res, lt_error *err) {
-  int64_t n = xb->shape[0], cin = xb->shape[1], cout = w->shape[0];
-  wino_ctx c = {.h = xb->shape[2],
+  int64_t n = xb->shape[0], cout = w->shape[0];
+  wino_ctx c = {.x = lt_data(xb),
+                .h = xb->shape[2],
                 .w = xb->shape[3],
                 .ph = ph,
                 .pw = pw,
@@ -174,27 +361,12 @@ int lt_winograd(const lt_tensor *xb, const lt_tensor *w, lt_dtype ct, int64_t ph
                 .th = (oh + 1) / 2,
                 .tw = (ow + 1) / 2,
                 .f64 = ct == LT_FLOAT64};
-  int64_t tiles = c.th * c.tw, vshape[4] = {n, 16, cin, tiles}, yshape[3] = {n, cout, oh * ow};
-  size_t es = c.f64 ? 8 : 4;
-  lt_tensor *u = NULL, *v = NULL, *m = NULL;
+  int64_t yshape[3] = {n, cout, oh * ow};
+  lt_tensor *u = NULL;
   int rc = kernels(w, ct, &u, err);
-  if (rc == LT_OK) rc = lt_tensor_new(ct, 4, vshape, 0, &v, err);
-  if (rc == LT_OK) {
-    c.x = lt_data(xb), c.v = lt_data(v), c.c = cin;
-    double bytes = (double)(c.h * c.w + 16 * tiles) * (double)es;
-    if (n > 0 && lt_pool_run(n * cin, lt_pool_grain(n * cin, bytes), in_piece, &c) >= 0)
-      rc = lt_fail(err, LT_ENOMEM, "not enough memory for the transform's rows");
-    if (rc == LT_OK) rc = lt_matmul(u, v, &m, err);
-  }
   if (rc == LT_OK) rc = lt_tensor_new(ct, 3, yshape, 0, res, err);
-  if (rc == LT_OK) {
-    c.m = lt_data(m), c.y = lt_data(*res), c.c = cout;
-    double bytes = (double)(oh * ow + 16 * tiles) * (double)es;
-    if (n > 0 && lt_pool_run(n * cout, lt_pool_grain(n * cout, bytes), out_piece, &c) >= 0)
-      rc = lt_fail(err, LT_ENOMEM, "not enough memory for the transform's rows");
-  }
+  if (rc == LT_OK && n > 0 && oh * ow > 0)
+    rc = lt_gemm_wanted(ct) ? blocked(&c, u, n, *res, err) : whole(&c, u, ct, n, *res, err);
   lt_tensor_free(u);
-  lt_tensor_free(v);
-  lt_tensor_free(m);
   return rc;
 }

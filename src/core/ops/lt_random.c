@@ -18,18 +18,13 @@
 #include "lt_copy.h"
 #include "lt_iter.h"
 #include "lt_pool.h"
+#include "lt_simd.h"
 #include "lt_vmath.h"
 
-/* The kernels are cloned for AVX2 (an ifunc picks one at load, as lt_funcs.c's): Philox's
-   multiplies then run 8 lanes wide. Not under ThreadSanitizer, whose runtime starts after the
-   resolvers run. */
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__) && \
-    !defined(__SANITIZE_THREAD__)
-#define LT_RCLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
-#else
-#define LT_RCLONES
-#endif
-
+/* The transforms' kernels are compiled once per vector path (lt_simd.h) and run the one of the
+   level in use (lt_cpu.h); Philox itself has intrinsics for AVX2 and AVX-512 beside the
+   portable loop. Every path computes the same operations (no contraction in this file): the
+   same numbers. */
 #define PHILOX_M0 0xD2511F53u
 #define PHILOX_M1 0xCD9E8D57u
 #define PHILOX_W0 0x9E3779B9u
@@ -108,7 +103,7 @@ void lt_philox4x32(const uint32_t ctr[4], const uint32_t key[2], uint32_t out[4]
 /* Blocks ctr .. ctr + CHUNK - 1 under (ka, kb), in stream order: w[4 i + j] is word j of block
    ctr + i. The same rounds as lt_philox4x32, on arrays: the portable version, which the
    compiler vectorizes (shuffling 32-bit lanes apart for the 64-bit products and back). */
-LT_RCLONES static void philox_chunk_c(uint32_t ka, uint32_t kb, uint64_t ctr, uint32_t *w) {
+static void philox_chunk_c(uint32_t ka, uint32_t kb, uint64_t ctr, uint32_t *w) {
   uint32_t x0[CHUNK], x1[CHUNK], x2[CHUNK], x3[CHUNK];
   for (int i = 0; i < CHUNK; i++) { /* counter (c, 0, 0): the first round's x2 product is 0 */
     uint64_t c = ctr + (uint64_t)i, p0 = (uint64_t)PHILOX_M0 * (uint32_t)c;
@@ -137,14 +132,12 @@ LT_RCLONES static void philox_chunk_c(uint32_t ka, uint32_t kb, uint64_t ctr, ui
   }
 }
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#if LT_SIMD_X86
 #include <immintrin.h>
-#define HAVE_AVX2_PATH 1
 
 /* hi and lo halves of the 32 x 32 -> 64-bit products x m, lane by lane: pmuludq multiplies the
    even lanes; the odd ones are shifted down for a second one, and the halves blended back. */
-__attribute__((target("avx2"))) static inline void mulhilo8(__m256i x, __m256i m, __m256i *hi,
-                                                            __m256i *lo) {
+LT_TARGET_AVX2 static inline void mulhilo8(__m256i x, __m256i m, __m256i *hi, __m256i *lo) {
   __m256i pe = _mm256_mul_epu32(x, m), po = _mm256_mul_epu32(_mm256_srli_epi64(x, 32), m);
   *lo = _mm256_blend_epi32(pe, _mm256_slli_epi64(po, 32), 0xAA);
   *hi = _mm256_blend_epi32(_mm256_srli_epi64(pe, 32), po, 0xAA);
@@ -152,8 +145,7 @@ __attribute__((target("avx2"))) static inline void mulhilo8(__m256i x, __m256i m
 
 /* philox_chunk_c with AVX2 intrinsics: 8 blocks per vector, then a 4 x 8 transpose into stream
    order. */
-__attribute__((target("avx2"))) static void philox_chunk_avx2(uint32_t ka, uint32_t kb,
-                                                              uint64_t ctr, uint32_t *w) {
+LT_TARGET_AVX2 static void philox_chunk_avx2(uint32_t ka, uint32_t kb, uint64_t ctr, uint32_t *w) {
   const __m256i m0 = _mm256_set1_epi32((int)PHILOX_M0), m1 = _mm256_set1_epi32((int)PHILOX_M1);
   for (int g = 0; g < CHUNK; g += 8) {
     uint32_t c0[8], c1[8];
@@ -188,14 +180,70 @@ __attribute__((target("avx2"))) static void philox_chunk_avx2(uint32_t ka, uint3
     _mm256_storeu_si256(o + 3, _mm256_permute2x128_si256(u2, u3, 0x31)); /* 6, 7 */
   }
 }
+/* hi and lo halves of the 32 x 32 -> 64-bit products x m in 16 lanes, as mulhilo8. */
+LT_TARGET_AVX512 static inline void mulhilo16(__m512i x, __m512i m, __m512i *hi, __m512i *lo) {
+  __m512i pe = _mm512_mul_epu32(x, m), po = _mm512_mul_epu32(_mm512_srli_epi64(x, 32), m);
+  *lo = _mm512_mask_blend_epi32(0xAAAA, pe, _mm512_slli_epi64(po, 32));
+  *hi = _mm512_mask_blend_epi32(0xAAAA, _mm512_srli_epi64(pe, 32), po);
+}
+
+/* philox_chunk_c with AVX-512 intrinsics (the AVX2 kernel's rounds, twice as wide: GCC's
+   vectorization of the portable loop for AVX-512 ran at half this speed): 16 blocks per vector;
+   the transpose into stream order
+   leaves block 4 L + j in 128-bit lane L of u_j (as in the AVX2 kernel), and a 4 x 4 shuffle
+   of those lanes puts blocks 4 L .. 4 L + 3 into output vector L. */
+LT_TARGET_AVX512 static void philox_chunk_avx512(uint32_t ka, uint32_t kb, uint64_t ctr,
+                                                 uint32_t *w) {
+  const __m512i m0 = _mm512_set1_epi32((int)PHILOX_M0), m1 = _mm512_set1_epi32((int)PHILOX_M1);
+  for (int g = 0; g < CHUNK; g += 16) {
+    uint32_t c0[16], c1[16];
+    for (int i = 0; i < 16; i++) {
+      uint64_t c = ctr + (uint64_t)(g + i);
+      c0[i] = (uint32_t)c;
+      c1[i] = (uint32_t)(c >> 32);
+    }
+    __m512i x0 = _mm512_loadu_si512(c0), x1 = _mm512_loadu_si512(c1);
+    __m512i x2 = _mm512_setzero_si512(), x3 = _mm512_setzero_si512();
+    uint32_t a = ka, b = kb;
+    for (int r = 0; r < PHILOX_ROUNDS; r++) {
+      __m512i h0, l0, h1, l1;
+      mulhilo16(x0, m0, &h0, &l0);
+      mulhilo16(x2, m1, &h1, &l1);
+      x0 = _mm512_xor_si512(_mm512_xor_si512(h1, x1), _mm512_set1_epi32((int)a));
+      x2 = _mm512_xor_si512(_mm512_xor_si512(h0, x3), _mm512_set1_epi32((int)b));
+      x1 = l1;
+      x3 = l0;
+      a += PHILOX_W0;
+      b += PHILOX_W1;
+    }
+    __m512i t0 = _mm512_unpacklo_epi32(x0, x1), t1 = _mm512_unpackhi_epi32(x0, x1);
+    __m512i t2 = _mm512_unpacklo_epi32(x2, x3), t3 = _mm512_unpackhi_epi32(x2, x3);
+    __m512i u0 = _mm512_unpacklo_epi64(t0, t2), u1 = _mm512_unpackhi_epi64(t0, t2);
+    __m512i u2 = _mm512_unpacklo_epi64(t1, t3), u3 = _mm512_unpackhi_epi64(t1, t3);
+    __m512i p01 = _mm512_shuffle_i32x4(u0, u1, 0x44), p23 = _mm512_shuffle_i32x4(u2, u3, 0x44);
+    __m512i q01 = _mm512_shuffle_i32x4(u0, u1, 0xEE), q23 = _mm512_shuffle_i32x4(u2, u3, 0xEE);
+    uint32_t *o = w + 4 * g;
+    _mm512_storeu_si512(o, _mm512_shuffle_i32x4(p01, p23, 0x88));      /* blocks 0 .. 3 */
+    _mm512_storeu_si512(o + 16, _mm512_shuffle_i32x4(p01, p23, 0xDD)); /* 4 .. 7 */
+    _mm512_storeu_si512(o + 32, _mm512_shuffle_i32x4(q01, q23, 0x88)); /* 8 .. 11 */
+    _mm512_storeu_si512(o + 48, _mm512_shuffle_i32x4(q01, q23, 0xDD)); /* 12 .. 15 */
+  }
+}
 #endif
 
 void lt_philox_chunk(uint32_t ka, uint32_t kb, uint64_t ctr, uint32_t *w, int portable) {
-#ifdef HAVE_AVX2_PATH
-  if (!portable && __builtin_cpu_supports("avx2")) {
+#if LT_SIMD_X86
+  int level = portable ? LT_CPU_SCALAR : lt_cpu_level();
+  if (level >= LT_CPU_AVX512) {
+    philox_chunk_avx512(ka, kb, ctr, w);
+    return;
+  }
+  if (level >= LT_CPU_AVX2) {
     philox_chunk_avx2(ka, kb, ctr, w);
     return;
   }
+#else
+  (void)portable;
 #endif
   philox_chunk_c(ka, kb, ctr, w);
 }
@@ -256,8 +304,13 @@ static int64_t as_signed(uint64_t u) {
 #define TWO_PI_F 6.28318530717958647692f
 #define TWO_PI 6.28318530717958647692
 
-LT_RCLONES static void uniform_f32(const uint32_t *w, float *o, int m, float a, float s) {
+static LT_SIMD_INLINE void uniform_f32_b(const uint32_t *w, float *o, int m, float a, float s) {
   for (int i = 0; i < m; i++) o[i] = a + s * ((float)(w[i] >> 8) * 0x1p-24f);
+}
+LT_SIMD_CLONES_VOID(uniform_f32_k, uniform_f32_b,
+                    (const uint32_t *w, float *o, int m, float a, float s), (w, o, m, a, s))
+static void uniform_f32(const uint32_t *w, float *o, int m, float a, float s) {
+  LT_SIMD_PICK(uniform_f32_k)(w, o, m, a, s);
 }
 
 static void uniform_f64(const uint32_t *w, double *o, int m, double a, double s) {
@@ -268,20 +321,25 @@ static void uniform_f64(const uint32_t *w, double *o, int m, double a, double s)
 }
 
 /* The 4 CHUNK normals of a chunk's words (pairs of words), mean + std z. */
-LT_RCLONES static void normal_f32(const uint32_t *w, float *z, float mean, float std) {
+static LT_SIMD_INLINE void normal_f32_b(const uint32_t *w, float *z, float mean, float std) {
   float u1[2 * CHUNK], th[2 * CHUNK], sn[2 * CHUNK], cs[2 * CHUNK];
   for (int j = 0; j < 2 * CHUNK; j++) {
     u1[j] = 1.0f - (float)(w[2 * j] >> 8) * 0x1p-24f;
     th[j] = (float)(w[2 * j + 1] >> 8) * 0x1p-24f * TWO_PI_F;
   }
-  lt_vmath_log_f32(u1, u1, 2 * CHUNK);
-  lt_vmath_sin_f32(sn, th, 2 * CHUNK);
-  lt_vmath_cos_f32(cs, th, 2 * CHUNK);
+  lt_vmath_log_nc_f32(u1, u1, 2 * CHUNK); /* the same bits on every vector path */
+  lt_vmath_sin_nc_f32(sn, th, 2 * CHUNK);
+  lt_vmath_cos_nc_f32(cs, th, 2 * CHUNK);
   for (int j = 0; j < 2 * CHUNK; j++) {
     float r = std * sqrtf(-2.0f * u1[j]);
     z[2 * j] = mean + r * cs[j];
     z[2 * j + 1] = mean + r * sn[j];
   }
+}
+LT_SIMD_CLONES_VOID(normal_f32_k, normal_f32_b,
+                    (const uint32_t *w, float *z, float mean, float std), (w, z, mean, std))
+static void normal_f32(const uint32_t *w, float *z, float mean, float std) {
+  LT_SIMD_PICK(normal_f32_k)(w, z, mean, std);
 }
 
 /* Normals k0 .. k0 + m - 1 of float64 (k0 even: a chunk starts on a block). */

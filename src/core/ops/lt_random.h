@@ -24,7 +24,8 @@
  *   normal float32 (w = 1): Box-Muller on the pair of words 2m, 2m + 1 (m = k / 2):
  *     u1 = 1 - (word 2m >> 8) * 2^-24 in (0, 1] (never log(0)), u2 = (word 2m + 1 >> 8) * 2^-24,
  *     r = sqrt(-2 log u1), z = r cos(2 pi u2) for even k, r sin(2 pi u2) for odd k; the element
- *     is mean + std z. Computed in float32 with lt_vmath's log, sqrt, sin and cos (measured within
+ *     is mean + std z. Computed in float32 with lt_vmath's log, sin and cos (their lt_vmath_nc.c
+ * form, without FMA contraction: the same bits on every vector path) and sqrtf (measured within
  *     1.6e-6 of the same formula in double over 2^20 draws: the angle rounds in float32).
  *   normal float64 (w = 2): the same on block-sized pairs: u1 = 1 - u53(word 4m, 4m + 1) 2^-53,
  *     u2 = u53(word 4m + 2, 4m + 3) 2^-53, in double with libm.
@@ -79,9 +80,9 @@ uint64_t lt_generator_reserve(lt_generator *g, uint64_t nblocks, uint64_t *seed)
 /* One Philox4x32-10 block: out = Philox(ctr, key). */
 void lt_philox4x32(const uint32_t ctr[4], const uint32_t key[2], uint32_t out[4]);
 /* The blocks ctr .. ctr + LT_PHILOX_CHUNK - 1 of the key (ka, kb) into w (4 LT_PHILOX_CHUNK
-   words, stream order), by the vectorized kernel the fills use (AVX2 where the CPU has it), or
-   the portable one when `portable` is nonzero: spec/c/test_random.c checks both against
-   lt_philox4x32. */
+   words, stream order), by the vectorized kernel the fills use (AVX-512 or AVX2 intrinsics as
+   lt_cpu_level() says, else the portable loop), or the portable one when `portable` is
+   nonzero: spec/c/test_random.c checks both against lt_philox4x32. */
 #define LT_PHILOX_CHUNK 64
 void lt_philox_chunk(uint32_t ka, uint32_t kb, uint64_t ctr, uint32_t *w, int portable);
 

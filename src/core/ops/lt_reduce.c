@@ -26,6 +26,7 @@
 #include "lt_copy.h"
 #include "lt_iter.h"
 #include "lt_pool.h"
+#include "lt_simd.h"
 
 /* {====== fold functions ====== */
 
@@ -88,48 +89,44 @@ typedef void (*fold_fn)(red_state *s, const char *p, int64_t step, int64_t n);
 /* Sums: blocks of SUM_BLOCK elements add up in partial sums that are then added together
    (the error grows with the block length and the number of blocks, not with n); within a
    contiguous block, eight independent accumulators: no dependency chain through one register,
-   and the float32 and float64 loops vectorize. */
+   and the float32 and float64 loops vectorize. The conversions and additions, not memory, bound
+   the float sums: each fold is compiled per vector path (lt_simd.h) and runs the one of the level
+   in use -- the same operations in the same order on every path, so the same result, bit for
+   bit. */
+#define FOLD_PARAMS (red_state * s, const char *p, int64_t step, int64_t n)
+#define FOLD_ARGS (s, p, step, n)
 #define SUM_BLOCK 4096 /* a multiple of 8 */
-#define SUM_FOLD_AS(ATTR, NAME, E, T, CT, CV, BF, ACC, AV, AF)                        \
-  ATTR static void NAME##_##E(red_state *s, const char *p, int64_t step, int64_t n) { \
-    ACC total = 0;                                                                    \
-    for (int64_t i = 0; i < n;) {                                                     \
-      int64_t end = n - i > SUM_BLOCK ? i + SUM_BLOCK : n;                            \
-      ACC a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0, a5 = 0, a6 = 0, a7 = 0;             \
-      if (step == (int64_t)sizeof(T)) {                                               \
-        const T *q = (const T *)(const void *)p;                                      \
-        for (; i + 8 <= end; i += 8) {                                                \
-          a0 += AV(q[i]);                                                             \
-          a1 += AV(q[i + 1]);                                                         \
-          a2 += AV(q[i + 2]);                                                         \
-          a3 += AV(q[i + 3]);                                                         \
-          a4 += AV(q[i + 4]);                                                         \
-          a5 += AV(q[i + 5]);                                                         \
-          a6 += AV(q[i + 6]);                                                         \
-          a7 += AV(q[i + 7]);                                                         \
-        }                                                                             \
-        for (; i < end; i++) a0 += AV(q[i]);                                          \
-      } else {                                                                        \
-        for (; i < end; i++) a0 += AV(ELEM(T, p, i, step));                           \
-      }                                                                               \
-      total += ((a0 + a1) + (a2 + a3)) + ((a4 + a5) + (a6 + a7));                     \
-    }                                                                                 \
-    s->AF += total;                                                                   \
-    s->pos += n;                                                                      \
+#define SUM_FOLD(E, T, CT, CV, BF, ACC, AV, AF)                                               \
+  static LT_SIMD_INLINE void sumb_##E(red_state *s, const char *p, int64_t step, int64_t n) { \
+    ACC total = 0;                                                                            \
+    for (int64_t i = 0; i < n;) {                                                             \
+      int64_t end = n - i > SUM_BLOCK ? i + SUM_BLOCK : n;                                    \
+      ACC a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0, a5 = 0, a6 = 0, a7 = 0;                     \
+      if (step == (int64_t)sizeof(T)) {                                                       \
+        const T *q = (const T *)(const void *)p;                                              \
+        for (; i + 8 <= end; i += 8) {                                                        \
+          a0 += AV(q[i]);                                                                     \
+          a1 += AV(q[i + 1]);                                                                 \
+          a2 += AV(q[i + 2]);                                                                 \
+          a3 += AV(q[i + 3]);                                                                 \
+          a4 += AV(q[i + 4]);                                                                 \
+          a5 += AV(q[i + 5]);                                                                 \
+          a6 += AV(q[i + 6]);                                                                 \
+          a7 += AV(q[i + 7]);                                                                 \
+        }                                                                                     \
+        for (; i < end; i++) a0 += AV(q[i]);                                                  \
+      } else {                                                                                \
+        for (; i < end; i++) a0 += AV(ELEM(T, p, i, step));                                   \
+      }                                                                                       \
+      total += ((a0 + a1) + (a2 + a3)) + ((a4 + a5) + (a6 + a7));                             \
+    }                                                                                         \
+    s->AF += total;                                                                           \
+    s->pos += n;                                                                              \
+  }                                                                                           \
+  LT_SIMD_CLONES_VOID(sumc_##E, sumb_##E, FOLD_PARAMS, FOLD_ARGS)                             \
+  static void sum_##E(red_state *s, const char *p, int64_t step, int64_t n) {                 \
+    LT_SIMD_PICK(sumc_##E)(s, p, step, n);                                                    \
   }
-
-#define SUM_FOLD(E, ...) SUM_FOLD_AS(, sum, E, __VA_ARGS__)
-
-/* float32 and float64 sums are bound by SSE2's conversion and addition throughput rather than by
-   memory: where the processor has AVX, the same fold compiled for it runs instead -- the same
-   operations in the same order, so the same result, bit for bit. */
-#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
-#define SUM_AVX 1
-SUM_FOLD_AS(__attribute__((target("avx"))), sum_avx, FLOAT32, float, double, CV_FLT, f, double,
-            CV_FLT, re)
-SUM_FOLD_AS(__attribute__((target("avx"))), sum_avx, FLOAT64, double, double, CV_FLT, f, double,
-            CV_FLT, re)
-#endif
 
 #define PROD_FOLD(E, T, CT, CV, BF, ACC, AV, AF)                               \
   static void prod_##E(red_state *s, const char *p, int64_t step, int64_t n) { \
@@ -195,6 +192,61 @@ RED_REALS(MIN_FOLD)
 RED_REALS(MAX_FOLD)
 RED_REALS(ALL_FOLD)
 RED_FLOATS(SQDEV_FOLD)
+
+/* min/max of contiguous float32 and float64 runs, vectorized (each compiled per vector path):
+   blocks of EXT_BLOCK elements are scanned in EXT_LANES lanes for their extreme and for NaN or
+   inf (x - x is not 0); a block that holds neither and beats the value so far gives the first
+   position of its extreme, any other block runs the exact fold above -- so the same value and
+   position, the first extreme winning and a NaN stopping the fold. Strided runs take that fold
+   too. */
+#define EXT_BLOCK 2048
+#define EXT_LANES 16
+#define EXT_FOLD(NAME, CMP, E, T)                                                                \
+  static LT_SIMD_INLINE void NAME##b_##E(red_state *s, const char *p, int64_t step, int64_t n) { \
+    if (step != (int64_t)sizeof(T) || n < EXT_LANES || (s->have && s->best.f != s->best.f)) {    \
+      NAME##_##E(s, p, step, n);                                                                 \
+      return;                                                                                    \
+    }                                                                                            \
+    const T *q = (const T *)(const void *)p;                                                     \
+    for (int64_t i0 = 0; i0 < n; i0 += EXT_BLOCK) {                                              \
+      int64_t len = n - i0 < EXT_BLOCK ? n - i0 : EXT_BLOCK, i = 0;                              \
+      T acc[EXT_LANES], z[EXT_LANES];                                                            \
+      for (int j = 0; j < EXT_LANES; j++) acc[j] = q[i0], z[j] = 0;                              \
+      for (; i + EXT_LANES <= len; i += EXT_LANES)                                               \
+        for (int j = 0; j < EXT_LANES; j++) {                                                    \
+          T x = q[i0 + i + j];                                                                   \
+          acc[j] = x CMP acc[j] ? x : acc[j];                                                    \
+          z[j] += x - x;                                                                         \
+        }                                                                                        \
+      T m = acc[0], zs = 0;                                                                      \
+      for (; i < len; i++)                                                                       \
+        acc[0] = q[i0 + i] CMP acc[0] ? q[i0 + i] : acc[0], z[0] += q[i0 + i] - q[i0 + i];       \
+      for (int j = 0; j < EXT_LANES; j++) m = acc[j] CMP m ? acc[j] : m, zs += z[j];             \
+      if (zs != 0 || !s->have) {                                                                 \
+        NAME##_##E(s, (const char *)(q + i0), step, len);                                        \
+        if (s->best.f != s->best.f) {                                                            \
+          s->pos += n - i0 - len;                                                                \
+          return;                                                                                \
+        }                                                                                        \
+        continue;                                                                                \
+      }                                                                                          \
+      if ((double)m CMP s->best.f) {                                                             \
+        int64_t k = 0;                                                                           \
+        while (q[i0 + k] != m) k++;                                                              \
+        s->best.f = (double)q[i0 + k];                                                           \
+        s->at = s->pos + k;                                                                      \
+      }                                                                                          \
+      s->pos += len;                                                                             \
+    }                                                                                            \
+  }                                                                                              \
+  LT_SIMD_CLONES_VOID(NAME##c_##E, NAME##b_##E, FOLD_PARAMS, FOLD_ARGS)                          \
+  static void v##NAME##_##E(red_state *s, const char *p, int64_t step, int64_t n) {              \
+    LT_SIMD_PICK(NAME##c_##E)(s, p, step, n);                                                    \
+  }
+EXT_FOLD(min, <, FLOAT32, float)
+EXT_FOLD(min, <, FLOAT64, double)
+EXT_FOLD(max, >, FLOAT32, float)
+EXT_FOLD(max, >, FLOAT64, double)
 
 /* nansum (and nanmean's sum): the elements that are not NaN, and how many (integers and bool
    have no NaN: every element counts). The select keeps the loop free of branches. */
@@ -553,11 +605,12 @@ static void ctx_init(red_ctx *c, lt_redop op, lt_dtype in, lt_dtype rt, int corr
   c->out = rt;
   c->correction = correction;
   c->fold = folds[c->r->fold][in];
-#ifdef SUM_AVX
-  if (c->r->fold == LT_FOLD_SUM && (in == LT_FLOAT32 || in == LT_FLOAT64) &&
-      __builtin_cpu_supports("avx"))
-    c->fold = in == LT_FLOAT32 ? sum_avx_FLOAT32 : sum_avx_FLOAT64;
-#endif
+  if ((c->r->fold == LT_FOLD_MIN || c->r->fold == LT_FOLD_MAX) &&
+      (in == LT_FLOAT32 || in == LT_FLOAT64)) {
+    int mx = c->r->fold == LT_FOLD_MAX;
+    c->fold =
+        in == LT_FLOAT32 ? (mx ? vmax_FLOAT32 : vmin_FLOAT32) : (mx ? vmax_FLOAT64 : vmin_FLOAT64);
+  }
   if (c->r->finish == LT_FINISH_VAR || c->r->finish == LT_FINISH_STD) c->fold2 = folds[F_SQDEV][in];
 }
 

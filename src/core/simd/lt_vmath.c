@@ -5,10 +5,12 @@
  *
  * Each function is one plain C loop that GCC vectorizes (this file is compiled with -O3,
  * -fno-math-errno, -fno-trapping-math, which lets GCC turn the selects into blends, and
- * -ffp-contract=fast; on x86-64 with GCC each loop is also cloned for
- * x86-64-v3, AVX2 + FMA, picked at load time, with the baseline SSE2 loop as the fallback
- * elsewhere). No intrinsics: another compiler or processor gets the same C, scalar or
- * vectorized as it can.
+ * -ffp-contract=fast). On x86-64 with GCC or clang the loop is compiled three times
+ * (lt_simd.h): for the baseline (SSE2), for x86-64-v3 (AVX2 + FMA) and for x86-64-v4 (AVX-512,
+ * 512-bit vectors under GCC), and each call runs the one lt_cpu_level() names (the processor's
+ * widest, capped by LTENSOR_SIMD). No intrinsics: another compiler or processor gets the same
+ * C, scalar or vectorized as it can. The paths agree within the bounds below, not bit for bit
+ * (FMA contraction on the wider ones); lt_vmath_nc.c compiles log, sin and cos without it.
  *
  * Each float is widened to double and the function evaluated in double with a range reduction
  * and a polynomial whose error (below 1e-10 relative) is far under a float's half ulp, then
@@ -47,7 +49,7 @@
 
 #include "lt_vmath_impl.h"
 
-LT_VCLONES void lt_vmath_exp_f32(float *y, const float *x, int64_t n) {
+static LT_VINLINE void exp_f32_b(float *y, const float *x, int64_t n) {
   LT_VIVDEP for (int64_t i = 0; i < n; i++) {
     float xf = x[i];
     double v = xf;
@@ -61,19 +63,7 @@ LT_VCLONES void lt_vmath_exp_f32(float *y, const float *x, int64_t n) {
   }
 }
 
-LT_VCLONES void lt_vmath_log_f32(float *y, const float *x, int64_t n) {
-  LT_VIVDEP for (int64_t i = 0; i < n; i++) {
-    float xf = x[i];
-    double e, lm = log_split((double)xf, &e); /* float subnormals are normal doubles */
-    float r = (float)(e * LN2 + lm);
-    r = xf == INFINITY ? xf : r;
-    r = xf == 0 ? -INFINITY : r;
-    r = xf < 0 ? NAN : r;
-    y[i] = xf == xf ? r : xf;
-  }
-}
-
-LT_VCLONES void lt_vmath_tanh_f32(float *y, const float *x, int64_t n) {
+static LT_VINLINE void tanh_f32_b(float *y, const float *x, int64_t n) {
   LT_VIVDEP for (int64_t i = 0; i < n; i++) {
     float xf = x[i];
     double a = fabs((double)xf);
@@ -85,68 +75,12 @@ LT_VCLONES void lt_vmath_tanh_f32(float *y, const float *x, int64_t n) {
   }
 }
 
-/* The block sin and cos check for arguments beyond their reduction (|x| >= 2^20, inf, NaN). */
-#define TRIG_BLOCK 256
-
-/* x = q pi/2 + r: returns r, *quadrant = q mod 4, *sr = sin r, *cr = cos r. */
-static inline void reduce_trig(float xf, uint64_t *quadrant, double *sr, double *cr) {
-  double v = xf;
-  double t = v * TWO_OVER_PI + SHIFT;
-  double q = t - SHIFT;
-  double r = ((v - q * PIO2_1) - q * PIO2_2) - q * PIO2_3;
-  double z = r * r;
-  *quadrant = bits_of(t) & 3;
-  *sr = r + r * z *
-                (-1.0 / 6 +
-                 z * (1.0 / 120 + z * (-1.0 / 5040 + z * (1.0 / 362880 + z * (-1.0 / 39916800)))));
-  *cr =
-      1 + z * (-1.0 / 2 +
-               z * (1.0 / 24 + z * (-1.0 / 720 + z * (1.0 / 40320 + z * (-1.0 / 3628800 +
-                                                                         z * (1.0 / 479001600))))));
-}
-
-/* Whether x[0..n) holds an argument for libm: the largest magnitude, as bits (inf and NaN
-   above every finite value). */
-static inline int trig_beyond(const float *x, int64_t n) {
-  uint32_t top = 0;
-  for (int64_t j = 0; j < n; j++) {
-    uint32_t b;
-    memcpy(&b, &x[j], sizeof b);
-    b &= 0x7fffffffu;
-    top = b > top ? b : top;
-  }
-  return top >= 0x49800000u; /* 2^20 */
-}
-
-/* sin (is_cos 0) or cos of x[0..n): cos x = sin(x + pi/2), the next quadrant. Inlined into
-   each function (and each of its clones), where is_cos is a constant. */
-static LT_VINLINE void trig_f32(float *y, const float *x, int64_t n, int is_cos) {
-  for (int64_t i0 = 0; i0 < n; i0 += TRIG_BLOCK) {
-    int64_t len = n - i0 < TRIG_BLOCK ? n - i0 : TRIG_BLOCK;
-    const float *xb = x + i0;
-    float *yb = y + i0;
-    if (trig_beyond(xb, len)) {
-      for (int64_t j = 0; j < len; j++) yb[j] = is_cos ? cosf(xb[j]) : sinf(xb[j]);
-      continue;
-    }
-    LT_VIVDEP for (int64_t j = 0; j < len; j++) {
-      uint64_t q;
-      double s, c;
-      reduce_trig(xb[j], &q, &s, &c);
-      q += (uint64_t)is_cos;
-      double v = q & 1 ? c : s;
-      float r = (float)(q & 2 ? -v : v);
-      yb[j] = !is_cos && xb[j] == 0 ? xb[j] : r; /* sin(-0) = -0, whatever the contractions did */
-    }
-  }
-}
-
-LT_VCLONES void lt_vmath_sin_f32(float *y, const float *x, int64_t n) { trig_f32(y, x, n, 0); }
+static LT_VINLINE void sin_f32_b(float *y, const float *x, int64_t n) { trig_f32(y, x, n, 0); }
 
 /* tan from the same reduction: sin r / cos r in an even quadrant, -cos r / sin r in an odd one
    (x near an odd multiple of pi/2, where r is small and sin r relative); blocks holding |x| >=
    2^20, inf or NaN go to libm's double tan, rounded once (glibc's tanf is 1.37 ulp off there). */
-LT_VCLONES void lt_vmath_tan_f32(float *y, const float *x, int64_t n) {
+static LT_VINLINE void tan_f32_b(float *y, const float *x, int64_t n) {
   for (int64_t i0 = 0; i0 < n; i0 += TRIG_BLOCK) {
     int64_t len = n - i0 < TRIG_BLOCK ? n - i0 : TRIG_BLOCK;
     const float *xb = x + i0;
@@ -165,9 +99,9 @@ LT_VCLONES void lt_vmath_tan_f32(float *y, const float *x, int64_t n) {
   }
 }
 
-LT_VCLONES void lt_vmath_cos_f32(float *y, const float *x, int64_t n) { trig_f32(y, x, n, 1); }
+static LT_VINLINE void cos_f32_b(float *y, const float *x, int64_t n) { trig_f32(y, x, n, 1); }
 
-LT_VCLONES void lt_vmath_sqrt_f32(float *y, const float *x, int64_t n) {
+static LT_VINLINE void sqrt_f32_b(float *y, const float *x, int64_t n) {
   LT_VIVDEP for (int64_t i = 0; i < n; i++) y[i] = sqrtf(x[i]);
 }
 
@@ -202,7 +136,7 @@ static inline double reduce_exp64(double v, double *k) {
   return (v - *k * LN2_HI) - *k * LN2_LO;
 }
 
-LT_VCLONES void lt_vmath_exp_f64(double *y, const double *x, int64_t n) {
+static LT_VINLINE void exp_f64_b(double *y, const double *x, int64_t n) {
   LT_VIVDEP for (int64_t i = 0; i < n; i++) {
     double xv = x[i];
     double v = xv > -746.0 ? xv : -746.0; /* exp(-746) rounds to 0; NaN becomes -746 here */
@@ -214,7 +148,7 @@ LT_VCLONES void lt_vmath_exp_f64(double *y, const double *x, int64_t n) {
   }
 }
 
-LT_VCLONES void lt_vmath_log_f64(double *y, const double *x, int64_t n) {
+static LT_VINLINE void log_f64_b(double *y, const double *x, int64_t n) {
   LT_VIVDEP for (int64_t i = 0; i < n; i++) {
     double xv = x[i];
     int sub = xv < 0x1p-1022; /* subnormal (or not positive): scaled to a normal number */
@@ -246,8 +180,55 @@ LT_VCLONES void lt_vmath_log_f64(double *y, const double *x, int64_t n) {
   }
 }
 
-LT_VCLONES void lt_vmath_sqrt_f64(double *y, const double *x, int64_t n) {
+static LT_VINLINE void sqrt_f64_b(double *y, const double *x, int64_t n) {
   LT_VIVDEP for (int64_t i = 0; i < n; i++) y[i] = sqrt(x[i]);
 }
 
 /* }====== */
+
+/* The public functions: each body above compiled per vector path (lt_simd.h), the level in
+   use picking one per call. */
+LT_VMATH_UN(exp_f32, float)
+LT_VMATH_UN(log_f32, float)
+LT_VMATH_UN(tanh_f32, float)
+LT_VMATH_UN(sin_f32, float)
+LT_VMATH_UN(tan_f32, float)
+LT_VMATH_UN(cos_f32, float)
+LT_VMATH_UN(sqrt_f32, float)
+LT_VMATH_UN(exp_f64, double)
+LT_VMATH_UN(log_f64, double)
+LT_VMATH_UN(sqrt_f64, double)
+
+#if LT_SIMD_X86
+#define PATHS(NAME) \
+  { NAME##_c, NAME##_avx2, NAME##_avx512 }
+#else
+#define PATHS(NAME) \
+  { NAME##_c, NULL, NULL }
+#endif
+
+lt_vmath_f32_fn lt_vmath_f32_path(const char *name, int level) {
+  static const struct {
+    const char *name;
+    lt_vmath_f32_fn fn[3];
+  } t[] = {{"exp", PATHS(exp_f32)},
+           {"log", PATHS(log_f32)},
+           {"tanh", PATHS(tanh_f32)},
+           {"sin", PATHS(sin_f32)},
+           {"cos", PATHS(cos_f32)}};
+  if (level < LT_CPU_SCALAR || level > lt_cpu_level_max()) return NULL;
+  for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+    if (strcmp(t[i].name, name) == 0) return t[i].fn[level];
+  return NULL;
+}
+
+lt_vmath_f64_fn lt_vmath_f64_path(const char *name, int level) {
+  static const struct {
+    const char *name;
+    lt_vmath_f64_fn fn[3];
+  } t[] = {{"exp", PATHS(exp_f64)}, {"log", PATHS(log_f64)}};
+  if (level < LT_CPU_SCALAR || level > lt_cpu_level_max()) return NULL;
+  for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+    if (strcmp(t[i].name, name) == 0) return t[i].fn[level];
+  return NULL;
+}

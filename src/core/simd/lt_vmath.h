@@ -68,4 +68,20 @@ void lt_vmath_atan2_f32(float *y, const float *a, const float *b, int64_t n);
 void lt_vmath_fmod_f32(float *y, const float *a, const float *b, int64_t n);
 void lt_vmath_remainder_f32(float *y, const float *a, const float *b, int64_t n);
 
+/* float32 log, sin and cos computed as the three above but without contracting multiplies and
+   adds into FMAs (lt_vmath_nc.c), so that every vector path gives the same bits: for the random
+   normal fill (lt_random.c), whose numbers must not depend on the processor. */
+void lt_vmath_log_nc_f32(float *y, const float *x, int64_t n);
+void lt_vmath_sin_nc_f32(float *y, const float *x, int64_t n);
+void lt_vmath_cos_nc_f32(float *y, const float *x, int64_t n);
+
+/* The clone of a float32 (or float64) unary function for a vector path, whatever level is in
+   use: name "exp", "log", "tanh", "sin" or "cos" (float64: "exp" or "log"), level an
+   lt_cpu_level_t at most lt_cpu_level_max() (higher: NULL, as an unknown name), so that a bench
+   or a test can run every path in one process (bench/math.c times exp on each). */
+typedef void (*lt_vmath_f32_fn)(float *y, const float *x, int64_t n);
+typedef void (*lt_vmath_f64_fn)(double *y, const double *x, int64_t n);
+lt_vmath_f32_fn lt_vmath_f32_path(const char *name, int level);
+lt_vmath_f64_fn lt_vmath_f64_path(const char *name, int level);
+
 #endif

@@ -2,7 +2,7 @@
  * lt_vmath_funcs.c -- the vectorized float32 functions of lt_funcs.c (sigmoid, silu, expm1,
  * log1p, erf, erfc, gelu, exp2, log2, log10, sinh, cosh, asinh, acosh, atanh, asin, acos, atan,
  * atan2, hypot, fmod) and remainder for lt_math.c; see lt_vmath.h. Built as lt_vmath.c's
- * functions are (the same compiler flags and clones, the reductions of lt_vmath_impl.h; its
+ * functions are (the same compiler flags and vector paths, the reductions of lt_vmath_impl.h; its
  * header says how they are exact) and measured the same way, by spec/c/test_vmath.c.
  *
  * The functions of lt_funcs.c work the same way: sigmoid 1 / (1 + exp(-x)) and silu x / (1 +
@@ -41,7 +41,7 @@ static inline double sigmoid_denom(float xf) {
   return 1.0 + (scale + scale * p);
 }
 
-LT_VCLONES void lt_vmath_sigmoid_f32(float *y, const float *x, int64_t n) {
+static LT_VINLINE void sigmoid_f32_b(float *y, const float *x, int64_t n) {
   LT_VIVDEP for (int64_t i = 0; i < n; i++) {
     float xf = x[i];
     float r = (float)(1.0 / sigmoid_denom(xf));
@@ -49,7 +49,7 @@ LT_VCLONES void lt_vmath_sigmoid_f32(float *y, const float *x, int64_t n) {
   }
 }
 
-LT_VCLONES void lt_vmath_silu_f32(float *y, const float *x, int64_t n) {
+static LT_VINLINE void silu_f32_b(float *y, const float *x, int64_t n) {
   LT_VIVDEP for (int64_t i = 0; i < n; i++) {
     float xf = x[i];
     float r = (float)((double)xf / sigmoid_denom(xf));
@@ -59,7 +59,7 @@ LT_VCLONES void lt_vmath_silu_f32(float *y, const float *x, int64_t n) {
   }
 }
 
-LT_VCLONES void lt_vmath_expm1_f32(float *y, const float *x, int64_t n) {
+static LT_VINLINE void expm1_f32_b(float *y, const float *x, int64_t n) {
   LT_VIVDEP for (int64_t i = 0; i < n; i++) {
     float xf = x[i];
     double v = xf;
@@ -80,7 +80,7 @@ static inline double log_pos(double u) {
   return e * LN2 + lm;
 }
 
-LT_VCLONES void lt_vmath_log1p_f32(float *y, const float *x, int64_t n) {
+static LT_VINLINE void log1p_f32_b(float *y, const float *x, int64_t n) {
   LT_VIVDEP for (int64_t i = 0; i < n; i++) {
     float xf = x[i];
     double v = xf;
@@ -152,7 +152,7 @@ static inline double erfc_d(double v) {
   return a < 1.0 ? small : v > 0 ? big : 2.0 - big;
 }
 
-LT_VCLONES void lt_vmath_erf_f32(float *y, const float *x, int64_t n) {
+static LT_VINLINE void erf_f32_b(float *y, const float *x, int64_t n) {
   LT_VIVDEP for (int64_t i = 0; i < n; i++) {
     float xf = x[i];
     float r = (float)erf_d(xf);
@@ -160,7 +160,7 @@ LT_VCLONES void lt_vmath_erf_f32(float *y, const float *x, int64_t n) {
   }
 }
 
-LT_VCLONES void lt_vmath_erfc_f32(float *y, const float *x, int64_t n) {
+static LT_VINLINE void erfc_f32_b(float *y, const float *x, int64_t n) {
   LT_VIVDEP for (int64_t i = 0; i < n; i++) {
     float xf = x[i];
     float r = (float)erfc_d(xf);
@@ -169,7 +169,7 @@ LT_VCLONES void lt_vmath_erfc_f32(float *y, const float *x, int64_t n) {
 }
 
 /* gelu(x) = x/2 (1 + erf(x/sqrt2)) = x/2 erfc(-x/sqrt2): relative where the result is tiny. */
-LT_VCLONES void lt_vmath_gelu_f32(float *y, const float *x, int64_t n) {
+static LT_VINLINE void gelu_f32_b(float *y, const float *x, int64_t n) {
   LT_VIVDEP for (int64_t i = 0; i < n; i++) {
     float xf = x[i];
     double v = xf;
@@ -193,7 +193,7 @@ LT_VCLONES void lt_vmath_gelu_f32(float *y, const float *x, int64_t n) {
 #define TAN_3PI_8 0x1.3504f333f9de6p1 /* sqrt2 + 1 */
 #define FLT_ROUNDS_INF 0x1.ffffffp127 /* FLT_MAX + half an ulp: from here on a float is inf */
 
-LT_VCLONES void lt_vmath_exp2_f32(float *y, const float *x, int64_t n) {
+static LT_VINLINE void exp2_f32_b(float *y, const float *x, int64_t n) {
   LT_VIVDEP for (int64_t i = 0; i < n; i++) {
     float xf = x[i];
     double v = xf;
@@ -223,9 +223,9 @@ static LT_VINLINE void log_base_f32(float *y, const float *x, int64_t n, int bas
   }
 }
 
-LT_VCLONES void lt_vmath_log2_f32(float *y, const float *x, int64_t n) { log_base_f32(y, x, n, 0); }
+static LT_VINLINE void log2_f32_b(float *y, const float *x, int64_t n) { log_base_f32(y, x, n, 0); }
 
-LT_VCLONES void lt_vmath_log10_f32(float *y, const float *x, int64_t n) {
+static LT_VINLINE void log10_f32_b(float *y, const float *x, int64_t n) {
   log_base_f32(y, x, n, 1);
 }
 
@@ -251,13 +251,13 @@ static LT_VINLINE void hyp_f32(float *y, const float *x, int64_t n, int is_cosh)
   }
 }
 
-LT_VCLONES void lt_vmath_sinh_f32(float *y, const float *x, int64_t n) { hyp_f32(y, x, n, 0); }
+static LT_VINLINE void sinh_f32_b(float *y, const float *x, int64_t n) { hyp_f32(y, x, n, 0); }
 
-LT_VCLONES void lt_vmath_cosh_f32(float *y, const float *x, int64_t n) { hyp_f32(y, x, n, 1); }
+static LT_VINLINE void cosh_f32_b(float *y, const float *x, int64_t n) { hyp_f32(y, x, n, 1); }
 
 /* acosh x = log(x + sqrt(x^2 - 1)): x^2 is exact in double, and the sum is at least 1 + 4.8e-4
    above 1 (x = 1 + 2^-23), so its rounding stays far below a float's ulp in the log. */
-LT_VCLONES void lt_vmath_acosh_f32(float *y, const float *x, int64_t n) {
+static LT_VINLINE void acosh_f32_b(float *y, const float *x, int64_t n) {
   LT_VIVDEP for (int64_t i = 0; i < n; i++) {
     float xf = x[i];
     double v = xf >= 1 && xf <= 0x1.fffffep127f ? (double)xf : 1.0; /* others fixed up below */
@@ -273,7 +273,7 @@ LT_VCLONES void lt_vmath_acosh_f32(float *y, const float *x, int64_t n) {
    truncation is below 1e-16 relative), above it the logarithm of log_split, whose argument's
    rounding (1e-16) then costs at most 4e-15 relative: asinh |x| = log(|x| + sqrt(x^2 + 1)),
    atanh |x| = log((1 + |x|) / (1 - |x|)) / 2 (1 + |x| and 1 - |x| exact). */
-LT_VCLONES void lt_vmath_asinh_f32(float *y, const float *x, int64_t n) {
+static LT_VINLINE void asinh_f32_b(float *y, const float *x, int64_t n) {
   LT_VIVDEP for (int64_t i = 0; i < n; i++) {
     float xf = x[i];
     double v = xf, a = fabs(v);
@@ -288,7 +288,7 @@ LT_VCLONES void lt_vmath_asinh_f32(float *y, const float *x, int64_t n) {
   }
 }
 
-LT_VCLONES void lt_vmath_atanh_f32(float *y, const float *x, int64_t n) {
+static LT_VINLINE void atanh_f32_b(float *y, const float *x, int64_t n) {
   LT_VIVDEP for (int64_t i = 0; i < n; i++) {
     float xf = x[i];
     double v = xf, a = fabs(v);
@@ -344,11 +344,11 @@ static LT_VINLINE void asin_acos_f32(float *y, const float *x, int64_t n, int is
   }
 }
 
-LT_VCLONES void lt_vmath_asin_f32(float *y, const float *x, int64_t n) {
+static LT_VINLINE void asin_f32_b(float *y, const float *x, int64_t n) {
   asin_acos_f32(y, x, n, 0);
 }
 
-LT_VCLONES void lt_vmath_acos_f32(float *y, const float *x, int64_t n) {
+static LT_VINLINE void acos_f32_b(float *y, const float *x, int64_t n) {
   asin_acos_f32(y, x, n, 1);
 }
 
@@ -372,7 +372,7 @@ static inline double atan_pos(double a) {
                                        z * (0x1.1e2b3ea839f60p-4 + z * -0x1.360b3978e95bbp-5)))))));
 }
 
-LT_VCLONES void lt_vmath_atan_f32(float *y, const float *x, int64_t n) {
+static LT_VINLINE void atan_f32_b(float *y, const float *x, int64_t n) {
   LT_VIVDEP for (int64_t i = 0; i < n; i++) {
     float xf = x[i];
     double v = xf;
@@ -384,7 +384,7 @@ LT_VCLONES void lt_vmath_atan_f32(float *y, const float *x, int64_t n) {
 /* atan2(a, b) = +-(atan(|a| / |b|) or pi minus it where b has its sign bit set), with a's sign;
    the quotient in double (|a| / |b| rounded once, never underflowing for floats). 0/0 counts as
    0 and inf/inf as 1, which gives C's atan2 at the signed zeros and infinities. */
-LT_VCLONES void lt_vmath_atan2_f32(float *y, const float *a, const float *b, int64_t n) {
+static LT_VINLINE void atan2_f32_b(float *y, const float *a, const float *b, int64_t n) {
   LT_VIVDEP for (int64_t i = 0; i < n; i++) {
     float af = a[i], bf = b[i];
     double u = fabs((double)af), v = fabs((double)bf);
@@ -400,7 +400,7 @@ LT_VCLONES void lt_vmath_atan2_f32(float *y, const float *a, const float *b, int
 
 /* hypot: sqrt(a^2 + b^2) in double (the squares exact, no overflow nor underflow for floats);
    an infinite operand gives inf even beside NaN, as C's hypot. */
-LT_VCLONES void lt_vmath_hypot_f32(float *y, const float *a, const float *b, int64_t n) {
+static LT_VINLINE void hypot_f32_b(float *y, const float *a, const float *b, int64_t n) {
   LT_VIVDEP for (int64_t i = 0; i < n; i++) {
     float af = a[i], bf = b[i];
     double u = af, v = bf;
@@ -461,12 +461,37 @@ static LT_VINLINE void fmod_f32(float *y, const float *a, const float *b, int64_
   }
 }
 
-LT_VCLONES void lt_vmath_fmod_f32(float *y, const float *a, const float *b, int64_t n) {
+static LT_VINLINE void fmod_f32_b(float *y, const float *a, const float *b, int64_t n) {
   fmod_f32(y, a, b, n, 0);
 }
 
-LT_VCLONES void lt_vmath_remainder_f32(float *y, const float *a, const float *b, int64_t n) {
+static LT_VINLINE void remainder_f32_b(float *y, const float *a, const float *b, int64_t n) {
   fmod_f32(y, a, b, n, 1);
 }
 
 /* }====== */
+
+/* The public functions: each body above compiled per vector path (lt_simd.h), the level in
+   use picking one per call. */
+LT_VMATH_UN(sigmoid_f32, float)
+LT_VMATH_UN(silu_f32, float)
+LT_VMATH_UN(expm1_f32, float)
+LT_VMATH_UN(log1p_f32, float)
+LT_VMATH_UN(erf_f32, float)
+LT_VMATH_UN(erfc_f32, float)
+LT_VMATH_UN(gelu_f32, float)
+LT_VMATH_UN(exp2_f32, float)
+LT_VMATH_UN(log2_f32, float)
+LT_VMATH_UN(log10_f32, float)
+LT_VMATH_UN(sinh_f32, float)
+LT_VMATH_UN(cosh_f32, float)
+LT_VMATH_UN(acosh_f32, float)
+LT_VMATH_UN(asinh_f32, float)
+LT_VMATH_UN(atanh_f32, float)
+LT_VMATH_UN(asin_f32, float)
+LT_VMATH_UN(acos_f32, float)
+LT_VMATH_UN(atan_f32, float)
+LT_VMATH_BIN(atan2_f32)
+LT_VMATH_BIN(hypot_f32)
+LT_VMATH_BIN(fmod_f32)
+LT_VMATH_BIN(remainder_f32)

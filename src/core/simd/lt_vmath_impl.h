@@ -1,8 +1,10 @@
 /*
- * lt_vmath_impl.h -- what lt_vmath.c and lt_vmath_funcs.c share: the clone and vectorization
- * attributes, the constants, a double's bits, exp's reduction (reduce_exp, expm1 to r^9) and
- * log's (log_split, the atanh series to s^11); lt_vmath.c's header says how they are built and
- * how exact they are. Static inline, private to those two files (included by them alone).
+ * lt_vmath_impl.h -- what lt_vmath.c, lt_vmath_funcs.c and lt_vmath_nc.c share: the per-path
+ * compilation (LT_VMATH_UN and LT_VMATH_BIN over lt_simd.h), the vectorization attributes, the
+ * constants, a double's bits, exp's reduction (reduce_exp, expm1 to r^9) and log's (log_split,
+ * the atanh series to s^11), and the bodies of float32 log, sin and cos; lt_vmath.c's header says
+ * how they are built and how exact they are. Static inline, private to those three files
+ * (included by them alone).
  */
 #ifndef LT_VMATH_IMPL_H
 #define LT_VMATH_IMPL_H
@@ -11,19 +13,26 @@
 #include <stdint.h>
 #include <string.h>
 
-/* The clones are picked by an ifunc resolver, which runs while the program is relocated: under
-   ThreadSanitizer that is before its runtime starts, and the instrumented resolver crashes
-   (every program linking the core, at load). A TSan build runs the default clone only. */
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__) && \
-    !defined(__SANITIZE_THREAD__)
-#define LT_VCLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
-#define LT_VINLINE inline __attribute__((always_inline))
+#include "lt_simd.h"
+
+/* Each function's body is a static LT_VINLINE function NAME_b; LT_VMATH_UN (unary, of T) and
+   LT_VMATH_BIN (binary float32) compile it once per vector path (lt_simd.h) and define the
+   public lt_vmath_NAME, which runs the path of the level in use. */
+#define LT_VINLINE LT_SIMD_INLINE
+#if defined(__GNUC__) && !defined(__clang__)
 #define LT_VIVDEP _Pragma("GCC ivdep")
 #else
-#define LT_VCLONES
-#define LT_VINLINE inline
 #define LT_VIVDEP
 #endif
+#define LT_VMATH_UN(NAME, T)                                                     \
+  LT_SIMD_CLONES_VOID(NAME, NAME##_b, (T * y, const T *x, int64_t n), (y, x, n)) \
+  void lt_vmath_##NAME(T *y, const T *x, int64_t n) { LT_SIMD_PICK(NAME)(y, x, n); }
+#define LT_VMATH_BIN(NAME)                                                                   \
+  LT_SIMD_CLONES_VOID(NAME, NAME##_b, (float *y, const float *a, const float *b, int64_t n), \
+                      (y, a, b, n))                                                          \
+  void lt_vmath_##NAME(float *y, const float *a, const float *b, int64_t n) {                \
+    LT_SIMD_PICK(NAME)(y, a, b, n);                                                          \
+  }
 
 #define SHIFT                                                                         \
   0x1.8p52 /* x + SHIFT - SHIFT rounds x to an integer whose bits lie in the low word \
@@ -81,6 +90,76 @@ static inline double log_split(double u, double *e) {
   double s = (m - 1) / (m + 1), z = s * s;
   return 2 * s *
          (1 + z * (1.0 / 3 + z * (1.0 / 5 + z * (1.0 / 7 + z * (1.0 / 9 + z * (1.0 / 11))))));
+}
+
+/* log, sin and cos of float32 (lt_vmath.c's header says how), here for lt_vmath.c and
+   lt_vmath_nc.c, which compile them with and without contraction. */
+static LT_VINLINE void log_f32_b(float *y, const float *x, int64_t n) {
+  LT_VIVDEP for (int64_t i = 0; i < n; i++) {
+    float xf = x[i];
+    double e, lm = log_split((double)xf, &e); /* float subnormals are normal doubles */
+    float r = (float)(e * LN2 + lm);
+    r = xf == INFINITY ? xf : r;
+    r = xf == 0 ? -INFINITY : r;
+    r = xf < 0 ? NAN : r;
+    y[i] = xf == xf ? r : xf;
+  }
+}
+
+/* The block sin and cos check for arguments beyond their reduction (|x| >= 2^20, inf, NaN). */
+#define TRIG_BLOCK 256
+
+/* x = q pi/2 + r: returns r, *quadrant = q mod 4, *sr = sin r, *cr = cos r. */
+static inline void reduce_trig(float xf, uint64_t *quadrant, double *sr, double *cr) {
+  double v = xf;
+  double t = v * TWO_OVER_PI + SHIFT;
+  double q = t - SHIFT;
+  double r = ((v - q * PIO2_1) - q * PIO2_2) - q * PIO2_3;
+  double z = r * r;
+  *quadrant = bits_of(t) & 3;
+  *sr = r + r * z *
+                (-1.0 / 6 +
+                 z * (1.0 / 120 + z * (-1.0 / 5040 + z * (1.0 / 362880 + z * (-1.0 / 39916800)))));
+  *cr =
+      1 + z * (-1.0 / 2 +
+               z * (1.0 / 24 + z * (-1.0 / 720 + z * (1.0 / 40320 + z * (-1.0 / 3628800 +
+                                                                         z * (1.0 / 479001600))))));
+}
+
+/* Whether x[0..n) holds an argument for libm: the largest magnitude, as bits (inf and NaN
+   above every finite value). */
+static inline int trig_beyond(const float *x, int64_t n) {
+  uint32_t top = 0;
+  for (int64_t j = 0; j < n; j++) {
+    uint32_t b;
+    memcpy(&b, &x[j], sizeof b);
+    b &= 0x7fffffffu;
+    top = b > top ? b : top;
+  }
+  return top >= 0x49800000u; /* 2^20 */
+}
+
+/* sin (is_cos 0) or cos of x[0..n): cos x = sin(x + pi/2), the next quadrant. Inlined into
+   each function (and each of its clones), where is_cos is a constant. */
+static LT_VINLINE void trig_f32(float *y, const float *x, int64_t n, int is_cos) {
+  for (int64_t i0 = 0; i0 < n; i0 += TRIG_BLOCK) {
+    int64_t len = n - i0 < TRIG_BLOCK ? n - i0 : TRIG_BLOCK;
+    const float *xb = x + i0;
+    float *yb = y + i0;
+    if (trig_beyond(xb, len)) {
+      for (int64_t j = 0; j < len; j++) yb[j] = is_cos ? cosf(xb[j]) : sinf(xb[j]);
+      continue;
+    }
+    LT_VIVDEP for (int64_t j = 0; j < len; j++) {
+      uint64_t q;
+      double s, c;
+      reduce_trig(xb[j], &q, &s, &c);
+      q += (uint64_t)is_cos;
+      double v = q & 1 ? c : s;
+      float r = (float)(q & 2 ? -v : v);
+      yb[j] = !is_cos && xb[j] == 0 ? xb[j] : r; /* sin(-0) = -0, whatever the contractions did */
+    }
+  }
 }
 
 #endif
