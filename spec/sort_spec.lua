@@ -613,8 +613,8 @@ describe("sort on every vector path", function()
   it("gives topk and kthvalue of long rows as the stable sort's first k, NaN the largest (torch)",
     function()
     for _, n in ipairs{2047, 2048, 5000} do
-      for _, dt in ipairs{"float32", "int32", "int16"} do
-        local x = lt.tensor(data(n, n + 5, dt == "float32"), dt) -- ties, and NaN for float32
+      for _, dt in ipairs{"float32", "float64", "int32", "int64", "int16"} do
+        local x = lt.tensor(data(n, n + 5, dt:sub(1, 5) == "float"), dt) -- ties, NaN for floats
         for _, largest in ipairs{true, false} do
           local sv, si = x:sort(1, largest)
           local svl, sil = sv:tolist(), si:tolist()

@@ -13,9 +13,9 @@
  * one, below INSERTION_MAX there). 64-bit keys keep their positions in a second array and take an
  * insertion sort for short rows, else an LSD radix sort on 11-bit digits (6 passes; a pass whose
  * digit is the same for every key is skipped), all digit histograms counted in one sweep: stable
- * by construction. topk and kthvalue of packed rows of at least 2048 items wanting at most a
- * quarter of them first pick their k smallest items by a radix select (select_smallest), then
- * sort only those: the same first k as the full sort (the items are distinct).
+ * by construction. topk and kthvalue of rows of at least 2048 items wanting at most a quarter
+ * of them first pick their k smallest items by a radix select (select_smallest for packed items,
+ * select_wide for 64-bit keys), then sort only those: the same first k as the full sort.
  * The vector path is lt_cpu_level()'s, read once per call. The kinds read the
  * sorted pairs off: all of them (sort), the first k (topk), one (kthvalue, median), the longest run
  * (mode); sort and topk through lt_sort_simd.c's read-off loops (values decoded from the keys).
@@ -355,12 +355,11 @@ static int msd_buckets(const rows_ctx *c, uint64_t *src, uint64_t *scr, const ui
 #define SELECT_FRAC 4
 #define SELECT_BITS 11
 
-/* How many items row sorts of c pick by select_smallest (0: none, a full sort): packed items
-   (keys of at most 32 bits), topk or kthvalue, a long row and few results. */
+/* How many items row sorts of c pick by select_smallest or select_wide (0: none, a full sort):
+   topk or kthvalue, a long row and few results. */
 static int64_t select_count(const rows_ctx *c) {
   const int64_t m = c->kind == K_KTH ? c->k + 1 : c->m;
-  return c->bits <= 32 && (c->kind == K_TOPK || c->kind == K_KTH) && c->n >= SELECT_MIN &&
-                 m * SELECT_FRAC <= c->n
+  return (c->kind == K_TOPK || c->kind == K_KTH) && c->n >= SELECT_MIN && m * SELECT_FRAC <= c->n
              ? m
              : 0;
 }
@@ -409,43 +408,30 @@ static void select_smallest(uint64_t *a, int64_t n, int64_t m, const uint32_t *r
   if (taken < m) memcpy(out + taken, a, (size_t)(m - taken) * sizeof *a);
 }
 
-/* Sorts row r: n keys in k (packed with their positions: ix NULL; else positions in ix) of
-   c->bits bits, tk and tix (NULL with ix) scratch of n, hist HIST_ROWS x RADIX counters; reads the
-   result off. Returns nonzero when out of memory. Packed items go through msd_sort; 64-bit keys
-   through an insertion sort (short rows) or an LSD radix sort, both stable. */
-static int sort_row(const rows_ctx *c, int64_t r, uint64_t *k, uint32_t *ix, uint64_t *tk,
-                    uint32_t *tix, uint32_t *hist) {
-  const int64_t n = c->n;
-  const char *x = c->x + r * n * (int64_t)c->es;
-  uint32_t range[2];
-  int has_range;
-  const int64_t special = load_keys(c, x, k, ix, range, &has_range);
-  uint64_t *sk = k, *dk = tk;
-  uint32_t *si = ix, *di = tix;
-  const int64_t m = ix ? 0 : select_count(c);
-  if (m) { /* the m smallest into tk, sorted there */
-    select_smallest(k, n, m, has_range ? range : NULL, tk, hist);
-    if (msd_sort(c, tk, k, m, 0, NULL, hist, 0)) return 1;
-    sk = tk;
-  } else if (!ix) {
-    if (msd_sort(c, k, tk, n, 0, has_range ? range : NULL, hist, 0)) return 1;
-  } else if (n < INSERTION_MAX) {
+/* Sorts the n 64-bit keys *sk and their positions *si stably (an insertion sort for short runs,
+   else an LSD radix sort on DIGIT-bit digits, passes of one digit skipped), dk and di scratch of
+   n; *sk and *si: where the result lies. hist: HIST_ROWS x RADIX counters. */
+static void wide_sort(const rows_ctx *c, int64_t n, uint64_t **psk, uint32_t **psi, uint64_t *dk,
+                      uint32_t *di, uint32_t *hist) {
+  uint64_t *sk = *psk;
+  uint32_t *si = *psi;
+  if (n < INSERTION_MAX) {
     for (int64_t i = 1; i < n; i++) {
-      uint64_t kv = k[i];
-      uint32_t iv = ix[i];
+      uint64_t kv = sk[i];
+      uint32_t iv = si[i];
       int64_t j = i;
-      for (; j > 0 && k[j - 1] > kv; j--) {
-        k[j] = k[j - 1];
-        ix[j] = ix[j - 1];
+      for (; j > 0 && sk[j - 1] > kv; j--) {
+        sk[j] = sk[j - 1];
+        si[j] = si[j - 1];
       }
-      k[j] = kv;
-      ix[j] = iv;
+      sk[j] = kv;
+      si[j] = iv;
     }
   } else {
     const int passes = (c->bits + DIGIT - 1) / DIGIT;
     memset(hist, 0, sizeof(uint32_t) * RADIX * (size_t)passes);
     for (int64_t i = 0; i < n; i++) {
-      uint64_t v = k[i];
+      uint64_t v = sk[i];
       for (int p = 0; p < passes; p++) hist[p * RADIX + ((v >> (p * DIGIT)) & (RADIX - 1))]++;
     }
     for (int p = 0; p < passes; p++) {
@@ -460,6 +446,78 @@ static int sort_row(const rows_ctx *c, int64_t r, uint64_t *k, uint32_t *ix, uin
       si = di;
       di = t2;
     }
+  }
+  *psk = sk;
+  *psi = si;
+}
+
+/* Moves the m smallest (1 <= m < n) of the n pairs (key k[i], position ix[i]), ordered by key
+   then position, into ok and oix as select_smallest does for packed items, digits from the keys
+   alone: equal keys always share a round, so those taken stay in position order, and a round
+   whose candidates all have one key takes the first it needs. */
+static void select_wide(uint64_t *k, uint32_t *ix, int64_t n, int64_t m, uint64_t *ok,
+                        uint32_t *oix, uint32_t *h) {
+  int64_t taken = 0;
+  while (taken < m && n > m - taken) {
+    const int64_t need = m - taken;
+    uint64_t lo = k[0], hi = k[0];
+    for (int64_t i = 1; i < n; i++) {
+      lo = k[i] < lo ? k[i] : lo;
+      hi = k[i] > hi ? k[i] : hi;
+    }
+    if (lo == hi) { /* one key: the first in position order */
+      n = need;
+      break;
+    }
+    int sig = 64;
+    while (!((lo ^ hi) >> (sig - 1))) sig--;
+    const int bits = sig < SELECT_BITS ? sig : SELECT_BITS, shift = sig - bits;
+    const uint32_t mask = (1u << bits) - 1;
+    memset(h, 0, sizeof(uint32_t) << bits);
+    for (int64_t i = 0; i < n; i++) h[(k[i] >> shift) & mask]++;
+    uint32_t cut = 0;
+    for (int64_t before = 0; before + h[cut] < need; cut++) before += h[cut];
+    int64_t kept = 0;
+    for (int64_t i = 0; i < n; i++) {
+      const uint64_t v = k[i];
+      const uint32_t d = (uint32_t)(v >> shift) & mask, p = ix[i];
+      if (d < cut) ok[taken] = v, oix[taken++] = p;
+      if (d == cut) k[kept] = v, ix[kept++] = p;
+    }
+    n = kept;
+  }
+  if (taken < m) {
+    memcpy(ok + taken, k, (size_t)(m - taken) * sizeof *k);
+    memcpy(oix + taken, ix, (size_t)(m - taken) * sizeof *ix);
+  }
+}
+
+/* Sorts row r: n keys in k (packed with their positions: ix NULL; else positions in ix) of
+   c->bits bits, tk and tix (NULL with ix) scratch of n, hist HIST_ROWS x RADIX counters; reads the
+   result off. Returns nonzero when out of memory. Packed items go through msd_sort; 64-bit keys
+   through an insertion sort (short rows) or an LSD radix sort, both stable. */
+static int sort_row(const rows_ctx *c, int64_t r, uint64_t *k, uint32_t *ix, uint64_t *tk,
+                    uint32_t *tix, uint32_t *hist) {
+  const int64_t n = c->n;
+  const char *x = c->x + r * n * (int64_t)c->es;
+  uint32_t range[2];
+  int has_range;
+  const int64_t special = load_keys(c, x, k, ix, range, &has_range);
+  uint64_t *sk = k, *dk = tk;
+  uint32_t *si = ix, *di = tix;
+  const int64_t m = select_count(c);
+  if (m && !ix) { /* the m smallest into tk, sorted there */
+    select_smallest(k, n, m, has_range ? range : NULL, tk, hist);
+    if (msd_sort(c, tk, k, m, 0, NULL, hist, 0)) return 1;
+    sk = tk;
+  } else if (!ix) {
+    if (msd_sort(c, k, tk, n, 0, has_range ? range : NULL, hist, 0)) return 1;
+  } else if (m) { /* 64-bit keys: the m smallest pairs into tk and tix, sorted */
+    select_wide(k, ix, n, m, tk, tix, hist);
+    sk = tk, si = tix;
+    wide_sort(c, m, &sk, &si, k, ix, hist);
+  } else {
+    wide_sort(c, n, &sk, &si, dk, di, hist);
   }
   if (c->kind == K_SORT || c->kind == K_TOPK)
     emit_sorted(c, r, x, sk, si, special);
