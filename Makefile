@@ -15,7 +15,7 @@ NOBLAS_BUILD ?= build-noblas
 FUZZ_BUILD ?= build-fuzz
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS = fuzz_dlpack_import fuzz_index fuzz_bytes fuzz_npy_header fuzz_zip_dir \
-               fuzz_safetensors_header
+               fuzz_safetensors_header fuzz_png fuzz_jpeg
 DRIVE_SECONDS ?= 600
 DRIVE_SEED ?= $(shell date +%s)
 DRIVE_CALLS ?= 5000
@@ -112,13 +112,14 @@ env:
 test: build asan test-noblas
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
-# ltensor's own matmul kernel for every dtype (-DLTENSOR_BLAS=OFF): the C math tests and the
-# math and matmul specs, in a build of the module and those tests alone.
+# ltensor's own matmul kernel for every dtype (-DLTENSOR_BLAS=OFF), and no PNG or JPEG
+# library: the C math tests and the math, matmul and image specs (lt.image raising "built
+# without PNG support"), in a build of the module and those tests alone.
 test-noblas: deps
 	$(CMAKE) -S . -B $(NOBLAS_BUILD) -DLTENSOR_WERROR=ON -DLTENSOR_BLAS=OFF \
-	  -DLTENSOR_BUILD_BENCH=OFF $(CMAKE_ARGS)
+	  -DLTENSOR_PNG=OFF -DLTENSOR_JPEG=OFF -DLTENSOR_BUILD_BENCH=OFF $(CMAKE_ARGS)
 	$(CMAKE) --build $(NOBLAS_BUILD) -j $(JOBS) --target ltensor_module test_math
-	cd $(NOBLAS_BUILD) && ctest --output-on-failure -j $(JOBS) -R '^(c_math|spec_math|spec_matmul)$$'
+	cd $(NOBLAS_BUILD) && ctest --output-on-failure -j $(JOBS) -R '^(c_math|spec_math|spec_matmul|spec_image)$$'
 
 # Build-system tests (rock install, external header) do not depend on the sanitizer: skipped.
 asan: deps
@@ -178,7 +179,7 @@ drive: deps
 # A bench that fails is named and the others still run; the target fails after the table.
 BENCH_RECORD ?= $(abspath $(BUILD))/bench_record.tsv
 BENCHES = access exchange dlpack math compute index sort files dist random lapack nn_norm \
-          nn_conv nn_model fft
+          nn_conv nn_model fft image
 bench: build
 	@: > "$(BENCH_RECORD)"
 	@failed=""; \

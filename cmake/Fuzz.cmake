@@ -26,7 +26,7 @@ foreach(_t ltensor_fuzz_core ltensor_fuzz_lua)
   target_compile_options(${_t} PRIVATE ${LT_FUZZ_WARNINGS} -fsanitize=fuzzer-no-link
                          ${LT_FUZZ_SAN})
 endforeach()
-foreach(_f dlpack_import index bytes npy_header zip_dir safetensors_header)
+foreach(_f dlpack_import index bytes npy_header zip_dir safetensors_header png jpeg)
   add_executable(fuzz_${_f} spec/fuzz/fuzz_${_f}.c $<TARGET_OBJECTS:ltensor_fuzz_core>
                  $<TARGET_OBJECTS:ltensor_fuzz_lua>)
   target_include_directories(fuzz_${_f} PRIVATE ${LT_BINDING_INCLUDES})

@@ -73,7 +73,7 @@ endforeach()
 # (ltensor::ltensor) by its path, so `pkg-config --libs ltensor`, with or without --static, never
 # picks libltensor.so and the host runs without LD_LIBRARY_PATH; it adds what the archive needs
 # (-lm, -pthread, dlopen for the BLAS loaded at run time (src/core/ops/lt_blas.c), zlib for .npz
-# deflate (src/core/io/lt_zip.c)). ltensor-shared.pc links libltensor.so (ltensor::ltensor_shared),
+# deflate (src/core/io/lt_zip.c), libpng and libjpeg for lt.image). ltensor-shared.pc links libltensor.so (ltensor::ltensor_shared),
 # which carries those itself.
 set(LT_PC_DL "")
 foreach(_l ${CMAKE_DL_LIBS})
@@ -82,6 +82,12 @@ endforeach()
 set(LT_PC_ZLIB "")
 if(ZLIB_FOUND)
   set(LT_PC_ZLIB " zlib")
+endif()
+if(PNG_FOUND) # lt.image (src/core/io/lt_image_png.c, lt_image_jpeg.c)
+  string(APPEND LT_PC_ZLIB " libpng")
+endif()
+if(JPEG_FOUND)
+  string(APPEND LT_PC_ZLIB " libjpeg")
 endif()
 function(ltensor_pc LT_PC_NAME LT_PC_KIND LT_PC_REQUIRES LT_PC_LIBS)
   configure_file(cmake/ltensor.pc.in ${PROJECT_BINARY_DIR}/${LT_PC_NAME}.pc @ONLY)

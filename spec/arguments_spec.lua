@@ -207,6 +207,21 @@ VALID["lt.fft.fftfreq"] = function() return { 5, 0.5, { dtype = "float64" } } en
 VALID["lt.fft.rfftfreq"] = VALID["lt.fft.fftfreq"]
 VALID["lt.fft.fftshift"] = function() return { T(), { 1, 2 } } end
 VALID["lt.fft.ifftshift"] = VALID["lt.fft.fftshift"]
+-- lt.image (image_spec.lua): a PNG file and a PNG's bytes
+local PNG = os.tmpname() .. ".png"
+local function PIX() return lt.zeros({ 2, 3 }, "uint8") end
+local function PNG_BYTES()
+  return lt.config().png and lt.image.encode(PIX(), "png") or "\x89PNG\r\n\x1a\n"
+end
+VALID["lt.image.write"] = function() return { PNG, PIX(), { compression = 1 } } end
+VALID["lt.image.read"] = function()
+  local f = assert(io.open(PNG, "wb"))
+  f:write(PNG_BYTES())
+  f:close()
+  return { PNG, { mode = "gray" } }
+end
+VALID["lt.image.decode"] = function() return { PNG_BYTES(), { mode = "gray" } } end
+VALID["lt.image.encode"] = function() return { PIX(), "png", { compression = 1 } } end
 -- lt.nn.functional's activations and losses (lua_nn_act.c): choices, probabilities in [0, 1],
 -- class indices and per-class weights
 local NNF = "lt.nn.functional."
@@ -438,6 +453,8 @@ local function check(f)
   if not r[1] and lt.config().lapack == nil and tostring(r[2]):find("needs LAPACK", 1, true) then
     return nil
   end
+  -- lt.image without libpng (the no-BLAS build has none)
+  if not r[1] and tostring(r[2]):find("built without PNG support", 1, true) then return nil end
   if not r[1] then return "the valid call raised: " .. tostring(r[2]) end
   -- (a) one more argument, of a kind no parameter takes as an option
   local x = call_valid(args.n, 7)
@@ -553,5 +570,5 @@ describe("the argument rules over every function in the definitions", function()
     assert.equal("float32", zeros({ 2 }).dtype)
   end)
 
-  teardown(function() os.remove(NPY) end)
+  teardown(function() os.remove(NPY); os.remove(PNG) end)
 end)

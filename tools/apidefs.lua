@@ -20,6 +20,7 @@ M.FILES = {
   "lua/ltensor/meta/ltensor/linalg.lua",
   "lua/ltensor/meta/ltensor/fft.lua",
   "lua/ltensor/meta/ltensor/nn.lua",
+  "lua/ltensor/meta/ltensor/image.lua",
 }
 
 -- The namespaces of the module (torch's torch.linalg, torch.nn.functional): the class of each
@@ -28,6 +29,7 @@ M.SPACES = {
   ["ltensor.linalg"] = "linalg",
   ["ltensor.nn.functional"] = "nn.functional",
   ["ltensor.fft"] = "fft",
+  ["ltensor.image"] = "image",
 }
 
 -- The live table of a namespace class (nil for any other class).

@@ -747,6 +747,7 @@ static void test_math(void) {
 #include "numpy_host_decomp.h" /* lt.linalg's decompositions and norms (test_decomp_np) */
 #include "numpy_host_files.h"  /* 11: lt.save / lt.load against NumPy (test_files_np) */
 #include "numpy_host_funcs.h"  /* 8: issue 16's functions (test_funcs_np) */
+#include "numpy_host_image.h"  /* lt.image against Pillow (test_image_np) */
 #include "numpy_host_index.h"  /* 9: indexing with tensors (test_index_np) */
 #include "numpy_host_sort.h"   /* 10: issue 15's sorting and scans (test_sort_np) */
 #include "numpy_host_stats.h"  /* 12: issue 27's statistics (test_stats_np) */
@@ -798,6 +799,7 @@ int main(int argc, char **argv) {
   test_layout_np();
   test_linalg_np();
   test_fft_np();
+  test_image_np();
 
   close_lua(); /* before Python: Lua may hold NumPy's managed tensors */
   tu_context[0] = '\0';

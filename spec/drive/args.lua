@@ -106,7 +106,8 @@ end
 local function string_for(ctx, name)
   local rng = ctx.rng
   if name == "path" then
-    local ext = rng:pick({ ".npy", ".npy", ".npz", ".safetensors", ".safetensors", ".bin", "" })
+    local ext = rng:pick({ ".npy", ".npy", ".npz", ".safetensors", ".safetensors", ".bin", "",
+      ".png", ".jpg" })
     if rng:chance(0.05) then return rng:pick({ "", "/nonexistent/dir/x.npy", ctx.tmp }) end
     return ("%s/p%d%s"):format(ctx.tmp, rng:int(6), ext)
   end

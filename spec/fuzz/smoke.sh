@@ -1,13 +1,14 @@
 #!/bin/bash
-# The fuzzing smoke test (CTest: fuzz_smoke): configures and builds the six libFuzzer targets
-# of spec/fuzz in a build directory of their own, then runs each for a few seconds, all six at
+# The fuzzing smoke test (CTest: fuzz_smoke): configures and builds the libFuzzer targets
+# of spec/fuzz in a build directory of their own, then runs each for a few seconds, all at
 # once, on a copy of its seed corpus. The seeds include the input of every bug the fuzzers have
 # found, so this is also their regression check. Fails on any crash, sanitizer report or leak.
 #
 #   smoke.sh CLANG SOURCE_DIR BUILD_DIR [SECONDS]     (SECONDS: 10 by default)
 set -u
 clang=$1 src=$2 build=$3 secs=${4:-10}
-targets="fuzz_dlpack_import fuzz_index fuzz_bytes fuzz_npy_header fuzz_zip_dir fuzz_safetensors_header"
+targets="fuzz_dlpack_import fuzz_index fuzz_bytes fuzz_npy_header fuzz_zip_dir fuzz_safetensors_header
+  fuzz_png fuzz_jpeg"
 jobs=$(nproc 2>/dev/null || echo 2)
 
 log=$build/smoke.log

@@ -10,6 +10,7 @@
 
 #include "lt_blas.h"
 #include "lt_cpu.h"
+#include "lt_image.h"
 #include "lt_lapack.h"
 #include "lt_mapguard.h"
 #include "lua_parts.h"
@@ -33,8 +34,9 @@ static int64_t limit_option(lua_State *L, int idx) {
 
 /* lt.config([{blas = bool, memory_limit = bytes, guard_mappings = bool}]) -> {blas =
    "openblas" | "cblas" | nil, lapack = "openblas" | "lapack" | nil, memory_limit = bytes | nil,
-   memory_used = bytes, memory_peak = bytes, guard_mappings = bool, simd = "avx512" | "avx2" |
-   "scalar", simd_max = the same}. blas = false switches the BLAS
+   blas_core = OpenBLAS's kernel set | nil, memory_used = bytes, memory_peak = bytes,
+   guard_mappings = bool, simd = "avx512" | "avx2" | "scalar", simd_max = the same, png = version
+   | nil, jpeg = version | nil}. blas = false switches the BLAS
    off for the process (ltensor's own kernel for every dtype), true back on (where one was built
    in). memory_limit sets this state's budget; it may not pass a budget the host set
    (ltensor_set_memory_limit). guard_mappings = true installs the process's SIGBUS handler for files
@@ -60,6 +62,8 @@ static int f_config(lua_State *L) {
   if (lt_blas_active(LT_FLOAT32)) {
     lua_pushstring(L, lt_blas_name());
     lua_setfield(L, -2, "blas");
+    lua_pushstring(L, lt_blas_core()); /* nil for another BLAS than OpenBLAS */
+    lua_setfield(L, -2, "blas_core");
   }
   if (lt_lapack_name()) {
     lua_pushstring(L, lt_lapack_name());
@@ -81,6 +85,10 @@ static int f_config(lua_State *L) {
   lua_setfield(L, -2, "simd");
   lua_pushstring(L, lt_cpu_level_name(lt_cpu_level_max()));
   lua_setfield(L, -2, "simd_max");
+  lua_pushstring(L, lt_image_version(LT_IMG_PNG)); /* nil without (lt.image) */
+  lua_setfield(L, -2, "png");
+  lua_pushstring(L, lt_image_version(LT_IMG_JPEG));
+  lua_setfield(L, -2, "jpeg");
   return 1;
 }
 

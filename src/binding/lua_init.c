@@ -29,7 +29,7 @@ static const ltl_part *const parts[] = {
     &ltl_part_file,   &ltl_part_random,        &ltl_part_config,       &ltl_part_spaces,
     &ltl_part_layout, &ltl_part_stats,         &ltl_part_linalg_solve, &ltl_part_linalg_funcs,
     &ltl_part_dist,   &ltl_part_linalg_decomp, &ltl_part_nn_norm,      &ltl_part_nn_conv,
-    &ltl_part_nn_act, &ltl_part_fft,
+    &ltl_part_nn_act, &ltl_part_fft,           &ltl_part_image,
 };
 
 static void open_part(lua_State *L, const ltl_part *p, const ltl_tables *at) {

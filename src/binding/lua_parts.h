@@ -83,4 +83,8 @@ extern const ltl_part ltl_part_nn_conv;
 /* lt.fft: torch.fft's transforms, frequencies and shifts (lua_fft.c; after ltl_part_spaces). */
 extern const ltl_part ltl_part_fft;
 
+/* lt.image: PNG and JPEG images read and written as tensors (lua_image.c; after
+   ltl_part_spaces). */
+extern const ltl_part ltl_part_image;
+
 #endif

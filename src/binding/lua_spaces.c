@@ -35,7 +35,7 @@ void ltl_space_register(lua_State *L, const ltl_tables *at, const char *space,
 }
 
 static void open_spaces(lua_State *L, const ltl_tables *at) {
-  static const char *const spaces[] = {"linalg", "nn.functional", "fft"};
+  static const char *const spaces[] = {"linalg", "nn.functional", "fft", "image"};
   for (size_t i = 0; i < sizeof spaces / sizeof spaces[0]; i++) {
     push_space(L, at->module, spaces[i]);
     lua_pop(L, 1);

@@ -70,9 +70,12 @@
 ---@class ltensor.Config
 ---@field blas? string|boolean the BLAS matrix products use ("openblas", "cblas" or nil); set false to use ltensor's own kernel, true to go back
 ---@field lapack? string the LAPACK lt.linalg uses ("openblas": the BLAS library's, "lapack": another; nil: none, and lt.linalg's functions raise "needs LAPACK" except on small matrices); read only
+---@field blas_core? string OpenBLAS's kernel set for this processor ("SkylakeX", "Haswell", "Prescott", ...; nil for another BLAS); where it is older than the processor's vector unit (a "Prescott" on an AVX2 or AVX-512 CPU), float32 matrix products and convolutions use ltensor's own product instead; read only
 ---@field memory_limit? integer|number|false this state's budget for tensor memory in bytes (nil: none); set a byte count, or false / math.huge for none; never above the budget the host set
 ---@field memory_used? integer bytes of tensor data charged to this state now (live tensors, and dead ones not yet collected); read only
 ---@field memory_peak? integer the most bytes of tensor data this state had at once; read only
+---@field png? string the libpng version lt.image reads and writes PNG with (nil: built without PNG support); read only
+---@field jpeg? string the libjpeg lt.image reads and writes JPEG with ("libjpeg-turbo 2.1.5"; nil: built without JPEG support); read only
 ---@field guard_mappings? boolean the mapping guard (off by default; process-wide): true installs a SIGBUS handler so that reading a file truncated under its mapping raises "FILE: file was truncated while mapped" instead of killing the process (docs/FILES.md)
 ---@field simd? string the vector path the kernels take: "avx512", "avx2" or "scalar" (the processor's widest, capped by the environment variable LTENSOR_SIMD=avx512|avx2|scalar, read once); read only
 ---@field simd_max? string the processor's widest vector path, whatever LTENSOR_SIMD says; read only
@@ -84,6 +87,7 @@
 ---@field linalg ltensor.linalg linear algebra, as torch.linalg (ltensor/linalg.lua)
 ---@field fft ltensor.fft discrete Fourier transforms, as torch.fft (ltensor/fft.lua)
 ---@field nn ltensor.nn the neural-network functions, lt.nn.functional as torch.nn.functional (ltensor/nn.lua)
+---@field image ltensor.image PNG and JPEG images read and written as H x W x C tensors (ltensor/image.lua)
 ---@field bool "bool" dtype constant
 ---@field uint8 "uint8" dtype constant
 ---@field int8 "int8" dtype constant

@@ -71,6 +71,8 @@ void lt_blas_dot(lt_dtype dt, int n, const void *x, int incx, const void *y, int
 #else
 
 static inline const char *lt_blas_name(void) { return 0; }
+static inline const char *lt_blas_core(void) { return 0; }
+static inline int lt_blas_knows_cpu(void) { return 1; }
 static inline int lt_blas_active(lt_dtype dt) { return (void)dt, 0; }
 static inline int lt_blas_enable(int on) { return (void)on, 0; }
 static inline void *lt_blas_sym(const char *name) { return (void)name, (void *)0; }

@@ -359,11 +359,7 @@ static int gemm_run(void *ctx, char *const *p, const int64_t *st, int64_t n) {
    BLAS takes float32 or the BLAS's kernels do not know the processor (lt_blas_knows_cpu). */
 static int gemm_takes(const mm_dims *d, lt_dtype ct) {
   if (ct != LT_FLOAT32 || d->n < 2 || d->m < 2 || lt_cpu_level() == LT_CPU_SCALAR) return 0;
-#ifdef LTENSOR_HAVE_BLAS
   return !lt_blas_active(ct) || !lt_blas_knows_cpu();
-#else
-  return 1;
-#endif
 }
 
 /* res (float32, zero-filled) = a b through lt_gemm_f32, the operands made contiguous float32. */
