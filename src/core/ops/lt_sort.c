@@ -14,8 +14,8 @@
  * insertion sort for short rows, else an LSD radix sort on 11-bit digits (6 passes; a pass whose
  * digit is the same for every key is skipped), all digit histograms counted in one sweep: stable
  * by construction. topk and kthvalue of rows of at least 2048 items wanting at most a quarter
- * of them first pick their k smallest items by a radix select (select_smallest for packed items,
- * select_wide for 64-bit keys), then sort only those: the same first k as the full sort.
+ * of them first pick their k smallest items by a radix select (select_first, on packed items or on
+ * 64-bit keys with their positions), then sort only those: the same first k as the full sort.
  * The vector path is lt_cpu_level()'s, read once per call. The kinds read the
  * sorted pairs off: all of them (sort), the first k (topk), one (kthvalue, median), the longest run
  * (mode); sort and topk through lt_sort_simd.c's read-off loops (values decoded from the keys).
@@ -349,63 +349,19 @@ static int msd_buckets(const rows_ctx *c, uint64_t *src, uint64_t *scr, const ui
   return lt_pool_run(nb, (nb + 63) / 64, buckets_piece, &b) >= 0;
 }
 
-/* topk and kthvalue of rows of at least SELECT_MIN items pick their m smallest packed items
-   (select_smallest) before sorting, when m is at most a SELECT_FRAC-th of the row. */
+/* topk and kthvalue of rows of at least SELECT_MIN items pick their m smallest items
+   (select_first) before sorting, when m is at most a SELECT_FRAC-th of the row. */
 #define SELECT_MIN 2048
 #define SELECT_FRAC 4
 #define SELECT_BITS 11
 
-/* How many items row sorts of c pick by select_smallest or select_wide (0: none, a full sort):
+/* How many items row sorts of c pick by select_first (0: none, a full sort):
    topk or kthvalue, a long row and few results. */
 static int64_t select_count(const rows_ctx *c) {
   const int64_t m = c->kind == K_KTH ? c->k + 1 : c->m;
   return (c->kind == K_TOPK || c->kind == K_KTH) && c->n >= SELECT_MIN && m * SELECT_FRAC <= c->n
              ? m
              : 0;
-}
-
-/* Moves the m smallest (1 <= m < n) of the n distinct packed items a into out (any order):
-   a radix select. Each round counts the top SELECT_BITS bits of those where the candidates
-   differ, takes every candidate whose digit is below the digit of the m-th smallest, and keeps
-   those with that digit (compacted in place in a) as the candidates of the next round, until
-   no more remain than are still wanted. The set is the first m of the full sort's order (the
-   items are distinct), so the sorted result equals the full sort's. range (or NULL): the
-   smallest and largest key, which spare the first round its search for the bits that differ.
-   h: 1 << SELECT_BITS counters. */
-static void select_smallest(uint64_t *a, int64_t n, int64_t m, const uint32_t *range, uint64_t *out,
-                            uint32_t *h) {
-  int64_t taken = 0;
-  while (taken < m && n > m - taken) {
-    const int64_t need = m - taken;
-    uint64_t lo = a[0], hi = a[0];
-    if (range) { /* hi above every item: the bits above the top one of lo ^ hi are all equal */
-      lo = (uint64_t)range[0] << 32;
-      hi = (uint64_t)range[1] << 32 | UINT32_MAX;
-      range = NULL;
-    } else {
-      for (int64_t i = 1; i < n; i++) {
-        lo = a[i] < lo ? a[i] : lo;
-        hi = a[i] > hi ? a[i] : hi;
-      }
-    }
-    int sig = 64; /* n >= 2 distinct items: lo < hi */
-    while (!((lo ^ hi) >> (sig - 1))) sig--;
-    const int bits = sig < SELECT_BITS ? sig : SELECT_BITS, shift = sig - bits;
-    const uint32_t mask = (1u << bits) - 1;
-    memset(h, 0, sizeof(uint32_t) << bits);
-    for (int64_t i = 0; i < n; i++) h[(a[i] >> shift) & mask]++;
-    uint32_t cut = 0;
-    for (int64_t before = 0; before + h[cut] < need; cut++) before += h[cut];
-    int64_t kept = 0;
-    for (int64_t i = 0; i < n; i++) {
-      const uint64_t v = a[i];
-      const uint32_t d = (uint32_t)(v >> shift) & mask;
-      if (d < cut) out[taken++] = v;
-      if (d == cut) a[kept++] = v;
-    }
-    n = kept;
-  }
-  if (taken < m) memcpy(out + taken, a, (size_t)(m - taken) * sizeof *a);
 }
 
 /* Sorts the n 64-bit keys *sk and their positions *si stably (an insertion sort for short runs,
@@ -451,19 +407,31 @@ static void wide_sort(const rows_ctx *c, int64_t n, uint64_t **psk, uint32_t **p
   *psi = si;
 }
 
-/* Moves the m smallest (1 <= m < n) of the n pairs (key k[i], position ix[i]), ordered by key
-   then position, into ok and oix as select_smallest does for packed items, digits from the keys
-   alone: equal keys always share a round, so those taken stay in position order, and a round
-   whose candidates all have one key takes the first it needs. */
-static void select_wide(uint64_t *k, uint32_t *ix, int64_t n, int64_t m, uint64_t *ok,
-                        uint32_t *oix, uint32_t *h) {
+/* Moves the m smallest (1 <= m < n) of the n items k into ok (any order): a radix select. Items
+   are packed (ix NULL: distinct, so the m smallest are the first m of the full sort) or 64-bit
+   keys with their positions ix (into oix: ordered by key, then position). Each round counts the
+   top SELECT_BITS bits of those where the candidates differ, takes every candidate whose digit
+   is below the digit of the m-th smallest, and keeps those with that digit (compacted in place,
+   in order) as the next round's candidates, until no more remain than are still wanted or all
+   have one key (then the first, in position order). Equal keys always share a round, so those
+   taken stay in position order. range (or NULL): the smallest and largest key of packed items,
+   which spare the first round its search for the bits that differ. h: 1 << SELECT_BITS
+   counters. */
+static void select_first(uint64_t *k, uint32_t *ix, int64_t n, int64_t m, const uint32_t *range,
+                         uint64_t *ok, uint32_t *oix, uint32_t *h) {
   int64_t taken = 0;
   while (taken < m && n > m - taken) {
     const int64_t need = m - taken;
     uint64_t lo = k[0], hi = k[0];
-    for (int64_t i = 1; i < n; i++) {
-      lo = k[i] < lo ? k[i] : lo;
-      hi = k[i] > hi ? k[i] : hi;
+    if (range) { /* hi above every item: the bits above the top one of lo ^ hi are all equal */
+      lo = (uint64_t)range[0] << 32;
+      hi = (uint64_t)range[1] << 32 | UINT32_MAX;
+      range = NULL;
+    } else {
+      for (int64_t i = 1; i < n; i++) {
+        lo = k[i] < lo ? k[i] : lo;
+        hi = k[i] > hi ? k[i] : hi;
+      }
     }
     if (lo == hi) { /* one key: the first in position order */
       n = need;
@@ -480,15 +448,20 @@ static void select_wide(uint64_t *k, uint32_t *ix, int64_t n, int64_t m, uint64_
     int64_t kept = 0;
     for (int64_t i = 0; i < n; i++) {
       const uint64_t v = k[i];
-      const uint32_t d = (uint32_t)(v >> shift) & mask, p = ix[i];
-      if (d < cut) ok[taken] = v, oix[taken++] = p;
-      if (d == cut) k[kept] = v, ix[kept++] = p;
+      const uint32_t d = (uint32_t)(v >> shift) & mask;
+      if (d < cut) {
+        if (ix) oix[taken] = ix[i];
+        ok[taken++] = v;
+      } else if (d == cut) {
+        if (ix) ix[kept] = ix[i];
+        k[kept++] = v;
+      }
     }
     n = kept;
   }
   if (taken < m) {
     memcpy(ok + taken, k, (size_t)(m - taken) * sizeof *k);
-    memcpy(oix + taken, ix, (size_t)(m - taken) * sizeof *ix);
+    if (ix) memcpy(oix + taken, ix, (size_t)(m - taken) * sizeof *ix);
   }
 }
 
@@ -507,13 +480,13 @@ static int sort_row(const rows_ctx *c, int64_t r, uint64_t *k, uint32_t *ix, uin
   uint32_t *si = ix, *di = tix;
   const int64_t m = select_count(c);
   if (m && !ix) { /* the m smallest into tk, sorted there */
-    select_smallest(k, n, m, has_range ? range : NULL, tk, hist);
+    select_first(k, NULL, n, m, has_range ? range : NULL, tk, NULL, hist);
     if (msd_sort(c, tk, k, m, 0, NULL, hist, 0)) return 1;
     sk = tk;
   } else if (!ix) {
     if (msd_sort(c, k, tk, n, 0, has_range ? range : NULL, hist, 0)) return 1;
   } else if (m) { /* 64-bit keys: the m smallest pairs into tk and tix, sorted */
-    select_wide(k, ix, n, m, tk, tix, hist);
+    select_first(k, ix, n, m, NULL, tk, tix, hist);
     sk = tk, si = tix;
     wide_sort(c, m, &sk, &si, k, ix, hist);
   } else {
