@@ -610,6 +610,37 @@ describe("sort on every vector path", function()
     end
   end)
 
+  it("gives topk and kthvalue of long rows as the stable sort's first k, NaN the largest (torch)",
+    function()
+    for _, n in ipairs{2047, 2048, 5000} do
+      for _, dt in ipairs{"float32", "float64", "int32", "int64", "int16"} do
+        local x = lt.tensor(data(n, n + 5, dt:sub(1, 5) == "float"), dt) -- ties, NaN for floats
+        for _, largest in ipairs{true, false} do
+          local sv, si = x:sort(1, largest)
+          local svl, sil = sv:tolist(), si:tolist()
+          for _, k in ipairs{1, 2, n // 4 - 1, n // 4, n // 4 + 1, n} do
+            local v, i = x:topk(k, 1, largest)
+            local wi, wv = {}, {}
+            for j = 1, k do wi[j], wv[j] = sil[j], svl[j] end
+            assert.equal(0, differ(wi, i:tolist()))
+            assert.equal(0, differ(wv, v:tolist()))
+            if not largest then
+              local kv, ki = x:kthvalue(k)
+              assert.equal(sil[k], ki:item())
+              assert.is_true(same_bits(svl[k], kv:item()))
+            end
+          end
+        end
+      end
+    end
+    local x = lt.tensor(data(3 * 3000, 7, true), "float32"):reshape(3000, 3):t() -- strided rows
+    local v1, i1 = x:topk(10, 2)
+    local v2, i2 = x:contiguous():sort(2, true)
+    same(v2:narrow(2, 1, 10):tolist(), v1:tolist())
+    same(i2:narrow(2, 1, 10):tolist(), i1:tolist())
+    raises("topk: k 3001 out of range", function() x:topk(3001, 2) end)
+  end)
+
   it("sorts non-contiguous rows (a transposed view) as their contiguous copy", function()
     local xs = data(3 * 300, 5, true)
     local x = lt.tensor(xs, "float32"):reshape(300, 3)

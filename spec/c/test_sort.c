@@ -8,12 +8,15 @@
  * -0.0 and NaN; the bitonic network against qsort for every row length up to LT_SORT_NET_MAX;
  * the read-off of values (bit for bit: -0.0, NaN payloads and signs) and positions after a
  * reference sort. lt_sort: rows of lengths around the network's and the radix sort's boundaries
- * (15, 16, 17, 31..33, 63..65, 255..257, 4095..4097, 300000: its buckets sorted over the pool), of
+ * (15, 16, 17, 31..33, 63..65, 255..257, 2047, 2048 (topk's selection), 4095..4097, 300000: its
+ * buckets sorted over the pool), of
  * random data with ties, all equal, sorted, reversed, with many NaN (both signs, quiet and
  * signalling), +-inf, -0.0 and the integer extremes, ascending and descending, for float32,
  * float64, int32, int64, uint32, uint64, int16, uint8, float16 and bool: positions equal a stable
  * reference sort (equal keys in position order) and values are the elements' bits at those
- * positions.
+ * positions; topk and kthvalue for k = 1, 2, 100, around a quarter of the row (where topk's
+ * radix select starts), a third and all of it equal the reference's first k, and k past the
+ * row is LT_ERANGE.
  */
 #include <stdlib.h>
 
@@ -222,13 +225,38 @@ static void test_route(lt_dtype dt, int kind, int64_t n, int desc) {
       bad += pi[j] != ref[j] || memcmp(pv + j * (int64_t)es, x + ref[j] * (int64_t)es, es) != 0;
     CHECKF(bad == 0, "%lld places differ from the stable reference", (long long)bad);
   }
-  int64_t k = n / 3;
-  CHECK_OK(lt_topk(t, k, 0, desc, 1, &tv, &ti, &err));
-  if (tv && ti) {
-    const int64_t *pi = (const int64_t *)lt_data(ti);
-    int64_t bad = 0;
-    for (int64_t j = 0; j < k; j++) bad += pi[j] != ref[j] + 1;
-    CHECKF(bad == 0, "topk(%lld): %lld places differ", (long long)k, (long long)bad);
+  /* topk and kthvalue: k = 1, a few, both sides of the selection's SELECT_FRAC (a quarter of
+     the row) and all of it */
+  const int64_t ks[] = {1, 2, 100, n / 4 - 1, n / 4, n / 4 + 1, n / 3, n};
+  for (int q = 0; q < (int)(sizeof ks / sizeof *ks); q++) {
+    const int64_t k = ks[q];
+    if (k < 1 || k > n) continue;
+    CHECK_OK(lt_topk(t, k, 0, desc, 1, &tv, &ti, &err));
+    if (tv && ti) {
+      const int64_t *pi = (const int64_t *)lt_data(ti);
+      const char *pv = lt_data(tv);
+      int64_t bad = 0;
+      for (int64_t j = 0; j < k; j++)
+        bad += pi[j] != ref[j] + 1 || memcmp(pv + j * (int64_t)es, x + ref[j] * (int64_t)es, es);
+      CHECKF(bad == 0, "topk(%lld): %lld places differ", (long long)k, (long long)bad);
+    }
+    lt_tensor_free(tv);
+    lt_tensor_free(ti);
+    tv = ti = NULL;
+    if (desc) continue; /* kthvalue counts from the smallest */
+    CHECK_OK(lt_kthvalue(t, k, 0, 0, 0, &tv, &ti, &err));
+    if (tv && ti)
+      CHECKF(*(const int64_t *)lt_data(ti) == ref[k - 1] &&
+                 !memcmp(lt_data(tv), x + ref[k - 1] * (int64_t)es, es),
+             "kthvalue(%lld): position %lld, expected %lld", (long long)k,
+             (long long)*(const int64_t *)lt_data(ti), (long long)ref[k - 1]);
+    lt_tensor_free(tv);
+    lt_tensor_free(ti);
+    tv = ti = NULL;
+  }
+  if (n) { /* k past the row */
+    CHECK(lt_topk(t, n + 1, 0, desc, 1, &tv, &ti, &err) == LT_ERANGE);
+    CHECK(lt_kthvalue(t, n + 1, 0, 0, 0, &tv, &ti, &err) == LT_ERANGE);
   }
   tu_set_context("%s", "");
   lt_tensor_free(v);
@@ -247,8 +275,9 @@ int main(void) {
                                         LT_FLOAT64, LT_INT64, LT_UINT64};
   static const lt_dtype route_dts[] = {LT_FLOAT32, LT_FLOAT64, LT_INT32, LT_INT64,   LT_UINT32,
                                        LT_UINT64,  LT_INT16,   LT_UINT8, LT_FLOAT16, LT_BOOL};
-  static const int64_t lens[] = {0,  1,  2,  7,  8,   9,   15,  16,   17,   31,   32,   33,    47,
-                                 48, 63, 64, 65, 255, 256, 257, 1000, 4095, 4096, 4097, 300000};
+  static const int64_t lens[] = {0,   1,   2,    7,    8,    9,    15,   16,   17,
+                                 31,  32,  33,   47,   48,   63,   64,   65,   255,
+                                 256, 257, 1000, 2047, 2048, 4095, 4096, 4097, 300000};
   const int nl = (int)(sizeof lens / sizeof *lens);
   printf("test_sort: vector paths up to %s\n", lt_cpu_level_name(lt_cpu_level()));
   for (int level = LT_CPU_SCALAR; level <= lt_cpu_level(); level++) {

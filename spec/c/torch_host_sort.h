@@ -150,6 +150,8 @@ static const char *const tsort_vec_cases[][2] = {
     {"X:argsort()", "X.sort(stable=True).indices + 1"},
     {"X:topk(math.min(5, #X))", "X.topk(min(5, X.shape[0])).values"},
     {"X:topk(#X // 2, 1, false)", "X.topk(X.shape[0] // 2, largest=False).values"},
+    {"X:topk(math.min(100, #X // 4))", "X.topk(min(100, X.shape[0] // 4)).values"},
+    {"X:kthvalue(math.min(3, #X))", "X.kthvalue(min(3, X.shape[0])).values"},
     {"XT:sort(2)", "XT.sort(dim=1, stable=True).values"},
     {"select(2, XT:sort(2, true))", "XT.sort(dim=1, descending=True, stable=True).indices + 1"},
 };

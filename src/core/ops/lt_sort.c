@@ -13,14 +13,15 @@
  * one, below INSERTION_MAX there). 64-bit keys keep their positions in a second array and take an
  * insertion sort for short rows, else an LSD radix sort on 11-bit digits (6 passes; a pass whose
  * digit is the same for every key is skipped), all digit histograms counted in one sweep: stable
- * by construction. The vector path is lt_cpu_level()'s, read once per call. The kinds read the
+ * by construction. topk and kthvalue of rows of at least 2048 items wanting at most a quarter
+ * of them first pick their k smallest items by a radix select (select_first, on packed items or on
+ * 64-bit keys with their positions), then sort only those: the same first k as the full sort.
+ * The vector path is lt_cpu_level()'s, read once per call. The kinds read the
  * sorted pairs off: all of them (sort), the first k (topk), one (kthvalue, median), the longest run
  * (mode); sort and topk through lt_sort_simd.c's read-off loops (values decoded from the keys).
  * Rows run in parallel over the pool (lt_pool_run), each piece with its own scratch.
  * Results are made in the rows' layout and, when the dim was not the last, copied into tensors of
- * the input's dim order. unique sorts the flattened tensor and reads runs of equal keys;
- * unique along a dim merge-sorts the slices (rows of keys) lexicographically and reads runs of
- * equal rows.
+ * the input's dim order. unique and unique along a dim are lt_unique.c's.
  *
  * Calls lt_copy.c, lt_tensor.c, lt_pool.c, lt_cpu.c, lt_sort_simd.c. Called by the binding.
  */
@@ -348,38 +349,45 @@ static int msd_buckets(const rows_ctx *c, uint64_t *src, uint64_t *scr, const ui
   return lt_pool_run(nb, (nb + 63) / 64, buckets_piece, &b) >= 0;
 }
 
-/* Sorts row r: n keys in k (packed with their positions: ix NULL; else positions in ix) of
-   c->bits bits, tk and tix (NULL with ix) scratch of n, hist HIST_ROWS x RADIX counters; reads the
-   result off. Returns nonzero when out of memory. Packed items go through msd_sort; 64-bit keys
-   through an insertion sort (short rows) or an LSD radix sort, both stable. */
-static int sort_row(const rows_ctx *c, int64_t r, uint64_t *k, uint32_t *ix, uint64_t *tk,
-                    uint32_t *tix, uint32_t *hist) {
-  const int64_t n = c->n;
-  const char *x = c->x + r * n * (int64_t)c->es;
-  uint32_t range[2];
-  int has_range;
-  const int64_t special = load_keys(c, x, k, ix, range, &has_range);
-  uint64_t *sk = k, *dk = tk;
-  uint32_t *si = ix, *di = tix;
-  if (!ix) {
-    if (msd_sort(c, k, tk, n, 0, has_range ? range : NULL, hist, 0)) return 1;
-  } else if (n < INSERTION_MAX) {
+/* topk and kthvalue of rows of at least SELECT_MIN items pick their m smallest items
+   (select_first) before sorting, when m is at most a SELECT_FRAC-th of the row. */
+#define SELECT_MIN 2048
+#define SELECT_FRAC 4
+#define SELECT_BITS 11
+
+/* How many items row sorts of c pick by select_first (0: none, a full sort):
+   topk or kthvalue, a long row and few results. */
+static int64_t select_count(const rows_ctx *c) {
+  const int64_t m = c->kind == K_KTH ? c->k + 1 : c->m;
+  return (c->kind == K_TOPK || c->kind == K_KTH) && c->n >= SELECT_MIN && m * SELECT_FRAC <= c->n
+             ? m
+             : 0;
+}
+
+/* Sorts the n 64-bit keys *sk and their positions *si stably (an insertion sort for short runs,
+   else an LSD radix sort on DIGIT-bit digits, passes of one digit skipped), dk and di scratch of
+   n; *sk and *si: where the result lies. hist: HIST_ROWS x RADIX counters. */
+static void wide_sort(const rows_ctx *c, int64_t n, uint64_t **psk, uint32_t **psi, uint64_t *dk,
+                      uint32_t *di, uint32_t *hist) {
+  uint64_t *sk = *psk;
+  uint32_t *si = *psi;
+  if (n < INSERTION_MAX) {
     for (int64_t i = 1; i < n; i++) {
-      uint64_t kv = k[i];
-      uint32_t iv = ix[i];
+      uint64_t kv = sk[i];
+      uint32_t iv = si[i];
       int64_t j = i;
-      for (; j > 0 && k[j - 1] > kv; j--) {
-        k[j] = k[j - 1];
-        ix[j] = ix[j - 1];
+      for (; j > 0 && sk[j - 1] > kv; j--) {
+        sk[j] = sk[j - 1];
+        si[j] = si[j - 1];
       }
-      k[j] = kv;
-      ix[j] = iv;
+      sk[j] = kv;
+      si[j] = iv;
     }
   } else {
     const int passes = (c->bits + DIGIT - 1) / DIGIT;
     memset(hist, 0, sizeof(uint32_t) * RADIX * (size_t)passes);
     for (int64_t i = 0; i < n; i++) {
-      uint64_t v = k[i];
+      uint64_t v = sk[i];
       for (int p = 0; p < passes; p++) hist[p * RADIX + ((v >> (p * DIGIT)) & (RADIX - 1))]++;
     }
     for (int p = 0; p < passes; p++) {
@@ -394,6 +402,95 @@ static int sort_row(const rows_ctx *c, int64_t r, uint64_t *k, uint32_t *ix, uin
       si = di;
       di = t2;
     }
+  }
+  *psk = sk;
+  *psi = si;
+}
+
+/* Moves the m smallest (1 <= m < n) of the n items k into ok (any order): a radix select. Items
+   are packed (ix NULL: distinct, so the m smallest are the first m of the full sort) or 64-bit
+   keys with their positions ix (into oix: ordered by key, then position). Each round counts the
+   top SELECT_BITS bits of those where the candidates differ, takes every candidate whose digit
+   is below the digit of the m-th smallest, and keeps those with that digit (compacted in place,
+   in order) as the next round's candidates, until no more remain than are still wanted or all
+   have one key (then the first, in position order). Equal keys always share a round, so those
+   taken stay in position order. range (or NULL): the smallest and largest key of packed items,
+   which spare the first round its search for the bits that differ. h: 1 << SELECT_BITS
+   counters. */
+static void select_first(uint64_t *k, uint32_t *ix, int64_t n, int64_t m, const uint32_t *range,
+                         uint64_t *ok, uint32_t *oix, uint32_t *h) {
+  int64_t taken = 0;
+  while (taken < m && n > m - taken) {
+    const int64_t need = m - taken;
+    uint64_t lo = k[0], hi = k[0];
+    if (range) { /* hi above every item: the bits above the top one of lo ^ hi are all equal */
+      lo = (uint64_t)range[0] << 32;
+      hi = (uint64_t)range[1] << 32 | UINT32_MAX;
+      range = NULL;
+    } else {
+      for (int64_t i = 1; i < n; i++) {
+        lo = k[i] < lo ? k[i] : lo;
+        hi = k[i] > hi ? k[i] : hi;
+      }
+    }
+    if (lo == hi) { /* one key: the first in position order */
+      n = need;
+      break;
+    }
+    int sig = 64;
+    while (!((lo ^ hi) >> (sig - 1))) sig--;
+    const int bits = sig < SELECT_BITS ? sig : SELECT_BITS, shift = sig - bits;
+    const uint32_t mask = (1u << bits) - 1;
+    memset(h, 0, sizeof(uint32_t) << bits);
+    for (int64_t i = 0; i < n; i++) h[(k[i] >> shift) & mask]++;
+    uint32_t cut = 0;
+    for (int64_t before = 0; before + h[cut] < need; cut++) before += h[cut];
+    int64_t kept = 0;
+    for (int64_t i = 0; i < n; i++) {
+      const uint64_t v = k[i];
+      const uint32_t d = (uint32_t)(v >> shift) & mask;
+      if (d < cut) {
+        if (ix) oix[taken] = ix[i];
+        ok[taken++] = v;
+      } else if (d == cut) {
+        if (ix) ix[kept] = ix[i];
+        k[kept++] = v;
+      }
+    }
+    n = kept;
+  }
+  if (taken < m) {
+    memcpy(ok + taken, k, (size_t)(m - taken) * sizeof *k);
+    if (ix) memcpy(oix + taken, ix, (size_t)(m - taken) * sizeof *ix);
+  }
+}
+
+/* Sorts row r: n keys in k (packed with their positions: ix NULL; else positions in ix) of
+   c->bits bits, tk and tix (NULL with ix) scratch of n, hist HIST_ROWS x RADIX counters; reads the
+   result off. Returns nonzero when out of memory. Packed items go through msd_sort; 64-bit keys
+   through an insertion sort (short rows) or an LSD radix sort, both stable. */
+static int sort_row(const rows_ctx *c, int64_t r, uint64_t *k, uint32_t *ix, uint64_t *tk,
+                    uint32_t *tix, uint32_t *hist) {
+  const int64_t n = c->n;
+  const char *x = c->x + r * n * (int64_t)c->es;
+  uint32_t range[2];
+  int has_range;
+  const int64_t special = load_keys(c, x, k, ix, range, &has_range);
+  uint64_t *sk = k, *dk = tk;
+  uint32_t *si = ix, *di = tix;
+  const int64_t m = select_count(c);
+  if (m && !ix) { /* the m smallest into tk, sorted there */
+    select_first(k, NULL, n, m, has_range ? range : NULL, tk, NULL, hist);
+    if (msd_sort(c, tk, k, m, 0, NULL, hist, 0)) return 1;
+    sk = tk;
+  } else if (!ix) {
+    if (msd_sort(c, k, tk, n, 0, has_range ? range : NULL, hist, 0)) return 1;
+  } else if (m) { /* 64-bit keys: the m smallest pairs into tk and tix, sorted */
+    select_first(k, ix, n, m, NULL, tk, tix, hist);
+    sk = tk, si = tix;
+    wide_sort(c, m, &sk, &si, k, ix, hist);
+  } else {
+    wide_sort(c, n, &sk, &si, dk, di, hist);
   }
   if (c->kind == K_SORT || c->kind == K_TOPK)
     emit_sorted(c, r, x, sk, si, special);
@@ -630,163 +727,6 @@ int lt_median(const lt_tensor *t, int dim, int keepdim, int64_t base, lt_tensor 
 int lt_mode(const lt_tensor *t, int dim, int keepdim, int64_t base, lt_tensor **values,
             lt_tensor **indices, lt_error *err) {
   return run_kind(t, dim, K_MODE, 0, 0, keepdim, base, values, indices, err);
-}
-
-/* }====== */
-
-/* The end of both uniques: on success hands out the values and the inverse and counts asked
-   for; on failure (rc != 0) frees all three. Returns rc. */
-static int unique_finish(int rc, lt_tensor *u, lt_tensor *inv, lt_tensor *cnt, lt_tensor **out,
-                         lt_tensor **inverse, lt_tensor **counts) {
-  if (rc) {
-    lt_tensor_free(u);
-    lt_tensor_free(inv);
-    lt_tensor_free(cnt);
-    return rc;
-  }
-  *out = u;
-  if (inverse) *inverse = inv;
-  if (counts) *counts = cnt;
-  return LT_OK;
-}
-
-/* {====== unique ====== */
-
-int lt_unique(const lt_tensor *t, int64_t base, lt_tensor **out, lt_tensor **inverse,
-              lt_tensor **counts, lt_error *err) {
-  int rc = lt_check_ordered(t, err);
-  if (rc) return rc;
-  int64_t n = lt_numel(t), nu = 0;
-  lt_tensor *flat = NULL, *sv = NULL, *si = NULL, *u = NULL, *inv = NULL, *cnt = NULL;
-  if ((rc = lt_reshape(t, 1, &n, &flat, NULL, err)) || (rc = lt_sort(flat, 0, 0, 0, &sv, &si, err)))
-    goto done;
-  const char *v = lt_data(sv);
-  const int64_t *pos = (const int64_t *)lt_data(si);
-  const size_t es = lt_dtypes[t->dtype].size;
-  for (int64_t i = 0; i < n; i++)
-    nu += i == 0 || lt_order_key(t->dtype, v + i * es) != lt_order_key(t->dtype, v + (i - 1) * es);
-  if ((rc = lt_tensor_new(t->dtype, 1, &nu, 0, &u, err)) ||
-      (counts && (rc = lt_tensor_new(LT_INT64, 1, &nu, 0, &cnt, err))) ||
-      (inverse && (rc = lt_tensor_new(LT_INT64, t->ndim, t->shape, 0, &inv, err))))
-    goto done;
-  char *uo = lt_data(u);
-  int64_t *co = cnt ? (int64_t *)lt_data(cnt) : NULL, *io = inv ? (int64_t *)lt_data(inv) : NULL;
-  for (int64_t i = 0, j = -1; i < n; i++) {
-    if (i == 0 || lt_order_key(t->dtype, v + i * es) != lt_order_key(t->dtype, v + (i - 1) * es)) {
-      j++;
-      memcpy(uo + j * (int64_t)es, v + i * (int64_t)es, es);
-      if (co) co[j] = 0;
-    }
-    if (co) co[j]++;
-    if (io) io[pos[i]] = j + base;
-  }
-done:
-  lt_tensor_free(flat);
-  lt_tensor_free(sv);
-  lt_tensor_free(si);
-  return unique_finish(rc, u, inv, cnt, out, inverse, counts);
-}
-
-/* }====== */
-
-/* {====== unique along a dim ====== */
-
-typedef struct {
-  const uint64_t *keys; /* n rows of m keys */
-  int64_t m;
-} rows_order;
-
-/* Row a before row b: lexicographic by key, then by position (a stable order). */
-static int row_less(const rows_order *o, int64_t a, int64_t b) {
-  const uint64_t *x = o->keys + a * o->m, *y = o->keys + b * o->m;
-  for (int64_t j = 0; j < o->m; j++)
-    if (x[j] != y[j]) return x[j] < y[j];
-  return a < b;
-}
-
-/* Sorts the positions p[0..n) by row_less (a bottom-up merge sort, tmp scratch of n). */
-static void sort_rows(const rows_order *o, int64_t *p, int64_t *tmp, int64_t n) {
-  for (int64_t w = 1; w < n; w *= 2) {
-    for (int64_t lo = 0; lo < n; lo += 2 * w) {
-      int64_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
-      int64_t i = lo, j = mid, k = lo;
-      while (i < mid && j < hi) tmp[k++] = row_less(o, p[j], p[i]) ? p[j++] : p[i++];
-      while (i < mid) tmp[k++] = p[i++];
-      while (j < hi) tmp[k++] = p[j++];
-    }
-    memcpy(p, tmp, (size_t)n * sizeof *p);
-  }
-}
-
-int lt_unique_dim(const lt_tensor *t, int dim, int64_t base, lt_tensor **out, lt_tensor **inverse,
-                  lt_tensor **counts, lt_error *err) {
-  int rc = lt_check_ordered(t, err);
-  if (rc || (rc = lt_check_dim(t, dim, err))) return rc;
-  const int nd = t->ndim;
-  const int64_t n = t->shape[dim], m = n ? lt_numel(t) / n : 0;
-  const size_t es = lt_dtypes[t->dtype].size;
-  int perm[LT_MAX_NDIM];
-  perm[0] = dim;
-  for (int i = 0, j = 1; i < nd; i++)
-    if (i != dim) perm[j++] = i;
-  lt_tensor *moved = NULL, *owned = NULL, *r = NULL, *f = NULL, *fv = NULL, *inv = NULL,
-            *cnt = NULL;
-  const lt_tensor *rows = NULL;
-  uint64_t *keys = NULL;
-  int64_t *p = NULL, *grp = NULL, nu = 0;
-  if ((rc = lt_permute(t, perm, &moved, err)) ||
-      (rc = lt_contiguous_as(moved, t->dtype, &rows, &owned, err)))
-    goto done;
-  int64_t kb, pb; /* the bytes of keys and p: n x m elements of any dtype, 8 bytes a key */
-  if ((rc = lt_size_mul(n * m + 1, (int64_t)sizeof *keys, &kb, err)) ||
-      (rc = lt_size_mul(2 * n + 1, (int64_t)sizeof *p, &pb, err)))
-    goto done;
-  keys = malloc((size_t)kb);
-  p = malloc((size_t)pb);
-  grp = malloc((size_t)(n + 1) * sizeof *grp);
-  if (!keys || !p || !grp) {
-    rc = lt_fail(err, LT_ENOMEM, "out of memory");
-    goto done;
-  }
-  const char *x = lt_data(rows);
-  for (int64_t i = 0; i < n * m; i++) keys[i] = lt_order_key(t->dtype, x + i * (int64_t)es);
-  for (int64_t i = 0; i < n; i++) p[i] = i;
-  rows_order o = {keys, m};
-  sort_rows(&o, p, p + n, n);
-  for (int64_t i = 0; i < n; i++) { /* grp[i]: the distinct row of sorted place i */
-    if (i > 0 && memcmp(keys + p[i] * m, keys + p[i - 1] * m, (size_t)m * sizeof *keys)) nu++;
-    if (i == 0) nu = 1;
-    grp[i] = nu - 1;
-  }
-  int64_t shape[LT_MAX_NDIM], fshape[LT_MAX_NDIM];
-  for (int i = 0; i < nd; i++) {
-    shape[i] = moved->shape[i];
-    fshape[i] = t->shape[i];
-  }
-  shape[0] = fshape[dim] = nu;
-  if ((rc = lt_tensor_new(t->dtype, nd, shape, 0, &r, err)) ||
-      (inverse && (rc = lt_tensor_new(LT_INT64, 1, &n, 0, &inv, err))) ||
-      (counts && (rc = lt_tensor_new(LT_INT64, 1, &nu, 1, &cnt, err))))
-    goto done;
-  char *ro = lt_data(r);
-  for (int64_t i = 0; i < n; i++) {
-    if (i == 0 || grp[i] != grp[i - 1])
-      memcpy(ro + grp[i] * m * (int64_t)es, x + p[i] * m * (int64_t)es, (size_t)m * es);
-    if (inv) ((int64_t *)lt_data(inv))[p[i]] = grp[i] + base;
-    if (cnt) ((int64_t *)lt_data(cnt))[grp[i]]++;
-  }
-  if ((rc = lt_tensor_new(t->dtype, nd, fshape, 0, &f, err)) ||
-      (rc = lt_permute(f, perm, &fv, err)) || (rc = lt_copy(fv, r, err)))
-    goto done;
-done:
-  free(keys);
-  free(p);
-  free(grp);
-  lt_tensor_free(moved);
-  lt_tensor_free(owned);
-  lt_tensor_free(r);
-  lt_tensor_free(fv);
-  return unique_finish(rc, f, inv, cnt, out, inverse, counts);
 }
 
 /* }====== */

@@ -1,7 +1,7 @@
 /*
  * lt_sort.h -- sorting along a dim and what is read off a sorted row: sort, argsort, topk,
- * kthvalue, median, mode, unique (lt_sort.c), and the order key every comparison of ltensor's
- * sorting and searching goes through (here, inline: lt_scan.c's cummax/cummin and
+ * kthvalue, median, mode (lt_sort.c), unique (lt_unique.c), and the order key every comparison of
+ * ltensor's sorting and searching goes through (here, inline: lt_scan.c's cummax/cummin and
  * searchsorted use it too). Lua-free.
  *
  * Order: every real dtype maps to an unsigned key of its own width whose unsigned order is the
