@@ -133,6 +133,22 @@ typedef struct {
   long calls;
 } row;
 
+/* The resident memory (MiB) one mapped 256 MiB tensor adds while held, nothing read; -2 when
+   a case failed. */
+static double mapped_rss_mib(void) {
+  long rss0 = 0, rss1 = 0, pages, res0 = 0, res1 = 0;
+  lua_gc(L, LUA_GCCOLLECT);
+  FILE *f = fopen("/proc/self/statm", "r");
+  if (f && fscanf(f, "%ld %ld", &pages, &res0) == 2) rss0 = res0;
+  if (f) fclose(f);
+  if (lua_case("hold", 0) < 0) return -2;
+  f = fopen("/proc/self/statm", "r");
+  if (f && fscanf(f, "%ld %ld", &pages, &res1) == 2) rss1 = res1;
+  if (f) fclose(f);
+  if (lua_case("drop", 0) < 0) return -2;
+  return (double)(rss1 - rss0) * (double)sysconf(_SC_PAGESIZE) / (1 << 20);
+}
+
 int main(int argc, char **argv) {
   int quick = bench_flag("LTENSOR_BENCH_QUICK");
   int rounds = quick ? 2 : 5;
@@ -178,22 +194,8 @@ int main(int argc, char **argv) {
   lua_pop(L, 1);
   if (lua_case("check", 0) < 0) return 2;
 
-  /* resident memory of one mapped 256 MiB tensor held (nothing read) */
-  long rss0 = 0, rss1 = 0;
-  {
-    lua_gc(L, LUA_GCCOLLECT);
-    FILE *f = fopen("/proc/self/statm", "r");
-    long pages, res0 = 0, res1 = 0;
-    if (f && fscanf(f, "%ld %ld", &pages, &res0) == 2) rss0 = res0;
-    if (f) fclose(f);
-    if (lua_case("hold", 0) < 0) return 2;
-    f = fopen("/proc/self/statm", "r");
-    if (f && fscanf(f, "%ld %ld", &pages, &res1) == 2) rss1 = res1;
-    if (f) fclose(f);
-    if (lua_case("drop", 0) < 0) return 2;
-  }
-  long page = sysconf(_SC_PAGESIZE);
-  double rss_mib = (double)(rss1 - rss0) * (double)page / (1 << 20);
+  double rss_mib = mapped_rss_mib();
+  if (rss_mib < -1) return 2;
 
   row rows[] = {
       {"mmap load 256 MiB / 1 KiB", 0, 0, quick ? 200 : 1000},
