@@ -449,6 +449,17 @@ static inline int bench_torch_run(lua_State *L, int ref, const char *who,
 /* Prints the table of rows[0..n) (ms per call), records each row at both counts under `who`,
    and appends "<fn> <ratio>x@1 <ratio>x@def" of each row with a goal to summary (size ns).
    Returns whether every goal was met. */
+/* The report's two first lines: what is measured (then the mode, rounds, Lua's, Python's and
+   torch's versions) and how to read the table (threads: the default count). */
+static inline void bench_torch_header(const char *what, int quick, int rounds, int threads) {
+  char ver[128];
+  bench_py_str("sys.version.split()[0] + ', torch ' + torch.__version__", ver, sizeof ver);
+  printf("%s, %s mode, best of %d rounds; %s, Python %s\n", what, quick ? "quick" : "full", rounds,
+         LUA_RELEASE, ver);
+  printf("(wall-clock ms per call; both at 1 thread and both at %d; ratio = torch's time / ours)\n",
+         threads);
+}
+
 static inline int bench_torch_report(const char *who, const bench_torch_row *rows, int n,
                                      const bench_torch_times *t, char *summary, size_t ns) {
   int width = 4, pass = 1;

@@ -126,16 +126,8 @@ int main(int argc, char **argv) {
   printf("ltensor's BLAS: %s%s%s; its own float32 product's path: %s\n",
          lt_blas_name() ? lt_blas_name() : "none (its own kernel)", corename ? ", core " : "",
          corename ? corename() : "", lt_cpu_level_name(lt_cpu_level()));
-  char ver[128];
-  bench_py_str("sys.version.split()[0] + ', torch ' + torch.__version__", ver, sizeof ver);
-  printf(
-      "lt.nn.functional convolutions and pools against torch, %s mode, best of %d rounds; %s, "
-      "Python %s\n",
-      quick ? "quick" : "full", rounds, LUA_RELEASE, ver);
-  printf(
-      "(wall-clock ms per call; both at 1 thread and both at ltensor's default count %d; "
-      "ratio = torch's time / ours)\n",
-      t.counts[1]);
+  bench_torch_header("lt.nn.functional convolutions and pools against torch", quick, rounds,
+                     t.counts[1]);
   char summary[256];
   int pass = bench_torch_report("bench_nn_conv", rows, NROWS, &t, summary, sizeof summary);
   printf(

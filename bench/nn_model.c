@@ -169,16 +169,8 @@ int main(int argc, char **argv) {
   if (ref == LUA_NOREF || bench_lua_case(L, ref, WHO, "check", 0) < 0) return 2;
   bench_torch_times t;
   if (bench_torch_run(L, ref, WHO, rows, NROWS, quick, rounds, &t) < 0) return 2;
-  char ver[128];
-  bench_py_str("sys.version.split()[0] + ', torch ' + torch.__version__", ver, sizeof ver);
-  printf(
-      "bench_nn_model: examples/model's forward passes, ltensor (Lua) against torch, %s mode, "
-      "best of %d rounds; %s, Python %s\n",
-      quick ? "quick" : "full", rounds, LUA_RELEASE, ver);
-  printf(
-      "(wall-clock ms per call; both at 1 thread and both at %d threads; ratio = torch's time "
-      "/ ours)\n",
-      t.counts[1]);
+  bench_torch_header("bench_nn_model: examples/model's forward passes, ltensor (Lua) against torch",
+                     quick, rounds, t.counts[1]);
   int pass = bench_torch_report(WHO, rows, NROWS, &t, NULL, 0);
   printf("goals (example CNN >= 0.8x torch at 1 and %d threads): %s; %.1f s\n", t.counts[1],
          pass ? "PASS" : "MISS", (bench_now_ns() - t_start) / 1e9);

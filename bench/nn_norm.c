@@ -106,16 +106,8 @@ int main(int argc, char **argv) {
   if (ref == LUA_NOREF || bench_lua_case(L, ref, who, "check", 0) < 0) return 2;
   bench_torch_times t;
   if (bench_torch_run(L, ref, who, rows, NROWS, quick, rounds, &t) < 0) return 2;
-  char ver[128];
-  bench_py_str("sys.version.split()[0] + ', torch ' + torch.__version__", ver, sizeof ver);
-  printf(
-      "ltensor nn (norm, resize, attention) against torch, %s mode, best of %d rounds; %s, "
-      "Python %s\n",
-      quick ? "quick" : "full", rounds, LUA_RELEASE, ver);
-  printf(
-      "(wall-clock ms per call, both libraries at 1 thread and at %d; ratio = torch's time / "
-      "ours)\n",
-      t.counts[1]);
+  bench_torch_header("ltensor nn (norm, resize, attention) against torch", quick, rounds,
+                     t.counts[1]);
   int pass = bench_torch_report(who, rows, NROWS, &t, NULL, 0);
   printf("goals (interpolate, layer_norm, attention >= 1.0x torch at 1 thread and at %d): %s\n",
          t.counts[1], pass ? "PASS" : "MISS");
