@@ -8,6 +8,7 @@
  */
 #include "lt_nn_winograd.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -272,6 +273,10 @@ typedef struct {
   const wino_ctx *c;
   const float *up; /* U, packed by lt_gemm_f32_pack */
   int64_t cin, cout, rows, nblk;
+  float *bufs;        /* nslots buffers of bsize floats, made once by the caller */
+  atomic_char *taken; /* per slot: a piece is using it */
+  int nslots;
+  size_t bsize;
 } block_ctx;
 
 /* Block it % nblk of image it / nblk, with v, m and scratch from buf. */
@@ -306,20 +311,27 @@ static int block_item(const block_ctx *b, int64_t it, float *buf) {
   return 0;
 }
 
+/* A piece takes a free buffer of the caller's slots (as many as threads run pieces at once),
+   mallocing only when none is free: a buffer this size a piece is an mmap, page faults and an
+   munmap each time, which the threads would do under the process's one mapping lock. */
 static int block_piece(void *ctx, int64_t lo, int64_t hi) {
-  const block_ctx *b = ctx;
-  int64_t tb = b->rows * b->c->tw;
-  size_t size = (size_t)(16 * (b->cin * tb + PAD) + 16 * (b->cout * tb + PAD) + 16 * (tb + 1));
-  float *buf = malloc(size * sizeof(float));
-  int failed = !buf;
+  block_ctx *b = ctx;
+  int slot = 0;
+  while (slot < b->nslots && atomic_exchange(&b->taken[slot], 1)) slot++;
+  float *own = NULL, *buf = slot < b->nslots ? b->bufs + (size_t)slot * b->bsize : NULL;
+  if (!buf && !(buf = own = malloc(b->bsize * sizeof(float)))) return 1;
+  int failed = 0;
   for (int64_t it = lo; it < hi && !failed; it++) failed = block_item(b, it, buf);
-  free(buf);
+  if (own)
+    free(own);
+  else
+    atomic_store(&b->taken[slot], 0);
   return failed;
 }
 
 static int blocked(wino_ctx *c, const lt_tensor *u, int64_t n, lt_tensor *res, lt_error *err) {
   int64_t cout = u->shape[1], cin = u->shape[2];
-  block_ctx b = {c, NULL, cin, cout, 1, 0};
+  block_ctx b = {c, NULL, cin, cout, 1, 0, NULL, NULL, 0, 0};
   /* at most 1 MiB of V and M a block; of the row counts up to that, the one whose blocks spread
      best over the threads (the fewest rows on the busiest thread; the larger on a tie) */
   int64_t fit = ((int64_t)1 << 20) / (64 * (cin + cout)) / c->tw, threads = lt_pool_threads();
@@ -340,8 +352,20 @@ static int blocked(wino_ctx *c, const lt_tensor *u, int64_t n, lt_tensor *res, l
   if (rc) return rc;
   b.up = up;
   c->y = lt_data(res);
-  if (lt_pool_run(n * b.nblk, 1, block_piece, &b) >= 0)
+  int64_t tb = b.rows * c->tw, items = n * b.nblk;
+  b.bsize = (size_t)(16 * (cin * tb + PAD) + 16 * (cout * tb + PAD) + 16 * (tb + 1));
+  b.nslots = (int)(items < threads ? items : threads);
+  char *raw = malloc(b.bsize * sizeof(float) * (size_t)b.nslots + (size_t)b.nslots);
+  if (!raw) {
+    free(up);
+    return lt_fail(err, LT_ENOMEM, "not enough memory for a block of the transforms");
+  }
+  b.bufs = (float *)(void *)raw;
+  b.taken = (atomic_char *)(void *)(raw + b.bsize * sizeof(float) * (size_t)b.nslots);
+  for (int i = 0; i < b.nslots; i++) atomic_init(&b.taken[i], 0);
+  if (lt_pool_run(items, 1, block_piece, &b) >= 0)
     rc = lt_fail(err, LT_ENOMEM, "not enough memory for a block of the transforms");
+  free(raw);
   free(up);
   return rc;
 }
