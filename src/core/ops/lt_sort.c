@@ -61,6 +61,8 @@ int lt_check_ordered(const lt_tensor *t, lt_error *err) {
 #endif
 /* Runs of at least this many items sort the buckets of their first digit over the pool. */
 #define MSD_PAR_MIN ((int64_t)1 << 17)
+/* quick_sort splits a long run into at most this many ranges sorted over the pool. */
+#define QUICK_PARTS 16
 #define HIST_ROWS (MSD_DEPTH > MAX_PASSES ? MSD_DEPTH : MAX_PASSES)
 
 enum { K_SORT, K_TOPK, K_KTH, K_MEDIAN, K_MODE };
@@ -183,17 +185,18 @@ static void emit_sorted(const rows_ctx *c, int64_t r, const char *x, const uint6
   const int64_t m = c->m;
   char *v = c->vals ? c->vals + r * m * (int64_t)c->es : NULL;
   int64_t *ix = c->idx + r * m;
-  if (si)
+  if (!v) {
+  } else if (!lt_sort_simd_takes(c->dt)) {
+    for (int64_t j = 0; j < m; j++) put_elem(c->es, v, j, x, si ? si[j] : (uint32_t)sk[j]);
+  } else if (si) {
+    lt_sort_values64(c->level, c->dt, sk, si, m, c->flip, special, x, v);
+  } else {
+    lt_sort_values32(c->level, c->dt, sk, m, (uint32_t)c->flip, special, x, v);
+  }
+  if (si) /* last: the items may lie in ix itself (rows_piece), read off in place */
     lt_sort_positions32(c->level, si, m, c->base, ix);
   else
     lt_sort_positions(c->level, sk, m, c->base, ix);
-  if (!v) return;
-  if (!lt_sort_simd_takes(c->dt))
-    for (int64_t j = 0; j < m; j++) put_elem(c->es, v, j, x, si ? si[j] : (uint32_t)sk[j]);
-  else if (si)
-    lt_sort_values64(c->level, c->dt, sk, si, m, c->flip, special, x, v);
-  else
-    lt_sort_values32(c->level, c->dt, sk, m, (uint32_t)c->flip, special, x, v);
 }
 
 /* One pass of the radix sort: digit at shift of n items from src (and their positions, when
@@ -226,6 +229,39 @@ static int64_t small_max(const rows_ctx *c) {
   return c->level > LT_CPU_SCALAR ? LT_SORT_NET_MAX : INSERTION_MAX;
 }
 
+/* Ranges of one quick_sort, sorted over the pool. */
+typedef struct {
+  uint64_t *a;
+  int64_t at[QUICK_PARTS + 1]; /* range p: [at[p], at[p + 1]) */
+} quick_ctx;
+
+static int quick_piece(void *vq, int64_t lo, int64_t hi) {
+  const quick_ctx *q = vq;
+  for (int64_t p = lo; p < hi; p++) {
+    const int64_t n = q->at[p + 1] - q->at[p];
+    lt_sort_quick(q->a + q->at[p], n, lt_sort_quick_depth(n));
+  }
+  return 0;
+}
+
+/* Sorts the n packed items a by lt_sort_quick (the AVX-512 path): runs of at least MSD_PAR_MIN
+   items with more than one thread first split into as many ranges as threads (a power of 2, at
+   most QUICK_PARTS) by lt_sort_quick_split, then sorted over the pool. Returns 0. */
+static int quick_sort(uint64_t *a, int64_t n) {
+  const int threads = lt_pool_threads();
+  quick_ctx q = {a, {0, n}};
+  int parts = 1;
+  if (n >= MSD_PAR_MIN)
+    for (; parts < threads && parts < QUICK_PARTS; parts *= 2)
+      for (int p = parts - 1; p >= 0; p--) { /* range p becomes ranges 2p and 2p + 1 */
+        const int64_t lo = q.at[p], hi = q.at[p + 1];
+        q.at[2 * p + 2] = hi;
+        q.at[2 * p + 1] = lo + lt_sort_quick_split(a + lo, hi - lo);
+        q.at[2 * p] = lo;
+      }
+  return parts > 1 ? lt_pool_run(parts, 1, quick_piece, &q) >= 0 : quick_piece(&q, 0, 1);
+}
+
 /* Sorts the n packed items src by a most-significant-digit radix sort, the result in src, or
    in scr (scratch of n) when into_scr: the digit is the top bits of those where the keys
    differ (range: the smallest and largest key, or NULL to find them), from 4 to 11 of them as
@@ -235,6 +271,11 @@ static int64_t small_max(const rows_ctx *c) {
    depth 0 sort their buckets over the pool (msd_buckets). Returns nonzero when out of memory. */
 static int msd_sort(const rows_ctx *c, uint64_t *src, uint64_t *scr, int64_t n, int into_scr,
                     const uint32_t *range, uint32_t *hist, int depth) {
+  const int quick = lt_sort_quick_takes(c->level);
+  if (quick && !range) { /* AVX-512: the quicksort, in the array the result goes to */
+    if (into_scr) memcpy(scr, src, (size_t)n * sizeof *src);
+    return quick_sort(into_scr ? scr : src, n);
+  }
   if (n <= small_max(c)) {
     lt_sort_net(c->level, src, into_scr ? scr : src, n);
     return 0;
@@ -248,6 +289,7 @@ static int msd_sort(const rows_ctx *c, uint64_t *src, uint64_t *scr, int64_t n, 
     if (into_scr) memcpy(scr, src, (size_t)n * sizeof *src);
     return 0;
   }
+  if (quick) return msd_sort(c, src, scr, n, into_scr, NULL, hist, depth);
   int sig = 32, bits = 4;
   while (!((lo ^ hi) >> (sig - 1))) sig--;
   if (depth == 0 && n > MSD_WIDE_MAX && sig > 8)
@@ -506,16 +548,19 @@ static int rows_piece(void *vc, int64_t lo, int64_t hi) {
   const rows_ctx *c = vc;
   const int64_t n = c->n;
   const int wide = c->bits > 32;
-  size_t nb = (size_t)n * (wide ? 2 * (8 + sizeof(uint32_t)) : 2 * 8);
-  size_t hb = n >= INSERTION_MAX ? sizeof(uint32_t) * RADIX * HIST_ROWS : 0;
+  /* a full sort of packed items by the quicksort: in place in the row's positions (its items
+     as wide as they), no scratch */
+  const int inplace = c->kind == K_SORT && !wide && lt_sort_quick_takes(c->level);
+  size_t nb = inplace ? 0 : (size_t)n * (wide ? 2 * (8 + sizeof(uint32_t)) : 2 * 8);
+  size_t hb = n >= INSERTION_MAX && !inplace ? sizeof(uint32_t) * RADIX * HIST_ROWS : 0;
   char *mem = malloc(nb + hb + 8);
   if (!mem) return 1;
-  uint32_t *hist = (uint32_t *)mem; /* first: the arrays after it stay 8-byte aligned */
-  uint64_t *k = (uint64_t *)(mem + hb), *tk = k + n;
-  uint32_t *ix = (uint32_t *)(tk + n), *tix = ix + n;
+  uint32_t *hist = inplace ? NULL : (uint32_t *)mem; /* first: the arrays after it stay aligned */
+  uint64_t *k = inplace ? NULL : (uint64_t *)(mem + hb), *tk = inplace ? NULL : k + n;
+  uint32_t *ix = wide ? (uint32_t *)(tk + n) : NULL, *tix = wide ? ix + n : NULL;
   int rc = 0;
   for (int64_t r = lo; r < hi && !rc; r++)
-    rc = sort_row(c, r, k, wide ? ix : NULL, tk, wide ? tix : NULL, hist);
+    rc = sort_row(c, r, inplace ? (uint64_t *)(c->idx + r * n) : k, ix, tk, tix, hist);
   free(mem);
   return rc;
 }

@@ -10,6 +10,8 @@
  * stable or not, gives the stable order of the elements. For 64-bit keys, keys and uint32
  * positions in two arrays (lt_sort.c's radix sort keeps them stable).
  *
+ * The sort of whole runs of packed items on the AVX-512 path, lt_sort_quick, is lt_sort_quick.c's.
+ *
  * Calls lt_cpu.c (the levels) and lt_sort.h (the keys). Called by lt_sort.c and
  * spec/c/test_sort.c.
  */
@@ -45,6 +47,19 @@ void lt_sort_range(int level, const uint64_t *a, int64_t n, uint32_t *lo, uint32
    not overlap it; every item distinct, as packed items are): a bitonic network on the vector
    paths (up to 32 items in AVX-512 registers), an insertion sort on the plain one. */
 void lt_sort_net(int level, const uint64_t *src, uint64_t *dst, int64_t n);
+
+/* Whether lt_sort_quick has a vector path at level (AVX-512 and a compiler that builds it). */
+int lt_sort_quick_takes(int level);
+/* Sorts the n distinct items a ascending in place (lt_sort_quick.c): an AVX-512 quicksort with
+   a register network for short runs; past max_depth levels of partitions a run is heap sorted
+   (so O(n log n) on any input). Without the AVX-512 path (lt_sort_quick_takes) a heap sort. */
+void lt_sort_quick(uint64_t *a, int64_t n, int max_depth);
+/* Partitions the n distinct items a around the median of 128 sampled (on lt_sort_quick's path
+   and n >= 256; else nothing moves and n comes back): returns m, every item of a[0, m) below
+   every item of a[m, n), so that both sides can be sorted apart (over the pool). */
+int64_t lt_sort_quick_split(uint64_t *a, int64_t n);
+/* lt_sort_quick's max_depth for n items: 2 log2(n) + 4. */
+int lt_sort_quick_depth(int64_t n);
 
 /* idx[j] = position of item j + base, for n packed items a. */
 void lt_sort_positions(int level, const uint64_t *a, int64_t n, int64_t base, int64_t *idx);
