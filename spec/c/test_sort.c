@@ -21,6 +21,7 @@
 #include <stdlib.h>
 
 #include "lt_cpu.h"
+#include "lt_pool.h"
 #include "lt_sort.h"
 #include "lt_sort_simd.h"
 #include "test_core.h"
@@ -195,6 +196,65 @@ static void test_net(int level) {
   }
 }
 
+/* lt_sort_quick on n items of pattern rep (distinct positions under keys: random, few
+   distinct, sorted, reversed, all equal, organ pipe, a NaN key here and there) against qsort,
+   with max_depth depth (< 0: lt_sort_quick_depth), in place. */
+static void check_quick(int64_t n, int rep, int depth) {
+  uint64_t *a = malloc((size_t)n * 8 + 16), *b = malloc((size_t)n * 8 + 8);
+  for (int64_t i = 0; i < n; i++) {
+    uint64_t key;
+    switch (rep) {
+      case 0: key = next_u64() & 0xffffffffu; break;
+      case 1: key = next_u64() % 3; break;
+      case 2: key = (uint64_t)i; break;
+      case 3: key = (uint64_t)(n - i); break;
+      case 4: key = 7; break;
+      case 5: key = (uint64_t)(i < n / 2 ? i : n - i) & 0xffffffffu; break;
+      default: key = next_u64() % 5 ? next_u64() & 0xffff : 0xffffffffu; break;
+    }
+    a[i] = key << 32 | (uint64_t)i;
+  }
+  a[n] = 42; /* untouched past n */
+  memcpy(b, a, (size_t)n * 8);
+  qsort(b, (size_t)n, 8, cmp_u64);
+  lt_sort_quick(a, n, depth < 0 ? lt_sort_quick_depth(n) : depth);
+  CHECKF(a[n] == 42 && (n == 0 || memcmp(a, b, (size_t)n * 8) == 0), "quick n=%lld rep=%d depth=%d",
+         (long long)n, rep, depth);
+  free(a);
+  free(b);
+}
+
+/* The AVX-512 quicksort (lt_sort_quick.c), where level has it: every length up to 300 (both
+   sides of the network's 8, 16, 32, 64 and 128 and of the partition's 64 held items), longer
+   runs, the heap sort past max_depth (0: all of it, 1 and 3: after a few partitions), and
+   lt_sort_quick_split. */
+static void test_quick(int level) {
+  if (!lt_sort_quick_takes(level)) return;
+  for (int64_t n = 0; n <= 300; n++)
+    for (int rep = 0; rep < 7; rep++) check_quick(n, rep, -1);
+  static const int64_t longer[] = {1000, 4097, 65536, 100003, 1000000};
+  for (int i = 0; i < 5; i++)
+    for (int rep = 0; rep < 7; rep++)
+      if (longer[i] < 1000000 || rep == 0 || rep == 1) check_quick(longer[i], rep, -1);
+  for (int64_t n = 129; n <= 3000; n += 377)
+    for (int depth = 0; depth <= 3; depth += 1 + (depth == 1))
+      for (int rep = 0; rep < 7; rep++) check_quick(n, rep, depth);
+  for (int64_t n = 256; n <= 100000; n = n * 3 + 1) {
+    uint64_t *a = malloc((size_t)n * 8);
+    for (int64_t i = 0; i < n; i++) a[i] = (next_u64() % 1000) << 32 | (uint64_t)i;
+    int64_t m = lt_sort_quick_split(a, n), bad = 0;
+    uint64_t lmax = 0, rmin = UINT64_MAX;
+    for (int64_t i = 0; i < m; i++) lmax = a[i] > lmax ? a[i] : lmax;
+    for (int64_t i = m; i < n; i++) rmin = a[i] < rmin ? a[i] : rmin;
+    for (int64_t i = 0; i < n; i++) a[i] = (uint32_t)a[i]; /* the positions: a permutation */
+    qsort(a, (size_t)n, 8, cmp_u64);
+    for (int64_t i = 0; i < n; i++) bad += a[i] != (uint64_t)i;
+    CHECKF(m > 0 && m < n && lmax < rmin && bad == 0, "quick split n=%lld: %lld of %lld",
+           (long long)n, (long long)m, (long long)n);
+    free(a);
+  }
+}
+
 /* }====== */
 
 /* {====== lt_sort and lt_topk, on the selected path ====== */
@@ -283,6 +343,7 @@ int main(void) {
   for (int level = LT_CPU_SCALAR; level <= lt_cpu_level(); level++) {
     tu_set_context("kernels %s", lt_cpu_level_name(level));
     test_net(level);
+    test_quick(level);
     for (int d = 0; d < 6; d++) {
       CHECK(lt_sort_simd_takes(kernel_dts[d]));
       for (int kind = 0; kind < D_NKINDS; kind++)
@@ -298,5 +359,16 @@ int main(void) {
         for (int desc = 0; desc < 2; desc++)
           if (lens[li] < 300000 || (kind == D_RANDOM || kind == D_SPECIAL))
             test_route(route_dts[d], kind, lens[li], desc);
+  /* every length up to 300 (the quicksort's network and partition edges), and 1e6 over 1, 2
+     and 5 threads (the quicksort's split into 1, 2 and 8 ranges over the pool) */
+  for (int64_t n = 0; n <= 300; n++)
+    for (int kind = 0; kind < D_NKINDS; kind++) test_route(LT_FLOAT32, kind, n, n & 1);
+  const int threads = lt_pool_threads();
+  for (int th = 1; th <= 5; th += 1 + 2 * (th == 2)) {
+    lt_pool_set_threads(th);
+    test_route(LT_FLOAT32, D_RANDOM, 1000000, th == 2);
+    test_route(LT_FLOAT32, D_SPECIAL, 1000000, th != 2);
+  }
+  lt_pool_set_threads(threads);
   return tu_finish("test_sort");
 }
