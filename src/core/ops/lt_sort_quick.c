@@ -9,7 +9,7 @@
  * (a compare into a mask, a permutation from a table of 256 that gathers the lanes below the
  * pivot first, and that vector stored whole on both sides: no vpcompressq into memory, slow on
  * AMD's Zen 4 and 5); the first and last 4 vectors are held in registers so that every store
- * lands on items already read. Runs of at most
+ * lands on items already read (8 vectors of runs of 256 items and more). Runs of at most
  * QUICK_NET items are sorted by a bitonic network held in up to 16 zmm registers (the padding
  * lanes UINT64_MAX, after every item). Past max_depth levels a run is heap sorted, so that no
  * input takes more than O(n log n).
@@ -170,10 +170,18 @@ LT_QUICK_AVX512 static void net_sort(uint64_t *a, int64_t n) {
 
 /* {====== the partition ====== */
 
-/* The median of 8 items sampled evenly over a[0, n) (n >= 16): the 5th smallest. */
+/* The median of 8 items sampled evenly over a[0, n) (n >= 16), or of 16 for runs of more than
+   4096 items (their split closer to the middle), sorted in registers: the 5th smallest of 8, the
+   9th of 16 (so at least 4 items on either side). */
 LT_QUICK_AVX512 static uint64_t pivot_of(const uint64_t *a, int64_t n) {
+  uint64_t smp[16];
+  if (n > 4096) {
+    const int64_t s = n / 16;
+    for (int i = 0; i < 16; i++) smp[i] = a[s / 2 + i * s];
+    net_regs(smp, 16, 2);
+    return smp[8];
+  }
   const int64_t s = n / 8;
-  uint64_t smp[8];
   for (int i = 0; i < 8; i++) smp[i] = a[s / 2 + i * s];
   net_regs(smp, 8, 1);
   return smp[4];
@@ -261,14 +269,12 @@ LT_QUICK_AVX512 INLINE int split_store(uint64_t *a, int64_t l, int64_t r, __m512
   return __builtin_popcount(m);
 }
 
-/* Vectors held from each end of a partitioned run, and read per step of the main loop. */
-#define HOLD 4
-
-/* Partitions a[0, n) (n >= 16 * HOLD): the items below pivot first, then the others; returns
-   how many are below. The first and the last HOLD vectors are read into registers first; then
-   each step reads from the side with fewer free slots (so that both keep 8 HOLD), and stores
-   land only on slots already read; the held vectors go last. */
-LT_QUICK_AVX512 static int64_t partition(uint64_t *a, int64_t n, uint64_t pivot) {
+/* Partitions a[0, n) (n >= 16 hold): the items below pivot first, then the others; returns
+   how many are below. The first and the last hold vectors are read into registers first; then
+   each step reads hold vectors from the side with fewer free slots (so that both keep 8 hold),
+   and stores land only on slots already read; the held vectors go last. hold (4 or 8) is a
+   constant where this is inlined: more of it, fewer branches that the processor mispredicts. */
+LT_QUICK_AVX512 INLINE int64_t partition_h(uint64_t *a, int64_t n, uint64_t pivot, const int hold) {
   int64_t left = 0, right = n;
   for (int64_t i = n % 8; i > 0; i--) { /* scalar steps until a whole number of vectors is left */
     if (a[left] >= pivot) {
@@ -280,15 +286,15 @@ LT_QUICK_AVX512 static int64_t partition(uint64_t *a, int64_t n, uint64_t pivot)
     }
   }
   const __m512i pv = _mm512_set1_epi64((long long)pivot);
-  __m512i held[2 * HOLD];
-  for (int h = 0; h < HOLD; h++) {
+  __m512i held[16];
+  for (int h = 0; h < hold; h++) {
     held[h] = _mm512_loadu_si512(a + left + 8 * h);
-    held[HOLD + h] = _mm512_loadu_si512(a + right - 8 * (h + 1));
+    held[hold + h] = _mm512_loadu_si512(a + right - 8 * (h + 1));
   }
   int64_t ls = left, rs = right; /* stores: [ls, ...) and [..., rs) */
-  left += 8 * HOLD;
-  right -= 8 * HOLD;
-  while ((right - left) % (8 * HOLD)) { /* single vectors until whole steps are left */
+  left += 8 * hold;
+  right -= 8 * hold;
+  while ((right - left) % (8 * hold)) { /* single vectors until whole steps are left */
     __m512i x;
     if (rs - right < left - ls) {
       right -= 8;
@@ -302,26 +308,30 @@ LT_QUICK_AVX512 static int64_t partition(uint64_t *a, int64_t n, uint64_t pivot)
     ls += 8 - cnt;
   }
   while (left < right) {
-    __m512i x[HOLD];
+    __m512i x[8];
     if (rs - right < left - ls) {
-      right -= 8 * HOLD;
-      for (int h = 0; h < HOLD; h++) x[h] = _mm512_loadu_si512(a + right + 8 * h);
+      right -= 8 * hold;
+      for (int h = 0; h < hold; h++) x[h] = _mm512_loadu_si512(a + right + 8 * h);
     } else {
-      for (int h = 0; h < HOLD; h++) x[h] = _mm512_loadu_si512(a + left + 8 * h);
-      left += 8 * HOLD;
+      for (int h = 0; h < hold; h++) x[h] = _mm512_loadu_si512(a + left + 8 * h);
+      left += 8 * hold;
     }
-    for (int h = 0; h < HOLD; h++) {
+    for (int h = 0; h < hold; h++) {
       const int cnt = split_store(a, ls, rs, x[h], _mm512_cmpge_epu64_mask(x[h], pv));
       rs -= cnt;
       ls += 8 - cnt;
     }
   }
-  for (int h = 0; h < 2 * HOLD; h++) { /* the free slots: 8 (2 HOLD - h), in one run */
+  for (int h = 0; h < 2 * hold; h++) { /* the free slots: 8 (2 hold - h), in one run */
     const int cnt = split_store(a, ls, rs, held[h], _mm512_cmpge_epu64_mask(held[h], pv));
     rs -= cnt;
     ls += 8 - cnt;
   }
   return ls;
+}
+
+LT_QUICK_AVX512 static int64_t partition(uint64_t *a, int64_t n, uint64_t pivot) {
+  return n >= 256 ? partition_h(a, n, pivot, 8) : partition_h(a, n, pivot, 4);
 }
 
 /* }====== */
