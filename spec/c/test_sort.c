@@ -1,11 +1,14 @@
 /*
- * test_sort.c -- the row sort's vector kernels (src/core/ops/lt_sort_simd.c) on every path up to
- * lt_cpu_level() (so LTENSOR_SIMD=scalar, avx2 and the default each test a different set; ctest
- * runs c_sort under each), then lt_sort and lt_topk themselves on the path the environment
- * selects.
+ * test_sort.c -- the row sort's vector kernels (src/core/ops/lt_sort_simd.c, lt_sort_quick.c) on
+ * every path up to lt_cpu_level() (so LTENSOR_SIMD=scalar, avx2 and the default each test a
+ * different set; ctest runs c_sort under each), then lt_sort and lt_topk themselves on the path
+ * the environment selects.
  *
  * Kernels: the packed and wide keys against lt_order_key, element by element, with the count of
  * -0.0 and NaN; the bitonic network against qsort for every row length up to LT_SORT_NET_MAX;
+ * the AVX-512 quicksort (lt_sort_quick, where the path has it) against qsort for every length up
+ * to 300 and longer runs to 1e6, of seven patterns, with its heap sort fallback forced, and its
+ * split;
  * the read-off of values (bit for bit: -0.0, NaN payloads and signs) and positions after a
  * reference sort. lt_sort: rows of lengths around the network's and the radix sort's boundaries
  * (15, 16, 17, 31..33, 63..65, 255..257, 2047, 2048 (topk's selection), 4095..4097, 300000: its
@@ -16,7 +19,8 @@
  * reference sort (equal keys in position order) and values are the elements' bits at those
  * positions; topk and kthvalue for k = 1, 2, 100, around a quarter of the row (where topk's
  * radix select starts), a third and all of it equal the reference's first k, and k past the
- * row is LT_ERANGE.
+ * row is LT_ERANGE. Then float32 rows of every length up to 300, and of 1e6 at 1, 2 and 5
+ * threads (the quicksort's split over the pool).
  */
 #include <stdlib.h>
 

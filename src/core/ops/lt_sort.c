@@ -6,7 +6,10 @@
  * (lt_order_key, flipped for a descending order) sorted stably. Keys of up to 32 bits share one
  * uint64 with their position (key << 32 | position, packed by lt_sort_simd.c's loops for float32,
  * int32 and uint32): the items of a row are distinct, so any order of them is the stable one.
- * They are sorted by an MSD radix sort (msd_sort): rows too large for the cache first split into
+ * On the AVX-512 path they are sorted by lt_sort_quick.c's quicksort (quick_sort: a long run
+ * first split into one range per thread, sorted over the pool), a full sort in place in the
+ * positions' result (each item as wide as a position, read off in place), no scratch. On the
+ * others by an MSD radix sort (msd_sort): rows too large for the cache first split into
  * 256 buckets of about equal counts (msd_split) sorted over the pool; then runs split by the top
  * 4 to 11 bits of those where their keys differ, down to runs of at most LT_SORT_NET_MAX items,
  * which lt_sort_net sorts (a bitonic network on the vector paths, an insertion sort on the plain
@@ -23,7 +26,8 @@
  * Results are made in the rows' layout and, when the dim was not the last, copied into tensors of
  * the input's dim order. unique and unique along a dim are lt_unique.c's.
  *
- * Calls lt_copy.c, lt_tensor.c, lt_pool.c, lt_cpu.c, lt_sort_simd.c. Called by the binding.
+ * Calls lt_copy.c, lt_tensor.c, lt_pool.c, lt_cpu.c, lt_sort_simd.c, lt_sort_quick.c. Called by
+ * the binding.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -185,14 +189,12 @@ static void emit_sorted(const rows_ctx *c, int64_t r, const char *x, const uint6
   const int64_t m = c->m;
   char *v = c->vals ? c->vals + r * m * (int64_t)c->es : NULL;
   int64_t *ix = c->idx + r * m;
-  if (!v) {
-  } else if (!lt_sort_simd_takes(c->dt)) {
+  if (v && !lt_sort_simd_takes(c->dt))
     for (int64_t j = 0; j < m; j++) put_elem(c->es, v, j, x, si ? si[j] : (uint32_t)sk[j]);
-  } else if (si) {
+  else if (v && si)
     lt_sort_values64(c->level, c->dt, sk, si, m, c->flip, special, x, v);
-  } else {
+  else if (v)
     lt_sort_values32(c->level, c->dt, sk, m, (uint32_t)c->flip, special, x, v);
-  }
   if (si) /* last: the items may lie in ix itself (rows_piece), read off in place */
     lt_sort_positions32(c->level, si, m, c->base, ix);
   else
