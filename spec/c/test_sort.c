@@ -10,10 +10,10 @@
  * to 300 and longer runs to 1e6, of seven patterns, with its heap sort fallback forced, and its
  * split;
  * the read-off of values (bit for bit: -0.0, NaN payloads and signs) and positions after a
- * reference sort. lt_sort: rows of lengths around the network's and the radix sort's boundaries
- * (15, 16, 17, 31..33, 63..65, 255..257, 2047, 2048 (topk's selection), 4095..4097, 300000: its
- * buckets sorted over the pool), of
- * random data with ties, all equal, sorted, reversed, with many NaN (both signs, quiet and
+ * reference sort, and of both in one sweep (lt_sort_emit32, also in place). lt_sort: rows of
+ * lengths around the network's and the radix sort's boundaries (15, 16, 17, 31..33, 63..65,
+ * 255..257, 2047, 2048 (topk's selection), 4095..4097, 300000: its buckets sorted over the pool),
+ * of random data with ties, all equal, sorted, reversed, with many NaN (both signs, quiet and
  * signalling), +-inf, -0.0 and the integer extremes, ascending and descending, for float32,
  * float64, int32, int64, uint32, uint64, int16, uint8, float16 and bool: positions equal a stable
  * reference sort (equal keys in position order) and values are the elements' bits at those
@@ -143,6 +143,21 @@ static void test_pack(int level, lt_dtype dt, int kind, int64_t n, int desc) {
     for (int64_t j = 0; j < n; j++) {
       CHECK(pos[j] == (int64_t)(uint32_t)k[j] + 1);
       CHECK(memcmp(v + j * 4, x + (uint32_t)k[j] * 4, 4) == 0);
+    }
+    if (!special) { /* both in one sweep: into pos, then in place over the items */
+      uint32_t *v2 = malloc((size_t)n * 4 + 4);
+      int64_t bad = 0;
+      lt_sort_emit32(level, dt, k, n, flip, 1, v2, pos);
+      for (int64_t j = 0; j < n; j++) bad += pos[j] != (int64_t)(uint32_t)k[j] + 1;
+      bad += n && memcmp(v2, v, (size_t)n * 4) != 0;
+      memcpy(pos, k, (size_t)n * 8);
+      memset(v2, 0, (size_t)n * 4);
+      lt_sort_emit32(level, dt, (const uint64_t *)pos, n, flip, 1, v2, pos);
+      for (int64_t j = 0; j < n; j++) bad += pos[j] != (int64_t)(uint32_t)k[j] + 1;
+      bad += n && memcmp(v2, v, (size_t)n * 4) != 0;
+      CHECKF(bad == 0, "emit32 %s n=%lld: %lld wrong", lt_dtypes[dt].name, (long long)n,
+             (long long)bad);
+      free(v2);
     }
   } else {
     uint64_t flip = desc ? UINT64_MAX : 0;

@@ -189,6 +189,10 @@ static void emit_sorted(const rows_ctx *c, int64_t r, const char *x, const uint6
   const int64_t m = c->m;
   char *v = c->vals ? c->vals + r * m * (int64_t)c->es : NULL;
   int64_t *ix = c->idx + r * m;
+  if (v && !si && !special && lt_sort_simd_takes(c->dt)) { /* both in one sweep */
+    lt_sort_emit32(c->level, c->dt, sk, m, (uint32_t)c->flip, c->base, v, ix);
+    return;
+  }
   if (v && !lt_sort_simd_takes(c->dt))
     for (int64_t j = 0; j < m; j++) put_elem(c->es, v, j, x, si ? si[j] : (uint32_t)sk[j]);
   else if (v && si)

@@ -104,9 +104,8 @@ LT_QUICK_AVX512 INLINE void net_step(__m512i *v, const int nv, const int k, cons
   UNROLL for (int q = 0; q < nv; q++) {
     unsigned asc = k < 8 ? lower8[k] : ((8 * q) & k) ? 0x00u : 0xFFu;
     __mmask8 takemin = (__mmask8)(~(asc ^ lower8[j]) & 0xFFu);
-    __m512i y = _mm512_permutexvar_epi64(p, v[q]);
-    __m512i lo = _mm512_min_epu64(v[q], y), hi = _mm512_max_epu64(v[q], y);
-    v[q] = _mm512_mask_blend_epi64(takemin, hi, lo);
+    __m512i y = _mm512_permutexvar_epi64(p, v[q]); /* the max, the min where takemin */
+    v[q] = _mm512_mask_min_epu64(_mm512_max_epu64(v[q], y), takemin, v[q], y);
   }
 }
 

@@ -130,6 +130,31 @@ LT_BODY void values32_c(lt_dtype dt, const uint64_t *a, int64_t n, uint32_t flip
   }
 }
 
+/* values32_c without specials and positions_c in one sweep; idx may be a itself, read and
+   written through one pointer then (two would make the vectorizer check their overlap, and
+   fall back to a scalar loop). */
+#define EMIT32_LOOP(SRC, DST)                                                   \
+  for (int64_t j = 0; j < n; j++) {                                             \
+    const uint64_t item = (SRC)[j];                                             \
+    const uint32_t key = (uint32_t)(item >> 32) ^ flip;                         \
+    vs[j] = dt == LT_FLOAT32 ? key ^ ((uint32_t)((int32_t)~key >> 31) | SIGN32) \
+                             : (uint32_t)(item >> 32) ^ bias;                   \
+    (DST)[j] = (uint64_t)((int64_t)(uint32_t)item + base);                      \
+  }
+LT_BODY void emit32_c(lt_dtype dt, const uint64_t *a, int64_t n, uint32_t flip, int64_t base,
+                      void *v, int64_t *idx) {
+  uint32_t *restrict vs = v;
+  const uint32_t bias = (dt == LT_INT32 ? SIGN32 : 0) ^ flip;
+  if ((const void *)idx == (const void *)a) {
+    uint64_t *io = (uint64_t *)idx;
+    EMIT32_LOOP(io, io)
+  } else {
+    const uint64_t *restrict src = a;
+    uint64_t *restrict dst = (uint64_t *)idx;
+    EMIT32_LOOP(src, dst)
+  }
+}
+
 LT_BODY void values64_c(lt_dtype dt, const uint64_t *k, const uint32_t *p, int64_t n, uint64_t flip,
                         int64_t special, const void *x, void *v) {
   uint64_t *vs = v;
@@ -214,6 +239,14 @@ LT_SORT_AVX2 static void values32_avx2(lt_dtype dt, const uint64_t *a, int64_t n
 LT_SORT_AVX512 static void values32_avx512(lt_dtype dt, const uint64_t *a, int64_t n, uint32_t flip,
                                            int64_t special, const void *x, void *v) {
   values32_c(dt, a, n, flip, special, x, v);
+}
+LT_SORT_AVX2 static void emit32_avx2(lt_dtype dt, const uint64_t *a, int64_t n, uint32_t flip,
+                                     int64_t base, void *v, int64_t *idx) {
+  emit32_c(dt, a, n, flip, base, v, idx);
+}
+LT_SORT_AVX512 static void emit32_avx512(lt_dtype dt, const uint64_t *a, int64_t n, uint32_t flip,
+                                         int64_t base, void *v, int64_t *idx) {
+  emit32_c(dt, a, n, flip, base, v, idx);
 }
 LT_SORT_AVX2 static void values64_avx2(lt_dtype dt, const uint64_t *k, const uint32_t *p, int64_t n,
                                        uint64_t flip, int64_t special, const void *x, void *v) {
@@ -383,6 +416,7 @@ typedef struct {
   void (*values32)(lt_dtype, const uint64_t *, int64_t, uint32_t, int64_t, const void *, void *);
   void (*values64)(lt_dtype, const uint64_t *, const uint32_t *, int64_t, uint64_t, int64_t,
                    const void *, void *);
+  void (*emit32)(lt_dtype, const uint64_t *, int64_t, uint32_t, int64_t, void *, int64_t *);
 } sort_loops;
 
 /* The plain path's loops: the bodies as they are. */
@@ -412,15 +446,21 @@ static void values64_plain(lt_dtype dt, const uint64_t *k, const uint32_t *p, in
   values64_c(dt, k, p, n, flip, special, x, v);
 }
 
+static void emit32_plain(lt_dtype dt, const uint64_t *a, int64_t n, uint32_t flip, int64_t base,
+                         void *v, int64_t *idx) {
+  emit32_c(dt, a, n, flip, base, v, idx);
+}
+
 static const sort_loops loops_plain = {pack32_plain,    keys64_plain,      range_plain,
                                        positions_plain, positions32_plain, values32_plain,
-                                       values64_plain};
+                                       values64_plain,  emit32_plain};
 #ifdef HAVE_VECTOR_PATHS
-static const sort_loops loops_avx2 = {pack32_avx2,      keys64_avx2,   range_avx2,   positions_avx2,
-                                      positions32_avx2, values32_avx2, values64_avx2};
+static const sort_loops loops_avx2 = {pack32_avx2,    keys64_avx2,      range_avx2,
+                                      positions_avx2, positions32_avx2, values32_avx2,
+                                      values64_avx2,  emit32_avx2};
 static const sort_loops loops_avx512 = {pack32_avx512,    keys64_avx512,      range_avx512,
                                         positions_avx512, positions32_avx512, values32_avx512,
-                                        values64_avx512};
+                                        values64_avx512,  emit32_avx512};
 #endif
 
 static const sort_loops *loops(int level) {
@@ -462,6 +502,11 @@ void lt_sort_values32(int level, lt_dtype dt, const uint64_t *a, int64_t n, uint
 void lt_sort_values64(int level, lt_dtype dt, const uint64_t *k, const uint32_t *p, int64_t n,
                       uint64_t flip, int64_t special, const void *x, void *v) {
   loops(level)->values64(dt, k, p, n, flip, special, x, v);
+}
+
+void lt_sort_emit32(int level, lt_dtype dt, const uint64_t *a, int64_t n, uint32_t flip,
+                    int64_t base, void *v, int64_t *idx) {
+  loops(level)->emit32(dt, a, n, flip, base, v, idx);
 }
 
 void lt_sort_net(int level, const uint64_t *src, uint64_t *dst, int64_t n) {

@@ -70,6 +70,10 @@ void lt_sort_positions32(int level, const uint32_t *p, int64_t n, int64_t base, 
    back from the row x. */
 void lt_sort_values32(int level, lt_dtype dt, const uint64_t *a, int64_t n, uint32_t flip,
                       int64_t special, const void *x, void *v);
+/* lt_sort_values32 and lt_sort_positions in one sweep, for items without -0.0 or NaN (special
+   0); idx may be a itself (each item read before its place is written). */
+void lt_sort_emit32(int level, lt_dtype dt, const uint64_t *a, int64_t n, uint32_t flip,
+                    int64_t base, void *v, int64_t *idx);
 /* v[j] = the element of key k[j] at position p[j] (dt float64, int64 or uint64), as
    lt_sort_values32. */
 void lt_sort_values64(int level, lt_dtype dt, const uint64_t *k, const uint32_t *p, int64_t n,
