@@ -150,6 +150,9 @@ static void test_pack(int level, lt_dtype dt, int kind, int64_t n, int desc) {
       lt_sort_emit32(level, dt, k, n, flip, 1, v2, pos);
       for (int64_t j = 0; j < n; j++) bad += pos[j] != (int64_t)(uint32_t)k[j] + 1;
       bad += n && memcmp(v2, v, (size_t)n * 4) != 0;
+      memcpy(pos, k, (size_t)n * 8); /* the positions alone, in place */
+      lt_sort_positions(level, (const uint64_t *)pos, n, 1, pos);
+      for (int64_t j = 0; j < n; j++) bad += pos[j] != (int64_t)(uint32_t)k[j] + 1;
       memcpy(pos, k, (size_t)n * 8);
       memset(v2, 0, (size_t)n * 4);
       lt_sort_emit32(level, dt, (const uint64_t *)pos, n, flip, 1, v2, pos);

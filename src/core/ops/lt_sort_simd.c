@@ -102,8 +102,16 @@ LT_BODY int64_t keys64_c(lt_dtype dt, const void *x, int64_t n, uint64_t flip, u
   return special;
 }
 
+/* In place (idx == a) through one pointer: two would make the vectorizer check their overlap,
+   and fall back to a scalar loop. */
 LT_BODY void positions_c(const uint64_t *a, int64_t n, int64_t base, int64_t *idx) {
-  for (int64_t j = 0; j < n; j++) idx[j] = (int64_t)(uint32_t)a[j] + base;
+  if ((const void *)idx == (const void *)a) {
+    for (int64_t j = 0; j < n; j++) idx[j] = (int64_t)(uint32_t)idx[j] + base;
+  } else {
+    const uint64_t *restrict src = a;
+    int64_t *restrict dst = idx;
+    for (int64_t j = 0; j < n; j++) dst[j] = (int64_t)(uint32_t)src[j] + base;
+  }
 }
 
 LT_BODY void positions32_c(const uint32_t *p, int64_t n, int64_t base, int64_t *idx) {
