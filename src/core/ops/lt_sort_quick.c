@@ -4,15 +4,16 @@
  *
  * Items are distinct uint64s (key << 32 | position, lt_sort_simd.h), so any order of them is
  * the stable order of the elements, and a quicksort needs no care for equal items. Runs of more
- * than QUICK_NET items are partitioned in place around the median of 8 sampled items (sorted in
- * one register): items below the pivot to the left, the others to the right, 8 at a time
- * (a compare into a mask, a permutation from a table of 256 that gathers the lanes below the
- * pivot first, and that vector stored whole on both sides: no vpcompressq into memory, slow on
+ * than QUICK_NET items are partitioned in place around the median of 8 sampled items (16 past
+ * 4096 items; sorted in registers): items below the pivot to the left, the others to the right, 8
+ * at a time (a compare into a mask, a permutation from a table of 256 that gathers the lanes below
+ * the pivot first, and that vector stored whole on both sides: no vpcompressq into memory, slow on
  * AMD's Zen 4 and 5); the first and last 4 vectors are held in registers so that every store
  * lands on items already read (8 vectors of runs of 256 items and more). Runs of at most
  * QUICK_NET items are sorted by a bitonic network held in up to 16 zmm registers (the padding
  * lanes UINT64_MAX, after every item). Past max_depth levels a run is heap sorted, so that no
- * input takes more than O(n log n).
+ * input takes more than O(n log n). lt_sort_quick_split partitions once around the median of
+ * 128 samples, for lt_sort.c to sort the two sides on two threads.
  *
  * Compiled for AVX-512 through function target attributes (as lt_sort_simd.c); where the
  * compiler is not GCC or clang for x86-64 there is no AVX-512 path and lt_sort_quick_takes says
