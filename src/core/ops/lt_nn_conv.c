@@ -472,8 +472,7 @@ int lt_conv(const lt_tensor *x, const lt_tensor *w, const lt_tensor *bias, const
   if (xb->shape[1] == a->groups && !direct) /* one input channel a group: no columns */
     rc = run_direct(&g, xb, w, bias, a->groups, ct, &res, err);
   else if (nsp == 2 && lt_winograd_fits(xb->shape[1], cout, g.k + 1, g.s + 1, g.d + 1, a->groups)) {
-    if ((rc = lt_winograd(xb, w, ct, g.p[1], g.p[2], g.out[1], g.out[2], &res, err)) == LT_OK)
-      rc = add_bias(res, bias, n, cout, g.l, ct, err);
+    rc = lt_winograd(xb, w, bias, ct, g.p[1], g.p[2], g.out[1], g.out[2], &res, err);
   } else if ((rc = run_product(&g, xb, w, a->groups, ct, direct, &res, err)) == LT_OK)
     rc = add_bias(res, bias, n, cout, g.l, ct, err);
   lt_tensor_free(xo);

@@ -27,6 +27,7 @@ int lt_winograd_fits(int64_t cin, int64_t cout, const int64_t *kernel, const int
 
 typedef struct {
   const char *x, *m; /* the input (N, C_in, H, W), or the products (N, 16, C_out, T) */
+  const char *bias;  /* C_out values added to the output, or NULL */
   char *v, *y;       /* the input's transform (N, 16, C_in, T), or the output (N, C_out, oh, ow) */
   int64_t c, h, w, ph, pw, oh, ow, th, tw;
   int64_t es; /* the distance between the 16 matrices of V or M: C T, or C T + PAD */
@@ -39,77 +40,91 @@ typedef struct {
    PAD elements between the matrices. */
 #define PAD 16
 
-/* B^T d B of each 4x4 tile d of plane x: element e = 4 a + b of tile t to v[e es + t]. A row of
-   tiles reads 4 input rows, each split into its even and odd columns (ev, od: h = tw + 1 each,
-   zeros outside the input: the padded width is 2 tw + 2) where B^T applies to whole rows (te,
-   to); B then takes each tile's columns 2 j .. 2 j + 3 = ev[j], od[j], ev[j + 1], od[j + 1], so
-   every element is one vector loop over the row's tiles into its row of v. scratch: 16 h
-   values. */
-#define WINO(T, S, ATTR)                                                                        \
-  /* The even (ev) and odd (od) columns 0 .. 2 h - 1 of an image row x of w values padded by pw \
-     zeros on the left and as many as it takes on the right (x NULL: a row of the padding). */  \
-  ATTR static void split_##S(const T *x, int64_t w, int64_t pw, int64_t h, T *ev, T *od) {      \
-    for (int64_t j = 0; j < h; j++) ev[j] = 0, od[j] = 0;                                       \
-    if (!x) return;                                                                             \
-    int64_t e0 = (pw + 1) / 2, e1 = (pw + w + 1) / 2, o0 = pw / 2, o1 = (pw + w) / 2;           \
-    e1 = e1 < h ? e1 : h, o1 = o1 < h ? o1 : h;                                                 \
-    for (int64_t j = e0; j < e1; j++) ev[j] = x[2 * j - pw];                                    \
-    for (int64_t j = o0; j < o1; j++) od[j] = x[2 * j + 1 - pw];                                \
-  }                                                                                             \
-  ATTR static void in_plane_##S(const wino_ctx *c, const T *x, T *v, T *scratch, int64_t r0,    \
-                                int64_t r1) {                                                   \
-    int64_t tw = c->tw, es = c->es, h = tw + 1;                                                 \
-    T *ev = scratch, *od = ev + 4 * h, *te = od + 4 * h, *to = te + 4 * h;                      \
-    for (int64_t ti = r0; ti < r1; ti++) {                                                      \
-      for (int a = 0; a < 4; a++) {                                                             \
-        int64_t r = 2 * ti - c->ph + a;                                                         \
-        split_##S(r >= 0 && r < c->h ? x + r * c->w : NULL, c->w, c->pw, h, ev + a * h,         \
-                  od + a * h);                                                                  \
-      }                                                                                         \
-      for (int64_t j = 0; j < h; j++) {                                                         \
-        T e0 = ev[j], e1 = ev[h + j], e2 = ev[2 * h + j], e3 = ev[3 * h + j];                   \
-        T o0 = od[j], o1 = od[h + j], o2 = od[2 * h + j], o3 = od[3 * h + j];                   \
-        te[j] = e0 - e2, te[h + j] = e1 + e2, te[2 * h + j] = e2 - e1, te[3 * h + j] = e1 - e3; \
-        to[j] = o0 - o2, to[h + j] = o1 + o2, to[2 * h + j] = o2 - o1, to[3 * h + j] = o1 - o3; \
-      }                                                                                         \
-      for (int a = 0; a < 4; a++) {                                                             \
-        const T *E = te + a * h, *O = to + a * h;                                               \
-        T *d = v + 4 * a * es + (ti - r0) * tw;                                                 \
-        for (int64_t j = 0; j < tw; j++) d[j] = E[j] - E[j + 1];                                \
-        for (int64_t j = 0; j < tw; j++) d[es + j] = O[j] + E[j + 1];                           \
-        for (int64_t j = 0; j < tw; j++) d[2 * es + j] = E[j + 1] - O[j];                       \
-        for (int64_t j = 0; j < tw; j++) d[3 * es + j] = O[j] - O[j + 1];                       \
-      }                                                                                         \
-    }                                                                                           \
-  }                                                                                             \
-  /* A^T m A of each tile's 16 products (m[e es + t]): its 2x2 outputs. A row of tiles at a     \
-     time: A^T over the 4 rows of each tile column as vector loops over the tiles (s: 2 x 4     \
-     rows of tw), then A over the columns into the two output rows (o: 2 rows of 2 tw), copied  \
-     to y as far as the output goes. scratch: 12 tw values. */                                  \
-  ATTR static void out_plane_##S(const wino_ctx *c, const T *m, T *y, T *scratch, int64_t r0,   \
-                                 int64_t r1) {                                                  \
-    int64_t tw = c->tw, es = c->es;                                                             \
-    T *s = scratch, *o = scratch + 8 * tw;                                                      \
-    for (int64_t ti = r0; ti < r1; ti++) {                                                      \
-      const T *p = m + (ti - r0) * tw;                                                          \
-      for (int b = 0; b < 4; b++) {                                                             \
-        const T *m0 = p + b * es, *m1 = p + (4 + b) * es, *m2 = p + (8 + b) * es;               \
-        const T *m3 = p + (12 + b) * es;                                                        \
-        T *s0 = s + b * tw, *s1 = s + (4 + b) * tw;                                             \
-        for (int64_t j = 0; j < tw; j++) s0[j] = m0[j] + m1[j] + m2[j];                         \
-        for (int64_t j = 0; j < tw; j++) s1[j] = m1[j] - m2[j] - m3[j];                         \
-      }                                                                                         \
-      for (int a = 0; a < 2; a++) {                                                             \
-        const T *q = s + 4 * a * tw;                                                            \
-        T *r = o + a * 2 * tw;                                                                  \
-        for (int64_t j = 0; j < tw; j++) {                                                      \
-          r[2 * j] = q[j] + q[tw + j] + q[2 * tw + j];                                          \
-          r[2 * j + 1] = q[tw + j] - q[2 * tw + j] - q[3 * tw + j];                             \
-        }                                                                                       \
-      }                                                                                         \
-      for (int a = 0; a < 2 && 2 * ti + a < c->oh; a++)                                         \
-        memcpy(y + (2 * ti + a) * c->ow, o + a * 2 * tw, (size_t)c->ow * sizeof(T));            \
-    }                                                                                           \
+/* B^T d B of each 4x4 tile d of plane x: element e = 4 a + b of tile t to v[e es + t]. B first:
+   the padded input row 2 ti + a of tile row ti, split into its even and odd columns (E, O:
+   tw + 1 each), gives B's 4 columns of every tile of the row as 4 rows of tw (one vector loop:
+   tile j's columns 2 j .. 2 j + 3 are E[j], O[j], E[j + 1], O[j + 1]); B^T then combines the 4
+   rows' results of a tile row into its 16 rows of v. Tile rows overlap by 2 input rows, so each
+   input row's B goes once to a ring of 4 (row r in slot r % 4). Both steps are the same 4
+   vector loops (bt4), on restrict pointers so that they vectorize without alias checks.
+   scratch: 20 tw + 4 values. */
+#define WINO(T, S, ATTR)                                                                           \
+  /* d0..d3 = p0 - p2, p1 + p2, p2 - p1, p1 - p3 (B^T's rows), n values each. */                   \
+  ATTR static void bt4_##S(const T *restrict p0, const T *restrict p1, const T *restrict p2,       \
+                           const T *restrict p3, T *restrict d0, T *restrict d1, T *restrict d2,   \
+                           T *restrict d3, int64_t n) {                                            \
+    for (int64_t j = 0; j < n; j++) d0[j] = p0[j] - p2[j];                                         \
+    for (int64_t j = 0; j < n; j++) d1[j] = p1[j] + p2[j];                                         \
+    for (int64_t j = 0; j < n; j++) d2[j] = p2[j] - p1[j];                                         \
+    for (int64_t j = 0; j < n; j++) d3[j] = p1[j] - p3[j];                                         \
+  }                                                                                                \
+  /* B of the padded row x (w values after pw zeros, zeros after: 2 tw + 2 in all; x NULL: a       \
+     row of the padding) to hb (4 rows of tw). row: 2 tw + 2 values, eo: 2 tw + 2. */              \
+  ATTR static void hrow_##S(const T *x, int64_t w, int64_t pw, int64_t tw, T *restrict row,        \
+                            T *restrict eo, T *hb) {                                               \
+    int64_t h = tw + 1;                                                                            \
+    if (!x) {                                                                                      \
+      memset(hb, 0, (size_t)(4 * tw) * sizeof(T));                                                 \
+      return;                                                                                      \
+    }                                                                                              \
+    for (int64_t j = 0; j < pw; j++) row[j] = 0;                                                   \
+    memcpy(row + pw, x, (size_t)w * sizeof(T));                                                    \
+    for (int64_t j = pw + w; j < 2 * h; j++) row[j] = 0;                                           \
+    T *restrict e = eo, *restrict o = eo + h;                                                      \
+    for (int64_t j = 0; j < h; j++) e[j] = row[2 * j], o[j] = row[2 * j + 1];                      \
+    bt4_##S(e, o, e + 1, o + 1, hb, hb + tw, hb + 2 * tw, hb + 3 * tw, tw);                        \
+  }                                                                                                \
+  ATTR static void in_plane_##S(const wino_ctx *c, const T *x, T *v, T *scratch, int64_t r0,       \
+                                int64_t r1) {                                                      \
+    int64_t tw = c->tw, es = c->es, held[4] = {-1, -1, -1, -1};                                    \
+    T *row = scratch, *eo = row + 2 * tw + 2, *ring = eo + 2 * tw + 2;                             \
+    for (int64_t ti = r0; ti < r1; ti++) {                                                         \
+      const T *hb[4];                                                                              \
+      for (int a = 0; a < 4; a++) {                                                                \
+        int64_t r = 2 * ti + a, slot = r % 4, ir = r - c->ph;                                      \
+        T *dst = ring + slot * 4 * tw;                                                             \
+        if (held[slot] != r)                                                                       \
+          hrow_##S(ir >= 0 && ir < c->h ? x + ir * c->w : NULL, c->w, c->pw, tw, row, eo, dst);    \
+        held[slot] = r, hb[a] = dst;                                                               \
+      }                                                                                            \
+      T *d = v + (ti - r0) * tw;                                                                   \
+      for (int b = 0; b < 4; b++)                                                                  \
+        bt4_##S(hb[0] + b * tw, hb[1] + b * tw, hb[2] + b * tw, hb[3] + b * tw, d + b * es,        \
+                d + (4 + b) * es, d + (8 + b) * es, d + (12 + b) * es, tw);                        \
+    }                                                                                              \
+  }                                                                                                \
+  /* d0, d1 = p0 + p1 + p2, p1 - p2 - p3 (A^T's rows), n values each. */                           \
+  ATTR static void at2_##S(const T *restrict p0, const T *restrict p1, const T *restrict p2,       \
+                           const T *restrict p3, T *restrict d0, T *restrict d1, int64_t n) {      \
+    for (int64_t j = 0; j < n; j++) d0[j] = p0[j] + p1[j] + p2[j];                                 \
+    for (int64_t j = 0; j < n; j++) d1[j] = p1[j] - p2[j] - p3[j];                                 \
+  }                                                                                                \
+  /* A^T m A of each tile's 16 products (m[e es + t]): its 2x2 outputs, plus bias when has_bias.   \
+     A row of tiles at a time: A^T over the 4 rows of each tile column (s: 2 x 4 rows of tw),      \
+     then A over the columns (the even and odd output columns, eo: 2 rows of tw), interleaved      \
+     into y's rows as far as the output goes. scratch: 10 tw values. */                            \
+  ATTR static void out_plane_##S(const wino_ctx *c, const T *m, T *y, T *scratch, int64_t r0,      \
+                                 int64_t r1, int has_bias, T bias) {                               \
+    int64_t tw = c->tw, es = c->es, ow = c->ow, half = ow / 2;                                     \
+    T *s = scratch, *restrict ev = scratch + 8 * tw, *restrict od = ev + tw;                       \
+    for (int64_t ti = r0; ti < r1; ti++) {                                                         \
+      const T *p = m + (ti - r0) * tw;                                                             \
+      for (int b = 0; b < 4; b++)                                                                  \
+        at2_##S(p + b * es, p + (4 + b) * es, p + (8 + b) * es, p + (12 + b) * es, s + b * tw,     \
+                s + (4 + b) * tw, tw);                                                             \
+      for (int a = 0; a < 2 && 2 * ti + a < c->oh; a++) {                                          \
+        const T *q = s + 4 * a * tw;                                                               \
+        T *restrict r = y + (2 * ti + a) * ow;                                                     \
+        at2_##S(q, q + tw, q + 2 * tw, q + 3 * tw, ev, od, tw);                                    \
+        if (has_bias) {                                                                            \
+          for (int64_t j = 0; j < half; j++) r[2 * j] = ev[j] + bias, r[2 * j + 1] = od[j] + bias; \
+          if (ow % 2) r[ow - 1] = ev[half] + bias;                                                 \
+        } else {                                                                                   \
+          for (int64_t j = 0; j < half; j++) r[2 * j] = ev[j], r[2 * j + 1] = od[j];               \
+          if (ow % 2) r[ow - 1] = ev[half];                                                        \
+        }                                                                                          \
+      }                                                                                            \
+    }                                                                                              \
   }
 WINO(float, float, )
 WINO(double, double, )
@@ -137,25 +152,27 @@ static void in_float(const wino_ctx *c, const float *x, float *v, float *scratch
 }
 
 static void out_float(const wino_ctx *c, const float *m, float *y, float *scratch, int64_t r0,
-                      int64_t r1) {
+                      int64_t r1, int has_bias, float bias) {
 #if WINO_X86
   int level = lt_cpu_level();
   if (level >= LT_CPU_AVX512)
-    out_plane_float_avx512(c, m, y, scratch, r0, r1);
+    out_plane_float_avx512(c, m, y, scratch, r0, r1, has_bias, bias);
   else if (level >= LT_CPU_AVX2)
-    out_plane_float_avx2(c, m, y, scratch, r0, r1);
+    out_plane_float_avx2(c, m, y, scratch, r0, r1, has_bias, bias);
   else
 #endif
-    out_plane_float(c, m, y, scratch, r0, r1);
+    out_plane_float(c, m, y, scratch, r0, r1, has_bias, bias);
 }
+
+/* The scratch of the transforms of a plane of tw tiles a row: in 20 tw + 4, out 10 tw. */
+#define SCRATCH(tw) (20 * (tw) + 4)
 
 /* Item i: plane i of the input (n C_in + c), whose transform goes to V[n, :, c, :]; or of the
    output (n C_out + oc), from M[n, :, oc, :]. */
 static int in_piece(void *ctx, int64_t lo, int64_t hi) {
   const wino_ctx *c = ctx;
   int64_t tiles = c->th * c->tw, plane = c->h * c->w;
-  size_t nscratch = (size_t)(16 * (c->tw + 1));
-  void *scratch = malloc(nscratch * (c->f64 ? sizeof(double) : sizeof(float)));
+  void *scratch = malloc((size_t)(SCRATCH(c->tw)) * (c->f64 ? sizeof(double) : sizeof(float)));
   if (!scratch) return 1;
   for (int64_t i = lo; i < hi; i++) {
     int64_t n = i / c->c, ch = i % c->c, at = n * 16 * c->es + ch * tiles;
@@ -171,14 +188,17 @@ static int in_piece(void *ctx, int64_t lo, int64_t hi) {
 static int out_piece(void *ctx, int64_t lo, int64_t hi) {
   const wino_ctx *c = ctx;
   int64_t tiles = c->th * c->tw, plane = c->oh * c->ow;
-  void *scratch = malloc((size_t)(12 * c->tw) * (c->f64 ? sizeof(double) : sizeof(float)));
+  void *scratch = malloc((size_t)(SCRATCH(c->tw)) * (c->f64 ? sizeof(double) : sizeof(float)));
   if (!scratch) return 1;
   for (int64_t i = lo; i < hi; i++) {
     int64_t n = i / c->c, ch = i % c->c, at = n * 16 * c->es + ch * tiles;
+    int hb = c->bias != NULL;
     if (c->f64)
-      out_plane_double(c, (const double *)c->m + at, (double *)c->y + i * plane, scratch, 0, c->th);
+      out_plane_double(c, (const double *)c->m + at, (double *)c->y + i * plane, scratch, 0, c->th,
+                       hb, hb ? ((const double *)c->bias)[ch] : 0);
     else
-      out_float(c, (const float *)c->m + at, (float *)c->y + i * plane, scratch, 0, c->th);
+      out_float(c, (const float *)c->m + at, (float *)c->y + i * plane, scratch, 0, c->th, hb,
+                hb ? ((const float *)c->bias)[ch] : 0);
   }
   free(scratch);
   return 0;
@@ -306,8 +326,10 @@ static int block_item(const block_ctx *b, int64_t it, float *buf) {
   lt_error err;
   if (lt_gemm_f32(&g, &err) != LT_OK) return 1;
   lc.es = g.bsc;
+  const float *bias = (const float *)c->bias;
   for (int64_t oc = 0; oc < b->cout; oc++)
-    out_float(&lc, m + oc * nt, (float *)c->y + (n * b->cout + oc) * oplane, scratch, r0, r1);
+    out_float(&lc, m + oc * nt, (float *)c->y + (n * b->cout + oc) * oplane, scratch, r0, r1,
+              bias != NULL, bias ? bias[oc] : 0);
   return 0;
 }
 
@@ -353,7 +375,7 @@ static int blocked(wino_ctx *c, const lt_tensor *u, int64_t n, lt_tensor *res, l
   b.up = up;
   c->y = lt_data(res);
   int64_t tb = b.rows * c->tw, items = n * b.nblk;
-  b.bsize = (size_t)(16 * (cin * tb + PAD) + 16 * (cout * tb + PAD) + 16 * (tb + 1));
+  b.bsize = (size_t)(16 * (cin * tb + PAD) + 16 * (cout * tb + PAD) + SCRATCH(c->tw));
   b.nslots = (int)(items < threads ? items : threads);
   char *raw = malloc(b.bsize * sizeof(float) * (size_t)b.nslots + (size_t)b.nslots);
   if (!raw) {
@@ -372,8 +394,8 @@ static int blocked(wino_ctx *c, const lt_tensor *u, int64_t n, lt_tensor *res, l
 
 /* }====== */
 
-int lt_winograd(const lt_tensor *xb, const lt_tensor *w, lt_dtype ct, int64_t ph, int64_t pw,
-                int64_t oh, int64_t ow, lt_tensor **res, lt_error *err) {
+int lt_winograd(const lt_tensor *xb, const lt_tensor *w, const lt_tensor *bias, lt_dtype ct,
+                int64_t ph, int64_t pw, int64_t oh, int64_t ow, lt_tensor **res, lt_error *err) {
   int64_t n = xb->shape[0], cout = w->shape[0];
   wino_ctx c = {.x = lt_data(xb),
                 .h = xb->shape[2],
@@ -386,11 +408,14 @@ int lt_winograd(const lt_tensor *xb, const lt_tensor *w, lt_dtype ct, int64_t ph
                 .tw = (ow + 1) / 2,
                 .f64 = ct == LT_FLOAT64};
   int64_t yshape[3] = {n, cout, oh * ow};
-  lt_tensor *u = NULL;
-  int rc = kernels(w, ct, &u, err);
+  const lt_tensor *bc = NULL;
+  lt_tensor *u = NULL, *ob = NULL;
+  int rc = bias ? lt_contiguous_as(bias, ct, &bc, &ob, err) : LT_OK;
+  if (rc == LT_OK) c.bias = bc ? lt_data(bc) : NULL, rc = kernels(w, ct, &u, err);
   if (rc == LT_OK) rc = lt_tensor_new(ct, 3, yshape, 0, res, err);
   if (rc == LT_OK && n > 0 && oh * ow > 0)
     rc = lt_gemm_wanted(ct) ? blocked(&c, u, n, *res, err) : whole(&c, u, ct, n, *res, err);
   lt_tensor_free(u);
+  lt_tensor_free(ob);
   return rc;
 }

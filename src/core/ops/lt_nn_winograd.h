@@ -29,8 +29,9 @@ int lt_winograd_fits(int64_t cin, int64_t cout, const int64_t *kernel, const int
 
 /* res (N, C_out, oh x ow), new, contiguous, dtype ct (float32 or float64) = the convolution of
    xb (N, C_in, H, W), contiguous in ct, by w (C_out, C_in, 3, 3) padded by ph rows on top and
-   pw columns on the left (oh, ow: the output sizes, which say the padding after). */
-int lt_winograd(const lt_tensor *xb, const lt_tensor *w, lt_dtype ct, int64_t ph, int64_t pw,
-                int64_t oh, int64_t ow, lt_tensor **res, lt_error *err);
+   pw columns on the left (oh, ow: the output sizes, which say the padding after), plus bias
+   (C_out values, any dtype; NULL: none), added by the output's transform. */
+int lt_winograd(const lt_tensor *xb, const lt_tensor *w, const lt_tensor *bias, lt_dtype ct,
+                int64_t ph, int64_t pw, int64_t oh, int64_t ow, lt_tensor **res, lt_error *err);
 
 #endif
