@@ -41,13 +41,14 @@ typedef struct {
 #define PAD 16
 
 /* B^T d B of each 4x4 tile d of plane x: element e = 4 a + b of tile t to v[e es + t]. B first:
-   the padded input row 2 ti + a of tile row ti, split into its even and odd columns (E, O:
-   tw + 1 each), gives B's 4 columns of every tile of the row as 4 rows of tw (one vector loop:
-   tile j's columns 2 j .. 2 j + 3 are E[j], O[j], E[j + 1], O[j + 1]); B^T then combines the 4
-   rows' results of a tile row into its 16 rows of v. Tile rows overlap by 2 input rows, so each
-   input row's B goes once to a ring of 4 (row r in slot r % 4). Both steps are the same 4
-   vector loops (bt4), on restrict pointers so that they vectorize without alias checks.
-   scratch: 20 tw + 4 values. */
+   each padded input row, split into its even and odd columns (E, O: tw + 1 each), gives B's 4
+   columns of every tile of the row as 4 rows of tw (one vector loop each: tile j's columns
+   2 j .. 2 j + 3 are E[j], O[j], E[j + 1], O[j + 1]), once per input row though tile rows
+   overlap by 2 of them. They go to 8 planes (b, parity of the row), so that B^T over the 4 rows
+   2 ti .. 2 ti + 3 of every tile row is again the same 4 vector loops (bt4), over all the tile
+   rows at once: row 2 ti + 2 lies tw after row 2 ti in its plane. The output's transform runs
+   the same way, A^T over all the tile rows, then A row by row. The loops take restrict
+   pointers so that they vectorize without alias checks. scratch: SCRATCH(tw, rows) values. */
 #define WINO(T, S, ATTR)                                                                           \
   /* d0..d3 = p0 - p2, p1 + p2, p2 - p1, p1 - p3 (B^T's rows), n values each. */                   \
   ATTR static void bt4_##S(const T *restrict p0, const T *restrict p1, const T *restrict p2,       \
@@ -59,38 +60,38 @@ typedef struct {
     for (int64_t j = 0; j < n; j++) d3[j] = p1[j] - p3[j];                                         \
   }                                                                                                \
   /* B of the padded row x (w values after pw zeros, zeros after: 2 tw + 2 in all; x NULL: a       \
-     row of the padding) to hb (4 rows of tw). row: 2 tw + 2 values, eo: 2 tw + 2. */              \
-  ATTR static void hrow_##S(const T *x, int64_t w, int64_t pw, int64_t tw, T *restrict row,        \
-                            T *restrict eo, T *hb) {                                               \
+     row of the padding) to hb, hb + ps, hb + 2 ps, hb + 3 ps (tw values each). eo: 2 tw + 2. */   \
+  ATTR static void hrow_##S(const T *x, int64_t w, int64_t pw, int64_t tw, T *restrict eo, T *hb,  \
+                            int64_t ps) {                                                          \
     int64_t h = tw + 1;                                                                            \
     if (!x) {                                                                                      \
-      memset(hb, 0, (size_t)(4 * tw) * sizeof(T));                                                 \
+      for (int b = 0; b < 4; b++) memset(hb + b * ps, 0, (size_t)tw * sizeof(T));                  \
       return;                                                                                      \
     }                                                                                              \
-    for (int64_t j = 0; j < pw; j++) row[j] = 0;                                                   \
-    memcpy(row + pw, x, (size_t)w * sizeof(T));                                                    \
-    for (int64_t j = pw + w; j < 2 * h; j++) row[j] = 0;                                           \
     T *restrict e = eo, *restrict o = eo + h;                                                      \
-    for (int64_t j = 0; j < h; j++) e[j] = row[2 * j], o[j] = row[2 * j + 1];                      \
-    bt4_##S(e, o, e + 1, o + 1, hb, hb + tw, hb + 2 * tw, hb + 3 * tw, tw);                        \
+    int64_t e0 = (pw + 1) / 2, e1 = (pw + w + 1) / 2, o0 = pw / 2, o1 = (pw + w) / 2;              \
+    e1 = e1 < h ? e1 : h, o1 = o1 < h ? o1 : h;                                                    \
+    for (int64_t j = 0; j < e0; j++) e[j] = 0;                                                     \
+    for (int64_t j = e0; j < e1; j++) e[j] = x[2 * j - pw];                                        \
+    for (int64_t j = e1; j < h; j++) e[j] = 0;                                                     \
+    for (int64_t j = 0; j < o0; j++) o[j] = 0;                                                     \
+    for (int64_t j = o0; j < o1; j++) o[j] = x[2 * j + 1 - pw];                                    \
+    for (int64_t j = o1; j < h; j++) o[j] = 0;                                                     \
+    bt4_##S(e, o, e + 1, o + 1, hb, hb + ps, hb + 2 * ps, hb + 3 * ps, tw);                        \
   }                                                                                                \
   ATTR static void in_plane_##S(const wino_ctx *c, const T *x, T *v, T *scratch, int64_t r0,       \
                                 int64_t r1) {                                                      \
-    int64_t tw = c->tw, es = c->es, held[4] = {-1, -1, -1, -1};                                    \
-    T *row = scratch, *eo = row + 2 * tw + 2, *ring = eo + 2 * tw + 2;                             \
-    for (int64_t ti = r0; ti < r1; ti++) {                                                         \
-      const T *hb[4];                                                                              \
-      for (int a = 0; a < 4; a++) {                                                                \
-        int64_t r = 2 * ti + a, slot = r % 4, ir = r - c->ph;                                      \
-        T *dst = ring + slot * 4 * tw;                                                             \
-        if (held[slot] != r)                                                                       \
-          hrow_##S(ir >= 0 && ir < c->h ? x + ir * c->w : NULL, c->w, c->pw, tw, row, eo, dst);    \
-        held[slot] = r, hb[a] = dst;                                                               \
-      }                                                                                            \
-      T *d = v + (ti - r0) * tw;                                                                   \
-      for (int b = 0; b < 4; b++)                                                                  \
-        bt4_##S(hb[0] + b * tw, hb[1] + b * tw, hb[2] + b * tw, hb[3] + b * tw, d + b * es,        \
-                d + (4 + b) * es, d + (8 + b) * es, d + (12 + b) * es, tw);                        \
+    int64_t tw = c->tw, es = c->es, ps = (r1 - r0 + 1) * tw, nt = (r1 - r0) * tw;                  \
+    T *eo = scratch, *hp = eo + 2 * tw + 2; /* plane 2 b + parity: ps values */                    \
+    for (int64_t r = 2 * r0; r < 2 * r1 + 2; r++) {                                                \
+      int64_t ir = r - c->ph;                                                                      \
+      hrow_##S(ir >= 0 && ir < c->h ? x + ir * c->w : NULL, c->w, c->pw, tw, eo,                   \
+               hp + r % 2 * ps + (r / 2 - r0) * tw, 2 * ps);                                       \
+    }                                                                                              \
+    for (int b = 0; b < 4; b++) {                                                                  \
+      const T *ev = hp + 2 * b * ps, *od = ev + ps;                                                \
+      bt4_##S(ev, od, ev + tw, od + tw, v + b * es, v + (4 + b) * es, v + (8 + b) * es,            \
+              v + (12 + b) * es, nt);                                                              \
     }                                                                                              \
   }                                                                                                \
   /* d0, d1 = p0 + p1 + p2, p1 - p2 - p3 (A^T's rows), n values each. */                           \
@@ -100,22 +101,21 @@ typedef struct {
     for (int64_t j = 0; j < n; j++) d1[j] = p1[j] - p2[j] - p3[j];                                 \
   }                                                                                                \
   /* A^T m A of each tile's 16 products (m[e es + t]): its 2x2 outputs, plus bias when has_bias.   \
-     A row of tiles at a time: A^T over the 4 rows of each tile column (s: 2 x 4 rows of tw),      \
-     then A over the columns (the even and odd output columns, eo: 2 rows of tw), interleaved      \
-     into y's rows as far as the output goes. scratch: 10 tw values. */                            \
+     A^T over the 4 rows of each tile column, all tile rows at once (s: 2 x 4 planes of nt), then  \
+     A over the columns of each row of tiles (the even and odd output columns: eo, 2 rows of tw),  \
+     interleaved into y's rows as far as the output goes. */                                       \
   ATTR static void out_plane_##S(const wino_ctx *c, const T *m, T *y, T *scratch, int64_t r0,      \
                                  int64_t r1, int has_bias, T bias) {                               \
-    int64_t tw = c->tw, es = c->es, ow = c->ow, half = ow / 2;                                     \
-    T *s = scratch, *restrict ev = scratch + 8 * tw, *restrict od = ev + tw;                       \
-    for (int64_t ti = r0; ti < r1; ti++) {                                                         \
-      const T *p = m + (ti - r0) * tw;                                                             \
-      for (int b = 0; b < 4; b++)                                                                  \
-        at2_##S(p + b * es, p + (4 + b) * es, p + (8 + b) * es, p + (12 + b) * es, s + b * tw,     \
-                s + (4 + b) * tw, tw);                                                             \
+    int64_t tw = c->tw, es = c->es, ow = c->ow, half = ow / 2, nt = (r1 - r0) * tw;                \
+    T *s = scratch, *restrict ev = scratch + 8 * nt, *restrict od = ev + tw;                       \
+    for (int b = 0; b < 4; b++)                                                                    \
+      at2_##S(m + b * es, m + (4 + b) * es, m + (8 + b) * es, m + (12 + b) * es, s + b * nt,       \
+              s + (4 + b) * nt, nt);                                                               \
+    for (int64_t ti = r0; ti < r1; ti++)                                                           \
       for (int a = 0; a < 2 && 2 * ti + a < c->oh; a++) {                                          \
-        const T *q = s + 4 * a * tw;                                                               \
+        const T *q = s + 4 * a * nt + (ti - r0) * tw;                                              \
         T *restrict r = y + (2 * ti + a) * ow;                                                     \
-        at2_##S(q, q + tw, q + 2 * tw, q + 3 * tw, ev, od, tw);                                    \
+        at2_##S(q, q + nt, q + 2 * nt, q + 3 * nt, ev, od, tw);                                    \
         if (has_bias) {                                                                            \
           for (int64_t j = 0; j < half; j++) r[2 * j] = ev[j] + bias, r[2 * j + 1] = od[j] + bias; \
           if (ow % 2) r[ow - 1] = ev[half] + bias;                                                 \
@@ -124,7 +124,6 @@ typedef struct {
           if (ow % 2) r[ow - 1] = ev[half];                                                        \
         }                                                                                          \
       }                                                                                            \
-    }                                                                                              \
   }
 WINO(float, float, )
 WINO(double, double, )
@@ -164,15 +163,17 @@ static void out_float(const wino_ctx *c, const float *m, float *y, float *scratc
     out_plane_float(c, m, y, scratch, r0, r1, has_bias, bias);
 }
 
-/* The scratch of the transforms of a plane of tw tiles a row: in 20 tw + 4, out 10 tw. */
-#define SCRATCH(tw) (20 * (tw) + 4)
+/* The scratch of the transforms of rows rows of tw tiles: in 8 (rows + 1) tw + 2 tw + 2 values,
+   out 8 rows tw + 2 tw. */
+#define SCRATCH(tw, rows) (8 * ((rows) + 1) * (tw) + 2 * (tw) + 2)
 
 /* Item i: plane i of the input (n C_in + c), whose transform goes to V[n, :, c, :]; or of the
    output (n C_out + oc), from M[n, :, oc, :]. */
 static int in_piece(void *ctx, int64_t lo, int64_t hi) {
   const wino_ctx *c = ctx;
   int64_t tiles = c->th * c->tw, plane = c->h * c->w;
-  void *scratch = malloc((size_t)(SCRATCH(c->tw)) * (c->f64 ? sizeof(double) : sizeof(float)));
+  void *scratch =
+      malloc((size_t)(SCRATCH(c->tw, c->th)) * (c->f64 ? sizeof(double) : sizeof(float)));
   if (!scratch) return 1;
   for (int64_t i = lo; i < hi; i++) {
     int64_t n = i / c->c, ch = i % c->c, at = n * 16 * c->es + ch * tiles;
@@ -188,7 +189,8 @@ static int in_piece(void *ctx, int64_t lo, int64_t hi) {
 static int out_piece(void *ctx, int64_t lo, int64_t hi) {
   const wino_ctx *c = ctx;
   int64_t tiles = c->th * c->tw, plane = c->oh * c->ow;
-  void *scratch = malloc((size_t)(SCRATCH(c->tw)) * (c->f64 ? sizeof(double) : sizeof(float)));
+  void *scratch =
+      malloc((size_t)(SCRATCH(c->tw, c->th)) * (c->f64 ? sizeof(double) : sizeof(float)));
   if (!scratch) return 1;
   for (int64_t i = lo; i < hi; i++) {
     int64_t n = i / c->c, ch = i % c->c, at = n * 16 * c->es + ch * tiles;
@@ -375,7 +377,7 @@ static int blocked(wino_ctx *c, const lt_tensor *u, int64_t n, lt_tensor *res, l
   b.up = up;
   c->y = lt_data(res);
   int64_t tb = b.rows * c->tw, items = n * b.nblk;
-  b.bsize = (size_t)(16 * (cin * tb + PAD) + 16 * (cout * tb + PAD) + SCRATCH(c->tw));
+  b.bsize = (size_t)(16 * (cin * tb + PAD) + 16 * (cout * tb + PAD) + SCRATCH(c->tw, b.rows));
   b.nslots = (int)(items < threads ? items : threads);
   char *raw = malloc(b.bsize * sizeof(float) * (size_t)b.nslots + (size_t)b.nslots);
   if (!raw) {
