@@ -49,81 +49,78 @@ typedef struct {
    rows at once: row 2 ti + 2 lies tw after row 2 ti in its plane. The output's transform runs
    the same way, A^T over all the tile rows, then A row by row. The loops take restrict
    pointers so that they vectorize without alias checks. scratch: SCRATCH(tw, rows) values. */
-#define WINO(T, S, ATTR)                                                                           \
-  /* d0..d3 = p0 - p2, p1 + p2, p2 - p1, p1 - p3 (B^T's rows), n values each. */                   \
-  ATTR static void bt4_##S(const T *restrict p0, const T *restrict p1, const T *restrict p2,       \
-                           const T *restrict p3, T *restrict d0, T *restrict d1, T *restrict d2,   \
-                           T *restrict d3, int64_t n) {                                            \
-    for (int64_t j = 0; j < n; j++) d0[j] = p0[j] - p2[j];                                         \
-    for (int64_t j = 0; j < n; j++) d1[j] = p1[j] + p2[j];                                         \
-    for (int64_t j = 0; j < n; j++) d2[j] = p2[j] - p1[j];                                         \
-    for (int64_t j = 0; j < n; j++) d3[j] = p1[j] - p3[j];                                         \
-  }                                                                                                \
-  /* B of the padded row x (w values after pw zeros, zeros after: 2 tw + 2 in all; x NULL: a       \
-     row of the padding) to hb, hb + ps, hb + 2 ps, hb + 3 ps (tw values each). eo: 2 tw + 2. */   \
-  ATTR static void hrow_##S(const T *x, int64_t w, int64_t pw, int64_t tw, T *restrict eo, T *hb,  \
-                            int64_t ps) {                                                          \
-    int64_t h = tw + 1;                                                                            \
-    if (!x) {                                                                                      \
-      for (int b = 0; b < 4; b++) memset(hb + b * ps, 0, (size_t)tw * sizeof(T));                  \
-      return;                                                                                      \
-    }                                                                                              \
-    T *restrict e = eo, *restrict o = eo + h;                                                      \
-    int64_t e0 = (pw + 1) / 2, e1 = (pw + w + 1) / 2, o0 = pw / 2, o1 = (pw + w) / 2;              \
-    e1 = e1 < h ? e1 : h, o1 = o1 < h ? o1 : h;                                                    \
-    for (int64_t j = 0; j < e0; j++) e[j] = 0;                                                     \
-    for (int64_t j = e0; j < e1; j++) e[j] = x[2 * j - pw];                                        \
-    for (int64_t j = e1; j < h; j++) e[j] = 0;                                                     \
-    for (int64_t j = 0; j < o0; j++) o[j] = 0;                                                     \
-    for (int64_t j = o0; j < o1; j++) o[j] = x[2 * j + 1 - pw];                                    \
-    for (int64_t j = o1; j < h; j++) o[j] = 0;                                                     \
-    bt4_##S(e, o, e + 1, o + 1, hb, hb + ps, hb + 2 * ps, hb + 3 * ps, tw);                        \
-  }                                                                                                \
-  ATTR static void in_plane_##S(const wino_ctx *c, const T *x, T *v, T *scratch, int64_t r0,       \
-                                int64_t r1) {                                                      \
-    int64_t tw = c->tw, es = c->es, ps = (r1 - r0 + 1) * tw, nt = (r1 - r0) * tw;                  \
-    T *eo = scratch, *hp = eo + 2 * tw + 2; /* plane 2 b + parity: ps values */                    \
-    for (int64_t r = 2 * r0; r < 2 * r1 + 2; r++) {                                                \
-      int64_t ir = r - c->ph;                                                                      \
-      hrow_##S(ir >= 0 && ir < c->h ? x + ir * c->w : NULL, c->w, c->pw, tw, eo,                   \
-               hp + r % 2 * ps + (r / 2 - r0) * tw, 2 * ps);                                       \
-    }                                                                                              \
-    for (int b = 0; b < 4; b++) {                                                                  \
-      const T *ev = hp + 2 * b * ps, *od = ev + ps;                                                \
-      bt4_##S(ev, od, ev + tw, od + tw, v + b * es, v + (4 + b) * es, v + (8 + b) * es,            \
-              v + (12 + b) * es, nt);                                                              \
-    }                                                                                              \
-  }                                                                                                \
-  /* d0, d1 = p0 + p1 + p2, p1 - p2 - p3 (A^T's rows), n values each. */                           \
-  ATTR static void at2_##S(const T *restrict p0, const T *restrict p1, const T *restrict p2,       \
-                           const T *restrict p3, T *restrict d0, T *restrict d1, int64_t n) {      \
-    for (int64_t j = 0; j < n; j++) d0[j] = p0[j] + p1[j] + p2[j];                                 \
-    for (int64_t j = 0; j < n; j++) d1[j] = p1[j] - p2[j] - p3[j];                                 \
-  }                                                                                                \
-  /* A^T m A of each tile's 16 products (m[e es + t]): its 2x2 outputs, plus bias when has_bias.   \
-     A^T over the 4 rows of each tile column, all tile rows at once (s: 2 x 4 planes of nt), then  \
-     A over the columns of each row of tiles (the even and odd output columns: eo, 2 rows of tw),  \
-     interleaved into y's rows as far as the output goes. */                                       \
-  ATTR static void out_plane_##S(const wino_ctx *c, const T *m, T *y, T *scratch, int64_t r0,      \
-                                 int64_t r1, int has_bias, T bias) {                               \
-    int64_t tw = c->tw, es = c->es, ow = c->ow, half = ow / 2, nt = (r1 - r0) * tw;                \
-    T *s = scratch, *restrict ev = scratch + 8 * nt, *restrict od = ev + tw;                       \
-    for (int b = 0; b < 4; b++)                                                                    \
-      at2_##S(m + b * es, m + (4 + b) * es, m + (8 + b) * es, m + (12 + b) * es, s + b * nt,       \
-              s + (4 + b) * nt, nt);                                                               \
-    for (int64_t ti = r0; ti < r1; ti++)                                                           \
-      for (int a = 0; a < 2 && 2 * ti + a < c->oh; a++) {                                          \
-        const T *q = s + 4 * a * nt + (ti - r0) * tw;                                              \
-        T *restrict r = y + (2 * ti + a) * ow;                                                     \
-        at2_##S(q, q + nt, q + 2 * nt, q + 3 * nt, ev, od, tw);                                    \
-        if (has_bias) {                                                                            \
-          for (int64_t j = 0; j < half; j++) r[2 * j] = ev[j] + bias, r[2 * j + 1] = od[j] + bias; \
-          if (ow % 2) r[ow - 1] = ev[half] + bias;                                                 \
-        } else {                                                                                   \
-          for (int64_t j = 0; j < half; j++) r[2 * j] = ev[j], r[2 * j + 1] = od[j];               \
-          if (ow % 2) r[ow - 1] = ev[half];                                                        \
-        }                                                                                          \
-      }                                                                                            \
+#define WINO(T, S, ATTR)                                                                          \
+  /* d0..d3 = p0 - p2, p1 + p2, p2 - p1, p1 - p3 (B^T's rows), n values each. */                  \
+  ATTR static void bt4_##S(const T *restrict p0, const T *restrict p1, const T *restrict p2,      \
+                           const T *restrict p3, T *restrict d0, T *restrict d1, T *restrict d2,  \
+                           T *restrict d3, int64_t n) {                                           \
+    for (int64_t j = 0; j < n; j++) d0[j] = p0[j] - p2[j];                                        \
+    for (int64_t j = 0; j < n; j++) d1[j] = p1[j] + p2[j];                                        \
+    for (int64_t j = 0; j < n; j++) d2[j] = p2[j] - p1[j];                                        \
+    for (int64_t j = 0; j < n; j++) d3[j] = p1[j] - p3[j];                                        \
+  }                                                                                               \
+  /* B of the padded row x (w values after pw zeros, zeros after: 2 tw + 2 in all; x NULL: a      \
+     row of the padding) to hb, hb + ps, hb + 2 ps, hb + 3 ps (tw values each). eo: 2 tw + 2. */  \
+  ATTR static void hrow_##S(const T *x, int64_t w, int64_t pw, int64_t tw, T *restrict eo, T *hb, \
+                            int64_t ps) {                                                         \
+    int64_t h = tw + 1;                                                                           \
+    if (!x) {                                                                                     \
+      for (int b = 0; b < 4; b++) memset(hb + b * ps, 0, (size_t)tw * sizeof(T));                 \
+      return;                                                                                     \
+    }                                                                                             \
+    T *restrict e = eo, *restrict o = eo + h;                                                     \
+    int64_t e0 = (pw + 1) / 2, e1 = (pw + w + 1) / 2, o0 = pw / 2, o1 = (pw + w) / 2;             \
+    e1 = e1 < h ? e1 : h, o1 = o1 < h ? o1 : h;                                                   \
+    for (int64_t j = 0; j < e0; j++) e[j] = 0;                                                    \
+    for (int64_t j = e0; j < e1; j++) e[j] = x[2 * j - pw];                                       \
+    for (int64_t j = e1; j < h; j++) e[j] = 0;                                                    \
+    for (int64_t j = 0; j < o0; j++) o[j] = 0;                                                    \
+    for (int64_t j = o0; j < o1; j++) o[j] = x[2 * j + 1 - pw];                                   \
+    for (int64_t j = o1; j < h; j++) o[j] = 0;                                                    \
+    bt4_##S(e, o, e + 1, o + 1, hb, hb + ps, hb + 2 * ps, hb + 3 * ps, tw);                       \
+  }                                                                                               \
+  ATTR static void in_plane_##S(const wino_ctx *c, const T *x, T *v, T *scratch, int64_t r0,      \
+                                int64_t r1) {                                                     \
+    int64_t tw = c->tw, es = c->es, ps = (r1 - r0 + 1) * tw, nt = (r1 - r0) * tw;                 \
+    T *eo = scratch, *hp = eo + 2 * tw + 2; /* plane 2 b + parity: ps values */                   \
+    for (int64_t r = 2 * r0; r < 2 * r1 + 2; r++) {                                               \
+      int64_t ir = r - c->ph;                                                                     \
+      hrow_##S(ir >= 0 && ir < c->h ? x + ir * c->w : NULL, c->w, c->pw, tw, eo,                  \
+               hp + r % 2 * ps + (r / 2 - r0) * tw, 2 * ps);                                      \
+    }                                                                                             \
+    for (int b = 0; b < 4; b++) {                                                                 \
+      const T *ev = hp + 2 * b * ps, *od = ev + ps;                                               \
+      bt4_##S(ev, od, ev + tw, od + tw, v + b * es, v + (4 + b) * es, v + (8 + b) * es,           \
+              v + (12 + b) * es, nt);                                                             \
+    }                                                                                             \
+  }                                                                                               \
+  /* d0, d1 = p0 + p1 + p2, p1 - p2 - p3 (A^T's rows), n values each. */                          \
+  ATTR static void at2_##S(const T *restrict p0, const T *restrict p1, const T *restrict p2,      \
+                           const T *restrict p3, T *restrict d0, T *restrict d1, int64_t n) {     \
+    for (int64_t j = 0; j < n; j++) d0[j] = p0[j] + p1[j] + p2[j];                                \
+    for (int64_t j = 0; j < n; j++) d1[j] = p1[j] - p2[j] - p3[j];                                \
+  }                                                                                               \
+  /* A^T m A of each tile's 16 products (m[e es + t]): its 2x2 outputs, plus bias. A^T over the   \
+     4 rows of each tile column, all tile rows at once (s: 2 x 4 planes of nt), then A over the   \
+     columns of each row of tiles straight into y's rows, as far as the output goes. */           \
+  ATTR static void out_plane_##S(const wino_ctx *c, const T *m, T *y, T *scratch, int64_t r0,     \
+                                 int64_t r1, T bias) {                                            \
+    int64_t tw = c->tw, es = c->es, ow = c->ow, half = ow / 2, nt = (r1 - r0) * tw;               \
+    T *s = scratch;                                                                               \
+    for (int b = 0; b < 4; b++)                                                                   \
+      at2_##S(m + b * es, m + (4 + b) * es, m + (8 + b) * es, m + (12 + b) * es, s + b * nt,      \
+              s + (4 + b) * nt, nt);                                                              \
+    for (int64_t ti = r0; ti < r1; ti++)                                                          \
+      for (int a = 0; a < 2 && 2 * ti + a < c->oh; a++) {                                         \
+        const T *restrict q0 = s + 4 * a * nt + (ti - r0) * tw, *restrict q1 = q0 + nt;           \
+        const T *restrict q2 = q1 + nt, *restrict q3 = q2 + nt;                                   \
+        T *restrict r = y + (2 * ti + a) * ow;                                                    \
+        for (int64_t j = 0; j < half; j++) {                                                      \
+          r[2 * j] = q0[j] + q1[j] + q2[j] + bias;                                                \
+          r[2 * j + 1] = q1[j] - q2[j] - q3[j] + bias;                                            \
+        }                                                                                         \
+        if (ow % 2) r[ow - 1] = q0[half] + q1[half] + q2[half] + bias;                            \
+      }                                                                                           \
   }
 WINO(float, float, )
 WINO(double, double, )
@@ -151,16 +148,16 @@ static void in_float(const wino_ctx *c, const float *x, float *v, float *scratch
 }
 
 static void out_float(const wino_ctx *c, const float *m, float *y, float *scratch, int64_t r0,
-                      int64_t r1, int has_bias, float bias) {
+                      int64_t r1, float bias) {
 #if WINO_X86
   int level = lt_cpu_level();
   if (level >= LT_CPU_AVX512)
-    out_plane_float_avx512(c, m, y, scratch, r0, r1, has_bias, bias);
+    out_plane_float_avx512(c, m, y, scratch, r0, r1, bias);
   else if (level >= LT_CPU_AVX2)
-    out_plane_float_avx2(c, m, y, scratch, r0, r1, has_bias, bias);
+    out_plane_float_avx2(c, m, y, scratch, r0, r1, bias);
   else
 #endif
-    out_plane_float(c, m, y, scratch, r0, r1, has_bias, bias);
+    out_plane_float(c, m, y, scratch, r0, r1, bias);
 }
 
 /* The scratch of the transforms of rows rows of tw tiles: in 8 (rows + 1) tw + 2 tw + 2 values,
@@ -194,20 +191,21 @@ static int out_piece(void *ctx, int64_t lo, int64_t hi) {
   if (!scratch) return 1;
   for (int64_t i = lo; i < hi; i++) {
     int64_t n = i / c->c, ch = i % c->c, at = n * 16 * c->es + ch * tiles;
-    int hb = c->bias != NULL;
     if (c->f64)
       out_plane_double(c, (const double *)c->m + at, (double *)c->y + i * plane, scratch, 0, c->th,
-                       hb, hb ? ((const double *)c->bias)[ch] : 0);
+                       c->bias ? ((const double *)c->bias)[ch] : 0);
     else
-      out_float(c, (const float *)c->m + at, (float *)c->y + i * plane, scratch, 0, c->th, hb,
-                hb ? ((const float *)c->bias)[ch] : 0);
+      out_float(c, (const float *)c->m + at, (float *)c->y + i * plane, scratch, 0, c->th,
+                c->bias ? ((const float *)c->bias)[ch] : 0);
   }
   free(scratch);
   return 0;
 }
 
-/* U (16, C_out, C_in) from the weight: CHUNK kernels at a time through a buffer, so that each
-   of U's 16 matrices is written a run at a time (they lie C_out C_in apart: see PAD). */
+/* U (16, C_out, C_in), or transposed (16, C_in, C_out) for lt_gemm_f32, whose packing then
+   reads runs of output channels: CHUNK kernels at a time through a buffer, so that each of U's
+   16 matrices is written a run at a time (they lie C_out C_in apart: see PAD); the chunks are
+   items of the worker pool. */
 #define CHUNK 64
 #define KERNEL(T)                                                                        \
   /* G g G^T of the 3x3 kernel g (9 values), each of the 16 values to u + e * stride. */ \
@@ -226,12 +224,27 @@ static int out_piece(void *ctx, int64_t lo, int64_t hi) {
   }
 KERNEL(float)
 KERNEL(double)
+typedef struct {
+  const char *w; /* the weight (C_out, C_in, 3, 3), contiguous */
+  char *u;
+  int64_t cout, cin;
+  int trans, f64;
+} kernels_ctx;
+
+/* Chunks [lo, hi): U's entries q = CHUNK lo .. CHUNK hi - 1 of each matrix, q = oc C_in + ic
+   (trans: ic C_out + oc). */
 #define KERNELS(T)                                                                  \
-  static void kernels_##T(const T *w, T *u, int64_t count) {                        \
-    T buf[16 * CHUNK];                                                              \
-    for (int64_t k0 = 0; k0 < count; k0 += CHUNK) {                                 \
+  static void kernels_##T(const kernels_ctx *c, int64_t lo, int64_t hi) {           \
+    const T *w = (const T *)(const void *)c->w;                                     \
+    T *u = (T *)(void *)c->u, buf[16 * CHUNK];                                      \
+    int64_t count = c->cout * c->cin;                                               \
+    for (int64_t k0 = lo * CHUNK; k0 < hi * CHUNK && k0 < count; k0 += CHUNK) {     \
       int64_t n = count - k0 < CHUNK ? count - k0 : CHUNK;                          \
-      for (int64_t k = 0; k < n; k++) kernel_##T(w + 9 * (k0 + k), buf + k, CHUNK); \
+      int64_t i0 = c->trans ? k0 / c->cout : 0, o0 = c->trans ? k0 % c->cout : 0;   \
+      for (int64_t k = 0; k < n; k++) { /* trans: q = k0 + k = i0 C_out + o0 */     \
+        kernel_##T(w + 9 * (c->trans ? o0 * c->cin + i0 : k0 + k), buf + k, CHUNK); \
+        if (++o0 == c->cout) o0 = 0, i0++;                                          \
+      }                                                                             \
       for (int e = 0; e < 16; e++)                                                  \
         memcpy(u + e * count + k0, buf + e * CHUNK, (size_t)n * sizeof(T));         \
     }                                                                               \
@@ -239,16 +252,28 @@ KERNEL(double)
 KERNELS(float)
 KERNELS(double)
 
-static int kernels(const lt_tensor *w, lt_dtype ct, lt_tensor **u, lt_error *err) {
+static int kernels_piece(void *ctx, int64_t lo, int64_t hi) {
+  const kernels_ctx *c = ctx;
+  if (c->f64)
+    kernels_double(c, lo, hi);
+  else
+    kernels_float(c, lo, hi);
+  return 0;
+}
+
+static int kernels(const lt_tensor *w, lt_dtype ct, int trans, lt_tensor **u, lt_error *err) {
   const lt_tensor *wc;
   lt_tensor *ow = NULL;
-  int64_t cout = w->shape[0], cin = w->shape[1], shape[3] = {16, cout, cin};
+  int64_t cout = w->shape[0], cin = w->shape[1];
+  int64_t shape[3] = {16, trans ? cin : cout, trans ? cout : cin};
   int rc = lt_contiguous_as(w, ct, &wc, &ow, err);
   if (rc == LT_OK) rc = lt_tensor_new(ct, 3, shape, 0, u, err);
-  if (rc == LT_OK && ct == LT_FLOAT64)
-    kernels_double((const double *)lt_data(wc), (double *)lt_data(*u), cout * cin);
-  else if (rc == LT_OK)
-    kernels_float((const float *)lt_data(wc), (float *)lt_data(*u), cout * cin);
+  if (rc == LT_OK) {
+    kernels_ctx c = {lt_data(wc), lt_data(*u), cout, cin, trans, ct == LT_FLOAT64};
+    int64_t chunks = (cout * cin + CHUNK - 1) / CHUNK;
+    double bytes = CHUNK * 25.0 * (ct == LT_FLOAT64 ? 8 : 4);
+    lt_pool_run(chunks, lt_pool_grain(chunks, bytes), kernels_piece, &c);
+  }
   lt_tensor_free(ow);
   return rc;
 }
@@ -331,7 +356,7 @@ static int block_item(const block_ctx *b, int64_t it, float *buf) {
   const float *bias = (const float *)c->bias;
   for (int64_t oc = 0; oc < b->cout; oc++)
     out_float(&lc, m + oc * nt, (float *)c->y + (n * b->cout + oc) * oplane, scratch, r0, r1,
-              bias != NULL, bias ? bias[oc] : 0);
+              bias ? bias[oc] : 0);
   return 0;
 }
 
@@ -354,7 +379,7 @@ static int block_piece(void *ctx, int64_t lo, int64_t hi) {
 }
 
 static int blocked(wino_ctx *c, const lt_tensor *u, int64_t n, lt_tensor *res, lt_error *err) {
-  int64_t cout = u->shape[1], cin = u->shape[2];
+  int64_t cout = u->shape[2], cin = u->shape[1]; /* U transposed: (16, C_in, C_out) */
   block_ctx b = {c, NULL, cin, cout, 1, 0, NULL, NULL, 0, 0};
   /* at most 1 MiB of V and M a block; of the row counts up to that, the one whose blocks spread
      best over the threads (the fewest rows on the busiest thread; the larger on a tie) */
@@ -369,8 +394,8 @@ static int blocked(wino_ctx *c, const lt_tensor *u, int64_t n, lt_tensor *res, l
                         .a = (const float *)lt_data(u),
                         .na = 16,
                         .bsa = cout * cin,
-                        .rsa = cin,
-                        .csa = 1};
+                        .rsa = 1,
+                        .csa = cout};
   float *up;
   int rc = lt_gemm_f32_pack(&g, &up, err);
   if (rc) return rc;
@@ -412,11 +437,12 @@ int lt_winograd(const lt_tensor *xb, const lt_tensor *w, const lt_tensor *bias, 
   int64_t yshape[3] = {n, cout, oh * ow};
   const lt_tensor *bc = NULL;
   lt_tensor *u = NULL, *ob = NULL;
+  int own = lt_gemm_wanted(ct); /* lt_gemm_f32 by blocks, else lt_matmul on the whole */
   int rc = bias ? lt_contiguous_as(bias, ct, &bc, &ob, err) : LT_OK;
-  if (rc == LT_OK) c.bias = bc ? lt_data(bc) : NULL, rc = kernels(w, ct, &u, err);
+  if (rc == LT_OK) c.bias = bc ? lt_data(bc) : NULL, rc = kernels(w, ct, own, &u, err);
   if (rc == LT_OK) rc = lt_tensor_new(ct, 3, yshape, 0, res, err);
   if (rc == LT_OK && n > 0 && oh * ow > 0)
-    rc = lt_gemm_wanted(ct) ? blocked(&c, u, n, *res, err) : whole(&c, u, ct, n, *res, err);
+    rc = own ? blocked(&c, u, n, *res, err) : whole(&c, u, ct, n, *res, err);
   lt_tensor_free(u);
   lt_tensor_free(ob);
   return rc;
