@@ -306,6 +306,12 @@ int lt_gemm_f32_pack(const lt_gemm_f32_args *g, float **packed, lt_error *err) {
   return pack_all(g, &c, g->na, packed, err);
 }
 
+void lt_gemm_f32_layout_of(const lt_gemm_f32_args *g, lt_gemm_f32_layout *l) {
+  gemm_ctx c;
+  plan(g, &c);
+  l->mr = c.kr.mr, l->kc = c.kc, l->mpad = c.mpad;
+}
+
 int lt_gemm_f32(const lt_gemm_f32_args *g, lt_error *err) {
   int rc = check(g, err);
   if (rc || g->batch == 0 || g->m == 0 || g->n == 0) return rc;

@@ -52,6 +52,16 @@ int lt_gemm_f32(const lt_gemm_f32_args *g, lt_error *err);
    blocks can give each its product. */
 int lt_gemm_f32_pack(const lt_gemm_f32_args *g, float **packed, lt_error *err);
 
+/* Where lt_gemm_f32_pack puts the values of g's na matrices A (m x k), for a caller that writes
+   the packed form itself (lt_nn_winograd.c, from the weights' transforms): A_i[r][p] at
+   i mpad k + p0 mpad + (r / mr) mr kb + (p - p0) mr + r % mr, where p0 = p - p % kc and
+   kb = min(kc, k - p0); rows m .. mpad - 1 of the last panel are zero. na mpad k floats in all,
+   for any na. */
+typedef struct {
+  int64_t mr, kc, mpad;
+} lt_gemm_f32_layout;
+void lt_gemm_f32_layout_of(const lt_gemm_f32_args *g, lt_gemm_f32_layout *l);
+
 /* Whether the convolutions' products of dtype dt go through lt_gemm_f32 rather than lt_matmul:
    float32, and a vector path (lt_cpu_level() above scalar) or no BLAS active. */
 int lt_gemm_wanted(lt_dtype dt);

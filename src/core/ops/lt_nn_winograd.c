@@ -8,6 +8,7 @@
  */
 #include "lt_nn_winograd.h"
 
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -202,10 +203,9 @@ static int out_piece(void *ctx, int64_t lo, int64_t hi) {
   return 0;
 }
 
-/* U (16, C_out, C_in), or transposed (16, C_in, C_out) for lt_gemm_f32, whose packing then
-   reads runs of output channels: CHUNK kernels at a time through a buffer, so that each of U's
-   16 matrices is written a run at a time (they lie C_out C_in apart: see PAD); the chunks are
-   items of the worker pool. */
+/* U (16, C_out, C_in) for lt_matmul: CHUNK kernels at a time through a buffer, so that each of
+   U's 16 matrices is written a run at a time (they lie C_out C_in apart: see PAD); the chunks
+   are items of the worker pool. */
 #define CHUNK 64
 #define KERNEL(T)                                                                        \
   /* G g G^T of the 3x3 kernel g (9 values), each of the 16 values to u + e * stride. */ \
@@ -227,26 +227,20 @@ KERNEL(double)
 typedef struct {
   const char *w; /* the weight (C_out, C_in, 3, 3), contiguous */
   char *u;
-  int64_t cout, cin;
-  int trans, f64;
+  int64_t count;
+  int f64;
 } kernels_ctx;
 
-/* Chunks [lo, hi): U's entries q = CHUNK lo .. CHUNK hi - 1 of each matrix, q = oc C_in + ic
-   (trans: ic C_out + oc). */
+/* Chunks [lo, hi): U's entries q = CHUNK lo .. CHUNK hi - 1 of each matrix, q = oc C_in + ic. */
 #define KERNELS(T)                                                                  \
   static void kernels_##T(const kernels_ctx *c, int64_t lo, int64_t hi) {           \
     const T *w = (const T *)(const void *)c->w;                                     \
     T *u = (T *)(void *)c->u, buf[16 * CHUNK];                                      \
-    int64_t count = c->cout * c->cin;                                               \
-    for (int64_t k0 = lo * CHUNK; k0 < hi * CHUNK && k0 < count; k0 += CHUNK) {     \
-      int64_t n = count - k0 < CHUNK ? count - k0 : CHUNK;                          \
-      int64_t i0 = c->trans ? k0 / c->cout : 0, o0 = c->trans ? k0 % c->cout : 0;   \
-      for (int64_t k = 0; k < n; k++) { /* trans: q = k0 + k = i0 C_out + o0 */     \
-        kernel_##T(w + 9 * (c->trans ? o0 * c->cin + i0 : k0 + k), buf + k, CHUNK); \
-        if (++o0 == c->cout) o0 = 0, i0++;                                          \
-      }                                                                             \
+    for (int64_t k0 = lo * CHUNK; k0 < hi * CHUNK && k0 < c->count; k0 += CHUNK) {  \
+      int64_t n = c->count - k0 < CHUNK ? c->count - k0 : CHUNK;                    \
+      for (int64_t k = 0; k < n; k++) kernel_##T(w + 9 * (k0 + k), buf + k, CHUNK); \
       for (int e = 0; e < 16; e++)                                                  \
-        memcpy(u + e * count + k0, buf + e * CHUNK, (size_t)n * sizeof(T));         \
+        memcpy(u + e * c->count + k0, buf + e * CHUNK, (size_t)n * sizeof(T));      \
     }                                                                               \
   }
 KERNELS(float)
@@ -261,15 +255,14 @@ static int kernels_piece(void *ctx, int64_t lo, int64_t hi) {
   return 0;
 }
 
-static int kernels(const lt_tensor *w, lt_dtype ct, int trans, lt_tensor **u, lt_error *err) {
+static int kernels(const lt_tensor *w, lt_dtype ct, lt_tensor **u, lt_error *err) {
   const lt_tensor *wc;
   lt_tensor *ow = NULL;
-  int64_t cout = w->shape[0], cin = w->shape[1];
-  int64_t shape[3] = {16, trans ? cin : cout, trans ? cout : cin};
+  int64_t cout = w->shape[0], cin = w->shape[1], shape[3] = {16, cout, cin};
   int rc = lt_contiguous_as(w, ct, &wc, &ow, err);
   if (rc == LT_OK) rc = lt_tensor_new(ct, 3, shape, 0, u, err);
   if (rc == LT_OK) {
-    kernels_ctx c = {lt_data(wc), lt_data(*u), cout, cin, trans, ct == LT_FLOAT64};
+    kernels_ctx c = {lt_data(wc), lt_data(*u), cout * cin, ct == LT_FLOAT64};
     int64_t chunks = (cout * cin + CHUNK - 1) / CHUNK;
     double bytes = CHUNK * 25.0 * (ct == LT_FLOAT64 ? 8 : 4);
     lt_pool_run(chunks, lt_pool_grain(chunks, bytes), kernels_piece, &c);
@@ -282,13 +275,14 @@ static int kernels(const lt_tensor *w, lt_dtype ct, int trans, lt_tensor **u, lt
 
 /* res (N, C_out, oh ow) from U through V (N, 16, C_in, T) and M = U V (N, 16, C_out, T), whole
    tensors, the products by one lt_matmul (U broadcast over the batch). */
-static int whole(wino_ctx *c, const lt_tensor *u, lt_dtype ct, int64_t n, lt_tensor *res,
+static int whole(wino_ctx *c, const lt_tensor *w, lt_dtype ct, int64_t n, lt_tensor *res,
                  lt_error *err) {
-  int64_t cin = u->shape[2], cout = u->shape[1], tiles = c->th * c->tw;
+  int64_t cin = w->shape[1], cout = w->shape[0], tiles = c->th * c->tw;
   int64_t vshape[4] = {n, 16, cin, tiles};
   size_t es = c->f64 ? 8 : 4;
-  lt_tensor *v = NULL, *m = NULL;
-  int rc = lt_tensor_new(ct, 4, vshape, 0, &v, err);
+  lt_tensor *u = NULL, *v = NULL, *m = NULL;
+  int rc = kernels(w, ct, &u, err);
+  if (rc == LT_OK) rc = lt_tensor_new(ct, 4, vshape, 0, &v, err);
   if (rc == LT_OK) {
     c->v = lt_data(v), c->c = cin, c->es = cin * tiles;
     double bytes = (double)(c->h * c->w + 16 * tiles) * (double)es;
@@ -302,6 +296,7 @@ static int whole(wino_ctx *c, const lt_tensor *u, lt_dtype ct, int64_t n, lt_ten
     if (lt_pool_run(n * cout, lt_pool_grain(n * cout, bytes), out_piece, c) >= 0)
       rc = lt_fail(err, LT_ENOMEM, "not enough memory for the transform's rows");
   }
+  lt_tensor_free(u);
   lt_tensor_free(v);
   lt_tensor_free(m);
   return rc;
@@ -313,12 +308,21 @@ static int whole(wino_ctx *c, const lt_tensor *u, lt_dtype ct, int64_t n, lt_ten
  *
  * float32 through lt_gemm_f32: an item of the pool is a block of `rows` rows of tiles of one
  * image, about 1 MiB of V and M together so that they stay in the core's L2: the input's
- * transform of every channel (V, the 16 matrices PAD apart), the 16 products with U (packed
- * once for every block), the output's transform, all on the item's thread. */
+ * transform of every channel (V, the 16 matrices PAD apart), the 16 products with U, the
+ * output's transform, all on the item's thread. U is written packed (lt_gemm_f32_layout) by
+ * the same job, one output channel a step: every piece first takes steps until none is left,
+ * then waits until the others' steps are done. So the conv is one job of the pool, and a worker
+ * that wakes late still finds blocks to share. */
+
+/* The largest K block of lt_gemm_f32's packing (lt_gemm.c's KC; checked by blocked()). */
+#define PACK_KC 256
 
 typedef struct {
   const wino_ctx *c;
-  const float *up; /* U, packed by lt_gemm_f32_pack */
+  const float *w; /* the weight (C_out, C_in, 3, 3), contiguous */
+  float *up;      /* U, packed: 16 of lay.mpad x C_in */
+  lt_gemm_f32_layout lay;
+  atomic_int_fast64_t next, done; /* U's steps (rows oc of the 16 matrices) taken, done */
   int64_t cin, cout, rows, nblk;
   float *bufs;        /* nslots buffers of bsize floats, made once by the caller */
   atomic_char *taken; /* per slot: a piece is using it */
@@ -360,11 +364,65 @@ static int block_item(const block_ctx *b, int64_t it, float *buf) {
   return 0;
 }
 
+/* G g G^T (kernel_float's sums) of the kb kernels g[j][p] (values j = 0..8 of kernel p, one
+   row per j) to u[e][p] (rows PACK_KC apart): a vector loop over the kernels. */
+static void kernels_cols(float (*g)[PACK_KC], float *u, int64_t kb) {
+  for (int64_t p = 0; p < kb; p++) {
+    float t[4][3];
+    for (int j = 0; j < 3; j++) {
+      t[0][j] = g[j][p], t[3][j] = g[6 + j][p];
+      t[1][j] = 0.5f * (g[j][p] + g[3 + j][p] + g[6 + j][p]);
+      t[2][j] = 0.5f * (g[j][p] - g[3 + j][p] + g[6 + j][p]);
+    }
+    for (int i = 0; i < 4; i++) {
+      u[(4 * i + 0) * PACK_KC + p] = t[i][0], u[(4 * i + 3) * PACK_KC + p] = t[i][2];
+      u[(4 * i + 1) * PACK_KC + p] = 0.5f * (t[i][0] + t[i][1] + t[i][2]);
+      u[(4 * i + 2) * PACK_KC + p] = 0.5f * (t[i][0] - t[i][1] + t[i][2]);
+    }
+  }
+}
+
+/* Row oc of U's 16 packed matrices (zeros for oc >= C_out, the panels' padding): a block of K
+   at a time, its kernels' values gathered by position (g) and transformed together into a
+   buffer, so that the 16 matrices (mpad C_in apart: one cache set for 64 channels) are written
+   one after the other. */
+static void pack_row(block_ctx *b, int64_t oc) {
+  const lt_gemm_f32_layout *l = &b->lay;
+  int64_t cin = b->cin, size = l->mpad * cin, lane = oc % l->mr, panel = oc - lane;
+  float g[9][PACK_KC], buf[16 * PACK_KC];
+  for (int64_t p0 = 0; p0 < cin; p0 += l->kc) {
+    int64_t kb = cin - p0 < l->kc ? cin - p0 : l->kc;
+    if (oc < b->cout) {
+      const float *w = b->w + 9 * (oc * cin + p0);
+      for (int64_t p = 0; p < kb; p++)
+        for (int j = 0; j < 9; j++) g[j][p] = w[9 * p + j];
+      kernels_cols(g, buf, kb);
+    } else
+      for (int e = 0; e < 16; e++) memset(buf + e * PACK_KC, 0, (size_t)kb * sizeof(float));
+    for (int e = 0; e < 16; e++) {
+      float *d = b->up + e * size + p0 * l->mpad + panel * kb + lane;
+      for (int64_t p = 0; p < kb; p++) d[p * l->mr] = buf[e * PACK_KC + p];
+    }
+  }
+}
+
+/* Takes U's steps until none is left, then waits for those of the other pieces (taken by
+   threads that are running them, so the wait ends). */
+static void pack_help(block_ctx *b) {
+  int64_t rows = b->lay.mpad, k;
+  while ((k = atomic_fetch_add(&b->next, 1)) < rows) {
+    pack_row(b, k);
+    atomic_fetch_add_explicit(&b->done, 1, memory_order_release);
+  }
+  while (atomic_load_explicit(&b->done, memory_order_acquire) < rows) sched_yield();
+}
+
 /* A piece takes a free buffer of the caller's slots (as many as threads run pieces at once),
    mallocing only when none is free: a buffer this size a piece is an mmap, page faults and an
    munmap each time, which the threads would do under the process's one mapping lock. */
 static int block_piece(void *ctx, int64_t lo, int64_t hi) {
   block_ctx *b = ctx;
+  pack_help(b);
   int slot = 0;
   while (slot < b->nslots && atomic_exchange(&b->taken[slot], 1)) slot++;
   float *own = NULL, *buf = slot < b->nslots ? b->bufs + (size_t)slot * b->bsize : NULL;
@@ -378,9 +436,9 @@ static int block_piece(void *ctx, int64_t lo, int64_t hi) {
   return failed;
 }
 
-static int blocked(wino_ctx *c, const lt_tensor *u, int64_t n, lt_tensor *res, lt_error *err) {
-  int64_t cout = u->shape[2], cin = u->shape[1]; /* U transposed: (16, C_in, C_out) */
-  block_ctx b = {c, NULL, cin, cout, 1, 0, NULL, NULL, 0, 0};
+static int blocked(wino_ctx *c, const float *w, int64_t cout, int64_t cin, int64_t n,
+                   lt_tensor *res, lt_error *err) {
+  block_ctx b = {.c = c, .w = w, .cin = cin, .cout = cout, .rows = 1};
   /* at most 1 MiB of V and M a block; of the row counts up to that, the one whose blocks spread
      best over the threads (the fewest rows on the busiest thread; the larger on a tie) */
   int64_t fit = ((int64_t)1 << 20) / (64 * (cin + cout)) / c->tw, threads = lt_pool_threads();
@@ -389,33 +447,27 @@ static int blocked(wino_ctx *c, const lt_tensor *u, int64_t n, lt_tensor *res, l
     if (r == 1 || load <= best) best = load, b.rows = r;
   }
   b.nblk = (c->th + b.rows - 1) / b.rows;
-  lt_gemm_f32_args g = {.m = cout,
-                        .k = cin,
-                        .a = (const float *)lt_data(u),
-                        .na = 16,
-                        .bsa = cout * cin,
-                        .rsa = 1,
-                        .csa = cout};
-  float *up;
-  int rc = lt_gemm_f32_pack(&g, &up, err);
-  if (rc) return rc;
-  b.up = up;
+  lt_gemm_f32_args g = {.m = cout, .k = cin, .na = 16};
+  lt_gemm_f32_layout_of(&g, &b.lay);
+  if (b.lay.kc > PACK_KC) return lt_fail(err, LT_EARG, "winograd: K blocks of over %d", PACK_KC);
+  atomic_init(&b.next, 0);
+  atomic_init(&b.done, 0);
   c->y = lt_data(res);
   int64_t tb = b.rows * c->tw, items = n * b.nblk;
   b.bsize = (size_t)(16 * (cin * tb + PAD) + 16 * (cout * tb + PAD) + SCRATCH(c->tw, b.rows));
   b.nslots = (int)(items < threads ? items : threads);
-  char *raw = malloc(b.bsize * sizeof(float) * (size_t)b.nslots + (size_t)b.nslots);
-  if (!raw) {
-    free(up);
-    return lt_fail(err, LT_ENOMEM, "not enough memory for a block of the transforms");
-  }
-  b.bufs = (float *)(void *)raw;
-  b.taken = (atomic_char *)(void *)(raw + b.bsize * sizeof(float) * (size_t)b.nslots);
+  /* U, then the slots' buffers, then their flags (float multiples before them: aligned) */
+  size_t usize = (size_t)(16 * b.lay.mpad * cin), fsize = usize + b.bsize * (size_t)b.nslots;
+  char *raw = malloc(fsize * sizeof(float) + (size_t)b.nslots);
+  if (!raw) return lt_fail(err, LT_ENOMEM, "not enough memory for a block of the transforms");
+  b.up = (float *)(void *)raw;
+  b.bufs = b.up + usize;
+  b.taken = (atomic_char *)(void *)(raw + fsize * sizeof(float));
   for (int i = 0; i < b.nslots; i++) atomic_init(&b.taken[i], 0);
+  int rc = LT_OK;
   if (lt_pool_run(items, 1, block_piece, &b) >= 0)
     rc = lt_fail(err, LT_ENOMEM, "not enough memory for a block of the transforms");
   free(raw);
-  free(up);
   return rc;
 }
 
@@ -423,7 +475,7 @@ static int blocked(wino_ctx *c, const lt_tensor *u, int64_t n, lt_tensor *res, l
 
 int lt_winograd(const lt_tensor *xb, const lt_tensor *w, const lt_tensor *bias, lt_dtype ct,
                 int64_t ph, int64_t pw, int64_t oh, int64_t ow, lt_tensor **res, lt_error *err) {
-  int64_t n = xb->shape[0], cout = w->shape[0];
+  int64_t n = xb->shape[0], cout = w->shape[0], cin = w->shape[1];
   wino_ctx c = {.x = lt_data(xb),
                 .h = xb->shape[2],
                 .w = xb->shape[3],
@@ -435,15 +487,18 @@ int lt_winograd(const lt_tensor *xb, const lt_tensor *w, const lt_tensor *bias, 
                 .tw = (ow + 1) / 2,
                 .f64 = ct == LT_FLOAT64};
   int64_t yshape[3] = {n, cout, oh * ow};
-  const lt_tensor *bc = NULL;
-  lt_tensor *u = NULL, *ob = NULL;
-  int own = lt_gemm_wanted(ct); /* lt_gemm_f32 by blocks, else lt_matmul on the whole */
+  const lt_tensor *bc = NULL, *wc = NULL;
+  lt_tensor *ob = NULL, *ow_ = NULL;
   int rc = bias ? lt_contiguous_as(bias, ct, &bc, &ob, err) : LT_OK;
-  if (rc == LT_OK) c.bias = bc ? lt_data(bc) : NULL, rc = kernels(w, ct, own, &u, err);
+  if (rc == LT_OK) c.bias = bc ? lt_data(bc) : NULL, rc = lt_contiguous_as(w, ct, &wc, &ow_, err);
   if (rc == LT_OK) rc = lt_tensor_new(ct, 3, yshape, 0, res, err);
-  if (rc == LT_OK && n > 0 && oh * ow > 0)
-    rc = own ? blocked(&c, u, n, *res, err) : whole(&c, u, ct, n, *res, err);
-  lt_tensor_free(u);
+  if (rc == LT_OK && n > 0 && oh * ow > 0) {
+    if (lt_gemm_wanted(ct)) /* lt_gemm_f32 by blocks, else lt_matmul on the whole */
+      rc = blocked(&c, (const float *)lt_data(wc), cout, cin, n, *res, err);
+    else
+      rc = whole(&c, wc, ct, n, *res, err);
+  }
+  lt_tensor_free(ow_);
   lt_tensor_free(ob);
   return rc;
 }
