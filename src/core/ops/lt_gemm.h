@@ -8,9 +8,10 @@
  * A in L2; column blocks of at most 1024 per piece) and the threading: every product of the
  * batch is cut into column blocks, and the pool runs the (product, column block) items, so a
  * batch of small products (one per image of a CNN's batch) is one job over the threads, not
- * one small job each. A is packed once per call (or once for several: lt_gemm_f32_pack), B a
- * block at a time by the piece that uses it. The summation order over K is the same at every
- * thread count and every column split, so results do not depend on the thread count.
+ * one small job each. A is packed once per call, its (matrix, K block) pairs over the pool (or
+ * once for several calls: lt_gemm_f32_pack; or by the caller, to lt_gemm_f32_layout_of's
+ * layout), B a block at a time by the piece that uses it. The summation order over K is the same at
+ * every thread count and every column split, so results do not depend on the thread count.
  *
  * The convolutions (lt_nn_conv.c, lt_nn_winograd.c) call it where lt_gemm_wanted() says so:
  * float32 on a vector path (the BLAS may run kernels that do not know the processor, as

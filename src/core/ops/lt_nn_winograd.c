@@ -4,7 +4,8 @@
  * Layouts: the kernels' transforms U (16, C_out, C_in), the input's V (N, 16, C_in, T) for T
  * tiles of 2x2 outputs (th rows of tw), their products M = U V (N, 16, C_out, T) (U broadcast
  * over the batch); element e = 4a + b of a tile's 4x4 transform is matrix e. The blocked
- * float32 path has the same layouts for one block of one image (T its tiles).
+ * float32 path has the same layouts of V and M for one block of one image (T its tiles), and U
+ * in lt_gemm_f32's packed form (lt_gemm_f32_layout), written by the blocks' job itself.
  */
 #include "lt_nn_winograd.h"
 

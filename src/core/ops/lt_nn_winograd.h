@@ -8,11 +8,12 @@
  * (C_in x tiles) per sample, then back (A^T m A): 16 multiplications per 4 outputs instead of
  * 36, for a few additions. In float32 where lt_gemm_wanted says so, a block of tile rows at a
  * time (about 1 MiB of transforms, so they stay in the core's L2) goes through the input's
- * transform, 16 products by lt_gemm_f32 and the output's transform on one thread, the blocks
- * of every image spread over the worker pool; otherwise the whole batch's transforms are made
- * at once and multiplied by one lt_matmul (the BLAS). The transforms' coefficients are 0, +-1
- * and 1/2, so results differ from the direct sum by rounding only (float32: a few units in the
- * 6th digit of the largest output).
+ * transform, 16 products by lt_gemm_f32 and the output's transform (which adds the bias) on one
+ * thread, the blocks of every image spread over the worker pool in one job, whose pieces first
+ * share the kernels' transforms, written in lt_gemm_f32's packed form; otherwise the whole
+ * batch's transforms are made at once and multiplied by one lt_matmul (the BLAS). The
+ * transforms' coefficients are 0, +-1 and 1/2, so results differ from the direct sum by
+ * rounding only (float32: a few units in the 6th digit of the largest output).
  *
  * Calls lt_gemm.c, lt_linalg.c (lt_matmul), lt_copy.c, lt_tensor.c, lt_pool.c. Called by
  * lt_nn_conv.c only.
