@@ -242,23 +242,24 @@ static int direct_piece(void *ctx, int64_t lo, int64_t hi) {
   for (int64_t i = lo; i < hi; i++) {
     int64_t n = i / c->cout, oc = i % c->cout, xi = n * c->cin + oc / c->mult;
     if (c->f64) {
-      const double *x = (const double *)c->x + xi * g->isz, *wk = (const double *)c->w + oc * 9;
+      const double *x = (const double *)c->x + xi * g->isz,
+                   *wk = (const double *)c->w + oc * g->ksz;
       double *y = (double *)c->y + i * g->l, v = c->b ? ((const double *)c->b)[oc] : 0;
       if (pad) {
         dw3_double(g, x, wk, v, pad, y);
         continue;
       }
       for (int64_t j = 0; j < g->l; j++) y[j] = v;
-      direct_double(g, x, (const double *)c->w + oc * g->ksz, y);
+      direct_double(g, x, wk, y);
     } else {
-      const float *x = (const float *)c->x + xi * g->isz, *wk = (const float *)c->w + oc * 9;
+      const float *x = (const float *)c->x + xi * g->isz, *wk = (const float *)c->w + oc * g->ksz;
       float *y = (float *)c->y + i * g->l, v = c->b ? ((const float *)c->b)[oc] : 0;
       if (pad) {
         dw3_float(g, x, wk, v, pad, y);
         continue;
       }
       for (int64_t j = 0; j < g->l; j++) y[j] = v;
-      direct_float(g, x, (const float *)c->w + oc * g->ksz, y);
+      direct_float(g, x, wk, y);
     }
   }
   free(pad);
