@@ -260,7 +260,28 @@ static void plan(const lt_gemm_f32_args *g, gemm_ctx *c) {
   c->mpad = (g->m + c->kr.mr - 1) / c->kr.mr * c->kr.mr;
 }
 
-/* na of g's matrices A packed into *ap (new; NULL when empty). */
+typedef struct {
+  const lt_gemm_f32_args *g;
+  const gemm_ctx *c;
+  float *ap;
+  int64_t nkb; /* blocks of K a matrix */
+} pack_ctx;
+
+/* Items [lo, hi): block it % nkb of K of matrix it / nkb. */
+static int pack_piece(void *ctx, int64_t lo, int64_t hi) {
+  const pack_ctx *pc = ctx;
+  const lt_gemm_f32_args *g = pc->g;
+  const gemm_ctx *c = pc->c;
+  for (int64_t it = lo; it < hi; it++) {
+    int64_t i = it / pc->nkb, p0 = it % pc->nkb * c->kc;
+    pack_a(g->a + i * g->bsa, g->rsa, g->csa, g->m, p0, g->k - p0 < c->kc ? g->k - p0 : c->kc,
+           c->kr.mr, pc->ap + i * c->mpad * g->k + p0 * c->mpad);
+  }
+  return 0;
+}
+
+/* na of g's matrices A packed into *ap (new; NULL when empty), the (matrix, K block) pairs
+   over the pool. */
 static int pack_all(const lt_gemm_f32_args *g, const gemm_ctx *c, int64_t na, float **ap,
                     lt_error *err) {
   int64_t total;
@@ -270,10 +291,9 @@ static int pack_all(const lt_gemm_f32_args *g, const gemm_ctx *c, int64_t na, fl
   if (rc || total == 0) return rc;
   if (!(*ap = malloc((size_t)total * sizeof(float))))
     return lt_fail_nomem(err, (size_t)total * sizeof(float));
-  for (int64_t i = 0; i < na; i++)
-    for (int64_t p0 = 0; p0 < g->k; p0 += c->kc)
-      pack_a(g->a + i * g->bsa, g->rsa, g->csa, g->m, p0, g->k - p0 < c->kc ? g->k - p0 : c->kc,
-             c->kr.mr, *ap + i * c->mpad * g->k + p0 * c->mpad);
+  pack_ctx pc = {g, c, *ap, (g->k + c->kc - 1) / c->kc};
+  int64_t items = na * pc.nkb;
+  lt_pool_run(items, lt_pool_grain(items, 8.0 * (double)c->mpad * (double)c->kc), pack_piece, &pc);
   return LT_OK;
 }
 
@@ -284,6 +304,12 @@ int lt_gemm_f32_pack(const lt_gemm_f32_args *g, float **packed, lt_error *err) {
   if (rc) return rc;
   plan(g, &c);
   return pack_all(g, &c, g->na, packed, err);
+}
+
+void lt_gemm_f32_layout_of(const lt_gemm_f32_args *g, lt_gemm_f32_layout *l) {
+  gemm_ctx c;
+  plan(g, &c);
+  l->mr = c.kr.mr, l->kc = c.kc, l->mpad = c.mpad;
 }
 
 int lt_gemm_f32(const lt_gemm_f32_args *g, lt_error *err) {

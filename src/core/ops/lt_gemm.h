@@ -8,9 +8,10 @@
  * A in L2; column blocks of at most 1024 per piece) and the threading: every product of the
  * batch is cut into column blocks, and the pool runs the (product, column block) items, so a
  * batch of small products (one per image of a CNN's batch) is one job over the threads, not
- * one small job each. A is packed once per call (or once for several: lt_gemm_f32_pack), B a
- * block at a time by the piece that uses it. The summation order over K is the same at every
- * thread count and every column split, so results do not depend on the thread count.
+ * one small job each. A is packed once per call, its (matrix, K block) pairs over the pool (or
+ * once for several calls: lt_gemm_f32_pack; or by the caller, to lt_gemm_f32_layout_of's
+ * layout), B a block at a time by the piece that uses it. The summation order over K is the same at
+ * every thread count and every column split, so results do not depend on the thread count.
  *
  * The convolutions (lt_nn_conv.c, lt_nn_winograd.c) call it where lt_gemm_wanted() says so:
  * float32 on a vector path (the BLAS may run kernels that do not know the processor, as
@@ -51,6 +52,16 @@ int lt_gemm_f32(const lt_gemm_f32_args *g, lt_error *err);
    call from a piece of the worker pool runs on its thread only (the pool's rule), so a job over
    blocks can give each its product. */
 int lt_gemm_f32_pack(const lt_gemm_f32_args *g, float **packed, lt_error *err);
+
+/* Where lt_gemm_f32_pack puts the values of g's na matrices A (m x k), for a caller that writes
+   the packed form itself (lt_nn_winograd.c, from the weights' transforms): A_i[r][p] at
+   i mpad k + p0 mpad + (r / mr) mr kb + (p - p0) mr + r % mr, where p0 = p - p % kc and
+   kb = min(kc, k - p0); rows m .. mpad - 1 of the last panel are zero. na mpad k floats in all,
+   for any na. */
+typedef struct {
+  int64_t mr, kc, mpad;
+} lt_gemm_f32_layout;
+void lt_gemm_f32_layout_of(const lt_gemm_f32_args *g, lt_gemm_f32_layout *l);
 
 /* Whether the convolutions' products of dtype dt go through lt_gemm_f32 rather than lt_matmul:
    float32, and a vector path (lt_cpu_level() above scalar) or no BLAS active. */

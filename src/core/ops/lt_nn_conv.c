@@ -10,6 +10,7 @@
  * pieces never share an output.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lt_copy.h"
@@ -149,6 +150,39 @@ static void span(const geom *g, int64_t kc, int64_t *lo, int64_t *hi) {
 IM2COL(float)
 IM2COL(double)
 
+/* The 3x3 case of direct_T at stride and dilation 1 in 2-d (dw3_fits): the plane copied into a
+   zero-padded buffer p ((oh + 2) x (ow + 2)), then each output row in one vector loop of its 9
+   taps, added to the bias in the kernel's order as direct_T adds them (the padding's terms are
+   zeros here, skipped there). */
+#define DW3(T)                                                                            \
+  static void dw3_##T(const geom *g, const T *x, const T *wk, T bias, T *p, T *y) {       \
+    int64_t oh = g->out[1], ow = g->out[2], pw = ow + 2, w = g->in[2];                    \
+    memset(p, 0, (size_t)((oh + 2) * pw) * sizeof(T));                                    \
+    for (int64_t r = 0; r < g->in[1]; r++) /* h + ph <= oh + 2, w + pw <= ow + 2 */       \
+      memcpy(p + (r + g->p[1]) * pw + g->p[2], x + r * w, (size_t)w * sizeof(T));         \
+    T w0 = wk[0], w1 = wk[1], w2 = wk[2], w3 = wk[3], w4 = wk[4], w5 = wk[5], w6 = wk[6]; \
+    T w7 = wk[7], w8 = wk[8];                                                             \
+    for (int64_t i = 0; i < oh; i++) {                                                    \
+      const T *restrict p0 = p + i * pw, *restrict p1 = p0 + pw, *restrict p2 = p1 + pw;  \
+      T *restrict o = y + i * ow;                                                         \
+      for (int64_t j = 0; j < ow; j++) {                                                  \
+        T acc = bias;                                                                     \
+        acc += w0 * p0[j], acc += w1 * p0[j + 1], acc += w2 * p0[j + 2];                  \
+        acc += w3 * p1[j], acc += w4 * p1[j + 1], acc += w5 * p1[j + 2];                  \
+        acc += w6 * p2[j], acc += w7 * p2[j + 1], acc += w8 * p2[j + 2];                  \
+        o[j] = acc;                                                                       \
+      }                                                                                   \
+    }                                                                                     \
+  }
+DW3(float)
+DW3(double)
+
+/* Whether dw3_T serves g: a 2-d 3x3 kernel at stride 1 and dilation 1. */
+static int dw3_fits(const geom *g) {
+  return g->in[0] == 1 && g->k[0] == 1 && g->k[1] == 3 && g->k[2] == 3 && g->s[1] == 1 &&
+         g->s[2] == 1 && g->d[1] == 1 && g->d[2] == 1;
+}
+
 typedef struct {
   const geom *g;
   const char *src;
@@ -201,18 +235,34 @@ typedef struct {
 static int direct_piece(void *ctx, int64_t lo, int64_t hi) {
   const direct_ctx *c = ctx;
   const geom *g = c->g;
+  void *pad = NULL; /* dw3's padded plane */
+  if (dw3_fits(g) &&
+      !(pad = malloc((size_t)((g->out[1] + 2) * (g->out[2] + 2)) * (c->f64 ? 8 : 4))))
+    return 1;
   for (int64_t i = lo; i < hi; i++) {
     int64_t n = i / c->cout, oc = i % c->cout, xi = n * c->cin + oc / c->mult;
     if (c->f64) {
+      const double *x = (const double *)c->x + xi * g->isz,
+                   *wk = (const double *)c->w + oc * g->ksz;
       double *y = (double *)c->y + i * g->l, v = c->b ? ((const double *)c->b)[oc] : 0;
+      if (pad) {
+        dw3_double(g, x, wk, v, pad, y);
+        continue;
+      }
       for (int64_t j = 0; j < g->l; j++) y[j] = v;
-      direct_double(g, (const double *)c->x + xi * g->isz, (const double *)c->w + oc * g->ksz, y);
+      direct_double(g, x, wk, y);
     } else {
+      const float *x = (const float *)c->x + xi * g->isz, *wk = (const float *)c->w + oc * g->ksz;
       float *y = (float *)c->y + i * g->l, v = c->b ? ((const float *)c->b)[oc] : 0;
+      if (pad) {
+        dw3_float(g, x, wk, v, pad, y);
+        continue;
+      }
       for (int64_t j = 0; j < g->l; j++) y[j] = v;
-      direct_float(g, (const float *)c->x + xi * g->isz, (const float *)c->w + oc * g->ksz, y);
+      direct_float(g, x, wk, y);
     }
   }
+  free(pad);
   return 0;
 }
 
@@ -231,7 +281,8 @@ static int run_direct(const geom *g, const lt_tensor *xb, const lt_tensor *w, co
         g,    lt_data(xb),   lt_data(wc),     bc ? lt_data(bc) : NULL, lt_data(*res), xb->shape[1],
         cout, cout / groups, ct == LT_FLOAT64};
     double bytes = (double)(g->l * (g->ksz + 1) + g->isz) * (ct == LT_FLOAT64 ? 8 : 4);
-    lt_pool_run(n * cout, lt_pool_grain(n * cout, bytes), direct_piece, &c);
+    if (lt_pool_run(n * cout, lt_pool_grain(n * cout, bytes), direct_piece, &c) >= 0)
+      rc = lt_fail(err, LT_ENOMEM, "not enough memory for a padded plane");
   }
   lt_tensor_free(ow);
   lt_tensor_free(ob);
@@ -472,8 +523,7 @@ int lt_conv(const lt_tensor *x, const lt_tensor *w, const lt_tensor *bias, const
   if (xb->shape[1] == a->groups && !direct) /* one input channel a group: no columns */
     rc = run_direct(&g, xb, w, bias, a->groups, ct, &res, err);
   else if (nsp == 2 && lt_winograd_fits(xb->shape[1], cout, g.k + 1, g.s + 1, g.d + 1, a->groups)) {
-    if ((rc = lt_winograd(xb, w, ct, g.p[1], g.p[2], g.out[1], g.out[2], &res, err)) == LT_OK)
-      rc = add_bias(res, bias, n, cout, g.l, ct, err);
+    rc = lt_winograd(xb, w, bias, ct, g.p[1], g.p[2], g.out[1], g.out[2], &res, err);
   } else if ((rc = run_product(&g, xb, w, a->groups, ct, direct, &res, err)) == LT_OK)
     rc = add_bias(res, bias, n, cout, g.l, ct, err);
   lt_tensor_free(xo);

@@ -4,10 +4,12 @@
  * Layouts: the kernels' transforms U (16, C_out, C_in), the input's V (N, 16, C_in, T) for T
  * tiles of 2x2 outputs (th rows of tw), their products M = U V (N, 16, C_out, T) (U broadcast
  * over the batch); element e = 4a + b of a tile's 4x4 transform is matrix e. The blocked
- * float32 path has the same layouts for one block of one image (T its tiles).
+ * float32 path has the same layouts of V and M for one block of one image (T its tiles), and U
+ * in lt_gemm_f32's packed form (lt_gemm_f32_layout), written by the blocks' job itself.
  */
 #include "lt_nn_winograd.h"
 
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +29,7 @@ int lt_winograd_fits(int64_t cin, int64_t cout, const int64_t *kernel, const int
 
 typedef struct {
   const char *x, *m; /* the input (N, C_in, H, W), or the products (N, 16, C_out, T) */
+  const char *bias;  /* C_out values added to the output, or NULL */
   char *v, *y;       /* the input's transform (N, 16, C_in, T), or the output (N, C_out, oh, ow) */
   int64_t c, h, w, ph, pw, oh, ow, th, tw;
   int64_t es; /* the distance between the 16 matrices of V or M: C T, or C T + PAD */
@@ -39,77 +42,87 @@ typedef struct {
    PAD elements between the matrices. */
 #define PAD 16
 
-/* B^T d B of each 4x4 tile d of plane x: element e = 4 a + b of tile t to v[e es + t]. A row of
-   tiles reads 4 input rows, each split into its even and odd columns (ev, od: h = tw + 1 each,
-   zeros outside the input: the padded width is 2 tw + 2) where B^T applies to whole rows (te,
-   to); B then takes each tile's columns 2 j .. 2 j + 3 = ev[j], od[j], ev[j + 1], od[j + 1], so
-   every element is one vector loop over the row's tiles into its row of v. scratch: 16 h
-   values. */
-#define WINO(T, S, ATTR)                                                                        \
-  /* The even (ev) and odd (od) columns 0 .. 2 h - 1 of an image row x of w values padded by pw \
-     zeros on the left and as many as it takes on the right (x NULL: a row of the padding). */  \
-  ATTR static void split_##S(const T *x, int64_t w, int64_t pw, int64_t h, T *ev, T *od) {      \
-    for (int64_t j = 0; j < h; j++) ev[j] = 0, od[j] = 0;                                       \
-    if (!x) return;                                                                             \
-    int64_t e0 = (pw + 1) / 2, e1 = (pw + w + 1) / 2, o0 = pw / 2, o1 = (pw + w) / 2;           \
-    e1 = e1 < h ? e1 : h, o1 = o1 < h ? o1 : h;                                                 \
-    for (int64_t j = e0; j < e1; j++) ev[j] = x[2 * j - pw];                                    \
-    for (int64_t j = o0; j < o1; j++) od[j] = x[2 * j + 1 - pw];                                \
-  }                                                                                             \
-  ATTR static void in_plane_##S(const wino_ctx *c, const T *x, T *v, T *scratch, int64_t r0,    \
-                                int64_t r1) {                                                   \
-    int64_t tw = c->tw, es = c->es, h = tw + 1;                                                 \
-    T *ev = scratch, *od = ev + 4 * h, *te = od + 4 * h, *to = te + 4 * h;                      \
-    for (int64_t ti = r0; ti < r1; ti++) {                                                      \
-      for (int a = 0; a < 4; a++) {                                                             \
-        int64_t r = 2 * ti - c->ph + a;                                                         \
-        split_##S(r >= 0 && r < c->h ? x + r * c->w : NULL, c->w, c->pw, h, ev + a * h,         \
-                  od + a * h);                                                                  \
-      }                                                                                         \
-      for (int64_t j = 0; j < h; j++) {                                                         \
-        T e0 = ev[j], e1 = ev[h + j], e2 = ev[2 * h + j], e3 = ev[3 * h + j];                   \
-        T o0 = od[j], o1 = od[h + j], o2 = od[2 * h + j], o3 = od[3 * h + j];                   \
-        te[j] = e0 - e2, te[h + j] = e1 + e2, te[2 * h + j] = e2 - e1, te[3 * h + j] = e1 - e3; \
-        to[j] = o0 - o2, to[h + j] = o1 + o2, to[2 * h + j] = o2 - o1, to[3 * h + j] = o1 - o3; \
-      }                                                                                         \
-      for (int a = 0; a < 4; a++) {                                                             \
-        const T *E = te + a * h, *O = to + a * h;                                               \
-        T *d = v + 4 * a * es + (ti - r0) * tw;                                                 \
-        for (int64_t j = 0; j < tw; j++) d[j] = E[j] - E[j + 1];                                \
-        for (int64_t j = 0; j < tw; j++) d[es + j] = O[j] + E[j + 1];                           \
-        for (int64_t j = 0; j < tw; j++) d[2 * es + j] = E[j + 1] - O[j];                       \
-        for (int64_t j = 0; j < tw; j++) d[3 * es + j] = O[j] - O[j + 1];                       \
-      }                                                                                         \
-    }                                                                                           \
-  }                                                                                             \
-  /* A^T m A of each tile's 16 products (m[e es + t]): its 2x2 outputs. A row of tiles at a     \
-     time: A^T over the 4 rows of each tile column as vector loops over the tiles (s: 2 x 4     \
-     rows of tw), then A over the columns into the two output rows (o: 2 rows of 2 tw), copied  \
-     to y as far as the output goes. scratch: 12 tw values. */                                  \
-  ATTR static void out_plane_##S(const wino_ctx *c, const T *m, T *y, T *scratch, int64_t r0,   \
-                                 int64_t r1) {                                                  \
-    int64_t tw = c->tw, es = c->es;                                                             \
-    T *s = scratch, *o = scratch + 8 * tw;                                                      \
-    for (int64_t ti = r0; ti < r1; ti++) {                                                      \
-      const T *p = m + (ti - r0) * tw;                                                          \
-      for (int b = 0; b < 4; b++) {                                                             \
-        const T *m0 = p + b * es, *m1 = p + (4 + b) * es, *m2 = p + (8 + b) * es;               \
-        const T *m3 = p + (12 + b) * es;                                                        \
-        T *s0 = s + b * tw, *s1 = s + (4 + b) * tw;                                             \
-        for (int64_t j = 0; j < tw; j++) s0[j] = m0[j] + m1[j] + m2[j];                         \
-        for (int64_t j = 0; j < tw; j++) s1[j] = m1[j] - m2[j] - m3[j];                         \
-      }                                                                                         \
-      for (int a = 0; a < 2; a++) {                                                             \
-        const T *q = s + 4 * a * tw;                                                            \
-        T *r = o + a * 2 * tw;                                                                  \
-        for (int64_t j = 0; j < tw; j++) {                                                      \
-          r[2 * j] = q[j] + q[tw + j] + q[2 * tw + j];                                          \
-          r[2 * j + 1] = q[tw + j] - q[2 * tw + j] - q[3 * tw + j];                             \
-        }                                                                                       \
-      }                                                                                         \
-      for (int a = 0; a < 2 && 2 * ti + a < c->oh; a++)                                         \
-        memcpy(y + (2 * ti + a) * c->ow, o + a * 2 * tw, (size_t)c->ow * sizeof(T));            \
-    }                                                                                           \
+/* B^T d B of each 4x4 tile d of plane x: element e = 4 a + b of tile t to v[e es + t]. B first:
+   each padded input row, split into its even and odd columns (E, O: tw + 1 each), gives B's 4
+   columns of every tile of the row as 4 rows of tw (one vector loop each: tile j's columns
+   2 j .. 2 j + 3 are E[j], O[j], E[j + 1], O[j + 1]), once per input row though tile rows
+   overlap by 2 of them. They go to 8 planes (b, parity of the row), so that B^T over the 4 rows
+   2 ti .. 2 ti + 3 of every tile row is again the same 4 vector loops (bt4), over all the tile
+   rows at once: row 2 ti + 2 lies tw after row 2 ti in its plane. The output's transform runs
+   the same way, A^T over all the tile rows, then A row by row. The loops take restrict
+   pointers so that they vectorize without alias checks. scratch: SCRATCH(tw, rows) values. */
+#define WINO(T, S, ATTR)                                                                          \
+  /* d0..d3 = p0 - p2, p1 + p2, p2 - p1, p1 - p3 (B^T's rows), n values each. */                  \
+  ATTR static void bt4_##S(const T *restrict p0, const T *restrict p1, const T *restrict p2,      \
+                           const T *restrict p3, T *restrict d0, T *restrict d1, T *restrict d2,  \
+                           T *restrict d3, int64_t n) {                                           \
+    for (int64_t j = 0; j < n; j++) d0[j] = p0[j] - p2[j];                                        \
+    for (int64_t j = 0; j < n; j++) d1[j] = p1[j] + p2[j];                                        \
+    for (int64_t j = 0; j < n; j++) d2[j] = p2[j] - p1[j];                                        \
+    for (int64_t j = 0; j < n; j++) d3[j] = p1[j] - p3[j];                                        \
+  }                                                                                               \
+  /* B of the padded row x (w values after pw zeros, zeros after: 2 tw + 2 in all; x NULL: a      \
+     row of the padding) to hb, hb + ps, hb + 2 ps, hb + 3 ps (tw values each). eo: 2 tw + 2. */  \
+  ATTR static void hrow_##S(const T *x, int64_t w, int64_t pw, int64_t tw, T *restrict eo, T *hb, \
+                            int64_t ps) {                                                         \
+    int64_t h = tw + 1;                                                                           \
+    if (!x) {                                                                                     \
+      for (int b = 0; b < 4; b++) memset(hb + b * ps, 0, (size_t)tw * sizeof(T));                 \
+      return;                                                                                     \
+    }                                                                                             \
+    T *restrict e = eo, *restrict o = eo + h;                                                     \
+    int64_t e0 = (pw + 1) / 2, e1 = (pw + w + 1) / 2, o0 = pw / 2, o1 = (pw + w) / 2;             \
+    e1 = e1 < h ? e1 : h, o1 = o1 < h ? o1 : h;                                                   \
+    for (int64_t j = 0; j < e0; j++) e[j] = 0;                                                    \
+    for (int64_t j = e0; j < e1; j++) e[j] = x[2 * j - pw];                                       \
+    for (int64_t j = e1; j < h; j++) e[j] = 0;                                                    \
+    for (int64_t j = 0; j < o0; j++) o[j] = 0;                                                    \
+    for (int64_t j = o0; j < o1; j++) o[j] = x[2 * j + 1 - pw];                                   \
+    for (int64_t j = o1; j < h; j++) o[j] = 0;                                                    \
+    bt4_##S(e, o, e + 1, o + 1, hb, hb + ps, hb + 2 * ps, hb + 3 * ps, tw);                       \
+  }                                                                                               \
+  ATTR static void in_plane_##S(const wino_ctx *c, const T *x, T *v, T *scratch, int64_t r0,      \
+                                int64_t r1) {                                                     \
+    int64_t tw = c->tw, es = c->es, ps = (r1 - r0 + 1) * tw, nt = (r1 - r0) * tw;                 \
+    T *eo = scratch, *hp = eo + 2 * tw + 2; /* plane 2 b + parity: ps values */                   \
+    for (int64_t r = 2 * r0; r < 2 * r1 + 2; r++) {                                               \
+      int64_t ir = r - c->ph;                                                                     \
+      hrow_##S(ir >= 0 && ir < c->h ? x + ir * c->w : NULL, c->w, c->pw, tw, eo,                  \
+               hp + r % 2 * ps + (r / 2 - r0) * tw, 2 * ps);                                      \
+    }                                                                                             \
+    for (int b = 0; b < 4; b++) {                                                                 \
+      const T *ev = hp + 2 * b * ps, *od = ev + ps;                                               \
+      bt4_##S(ev, od, ev + tw, od + tw, v + b * es, v + (4 + b) * es, v + (8 + b) * es,           \
+              v + (12 + b) * es, nt);                                                             \
+    }                                                                                             \
+  }                                                                                               \
+  /* d0, d1 = p0 + p1 + p2, p1 - p2 - p3 (A^T's rows), n values each. */                          \
+  ATTR static void at2_##S(const T *restrict p0, const T *restrict p1, const T *restrict p2,      \
+                           const T *restrict p3, T *restrict d0, T *restrict d1, int64_t n) {     \
+    for (int64_t j = 0; j < n; j++) d0[j] = p0[j] + p1[j] + p2[j];                                \
+    for (int64_t j = 0; j < n; j++) d1[j] = p1[j] - p2[j] - p3[j];                                \
+  }                                                                                               \
+  /* A^T m A of each tile's 16 products (m[e es + t]): its 2x2 outputs, plus bias. A^T over the   \
+     4 rows of each tile column, all tile rows at once (s: 2 x 4 planes of nt), then A over the   \
+     columns of each row of tiles straight into y's rows, as far as the output goes. */           \
+  ATTR static void out_plane_##S(const wino_ctx *c, const T *m, T *y, T *scratch, int64_t r0,     \
+                                 int64_t r1, T bias) {                                            \
+    int64_t tw = c->tw, es = c->es, ow = c->ow, half = ow / 2, nt = (r1 - r0) * tw;               \
+    T *s = scratch;                                                                               \
+    for (int b = 0; b < 4; b++)                                                                   \
+      at2_##S(m + b * es, m + (4 + b) * es, m + (8 + b) * es, m + (12 + b) * es, s + b * nt,      \
+              s + (4 + b) * nt, nt);                                                              \
+    for (int64_t ti = r0; ti < r1; ti++)                                                          \
+      for (int a = 0; a < 2 && 2 * ti + a < c->oh; a++) {                                         \
+        const T *restrict q0 = s + 4 * a * nt + (ti - r0) * tw, *restrict q1 = q0 + nt;           \
+        const T *restrict q2 = q1 + nt, *restrict q3 = q2 + nt;                                   \
+        T *restrict r = y + (2 * ti + a) * ow;                                                    \
+        for (int64_t j = 0; j < half; j++) {                                                      \
+          r[2 * j] = q0[j] + q1[j] + q2[j] + bias;                                                \
+          r[2 * j + 1] = q1[j] - q2[j] - q3[j] + bias;                                            \
+        }                                                                                         \
+        if (ow % 2) r[ow - 1] = q0[half] + q1[half] + q2[half] + bias;                            \
+      }                                                                                           \
   }
 WINO(float, float, )
 WINO(double, double, )
@@ -137,25 +150,29 @@ static void in_float(const wino_ctx *c, const float *x, float *v, float *scratch
 }
 
 static void out_float(const wino_ctx *c, const float *m, float *y, float *scratch, int64_t r0,
-                      int64_t r1) {
+                      int64_t r1, float bias) {
 #if WINO_X86
   int level = lt_cpu_level();
   if (level >= LT_CPU_AVX512)
-    out_plane_float_avx512(c, m, y, scratch, r0, r1);
+    out_plane_float_avx512(c, m, y, scratch, r0, r1, bias);
   else if (level >= LT_CPU_AVX2)
-    out_plane_float_avx2(c, m, y, scratch, r0, r1);
+    out_plane_float_avx2(c, m, y, scratch, r0, r1, bias);
   else
 #endif
-    out_plane_float(c, m, y, scratch, r0, r1);
+    out_plane_float(c, m, y, scratch, r0, r1, bias);
 }
+
+/* The scratch of the transforms of rows rows of tw tiles: in 8 (rows + 1) tw + 2 tw + 2 values,
+   out 8 rows tw + 2 tw. */
+#define SCRATCH(tw, rows) (8 * ((rows) + 1) * (tw) + 2 * (tw) + 2)
 
 /* Item i: plane i of the input (n C_in + c), whose transform goes to V[n, :, c, :]; or of the
    output (n C_out + oc), from M[n, :, oc, :]. */
 static int in_piece(void *ctx, int64_t lo, int64_t hi) {
   const wino_ctx *c = ctx;
   int64_t tiles = c->th * c->tw, plane = c->h * c->w;
-  size_t nscratch = (size_t)(16 * (c->tw + 1));
-  void *scratch = malloc(nscratch * (c->f64 ? sizeof(double) : sizeof(float)));
+  void *scratch =
+      malloc((size_t)(SCRATCH(c->tw, c->th)) * (c->f64 ? sizeof(double) : sizeof(float)));
   if (!scratch) return 1;
   for (int64_t i = lo; i < hi; i++) {
     int64_t n = i / c->c, ch = i % c->c, at = n * 16 * c->es + ch * tiles;
@@ -171,21 +188,25 @@ static int in_piece(void *ctx, int64_t lo, int64_t hi) {
 static int out_piece(void *ctx, int64_t lo, int64_t hi) {
   const wino_ctx *c = ctx;
   int64_t tiles = c->th * c->tw, plane = c->oh * c->ow;
-  void *scratch = malloc((size_t)(12 * c->tw) * (c->f64 ? sizeof(double) : sizeof(float)));
+  void *scratch =
+      malloc((size_t)(SCRATCH(c->tw, c->th)) * (c->f64 ? sizeof(double) : sizeof(float)));
   if (!scratch) return 1;
   for (int64_t i = lo; i < hi; i++) {
     int64_t n = i / c->c, ch = i % c->c, at = n * 16 * c->es + ch * tiles;
     if (c->f64)
-      out_plane_double(c, (const double *)c->m + at, (double *)c->y + i * plane, scratch, 0, c->th);
+      out_plane_double(c, (const double *)c->m + at, (double *)c->y + i * plane, scratch, 0, c->th,
+                       c->bias ? ((const double *)c->bias)[ch] : 0);
     else
-      out_float(c, (const float *)c->m + at, (float *)c->y + i * plane, scratch, 0, c->th);
+      out_float(c, (const float *)c->m + at, (float *)c->y + i * plane, scratch, 0, c->th,
+                c->bias ? ((const float *)c->bias)[ch] : 0);
   }
   free(scratch);
   return 0;
 }
 
-/* U (16, C_out, C_in) from the weight: CHUNK kernels at a time through a buffer, so that each
-   of U's 16 matrices is written a run at a time (they lie C_out C_in apart: see PAD). */
+/* U (16, C_out, C_in) for lt_matmul: CHUNK kernels at a time through a buffer, so that each of
+   U's 16 matrices is written a run at a time (they lie C_out C_in apart: see PAD); the chunks
+   are items of the worker pool. */
 #define CHUNK 64
 #define KERNEL(T)                                                                        \
   /* G g G^T of the 3x3 kernel g (9 values), each of the 16 values to u + e * stride. */ \
@@ -204,18 +225,36 @@ static int out_piece(void *ctx, int64_t lo, int64_t hi) {
   }
 KERNEL(float)
 KERNEL(double)
+typedef struct {
+  const char *w; /* the weight (C_out, C_in, 3, 3), contiguous */
+  char *u;
+  int64_t count;
+  int f64;
+} kernels_ctx;
+
+/* Chunks [lo, hi): U's entries q = CHUNK lo .. CHUNK hi - 1 of each matrix, q = oc C_in + ic. */
 #define KERNELS(T)                                                                  \
-  static void kernels_##T(const T *w, T *u, int64_t count) {                        \
-    T buf[16 * CHUNK];                                                              \
-    for (int64_t k0 = 0; k0 < count; k0 += CHUNK) {                                 \
-      int64_t n = count - k0 < CHUNK ? count - k0 : CHUNK;                          \
+  static void kernels_##T(const kernels_ctx *c, int64_t lo, int64_t hi) {           \
+    const T *w = (const T *)(const void *)c->w;                                     \
+    T *u = (T *)(void *)c->u, buf[16 * CHUNK];                                      \
+    for (int64_t k0 = lo * CHUNK; k0 < hi * CHUNK && k0 < c->count; k0 += CHUNK) {  \
+      int64_t n = c->count - k0 < CHUNK ? c->count - k0 : CHUNK;                    \
       for (int64_t k = 0; k < n; k++) kernel_##T(w + 9 * (k0 + k), buf + k, CHUNK); \
       for (int e = 0; e < 16; e++)                                                  \
-        memcpy(u + e * count + k0, buf + e * CHUNK, (size_t)n * sizeof(T));         \
+        memcpy(u + e * c->count + k0, buf + e * CHUNK, (size_t)n * sizeof(T));      \
     }                                                                               \
   }
 KERNELS(float)
 KERNELS(double)
+
+static int kernels_piece(void *ctx, int64_t lo, int64_t hi) {
+  const kernels_ctx *c = ctx;
+  if (c->f64)
+    kernels_double(c, lo, hi);
+  else
+    kernels_float(c, lo, hi);
+  return 0;
+}
 
 static int kernels(const lt_tensor *w, lt_dtype ct, lt_tensor **u, lt_error *err) {
   const lt_tensor *wc;
@@ -223,10 +262,12 @@ static int kernels(const lt_tensor *w, lt_dtype ct, lt_tensor **u, lt_error *err
   int64_t cout = w->shape[0], cin = w->shape[1], shape[3] = {16, cout, cin};
   int rc = lt_contiguous_as(w, ct, &wc, &ow, err);
   if (rc == LT_OK) rc = lt_tensor_new(ct, 3, shape, 0, u, err);
-  if (rc == LT_OK && ct == LT_FLOAT64)
-    kernels_double((const double *)lt_data(wc), (double *)lt_data(*u), cout * cin);
-  else if (rc == LT_OK)
-    kernels_float((const float *)lt_data(wc), (float *)lt_data(*u), cout * cin);
+  if (rc == LT_OK) {
+    kernels_ctx c = {lt_data(wc), lt_data(*u), cout * cin, ct == LT_FLOAT64};
+    int64_t chunks = (cout * cin + CHUNK - 1) / CHUNK;
+    double bytes = CHUNK * 25.0 * (ct == LT_FLOAT64 ? 8 : 4);
+    lt_pool_run(chunks, lt_pool_grain(chunks, bytes), kernels_piece, &c);
+  }
   lt_tensor_free(ow);
   return rc;
 }
@@ -235,13 +276,14 @@ static int kernels(const lt_tensor *w, lt_dtype ct, lt_tensor **u, lt_error *err
 
 /* res (N, C_out, oh ow) from U through V (N, 16, C_in, T) and M = U V (N, 16, C_out, T), whole
    tensors, the products by one lt_matmul (U broadcast over the batch). */
-static int whole(wino_ctx *c, const lt_tensor *u, lt_dtype ct, int64_t n, lt_tensor *res,
+static int whole(wino_ctx *c, const lt_tensor *w, lt_dtype ct, int64_t n, lt_tensor *res,
                  lt_error *err) {
-  int64_t cin = u->shape[2], cout = u->shape[1], tiles = c->th * c->tw;
+  int64_t cin = w->shape[1], cout = w->shape[0], tiles = c->th * c->tw;
   int64_t vshape[4] = {n, 16, cin, tiles};
   size_t es = c->f64 ? 8 : 4;
-  lt_tensor *v = NULL, *m = NULL;
-  int rc = lt_tensor_new(ct, 4, vshape, 0, &v, err);
+  lt_tensor *u = NULL, *v = NULL, *m = NULL;
+  int rc = kernels(w, ct, &u, err);
+  if (rc == LT_OK) rc = lt_tensor_new(ct, 4, vshape, 0, &v, err);
   if (rc == LT_OK) {
     c->v = lt_data(v), c->c = cin, c->es = cin * tiles;
     double bytes = (double)(c->h * c->w + 16 * tiles) * (double)es;
@@ -255,6 +297,7 @@ static int whole(wino_ctx *c, const lt_tensor *u, lt_dtype ct, int64_t n, lt_ten
     if (lt_pool_run(n * cout, lt_pool_grain(n * cout, bytes), out_piece, c) >= 0)
       rc = lt_fail(err, LT_ENOMEM, "not enough memory for the transform's rows");
   }
+  lt_tensor_free(u);
   lt_tensor_free(v);
   lt_tensor_free(m);
   return rc;
@@ -266,12 +309,21 @@ static int whole(wino_ctx *c, const lt_tensor *u, lt_dtype ct, int64_t n, lt_ten
  *
  * float32 through lt_gemm_f32: an item of the pool is a block of `rows` rows of tiles of one
  * image, about 1 MiB of V and M together so that they stay in the core's L2: the input's
- * transform of every channel (V, the 16 matrices PAD apart), the 16 products with U (packed
- * once for every block), the output's transform, all on the item's thread. */
+ * transform of every channel (V, the 16 matrices PAD apart), the 16 products with U, the
+ * output's transform, all on the item's thread. U is written packed (lt_gemm_f32_layout) by
+ * the same job, one output channel a step: every piece first takes steps until none is left,
+ * then waits until the others' steps are done. So the conv is one job of the pool, and a worker
+ * that wakes late still finds blocks to share. */
+
+/* The largest K block of lt_gemm_f32's packing (lt_gemm.c's KC; checked by blocked()). */
+#define PACK_KC 256
 
 typedef struct {
   const wino_ctx *c;
-  const float *up; /* U, packed by lt_gemm_f32_pack */
+  const float *w; /* the weight (C_out, C_in, 3, 3), contiguous */
+  float *up;      /* U, packed: 16 of lay.mpad x C_in */
+  lt_gemm_f32_layout lay;
+  atomic_int_fast64_t next, done; /* U's steps (rows oc of the 16 matrices) taken, done */
   int64_t cin, cout, rows, nblk;
   float *bufs;        /* nslots buffers of bsize floats, made once by the caller */
   atomic_char *taken; /* per slot: a piece is using it */
@@ -306,9 +358,64 @@ static int block_item(const block_ctx *b, int64_t it, float *buf) {
   lt_error err;
   if (lt_gemm_f32(&g, &err) != LT_OK) return 1;
   lc.es = g.bsc;
+  const float *bias = (const float *)c->bias;
   for (int64_t oc = 0; oc < b->cout; oc++)
-    out_float(&lc, m + oc * nt, (float *)c->y + (n * b->cout + oc) * oplane, scratch, r0, r1);
+    out_float(&lc, m + oc * nt, (float *)c->y + (n * b->cout + oc) * oplane, scratch, r0, r1,
+              bias ? bias[oc] : 0);
   return 0;
+}
+
+/* G g G^T (kernel_float's sums) of the kb kernels g[j][p] (values j = 0..8 of kernel p, one
+   row per j) to u[e][p] (rows PACK_KC apart): a vector loop over the kernels. */
+static void kernels_cols(float (*g)[PACK_KC], float *u, int64_t kb) {
+  for (int64_t p = 0; p < kb; p++) {
+    float t[4][3];
+    for (int j = 0; j < 3; j++) {
+      t[0][j] = g[j][p], t[3][j] = g[6 + j][p];
+      t[1][j] = 0.5f * (g[j][p] + g[3 + j][p] + g[6 + j][p]);
+      t[2][j] = 0.5f * (g[j][p] - g[3 + j][p] + g[6 + j][p]);
+    }
+    for (int i = 0; i < 4; i++) {
+      u[(4 * i + 0) * PACK_KC + p] = t[i][0], u[(4 * i + 3) * PACK_KC + p] = t[i][2];
+      u[(4 * i + 1) * PACK_KC + p] = 0.5f * (t[i][0] + t[i][1] + t[i][2]);
+      u[(4 * i + 2) * PACK_KC + p] = 0.5f * (t[i][0] - t[i][1] + t[i][2]);
+    }
+  }
+}
+
+/* Row oc of U's 16 packed matrices (zeros for oc >= C_out, the panels' padding): a block of K
+   at a time, its kernels' values gathered by position (g) and transformed together into a
+   buffer, so that the 16 matrices (mpad C_in apart: one cache set for 64 channels) are written
+   one after the other. */
+static void pack_row(block_ctx *b, int64_t oc) {
+  const lt_gemm_f32_layout *l = &b->lay;
+  int64_t cin = b->cin, size = l->mpad * cin, lane = oc % l->mr, panel = oc - lane;
+  float g[9][PACK_KC], buf[16 * PACK_KC];
+  for (int64_t p0 = 0; p0 < cin; p0 += l->kc) {
+    int64_t kb = cin - p0 < l->kc ? cin - p0 : l->kc;
+    if (oc < b->cout) {
+      const float *w = b->w + 9 * (oc * cin + p0);
+      for (int64_t p = 0; p < kb; p++)
+        for (int j = 0; j < 9; j++) g[j][p] = w[9 * p + j];
+      kernels_cols(g, buf, kb);
+    } else
+      for (int e = 0; e < 16; e++) memset(buf + e * PACK_KC, 0, (size_t)kb * sizeof(float));
+    for (int e = 0; e < 16; e++) {
+      float *d = b->up + e * size + p0 * l->mpad + panel * kb + lane;
+      for (int64_t p = 0; p < kb; p++) d[p * l->mr] = buf[e * PACK_KC + p];
+    }
+  }
+}
+
+/* Takes U's steps until none is left, then waits for those of the other pieces (taken by
+   threads that are running them, so the wait ends). */
+static void pack_help(block_ctx *b) {
+  int64_t rows = b->lay.mpad, k;
+  while ((k = atomic_fetch_add(&b->next, 1)) < rows) {
+    pack_row(b, k);
+    atomic_fetch_add_explicit(&b->done, 1, memory_order_release);
+  }
+  while (atomic_load_explicit(&b->done, memory_order_acquire) < rows) sched_yield();
 }
 
 /* A piece takes a free buffer of the caller's slots (as many as threads run pieces at once),
@@ -316,6 +423,7 @@ static int block_item(const block_ctx *b, int64_t it, float *buf) {
    munmap each time, which the threads would do under the process's one mapping lock. */
 static int block_piece(void *ctx, int64_t lo, int64_t hi) {
   block_ctx *b = ctx;
+  pack_help(b);
   int slot = 0;
   while (slot < b->nslots && atomic_exchange(&b->taken[slot], 1)) slot++;
   float *own = NULL, *buf = slot < b->nslots ? b->bufs + (size_t)slot * b->bsize : NULL;
@@ -329,9 +437,9 @@ static int block_piece(void *ctx, int64_t lo, int64_t hi) {
   return failed;
 }
 
-static int blocked(wino_ctx *c, const lt_tensor *u, int64_t n, lt_tensor *res, lt_error *err) {
-  int64_t cout = u->shape[1], cin = u->shape[2];
-  block_ctx b = {c, NULL, cin, cout, 1, 0, NULL, NULL, 0, 0};
+static int blocked(wino_ctx *c, const float *w, int64_t cout, int64_t cin, int64_t n,
+                   lt_tensor *res, lt_error *err) {
+  block_ctx b = {.c = c, .w = w, .cin = cin, .cout = cout, .rows = 1};
   /* at most 1 MiB of V and M a block; of the row counts up to that, the one whose blocks spread
      best over the threads (the fewest rows on the busiest thread; the larger on a tie) */
   int64_t fit = ((int64_t)1 << 20) / (64 * (cin + cout)) / c->tw, threads = lt_pool_threads();
@@ -340,41 +448,35 @@ static int blocked(wino_ctx *c, const lt_tensor *u, int64_t n, lt_tensor *res, l
     if (r == 1 || load <= best) best = load, b.rows = r;
   }
   b.nblk = (c->th + b.rows - 1) / b.rows;
-  lt_gemm_f32_args g = {.m = cout,
-                        .k = cin,
-                        .a = (const float *)lt_data(u),
-                        .na = 16,
-                        .bsa = cout * cin,
-                        .rsa = cin,
-                        .csa = 1};
-  float *up;
-  int rc = lt_gemm_f32_pack(&g, &up, err);
-  if (rc) return rc;
-  b.up = up;
+  lt_gemm_f32_args g = {.m = cout, .k = cin, .na = 16};
+  lt_gemm_f32_layout_of(&g, &b.lay);
+  if (b.lay.kc > PACK_KC) return lt_fail(err, LT_EARG, "winograd: K blocks of over %d", PACK_KC);
+  atomic_init(&b.next, 0);
+  atomic_init(&b.done, 0);
   c->y = lt_data(res);
   int64_t tb = b.rows * c->tw, items = n * b.nblk;
-  b.bsize = (size_t)(16 * (cin * tb + PAD) + 16 * (cout * tb + PAD) + 16 * (tb + 1));
+  b.bsize = (size_t)(16 * (cin * tb + PAD) + 16 * (cout * tb + PAD) + SCRATCH(c->tw, b.rows));
   b.nslots = (int)(items < threads ? items : threads);
-  char *raw = malloc(b.bsize * sizeof(float) * (size_t)b.nslots + (size_t)b.nslots);
-  if (!raw) {
-    free(up);
-    return lt_fail(err, LT_ENOMEM, "not enough memory for a block of the transforms");
-  }
-  b.bufs = (float *)(void *)raw;
-  b.taken = (atomic_char *)(void *)(raw + b.bsize * sizeof(float) * (size_t)b.nslots);
+  /* U, then the slots' buffers, then their flags (float multiples before them: aligned) */
+  size_t usize = (size_t)(16 * b.lay.mpad * cin), fsize = usize + b.bsize * (size_t)b.nslots;
+  char *raw = malloc(fsize * sizeof(float) + (size_t)b.nslots);
+  if (!raw) return lt_fail(err, LT_ENOMEM, "not enough memory for a block of the transforms");
+  b.up = (float *)(void *)raw;
+  b.bufs = b.up + usize;
+  b.taken = (atomic_char *)(void *)(raw + fsize * sizeof(float));
   for (int i = 0; i < b.nslots; i++) atomic_init(&b.taken[i], 0);
+  int rc = LT_OK;
   if (lt_pool_run(items, 1, block_piece, &b) >= 0)
     rc = lt_fail(err, LT_ENOMEM, "not enough memory for a block of the transforms");
   free(raw);
-  free(up);
   return rc;
 }
 
 /* }====== */
 
-int lt_winograd(const lt_tensor *xb, const lt_tensor *w, lt_dtype ct, int64_t ph, int64_t pw,
-                int64_t oh, int64_t ow, lt_tensor **res, lt_error *err) {
-  int64_t n = xb->shape[0], cout = w->shape[0];
+int lt_winograd(const lt_tensor *xb, const lt_tensor *w, const lt_tensor *bias, lt_dtype ct,
+                int64_t ph, int64_t pw, int64_t oh, int64_t ow, lt_tensor **res, lt_error *err) {
+  int64_t n = xb->shape[0], cout = w->shape[0], cin = w->shape[1];
   wino_ctx c = {.x = lt_data(xb),
                 .h = xb->shape[2],
                 .w = xb->shape[3],
@@ -386,11 +488,18 @@ int lt_winograd(const lt_tensor *xb, const lt_tensor *w, lt_dtype ct, int64_t ph
                 .tw = (ow + 1) / 2,
                 .f64 = ct == LT_FLOAT64};
   int64_t yshape[3] = {n, cout, oh * ow};
-  lt_tensor *u = NULL;
-  int rc = kernels(w, ct, &u, err);
+  const lt_tensor *bc = NULL, *wc = NULL;
+  lt_tensor *ob = NULL, *ow_ = NULL;
+  int rc = bias ? lt_contiguous_as(bias, ct, &bc, &ob, err) : LT_OK;
+  if (rc == LT_OK) c.bias = bc ? lt_data(bc) : NULL, rc = lt_contiguous_as(w, ct, &wc, &ow_, err);
   if (rc == LT_OK) rc = lt_tensor_new(ct, 3, yshape, 0, res, err);
-  if (rc == LT_OK && n > 0 && oh * ow > 0)
-    rc = lt_gemm_wanted(ct) ? blocked(&c, u, n, *res, err) : whole(&c, u, ct, n, *res, err);
-  lt_tensor_free(u);
+  if (rc == LT_OK && n > 0 && oh * ow > 0) {
+    if (lt_gemm_wanted(ct)) /* lt_gemm_f32 by blocks, else lt_matmul on the whole */
+      rc = blocked(&c, (const float *)lt_data(wc), cout, cin, n, *res, err);
+    else
+      rc = whole(&c, wc, ct, n, *res, err);
+  }
+  lt_tensor_free(ow_);
+  lt_tensor_free(ob);
   return rc;
 }
