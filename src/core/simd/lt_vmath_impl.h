@@ -3,8 +3,8 @@
  * compilation (LT_VMATH_UN and LT_VMATH_BIN over lt_simd.h), the vectorization attributes, the
  * constants, a double's bits, exp's reduction (reduce_exp, expm1 to r^9) and log's (log_split,
  * the atanh series to s^11), and the bodies of float32 log, sin and cos; lt_vmath.c's header says
- * how they are built and how exact they are. Static inline, private to those three files
- * (included by them alone).
+ * how they are built and how exact they are; LT_VMATH_UN512 and the AVX-512 kernels of
+ * lt_vmath_funcs512.c. Static inline, private to those four files (included by them alone).
  */
 #ifndef LT_VMATH_IMPL_H
 #define LT_VMATH_IMPL_H
@@ -33,6 +33,33 @@
   void lt_vmath_##NAME(float *y, const float *a, const float *b, int64_t n) {                \
     LT_SIMD_PICK(NAME)(y, a, b, n);                                                          \
   }
+
+/* The functions whose AVX-512 path is written with intrinsics (lt_vmath_funcs512.c): their C
+   body compiled for the plain and AVX2 paths only, lt_vmath512_NAME taking the AVX-512 one. */
+#if LT_SIMD_X86
+#define LT_VMATH_UN512(NAME)                                                       \
+  static void NAME##_c(float *y, const float *x, int64_t n) { NAME##_b(y, x, n); } \
+  LT_TARGET_AVX2 static void NAME##_avx2(float *y, const float *x, int64_t n) {    \
+    NAME##_b(y, x, n);                                                             \
+  }                                                                                \
+  void lt_vmath_##NAME(float *y, const float *x, int64_t n) {                      \
+    int l_ = lt_cpu_level();                                                       \
+    (l_ >= LT_CPU_AVX512 ? lt_vmath512_##NAME                                      \
+     : l_ >= LT_CPU_AVX2 ? NAME##_avx2                                             \
+                         : NAME##_c)(y, x, n);                                     \
+  }
+void lt_vmath512_log2_f32(float *y, const float *x, int64_t n);
+void lt_vmath512_log10_f32(float *y, const float *x, int64_t n);
+void lt_vmath512_log1p_f32(float *y, const float *x, int64_t n);
+void lt_vmath512_exp2_f32(float *y, const float *x, int64_t n);
+void lt_vmath512_expm1_f32(float *y, const float *x, int64_t n);
+void lt_vmath512_cosh_f32(float *y, const float *x, int64_t n);
+void lt_vmath512_asinh_f32(float *y, const float *x, int64_t n);
+void lt_vmath512_acosh_f32(float *y, const float *x, int64_t n);
+void lt_vmath512_atanh_f32(float *y, const float *x, int64_t n);
+#else
+#define LT_VMATH_UN512(NAME) LT_VMATH_UN(NAME, float)
+#endif
 
 #define SHIFT                                                                         \
   0x1.8p52 /* x + SHIFT - SHIFT rounds x to an integer whose bits lie in the low word \
