@@ -186,11 +186,6 @@ static LT_VINLINE void gelu_f32_b(float *y, const float *x, int64_t n) {
 
 #define LOG10E 0x1.bcb7b1526e50ep-2
 #define LOG10_2 0x1.34413509f79ffp-2
-#define PIO2 0x1.921fb54442d18p0
-#define PIO4 0x1.921fb54442d18p-1
-#define PI 0x1.921fb54442d18p1
-#define TAN_PI_8 0x1.a827999fcef32p-2 /* sqrt2 - 1 */
-#define TAN_3PI_8 0x1.3504f333f9de6p1 /* sqrt2 + 1 */
 #define FLT_ROUNDS_INF 0x1.ffffffp127 /* FLT_MAX + half an ulp: from here on a float is inf */
 
 static LT_VINLINE void exp2_f32_b(float *y, const float *x, int64_t n) {
@@ -310,15 +305,12 @@ static LT_VINLINE void atanh_f32_b(float *y, const float *x, int64_t n) {
    nodes of [0, 1/4] for relative error (largest 1.0e-12 on 2001 points, against mpmath). */
 static inline double asin_small(double t) {
   double z = t * t;
-  return t +
-         t * z *
-             (0x1.55555548111c4p-3 +
-              z * (0x1.3333404b29a42p-4 +
-                   z * (0x1.6db270103fb2cp-5 +
-                        z * (0x1.f27eeec833d2ep-6 +
-                             z * (0x1.665ccf545a680p-6 +
-                                  z * (0x1.51b1a8dac8d62p-6 +
-                                       z * (0x1.0f4c9162a526fp-9 + z * 0x1.0cd7509594d19p-5)))))));
+  return t + t * z *
+                 (ASIN_C0 +
+                  z * (ASIN_C1 +
+                       z * (ASIN_C2 +
+                            z * (ASIN_C3 +
+                                 z * (ASIN_C4 + z * (ASIN_C5 + z * (ASIN_C6 + z * ASIN_C7)))))));
 }
 
 /* asin (is_acos 0) or acos of x[0..n): |x| <= 1/2 by asin_small; above, with w = sqrt((1 -
@@ -363,13 +355,11 @@ static inline double atan_pos(double a) {
   double c = hi ? PIO2 : mid ? PIO4 : 0.0;
   double t = num / den, z = t * t;
   return c +
-         (t + t * z *
-                  (-0x1.5555554e7b9b9p-2 +
-                   z * (0x1.999991adff0d1p-3 +
-                        z * (-0x1.2490b85384ff4p-3 +
-                             z * (0x1.c6d08a7c4c240p-4 +
-                                  z * (-0x1.70770aaced431p-4 +
-                                       z * (0x1.1e2b3ea839f60p-4 + z * -0x1.360b3978e95bbp-5)))))));
+         (t +
+          t * z *
+              (ATAN_C0 +
+               z * (ATAN_C1 +
+                    z * (ATAN_C2 + z * (ATAN_C3 + z * (ATAN_C4 + z * (ATAN_C5 + z * ATAN_C6)))))));
 }
 
 static LT_VINLINE void atan_f32_b(float *y, const float *x, int64_t n) {
@@ -489,8 +479,8 @@ LT_VMATH_UN512(acosh_f32)
 LT_VMATH_UN512(asinh_f32)
 LT_VMATH_UN512(atanh_f32)
 LT_VMATH_UN(asin_f32, float)
-LT_VMATH_UN(acos_f32, float)
-LT_VMATH_UN(atan_f32, float)
+LT_VMATH_UN512(acos_f32)
+LT_VMATH_UN512(atan_f32)
 LT_VMATH_BIN(atan2_f32)
 LT_VMATH_BIN(hypot_f32)
 LT_VMATH_BIN(fmod_f32)

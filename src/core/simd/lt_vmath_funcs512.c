@@ -111,106 +111,81 @@ V512 __m512d exp_parts(__m512d v, __m512d *scale) {
   return exp_tail(z, r, scale);
 }
 
-/* {====== the per-element bodies: 8 floats in, 8 floats out ====== */
+/* {====== the bodies: 8 doubles (floats widened) in, 8 out; the special values after ====== */
 
-#define F8(c) _mm256_set1_ps(c)
-#define CMPF(a, b, op) _mm256_cmp_ps_mask(a, b, op)
 #define CMPD(a, b, op) _mm512_cmp_pd_mask(a, b, op)
-/* NaN in, the same NaN out */
-#define KEEP_NAN(r, x) _mm256_mask_blend_ps(CMPF(x, x, _CMP_UNORD_Q), r, x)
-/* r (not negative) with x's sign */
-#define WITH_SIGN(r, x) _mm256_or_ps(r, _mm256_and_ps(x, F8(-0.0f)))
+#define F16(c) _mm512_set1_ps(c)
+#define CMPF(a, b, op) _mm512_cmp_ps_mask(a, b, op)
 
-/* log2 (base10 0) or log10 of 8 floats */
-V512 __m256 log_base8(__m256 x, int base10) {
-  __mmask8 ok = CMPF(x, F8(0.0f), _CMP_GT_OQ) & CMPF(x, F8(INFINITY), _CMP_LT_OQ);
-  __m512d v = _mm512_mask_blend_pd(ok, SET1(1.0), _mm512_cvtps_pd(x));
+/* log2 and log10 of a positive normal v (others give a finite value or NaN, replaced) */
+V512 __m512d log2_d(__m512d v) {
   __m512d k, t = ln_parts(v, &k);
-  __m512d l = base10 ? _mm512_fmadd_pd(k, SET1(LOG10_2), _mm512_mul_pd(t, SET1(LOG10E)))
-                     : _mm512_fmadd_pd(t, SET1(LOG2E), k);
-  __m256 r = _mm512_cvtpd_ps(l);
-  r = _mm256_mask_blend_ps(CMPF(x, F8(INFINITY), _CMP_EQ_OQ), r, x);
-  r = _mm256_mask_blend_ps(CMPF(x, F8(0.0f), _CMP_EQ_OQ), r, F8(-INFINITY));
-  r = _mm256_mask_blend_ps(CMPF(x, F8(0.0f), _CMP_LT_OQ), r, F8(NAN));
-  return KEEP_NAN(r, x);
+  return _mm512_fmadd_pd(t, SET1(LOG2E), k);
 }
-V512 __m256 log2_8(__m256 x) { return log_base8(x, 0); }
-V512 __m256 log10_8(__m256 x) { return log_base8(x, 1); }
+V512 __m512d log10_d(__m512d v) {
+  __m512d k, t = ln_parts(v, &k);
+  return _mm512_fmadd_pd(k, SET1(LOG10_2), _mm512_mul_pd(t, SET1(LOG10E)));
+}
 
 /* log1p: log of 1 + x (exact in double for |x| >= 2^-29), x - x^2/2 below 2^-28 */
-V512 __m256 log1p_8(__m256 x) {
-  __m512d v = _mm512_cvtps_pd(x);
-  __mmask8 ok = CMPF(x, F8(-1.0f), _CMP_GT_OQ) & CMPF(x, F8(INFINITY), _CMP_LT_OQ);
-  __m512d u = _mm512_mask_add_pd(SET1(1.0), ok, SET1(1.0), v);
-  __m512d l = ln_pd(u);
+V512 __m512d log1p_d(__m512d v) {
+  __m512d l = ln_pd(_mm512_add_pd(SET1(1.0), v));
   __mmask8 tiny = CMPD(_mm512_abs_pd(v), SET1(0x1p-28), _CMP_LT_OQ);
-  l = _mm512_mask_blend_pd(tiny, l, _mm512_fnmadd_pd(_mm512_mul_pd(SET1(0.5), v), v, v));
-  __m256 r = _mm512_cvtpd_ps(l);
-  r = _mm256_mask_blend_ps(CMPF(x, F8(INFINITY), _CMP_EQ_OQ), r, x);
-  r = _mm256_mask_blend_ps(CMPF(x, F8(-1.0f), _CMP_EQ_OQ), r, F8(-INFINITY));
-  r = _mm256_mask_blend_ps(CMPF(x, F8(-1.0f), _CMP_LT_OQ), r, F8(NAN));
-  return KEEP_NAN(r, x);
+  return _mm512_mask_blend_pd(tiny, l, _mm512_fnmadd_pd(_mm512_mul_pd(SET1(0.5), v), v, v));
 }
 
 /* exp2: x = n/16 + f exactly (|f| <= 1/32), 2^f = exp(f ln2) */
-V512 __m256 exp2_8(__m256 x) {
-  __m512d v = _mm512_cvtps_pd(x);
-  v = _mm512_min_pd(_mm512_max_pd(v, SET1(-151.0)), SET1(129.0)); /* NaN: 129, fixed below */
+V512 __m512d exp2_d(__m512d v) {
+  v = _mm512_min_pd(_mm512_max_pd(v, SET1(-151.0)), SET1(129.0)); /* NaN: 129, replaced */
   __m512d z = _mm512_fmadd_pd(v, SET1(16.0), SET1(SHIFT));
   __m512d f = _mm512_fmsub_pd(v, SET1(16.0), _mm512_sub_pd(z, SET1(SHIFT)));
   __m512d scale, p = exp_tail(z, _mm512_mul_pd(f, SET1(LN2_16)), &scale);
-  return KEEP_NAN(_mm512_cvtpd_ps(_mm512_fmadd_pd(scale, p, scale)), x);
+  return _mm512_fmadd_pd(scale, p, scale);
 }
 
 /* expm1: 2^n (1 + p) - 1 = 2^n p + (2^n - 1), relative for small x too */
-V512 __m256 expm1_8(__m256 x) {
-  __m512d v = _mm512_cvtps_pd(x);
+V512 __m512d expm1_d(__m512d v) {
   v = _mm512_min_pd(_mm512_max_pd(v, SET1(-104.0)), SET1(89.0));
   __m512d scale, p = exp_parts(v, &scale);
-  __m256 r = _mm512_cvtpd_ps(_mm512_fmadd_pd(scale, p, _mm512_sub_pd(scale, SET1(1.0))));
-  r = _mm256_mask_blend_ps(CMPF(x, F8(0.0f), _CMP_EQ_OQ), r, x); /* expm1(-0) = -0 */
-  return KEEP_NAN(r, x);
+  return _mm512_fmadd_pd(scale, p, _mm512_sub_pd(scale, SET1(1.0)));
 }
 
 /* cosh: (E + 1/E)/2, E = exp|x| */
-V512 __m256 cosh_8(__m256 x) {
-  __m512d a = _mm512_min_pd(_mm512_abs_pd(_mm512_cvtps_pd(x)), SET1(90.0));
+V512 __m512d cosh_d(__m512d v) {
+  __m512d a = _mm512_min_pd(_mm512_abs_pd(v), SET1(90.0));
   __m512d scale, p = exp_parts(a, &scale);
   __m512d e = _mm512_fmadd_pd(scale, p, scale);
-  __m512d h = _mm512_fmadd_pd(SET1(0.5), e, _mm512_div_pd(SET1(0.5), e));
-  return KEEP_NAN(_mm512_cvtpd_ps(h), x);
+  return _mm512_fmadd_pd(SET1(0.5), e, _mm512_div_pd(SET1(0.5), e));
 }
 
-/* asinh |x|: its series below 2^-5, log(|x| + sqrt(x^2 + 1)) above */
-V512 __m256 asinh_8(__m256 x) {
-  __m512d a = _mm512_abs_pd(_mm512_cvtps_pd(x));
+/* asinh |x|: its series below 2^-5, log(|x| + sqrt(x^2 + 1)) above (log 2|x| from 2^30 on,
+   where the difference is below 2^-60); e = sqrt(x^2 + 1) in float */
+V512 __m512d asinh_d(__m512d v) {
+  __m512d a = _mm512_abs_pd(v);
   a = _mm512_mask_blend_pd(CMPD(a, SET1(0x1.fffffep127), _CMP_LE_OQ), SET1(1.0), a);
   __m512d z = _mm512_mul_pd(a, a);
   __m512d s = _mm512_fmadd_pd(SET1(105.0 / 3456), z, SET1(-15.0 / 336));
   s = _mm512_fmadd_pd(s, z, SET1(3.0 / 40));
   s = _mm512_fmadd_pd(s, z, SET1(-1.0 / 6));
   s = _mm512_fmadd_pd(_mm512_mul_pd(a, z), s, a);
-  __m512d l = ln_pd(_mm512_add_pd(a, _mm512_sqrt_pd(_mm512_add_pd(z, SET1(1.0)))));
-  l = _mm512_mask_blend_pd(CMPD(a, SET1(0x1p-5), _CMP_LT_OQ), l, s);
-  __m256 r = WITH_SIGN(_mm512_cvtpd_ps(l), x);
-  r = _mm256_mask_blend_ps(CMPF(_mm256_andnot_ps(F8(-0.0f), x), F8(INFINITY), _CMP_EQ_OQ), r, x);
-  return KEEP_NAN(r, x);
+  __m512d u = _mm512_add_pd(a, _mm512_sqrt_pd(_mm512_add_pd(z, SET1(1.0))));
+  u = _mm512_mask_blend_pd(CMPD(a, SET1(0x1p30), _CMP_GE_OQ), u, _mm512_add_pd(a, a));
+  return _mm512_mask_blend_pd(CMPD(a, SET1(0x1p-5), _CMP_LT_OQ), ln_pd(u), s);
 }
 
-/* acosh: log(x + sqrt(x^2 - 1)), x^2 exact */
-V512 __m256 acosh_8(__m256 x) {
-  __mmask8 ok = CMPF(x, F8(1.0f), _CMP_GE_OQ) & CMPF(x, F8(INFINITY), _CMP_LT_OQ);
-  __m512d v = _mm512_mask_blend_pd(ok, SET1(1.0), _mm512_cvtps_pd(x));
-  __m512d w = _mm512_sqrt_pd(_mm512_fmsub_pd(v, v, SET1(1.0)));
-  __m256 r = _mm512_cvtpd_ps(ln_pd(_mm512_add_pd(v, w)));
-  r = _mm256_mask_blend_ps(CMPF(x, F8(INFINITY), _CMP_EQ_OQ), r, x);
-  r = _mm256_mask_blend_ps(CMPF(x, F8(1.0f), _CMP_LT_OQ), r, F8(NAN));
-  return KEEP_NAN(r, x);
+/* acosh: log(x + sqrt(x^2 - 1)) (x^2 exact; log 2x from 2^30 on); x < 1 (replaced) computed
+   as 1; e = sqrt(x^2 - 1) in float */
+V512 __m512d acosh_d(__m512d v) {
+  v = _mm512_mask_blend_pd(CMPD(v, SET1(1.0), _CMP_GE_OQ), SET1(1.0), v);
+  __m512d u = _mm512_add_pd(v, _mm512_sqrt_pd(_mm512_fmsub_pd(v, v, SET1(1.0))));
+  u = _mm512_mask_blend_pd(CMPD(v, SET1(0x1p30), _CMP_GE_OQ), u, _mm512_add_pd(v, v));
+  return ln_pd(u);
 }
 
-/* atanh |x|: its series below 2^-5, log((1 + |x|) / (1 - |x|)) / 2 above */
-V512 __m256 atanh_8(__m256 x) {
-  __m512d a = _mm512_abs_pd(_mm512_cvtps_pd(x));
+/* atanh |x|: its series below 2^-5, (log(1 + |x|) - log(1 - |x|)) / 2 above (both exact
+   arguments, the logs of opposite signs) */
+V512 __m512d atanh_d(__m512d v) {
+  __m512d a = _mm512_abs_pd(v);
   a = _mm512_mask_blend_pd(CMPD(a, SET1(1.0), _CMP_LT_OQ), SET1(0.5), a);
   __m512d z = _mm512_mul_pd(a, a);
   __m512d s = _mm512_fmadd_pd(SET1(1.0 / 11), z, SET1(1.0 / 9));
@@ -220,37 +195,138 @@ V512 __m256 atanh_8(__m256 x) {
   s = _mm512_fmadd_pd(_mm512_mul_pd(a, z), s, a);
   __m512d q = _mm512_div_pd(_mm512_add_pd(SET1(1.0), a), _mm512_sub_pd(SET1(1.0), a));
   __m512d l = _mm512_mul_pd(SET1(0.5), ln_pd(q));
-  l = _mm512_mask_blend_pd(CMPD(a, SET1(0x1p-5), _CMP_LT_OQ), l, s);
-  __m256 r = WITH_SIGN(_mm512_cvtpd_ps(l), x);
-  r = _mm256_mask_blend_ps(CMPF(x, F8(1.0f), _CMP_EQ_OQ), r, F8(INFINITY));
-  r = _mm256_mask_blend_ps(CMPF(x, F8(-1.0f), _CMP_EQ_OQ), r, F8(-INFINITY));
-  __m256 ax = _mm256_andnot_ps(F8(-0.0f), x);
-  r = _mm256_mask_blend_ps(CMPF(ax, F8(1.0f), _CMP_GT_OQ), r, F8(NAN));
-  return KEEP_NAN(r, x);
+  return _mm512_mask_blend_pd(CMPD(a, SET1(0x1p-5), _CMP_LT_OQ), l, s);
+}
+
+/* asin t for |t| <= 1/2: lt_vmath_funcs.c's asin_small */
+V512 __m512d asin_small_pd(__m512d t) {
+  __m512d z = _mm512_mul_pd(t, t);
+  __m512d p = _mm512_fmadd_pd(SET1(ASIN_C7), z, SET1(ASIN_C6));
+  p = _mm512_fmadd_pd(p, z, SET1(ASIN_C5));
+  p = _mm512_fmadd_pd(p, z, SET1(ASIN_C4));
+  p = _mm512_fmadd_pd(p, z, SET1(ASIN_C3));
+  p = _mm512_fmadd_pd(p, z, SET1(ASIN_C2));
+  p = _mm512_fmadd_pd(p, z, SET1(ASIN_C1));
+  p = _mm512_fmadd_pd(p, z, SET1(ASIN_C0));
+  return _mm512_fmadd_pd(_mm512_mul_pd(t, z), p, t);
+}
+
+/* acos: pi/2 - asin x for |x| <= 1/2; above, with w = sqrt((1 - |x|)/2), 2 asin w (x > 0) or
+   pi - 2 asin w (lt_vmath_funcs.c's) */
+V512 __m512d acos_d(__m512d v) {
+  __m512d a = _mm512_abs_pd(v);
+  __mmask8 big = CMPD(a, SET1(0.5), _CMP_GT_OQ);
+  __m512d w = _mm512_sqrt_pd(_mm512_fnmadd_pd(SET1(0.5), a, SET1(0.5)));
+  __m512d p = asin_small_pd(_mm512_mask_blend_pd(big, v, w));
+  __m512d p2 = _mm512_add_pd(p, p);
+  __m512d hi =
+      _mm512_mask_blend_pd(CMPD(v, SET1(0.0), _CMP_GT_OQ), _mm512_sub_pd(SET1(PI), p2), p2);
+  return _mm512_mask_blend_pd(big, _mm512_sub_pd(SET1(PIO2), p), hi);
+}
+
+/* atan |x| (lt_vmath_funcs.c's atan_pos): t = num / den in [-(sqrt2 - 1), sqrt2 - 1] plus 0,
+   pi/4 or pi/2 (atan(inf): t = -1/inf = -0) */
+V512 __m512d atan_d(__m512d v) {
+  __m512d a = _mm512_abs_pd(v);
+  __mmask8 mid = CMPD(a, SET1(TAN_PI_8), _CMP_GT_OQ), hi = CMPD(a, SET1(TAN_3PI_8), _CMP_GT_OQ);
+  __m512d num = _mm512_mask_blend_pd(mid, a, _mm512_sub_pd(a, SET1(1.0)));
+  num = _mm512_mask_blend_pd(hi, num, SET1(-1.0));
+  __m512d den = _mm512_mask_blend_pd(mid, SET1(1.0), _mm512_add_pd(a, SET1(1.0)));
+  den = _mm512_mask_blend_pd(hi, den, a);
+  __m512d c = _mm512_mask_blend_pd(mid, SET1(0.0), SET1(PIO4));
+  c = _mm512_mask_blend_pd(hi, c, SET1(PIO2));
+  __m512d t = _mm512_div_pd(num, den);
+  __m512d z = _mm512_mul_pd(t, t);
+  __m512d p = _mm512_fmadd_pd(SET1(ATAN_C6), z, SET1(ATAN_C5));
+  p = _mm512_fmadd_pd(p, z, SET1(ATAN_C4));
+  p = _mm512_fmadd_pd(p, z, SET1(ATAN_C3));
+  p = _mm512_fmadd_pd(p, z, SET1(ATAN_C2));
+  p = _mm512_fmadd_pd(p, z, SET1(ATAN_C1));
+  p = _mm512_fmadd_pd(p, z, SET1(ATAN_C0));
+  return _mm512_add_pd(c, _mm512_fmadd_pd(_mm512_mul_pd(t, z), p, t));
 }
 
 /* }====== */
 
-/* lt_vmath512_NAME: BODY over x[0..n), 8 at a time, the tail through masked loads and stores
-   (y may be x). */
-#define LT_V512_UN(NAME, BODY)                                                        \
-  LT_TARGET_AVX512 void lt_vmath512_##NAME(float *y, const float *x, int64_t n) {     \
-    int64_t i = 0;                                                                    \
-    for (; i + 8 <= n; i += 8) _mm256_storeu_ps(y + i, BODY(_mm256_loadu_ps(x + i))); \
-    if (i < n) {                                                                      \
-      __mmask8 m = (__mmask8)((1u << (n - i)) - 1);                                   \
-      _mm256_mask_storeu_ps(y + i, m, BODY(_mm256_maskz_loadu_ps(m, x + i)));         \
-    }                                                                                 \
-  }
+/* {====== the special values: r computed for 16 floats x, replaced where x asks ====== */
 
-LT_V512_UN(log2_f32, log2_8)
-LT_V512_UN(log10_f32, log10_8)
-LT_V512_UN(log1p_f32, log1p_8)
-LT_V512_UN(exp2_f32, exp2_8)
-LT_V512_UN(expm1_f32, expm1_8)
-LT_V512_UN(cosh_f32, cosh_8)
-LT_V512_UN(asinh_f32, asinh_8)
-LT_V512_UN(acosh_f32, acosh_8)
-LT_V512_UN(atanh_f32, atanh_8)
+/* vfixupimmps's table (a nibble per class of x: QNaN, SNaN, zero, +1, -inf, +inf, negative,
+   positive) of what replaces r: 0 r, 1 x itself, 3 NaN, 4 -inf, 5 +inf */
+#define FIXUP(r, x, table) _mm512_fixupimm_ps(r, x, _mm512_set1_epi32(table), 0)
+/* r (not negative) with x's sign */
+#define WITH_SIGN(r, x) _mm512_or_ps(r, _mm512_and_ps(x, F16(-0.0f)))
+
+/* NaN: x; 0: -inf; +inf: +inf; below 0: NaN */
+V512 __m512 fix_log(__m512 r, __m512 x) { return FIXUP(r, x, 0x03530411); }
+/* NaN: x */
+V512 __m512 fix_nan(__m512 r, __m512 x) { return FIXUP(r, x, 0x00000011); }
+/* NaN and zeros: x (expm1(-0) = -0) */
+V512 __m512 fix_expm1(__m512 r, __m512 x) { return FIXUP(r, x, 0x00000111); }
+/* NaN: x; -1: -inf; below: NaN; +inf: +inf */
+V512 __m512 fix_log1p(__m512 r, __m512 x) {
+  r = _mm512_mask_blend_ps(CMPF(x, F16(-1.0f), _CMP_EQ_OQ), r, F16(-INFINITY));
+  r = _mm512_mask_blend_ps(CMPF(x, F16(-1.0f), _CMP_LT_OQ), r, F16(NAN));
+  return FIXUP(r, x, 0x00500011);
+}
+/* x's sign; NaN and the infinities: x */
+V512 __m512 fix_asinh(__m512 r, __m512 x) { return FIXUP(WITH_SIGN(r, x), x, 0x00110011); }
+/* NaN: x; below 1: NaN; +inf: +inf */
+V512 __m512 fix_acosh(__m512 r, __m512 x) {
+  r = _mm512_mask_blend_ps(CMPF(x, F16(1.0f), _CMP_LT_OQ), r, F16(NAN));
+  return FIXUP(r, x, 0x00500011);
+}
+/* x's sign; NaN: x */
+V512 __m512 fix_atan(__m512 r, __m512 x) { return fix_nan(WITH_SIGN(r, x), x); }
+/* beyond +-1: NaN; NaN: x */
+V512 __m512 fix_acos(__m512 r, __m512 x) {
+  r = _mm512_mask_blend_ps(CMPF(_mm512_abs_ps(x), F16(1.0f), _CMP_GT_OQ), r, F16(NAN));
+  return fix_nan(r, x);
+}
+/* x's sign; +-1: +-inf; beyond: NaN; NaN: x */
+V512 __m512 fix_atanh(__m512 r, __m512 x) {
+  r = WITH_SIGN(r, x);
+  __m512 ax = _mm512_abs_ps(x);
+  r = _mm512_mask_blend_ps(CMPF(ax, F16(1.0f), _CMP_EQ_OQ), r, WITH_SIGN(F16(INFINITY), x));
+  r = _mm512_mask_blend_ps(CMPF(ax, F16(1.0f), _CMP_GT_OQ), r, F16(NAN));
+  return fix_nan(r, x);
+}
+
+/* }====== */
+
+/* BODY of 16 floats: widened in two halves, rounded back, FIX applied */
+#define LO8(f) _mm512_cvtps_pd(_mm512_castps512_ps256(f))
+#define HI8(f) _mm512_cvtps_pd(_mm512_extractf32x8_ps(f, 1))
+#define JOIN16(lo, hi) \
+  _mm512_insertf32x8(_mm512_castps256_ps512(_mm512_cvtpd_ps(lo)), _mm512_cvtpd_ps(hi), 1)
+#define LT_V512_16(BODY, FIX, xf) FIX(JOIN16(BODY(LO8(xf)), BODY(HI8(xf))), xf)
+
+/* lt_vmath512_NAME: BODY and FIX over x[0..n), 16 at a time, the tail through masked loads and
+   stores (y may be x). */
+#define LT_V512_LOOP(NAME, ONE16)                                                 \
+  LT_TARGET_AVX512 void lt_vmath512_##NAME(float *y, const float *x, int64_t n) { \
+    int64_t i = 0;                                                                \
+    for (; i + 16 <= n; i += 16) {                                                \
+      __m512 xf = _mm512_loadu_ps(x + i);                                         \
+      _mm512_storeu_ps(y + i, ONE16);                                             \
+    }                                                                             \
+    if (i < n) {                                                                  \
+      __mmask16 m = (__mmask16)((1u << (n - i)) - 1);                             \
+      __m512 xf = _mm512_maskz_loadu_ps(m, x + i);                                \
+      _mm512_mask_storeu_ps(y + i, m, ONE16);                                     \
+    }                                                                             \
+  }
+#define LT_V512_UN(NAME, BODY, FIX) LT_V512_LOOP(NAME, LT_V512_16(BODY, FIX, xf))
+
+LT_V512_UN(log2_f32, log2_d, fix_log)
+LT_V512_UN(log10_f32, log10_d, fix_log)
+LT_V512_UN(log1p_f32, log1p_d, fix_log1p)
+LT_V512_UN(exp2_f32, exp2_d, fix_nan)
+LT_V512_UN(expm1_f32, expm1_d, fix_expm1)
+LT_V512_UN(cosh_f32, cosh_d, fix_nan)
+LT_V512_UN(asinh_f32, asinh_d, fix_asinh)
+LT_V512_UN(acosh_f32, acosh_d, fix_acosh)
+LT_V512_UN(atanh_f32, atanh_d, fix_atanh)
+LT_V512_UN(acos_f32, acos_d, fix_acos)
+LT_V512_UN(atan_f32, atan_d, fix_atan)
 
 #endif
