@@ -3,7 +3,10 @@
  * log1p, erf, erfc, gelu, exp2, log2, log10, sinh, cosh, asinh, acosh, atanh, asin, acos, atan,
  * atan2, hypot, fmod) and remainder for lt_math.c; see lt_vmath.h. Built as lt_vmath.c's
  * functions are (the same compiler flags and vector paths, the reductions of lt_vmath_impl.h; its
- * header says how they are exact) and measured the same way, by spec/c/test_vmath.c.
+ * header says how they are exact) and measured the same way, by spec/c/test_vmath.c. On the
+ * AVX-512 path, log2, log10, log1p, exp2, expm1, cosh, asinh, acosh, atanh, acos and atan run
+ * lt_vmath_funcs512.c's kernels instead (LT_VMATH_UN512): the same formulas on table-driven
+ * reductions, with intrinsics; the bodies here are their plain and AVX2 paths.
  *
  * The functions of lt_funcs.c work the same way: sigmoid 1 / (1 + exp(-x)) and silu x / (1 +
  * exp(-x)) from reduce_exp; expm1 as tanh's; log1p as log of 1 + x, which is exact in double
