@@ -158,23 +158,29 @@ V512 __m512d cosh_d(__m512d v) {
   return _mm512_fmadd_pd(SET1(0.5), e, _mm512_div_pd(SET1(0.5), e));
 }
 
-/* asinh |x|: its series below 2^-5, log(|x| + sqrt(x^2 + 1)) above (log 2|x| from 2^30 on,
-   where the difference is below 2^-60); e = sqrt(x^2 + 1) in float */
-V512 __m512d asinh_d(__m512d v) {
-  __m512d a = _mm512_abs_pd(v);
-  a = _mm512_mask_blend_pd(CMPD(a, SET1(0x1.fffffep127), _CMP_LE_OQ), SET1(1.0), a);
+/* asinh a and atanh a for a < 2^-5: their odd series to a^9 and a^11 (lt_vmath_funcs.c's) */
+V512 __m512d asinh_series(__m512d a) {
   __m512d z = _mm512_mul_pd(a, a);
   __m512d s = _mm512_fmadd_pd(SET1(105.0 / 3456), z, SET1(-15.0 / 336));
   s = _mm512_fmadd_pd(s, z, SET1(3.0 / 40));
   s = _mm512_fmadd_pd(s, z, SET1(-1.0 / 6));
-  s = _mm512_fmadd_pd(_mm512_mul_pd(a, z), s, a);
-  __m512d u = _mm512_add_pd(a, _mm512_sqrt_pd(_mm512_add_pd(z, SET1(1.0))));
+  return _mm512_fmadd_pd(_mm512_mul_pd(a, z), s, a);
+}
+/* asinh |x|: log(|x| + sqrt(x^2 + 1)) (log 2|x| from 2^30 on, where the difference is below
+   2^-60), the series below 2^-5 (computed only where 8 arguments hold one) */
+V512 __m512d asinh_d(__m512d v) {
+  __m512d a = _mm512_abs_pd(v);
+  a = _mm512_mask_blend_pd(CMPD(a, SET1(0x1.fffffep127), _CMP_LE_OQ), SET1(1.0), a);
+  __m512d u = _mm512_add_pd(a, _mm512_sqrt_pd(_mm512_fmadd_pd(a, a, SET1(1.0))));
   u = _mm512_mask_blend_pd(CMPD(a, SET1(0x1p30), _CMP_GE_OQ), u, _mm512_add_pd(a, a));
-  return _mm512_mask_blend_pd(CMPD(a, SET1(0x1p-5), _CMP_LT_OQ), ln_pd(u), s);
+  __m512d l = ln_pd(u);
+  __mmask8 small = CMPD(a, SET1(0x1p-5), _CMP_LT_OQ);
+  if (small) l = _mm512_mask_blend_pd(small, l, asinh_series(a));
+  return l;
 }
 
 /* acosh: log(x + sqrt(x^2 - 1)) (x^2 exact; log 2x from 2^30 on); x < 1 (replaced) computed
-   as 1; e = sqrt(x^2 - 1) in float */
+   as 1 */
 V512 __m512d acosh_d(__m512d v) {
   v = _mm512_mask_blend_pd(CMPD(v, SET1(1.0), _CMP_GE_OQ), SET1(1.0), v);
   __m512d u = _mm512_add_pd(v, _mm512_sqrt_pd(_mm512_fmsub_pd(v, v, SET1(1.0))));
@@ -182,20 +188,23 @@ V512 __m512d acosh_d(__m512d v) {
   return ln_pd(u);
 }
 
-/* atanh |x|: its series below 2^-5, (log(1 + |x|) - log(1 - |x|)) / 2 above (both exact
-   arguments, the logs of opposite signs) */
-V512 __m512d atanh_d(__m512d v) {
-  __m512d a = _mm512_abs_pd(v);
-  a = _mm512_mask_blend_pd(CMPD(a, SET1(1.0), _CMP_LT_OQ), SET1(0.5), a);
+V512 __m512d atanh_series(__m512d a) {
   __m512d z = _mm512_mul_pd(a, a);
   __m512d s = _mm512_fmadd_pd(SET1(1.0 / 11), z, SET1(1.0 / 9));
   s = _mm512_fmadd_pd(s, z, SET1(1.0 / 7));
   s = _mm512_fmadd_pd(s, z, SET1(1.0 / 5));
   s = _mm512_fmadd_pd(s, z, SET1(1.0 / 3));
-  s = _mm512_fmadd_pd(_mm512_mul_pd(a, z), s, a);
+  return _mm512_fmadd_pd(_mm512_mul_pd(a, z), s, a);
+}
+/* atanh |x|: log((1 + |x|) / (1 - |x|)) / 2, the series below 2^-5 (as asinh's) */
+V512 __m512d atanh_d(__m512d v) {
+  __m512d a = _mm512_abs_pd(v);
+  a = _mm512_mask_blend_pd(CMPD(a, SET1(1.0), _CMP_LT_OQ), SET1(0.5), a);
   __m512d q = _mm512_div_pd(_mm512_add_pd(SET1(1.0), a), _mm512_sub_pd(SET1(1.0), a));
   __m512d l = _mm512_mul_pd(SET1(0.5), ln_pd(q));
-  return _mm512_mask_blend_pd(CMPD(a, SET1(0x1p-5), _CMP_LT_OQ), l, s);
+  __mmask8 small = CMPD(a, SET1(0x1p-5), _CMP_LT_OQ);
+  if (small) l = _mm512_mask_blend_pd(small, l, atanh_series(a));
+  return l;
 }
 
 /* asin t for |t| <= 1/2: lt_vmath_funcs.c's asin_small */
