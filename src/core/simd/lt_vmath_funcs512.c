@@ -19,7 +19,7 @@
  * polynomials shared through lt_vmath_impl.h); the special values are put back per 16 floats by
  * vfixupimmps (from x's class) and a few blends. The result is rounded once to float, within 1
  * ulp as there: spec/c/test_vmath.c's default run takes this path on a processor with AVX-512 and
- * measures (every 97th bit pattern) 0.5000 ulp for each but asinh (0.5001).
+ * measures (every 97th bit pattern) 0.5000 ulp for each but expm1 (0.5001).
  *
  * Measured against lt_vmath_funcs.c's AVX-512 clones (one thread, 65536 floats in cache, best of
  * 30, on a loaded Zen 5), time per element before / after: log2 and log10 2.1x, expm1 1.5x,
