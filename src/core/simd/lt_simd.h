@@ -12,8 +12,8 @@
  * vector paths exist where GCC or clang build for x86-64 outside Windows (whose ABI does not
  * align the stack for AVX spills); elsewhere only NAME_c is defined and picked.
  *
- * Calls lt_cpu.c. Used by lt_vmath.c, lt_vmath_funcs.c, lt_funcs.c, lt_math.c, lt_reduce.c and
- * lt_random.c.
+ * Calls lt_cpu.c. Used by lt_vmath.c, lt_vmath_funcs.c, lt_vmath_funcs512.c (LT_TARGET_AVX512
+ * alone), lt_funcs.c, lt_math.c, lt_reduce.c and lt_random.c.
  */
 #ifndef LT_SIMD_H
 #define LT_SIMD_H

@@ -3,7 +3,10 @@
  * log1p, erf, erfc, gelu, exp2, log2, log10, sinh, cosh, asinh, acosh, atanh, asin, acos, atan,
  * atan2, hypot, fmod) and remainder for lt_math.c; see lt_vmath.h. Built as lt_vmath.c's
  * functions are (the same compiler flags and vector paths, the reductions of lt_vmath_impl.h; its
- * header says how they are exact) and measured the same way, by spec/c/test_vmath.c.
+ * header says how they are exact) and measured the same way, by spec/c/test_vmath.c. On the
+ * AVX-512 path, log2, log10, log1p, exp2, expm1, cosh, asinh, acosh, atanh, acos and atan run
+ * lt_vmath_funcs512.c's kernels instead (LT_VMATH_UN512): the same formulas on table-driven
+ * reductions, with intrinsics; the bodies here are their plain and AVX2 paths.
  *
  * The functions of lt_funcs.c work the same way: sigmoid 1 / (1 + exp(-x)) and silu x / (1 +
  * exp(-x)) from reduce_exp; expm1 as tanh's; log1p as log of 1 + x, which is exact in double
@@ -186,11 +189,6 @@ static LT_VINLINE void gelu_f32_b(float *y, const float *x, int64_t n) {
 
 #define LOG10E 0x1.bcb7b1526e50ep-2
 #define LOG10_2 0x1.34413509f79ffp-2
-#define PIO2 0x1.921fb54442d18p0
-#define PIO4 0x1.921fb54442d18p-1
-#define PI 0x1.921fb54442d18p1
-#define TAN_PI_8 0x1.a827999fcef32p-2 /* sqrt2 - 1 */
-#define TAN_3PI_8 0x1.3504f333f9de6p1 /* sqrt2 + 1 */
 #define FLT_ROUNDS_INF 0x1.ffffffp127 /* FLT_MAX + half an ulp: from here on a float is inf */
 
 static LT_VINLINE void exp2_f32_b(float *y, const float *x, int64_t n) {
@@ -310,15 +308,12 @@ static LT_VINLINE void atanh_f32_b(float *y, const float *x, int64_t n) {
    nodes of [0, 1/4] for relative error (largest 1.0e-12 on 2001 points, against mpmath). */
 static inline double asin_small(double t) {
   double z = t * t;
-  return t +
-         t * z *
-             (0x1.55555548111c4p-3 +
-              z * (0x1.3333404b29a42p-4 +
-                   z * (0x1.6db270103fb2cp-5 +
-                        z * (0x1.f27eeec833d2ep-6 +
-                             z * (0x1.665ccf545a680p-6 +
-                                  z * (0x1.51b1a8dac8d62p-6 +
-                                       z * (0x1.0f4c9162a526fp-9 + z * 0x1.0cd7509594d19p-5)))))));
+  return t + t * z *
+                 (ASIN_C0 +
+                  z * (ASIN_C1 +
+                       z * (ASIN_C2 +
+                            z * (ASIN_C3 +
+                                 z * (ASIN_C4 + z * (ASIN_C5 + z * (ASIN_C6 + z * ASIN_C7)))))));
 }
 
 /* asin (is_acos 0) or acos of x[0..n): |x| <= 1/2 by asin_small; above, with w = sqrt((1 -
@@ -363,13 +358,11 @@ static inline double atan_pos(double a) {
   double c = hi ? PIO2 : mid ? PIO4 : 0.0;
   double t = num / den, z = t * t;
   return c +
-         (t + t * z *
-                  (-0x1.5555554e7b9b9p-2 +
-                   z * (0x1.999991adff0d1p-3 +
-                        z * (-0x1.2490b85384ff4p-3 +
-                             z * (0x1.c6d08a7c4c240p-4 +
-                                  z * (-0x1.70770aaced431p-4 +
-                                       z * (0x1.1e2b3ea839f60p-4 + z * -0x1.360b3978e95bbp-5)))))));
+         (t +
+          t * z *
+              (ATAN_C0 +
+               z * (ATAN_C1 +
+                    z * (ATAN_C2 + z * (ATAN_C3 + z * (ATAN_C4 + z * (ATAN_C5 + z * ATAN_C6)))))));
 }
 
 static LT_VINLINE void atan_f32_b(float *y, const float *x, int64_t n) {
@@ -475,22 +468,22 @@ static LT_VINLINE void remainder_f32_b(float *y, const float *a, const float *b,
    use picking one per call. */
 LT_VMATH_UN(sigmoid_f32, float)
 LT_VMATH_UN(silu_f32, float)
-LT_VMATH_UN(expm1_f32, float)
-LT_VMATH_UN(log1p_f32, float)
+LT_VMATH_UN512(expm1_f32)
+LT_VMATH_UN512(log1p_f32)
 LT_VMATH_UN(erf_f32, float)
 LT_VMATH_UN(erfc_f32, float)
 LT_VMATH_UN(gelu_f32, float)
-LT_VMATH_UN(exp2_f32, float)
-LT_VMATH_UN(log2_f32, float)
-LT_VMATH_UN(log10_f32, float)
+LT_VMATH_UN512(exp2_f32)
+LT_VMATH_UN512(log2_f32)
+LT_VMATH_UN512(log10_f32)
 LT_VMATH_UN(sinh_f32, float)
-LT_VMATH_UN(cosh_f32, float)
-LT_VMATH_UN(acosh_f32, float)
-LT_VMATH_UN(asinh_f32, float)
-LT_VMATH_UN(atanh_f32, float)
+LT_VMATH_UN512(cosh_f32)
+LT_VMATH_UN512(acosh_f32)
+LT_VMATH_UN512(asinh_f32)
+LT_VMATH_UN512(atanh_f32)
 LT_VMATH_UN(asin_f32, float)
-LT_VMATH_UN(acos_f32, float)
-LT_VMATH_UN(atan_f32, float)
+LT_VMATH_UN512(acos_f32)
+LT_VMATH_UN512(atan_f32)
 LT_VMATH_BIN(atan2_f32)
 LT_VMATH_BIN(hypot_f32)
 LT_VMATH_BIN(fmod_f32)

@@ -3,8 +3,8 @@
  * compilation (LT_VMATH_UN and LT_VMATH_BIN over lt_simd.h), the vectorization attributes, the
  * constants, a double's bits, exp's reduction (reduce_exp, expm1 to r^9) and log's (log_split,
  * the atanh series to s^11), and the bodies of float32 log, sin and cos; lt_vmath.c's header says
- * how they are built and how exact they are. Static inline, private to those three files
- * (included by them alone).
+ * how they are built and how exact they are; LT_VMATH_UN512 and the AVX-512 kernels of
+ * lt_vmath_funcs512.c. Static inline, private to those four files (included by them alone).
  */
 #ifndef LT_VMATH_IMPL_H
 #define LT_VMATH_IMPL_H
@@ -34,6 +34,35 @@
     LT_SIMD_PICK(NAME)(y, a, b, n);                                                          \
   }
 
+/* The functions whose AVX-512 path is written with intrinsics (lt_vmath_funcs512.c): their C
+   body compiled for the plain and AVX2 paths only, lt_vmath512_NAME taking the AVX-512 one. */
+#if LT_SIMD_X86
+#define LT_VMATH_UN512(NAME)                                                       \
+  static void NAME##_c(float *y, const float *x, int64_t n) { NAME##_b(y, x, n); } \
+  LT_TARGET_AVX2 static void NAME##_avx2(float *y, const float *x, int64_t n) {    \
+    NAME##_b(y, x, n);                                                             \
+  }                                                                                \
+  void lt_vmath_##NAME(float *y, const float *x, int64_t n) {                      \
+    int l_ = lt_cpu_level();                                                       \
+    (l_ >= LT_CPU_AVX512 ? lt_vmath512_##NAME                                      \
+     : l_ >= LT_CPU_AVX2 ? NAME##_avx2                                             \
+                         : NAME##_c)(y, x, n);                                     \
+  }
+void lt_vmath512_log2_f32(float *y, const float *x, int64_t n);
+void lt_vmath512_log10_f32(float *y, const float *x, int64_t n);
+void lt_vmath512_log1p_f32(float *y, const float *x, int64_t n);
+void lt_vmath512_exp2_f32(float *y, const float *x, int64_t n);
+void lt_vmath512_expm1_f32(float *y, const float *x, int64_t n);
+void lt_vmath512_cosh_f32(float *y, const float *x, int64_t n);
+void lt_vmath512_asinh_f32(float *y, const float *x, int64_t n);
+void lt_vmath512_acosh_f32(float *y, const float *x, int64_t n);
+void lt_vmath512_atanh_f32(float *y, const float *x, int64_t n);
+void lt_vmath512_acos_f32(float *y, const float *x, int64_t n);
+void lt_vmath512_atan_f32(float *y, const float *x, int64_t n);
+#else
+#define LT_VMATH_UN512(NAME) LT_VMATH_UN(NAME, float)
+#endif
+
 #define SHIFT                                                                         \
   0x1.8p52 /* x + SHIFT - SHIFT rounds x to an integer whose bits lie in the low word \
             */
@@ -44,6 +73,30 @@
 #define PIO2_1 0x1.921fb544p0 /* pi/2 = PIO2_1 + PIO2_2 + PIO2_3 */
 #define PIO2_2 0x1.0b4611a6p-34
 #define PIO2_3 0x1.3198a2e037073p-69
+
+#define PIO2 0x1.921fb54442d18p0
+#define PIO4 0x1.921fb54442d18p-1
+#define PI 0x1.921fb54442d18p1
+#define TAN_PI_8 0x1.a827999fcef32p-2 /* sqrt2 - 1 */
+#define TAN_3PI_8 0x1.3504f333f9de6p1 /* sqrt2 + 1 */
+/* asin t = t + t^3 (ASIN_C0 + ASIN_C1 t^2 + ... + ASIN_C7 t^14) for |t| <= 1/2, and atan t =
+   t + t^3 (ATAN_C0 + ... + ATAN_C6 t^12) for |t| <= sqrt2 - 1 (lt_vmath_funcs.c says how they
+   were fitted) */
+#define ASIN_C0 0x1.55555548111c4p-3
+#define ASIN_C1 0x1.3333404b29a42p-4
+#define ASIN_C2 0x1.6db270103fb2cp-5
+#define ASIN_C3 0x1.f27eeec833d2ep-6
+#define ASIN_C4 0x1.665ccf545a680p-6
+#define ASIN_C5 0x1.51b1a8dac8d62p-6
+#define ASIN_C6 0x1.0f4c9162a526fp-9
+#define ASIN_C7 0x1.0cd7509594d19p-5
+#define ATAN_C0 -0x1.5555554e7b9b9p-2
+#define ATAN_C1 0x1.999991adff0d1p-3
+#define ATAN_C2 -0x1.2490b85384ff4p-3
+#define ATAN_C3 0x1.c6d08a7c4c240p-4
+#define ATAN_C4 -0x1.70770aaced431p-4
+#define ATAN_C5 0x1.1e2b3ea839f60p-4
+#define ATAN_C6 -0x1.360b3978e95bbp-5
 
 static inline uint64_t bits_of(double d) {
   uint64_t u;
