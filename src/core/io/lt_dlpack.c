@@ -190,30 +190,6 @@ typedef struct {
   int64_t lo, hi;
 } extent;
 
-/* a % e and a / e for an element size or alignment e >= 1: the usual ones are powers of two
-   that the switch turns into masks and shifts, where a division by a variable would take tens of
-   cycles (four of them on every import). */
-static uint64_t mod_size(uint64_t a, uint64_t e) {
-  switch (e) {
-    case 1: return 0;
-    case 2: return a % 2;
-    case 4: return a % 4;
-    case 8: return a % 8;
-    case 16: return a % 16;
-    default: return a % e;
-  }
-}
-static uint64_t div_size(uint64_t a, uint64_t e) {
-  switch (e) {
-    case 1: return a;
-    case 2: return a / 2;
-    case 4: return a / 4;
-    case 8: return a / 8;
-    case 16: return a / 16;
-    default: return a / e;
-  }
-}
-
 /* The element count of a shape whose sizes are all positive, into *numel, when it fits: the
    usual import's shape, checked without a call. 0 for anything else (lt_shape_numel says why). */
 static int positive_numel(int ndim, const int64_t *shape, int64_t *numel) {
@@ -246,7 +222,7 @@ static int validate(const DLTensor *dl, uint64_t flags, int64_t *numel, lt_dtype
   uint64_t bits = (uint64_t)dl->dtype.bits * dl->dtype.lanes;
   int packed = bits < 8 && !(flags & DLPACK_FLAG_BITMASK_IS_SUBBYTE_TYPE_PADDED);
   uint64_t esize = packed ? 1 : (bits + 7) / 8;
-  if (mod_size(dl->byte_offset, esize) != 0 || (packed && dl->byte_offset != 0) ||
+  if (dl->byte_offset % esize != 0 || (packed && dl->byte_offset != 0) ||
       dl->byte_offset > (uint64_t)INT64_MAX / 2)
     return lt_fail(err, LT_EARG,
                    "DLPack tensor byte_offset %llu is not a multiple of the element size (%d)",
@@ -256,7 +232,7 @@ static int validate(const DLTensor *dl, uint64_t flags, int64_t *numel, lt_dtype
   *dtp = dt;
   ext->lo = ext->hi = 0;
   if (*numel > 0 && dt != LT_OPAQUE &&
-      mod_size((uintptr_t)dl->data + dl->byte_offset, lt_dtypes[dt].align) != 0)
+      ((uintptr_t)dl->data + dl->byte_offset) % lt_dtypes[dt].align != 0)
     return lt_fail(err, LT_EARG,
                    "DLPack tensor data is not aligned for %s (address %% %d != 0); copy it to "
                    "an aligned buffer first",
@@ -308,9 +284,8 @@ static int import_own(DLManagedTensorVersioned *m, const extent *ext, lt_dtype d
     return lt_fail(err, LT_EARG, "DLPack tensor has %d dims where it was exported with %d",
                    (int)dl->ndim, b->ndim);
   }
-  if (ext->hi > 0 &&
-      (first - (uintptr_t)-ext->lo < (uintptr_t)b->lo ||
-       first + (uintptr_t)ext->hi > (uintptr_t)b->hi || mod_size(first - block, esize))) {
+  if (ext->hi > 0 && (first - (uintptr_t)-ext->lo < (uintptr_t)b->lo ||
+                      first + (uintptr_t)ext->hi > (uintptr_t)b->hi || (first - block) % esize)) {
     delete_versioned(m);
     return lt_fail(err, LT_ERANGE,
                    "DLPack tensor elements lie outside the memory it was exported "
@@ -336,7 +311,7 @@ static int import_own(DLManagedTensorVersioned *m, const extent *ext, lt_dtype d
   t->packed = (size_t)dl->dtype.bits * dl->dtype.lanes < 8 &&
               !(m->flags & DLPACK_FLAG_BITMASK_IS_SUBBYTE_TYPE_PADDED);
   /* the first element lies in the block (checked above) */
-  t->offset = ext->hi > 0 ? (int64_t)div_size(first - block, (uint64_t)esize) : 0;
+  t->offset = ext->hi > 0 ? (int64_t)(first - block) / esize : 0;
   t->readonly = m->flags & DLPACK_FLAG_BITMASK_READ_ONLY ? LT_RO_DLPACK : LT_WRITABLE;
   t->shape = b->dims;
   t->strides = b->dims + n;
@@ -388,7 +363,7 @@ int lt_dlpack_import(void *managed, int versioned, lt_tensor **out, lt_error *er
   t->dl_dtype = dl->dtype;
   t->dtype = dt;
   t->packed = bits < 8 && !(flags & DLPACK_FLAG_BITMASK_IS_SUBBYTE_TYPE_PADDED);
-  t->offset = dl->data ? (int64_t)div_size(dl->byte_offset, lt_esize(t)) : 0;
+  t->offset = dl->data ? (int64_t)(dl->byte_offset / lt_esize(t)) : 0;
   t->readonly = flags & DLPACK_FLAG_BITMASK_READ_ONLY ? LT_RO_DLPACK : LT_WRITABLE;
   if (dl->ndim > 0) {
     memcpy(t->shape, dl->shape, (size_t)dl->ndim * sizeof(int64_t));
