@@ -101,8 +101,8 @@ static void **new_capsule(lua_State *L, int versioned, int sidx, ltl_state *st) 
 /* Which capsule metatable the value at idx has: 0..3 as capsule_names, or -1. st: the
    bookkeeping (NULL: looked up). */
 static int capsule_kind(lua_State *L, int idx, const ltl_state *st) {
-  /* a light userdata's raw length is 0: only a full userdata of one pointer passes */
-  if (!lua_touserdata(L, idx) || lua_rawlen(L, idx) != sizeof(void *) || !lua_getmetatable(L, idx))
+  if (lua_type(L, idx) != LUA_TUSERDATA || lua_rawlen(L, idx) != sizeof(void *) ||
+      !lua_getmetatable(L, idx))
     return -1;
   const void *mt = lua_topointer(L, -1);
   lua_pop(L, 1);
