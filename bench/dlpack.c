@@ -9,6 +9,10 @@
  *   ours   the first form with the collector left alone (see below)
  *   ours   lt.from_dlpack(t)                        an ltensor tensor, no capsule: a new tensor
  *                                                   userdata sharing t's memory
+ *   ours   t:__dlpack(opts) alone                   the export half, opts built once: the capsule
+ *                                                   is dropped unconsumed, so its __gc runs the
+ *                                                   deleter (a consumed one's does nothing): an
+ *                                                   upper bound on the export's share
  *   table  {max_version = {1, 3}} alone             what the script's options cost
  *   floor  a C function that makes two minimal userdata with a C __gc (a capsule's, handed a
  *          malloc'd block, and a tensor's size, which takes the block over and frees it when
@@ -145,6 +149,14 @@ static const char lua_chunk[] =
     "  end\n"
     "  return u\n"
     "end\n"
+    "function B.export(t, n)\n"
+    "  local u\n"
+    "  for _ = 1, n // STEP do\n"
+    "    for _ = 1, STEP do u = t:__dlpack(OPTS) end\n"
+    "    collectgarbage('step', 0)\n"
+    "  end\n"
+    "  return u\n"
+    "end\n"
     "function B.table(t, n)\n"
     "  local u\n"
     "  for _ = 1, n // STEP do\n"
@@ -170,6 +182,7 @@ static const char lua_chunk[] =
     "-- the table and the floor loops: their last value\n"
     "function B.check_table(t, u) return u.max_version[2] == 3 end\n"
     "function B.check_floor(t, u) return type(u) == 'userdata' end\n"
+    "function B.check_capsule(t, u) return tostring(u):find('dltensor_versioned', 1, true) end\n"
     "-- u is the last import of t: the same memory, seen both ways\n"
     "function B.check(t, u, k)\n"
     "  assert(lt.is_tensor(u), 'not a tensor')\n"
@@ -286,7 +299,7 @@ static double py_case(const char *array, long n, int k) {
 
 /* {====== the cases ====== */
 
-enum { OURS, OURS_PERCALL, OURS_GC_ALONE, ALIAS, TABLE, FLOOR, NUMPY, NROWS };
+enum { OURS, OURS_PERCALL, OURS_GC_ALONE, ALIAS, EXPORT, TABLE, FLOOR, NUMPY, NROWS };
 
 typedef struct {
   const char *label;
@@ -302,6 +315,7 @@ static row rows[NROWS] = {
     {"ours   from_dlpack(t:__dlpack{max_version=...})", "percall", "check", {0}, {0}, {0}},
     {"ours   opts once, GC left alone (no step)", "gc_alone", "check", {0}, {0}, {0}},
     {"ours   lt.from_dlpack(t), no capsule", "alias", "check", {0}, {0}, {0}},
+    {"ours   t:__dlpack(opts) alone (export half)", "export", "check_capsule", {0}, {0}, {0}},
     {"table  {max_version = {1, 3}} alone", "table", "check_table", {0}, {0}, {0}},
     {"floor  two userdata with __gc + one malloc", "floor", "check_floor", {0}, {0}, {0}},
     {"NumPy  np.from_dlpack(a)", NULL, NULL, {0}, {0}, {0}},

@@ -14,7 +14,10 @@
  * anything from piling up between batches. A "floor" row times the least a pushed Lua object
  * with a finalizer costs (a userdata with a C __gc, created and dropped); "floor+malloc" adds
  * what an exchange cannot avoid either, one malloc'd block (the managed tensor) that the
- * userdata's __gc frees.
+ * userdata's __gc frees. Two more rows break an exchange's import down into the steps it cannot
+ * avoid: "floor+m+pcall" makes the floor+malloc object inside a lua_pcall (the import must not
+ * raise into its C caller, and the userdata's allocation can), "registry get" is one lookup of a
+ * light-userdata key in the registry (how a C function without upvalues finds per-state data).
  *
  * Goal: an exchange (C export+import, call) at most 1.5x the floor (call) of the same run, for
  * both sizes, printed as a PASS/MISS line that also gives the absolute ns and the GC-incl.
@@ -55,9 +58,20 @@ static void die(lua_State *L, const char *what) {
 
 /* {====== the timed loops ====== */
 
-enum { C_EXCHANGE, C_DLTENSOR, LUA_ROUND_TRIP, FLOOR, FLOOR_MALLOC, NCASES };
-static const char *const case_names[] = {"C export+import", "C dltensor", "Lua round trip", "floor",
-                                         "floor+malloc"};
+enum { C_EXCHANGE, C_DLTENSOR, LUA_ROUND_TRIP, FLOOR, FLOOR_MALLOC, FLOOR_PCALL, REGISTRY, NCASES };
+static const char *const case_names[] = {"C export+import", "C dltensor",   "Lua round trip",
+                                         "floor",           "floor+malloc", "floor+m+pcall",
+                                         "registry get"};
+static const char registry_key = 0; /* what "registry get" looks up */
+
+/* The floor+malloc object, pushed: the body of "floor+m+pcall". */
+static int push_floor_malloc(lua_State *L) {
+  void **p = lua_newuserdatauv(L, 16, 0);
+  *p = NULL;
+  luaL_setmetatable(L, FLOOR_MT);
+  if (!(*p = malloc(192))) return luaL_error(L, "not enough memory");
+  return 1;
+}
 
 /* n exchanges of the tensor at idx (the Lua loop is the function at fn). */
 static void run_case(lua_State *L, int which, int fn, int idx, long n) {
@@ -94,7 +108,7 @@ static void run_case(lua_State *L, int which, int fn, int idx, long n) {
         lua_pop(L, 1);
       }
       break;
-    default: /* the same, holding a malloc'd block its __gc frees */
+    case FLOOR_MALLOC: /* the same, holding a malloc'd block its __gc frees */
       for (long i = 0; i < n; i++) {
         void **p = lua_newuserdatauv(L, 16, 0);
         *p = NULL;
@@ -103,6 +117,22 @@ static void run_case(lua_State *L, int which, int fn, int idx, long n) {
         lua_pop(L, 1);
       }
       break;
+    case FLOOR_PCALL: /* the same, made under lua_pcall as a protected push is */
+      for (long i = 0; i < n; i++) {
+        lua_pushcfunction(L, push_floor_malloc);
+        if (lua_pcall(L, 0, 1, 0) != LUA_OK) die(L, "floor+m+pcall");
+        lua_pop(L, 1);
+      }
+      break;
+    default: { /* one registry lookup under a light-userdata key */
+      uintptr_t acc = 0;
+      for (long i = 0; i < n; i++) {
+        acc += (uintptr_t)lua_rawgetp(L, LUA_REGISTRYINDEX, &registry_key);
+        lua_pop(L, 1);
+      }
+      sink = acc;
+      break;
+    }
   }
 }
 
@@ -176,6 +206,8 @@ int main(void) {
   lua_pushcfunction(L, floor_gc);
   lua_setfield(L, -2, "__gc");
   lua_pop(L, 1);
+  lua_pushboolean(L, 1); /* the value "registry get" finds */
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &registry_key);
 
   /* the table, as a consumer finds it: through a tensor's metatable */
   if (luaL_dostring(L, "return require('ltensor').zeros(1)")) die(L, "require ltensor");
@@ -188,7 +220,7 @@ int main(void) {
   int fn = lua_gettop(L);
 
   /* exchanges per batch (the dltensor view allocates nothing: longer batches), batches */
-  const long b[NCASES] = {2000, 20000, 2000, 2000, 2000};
+  const long b[NCASES] = {2000, 20000, 2000, 2000, 2000, 2000, 20000};
   const int batches = quick ? 10 : 100;
   struct {
     const char *label, *make;

@@ -83,8 +83,8 @@ static ltl_state *cached_state(lua_State *L) {
 }
 
 /* A new capsule with a NULL pointer, on top of the stack: fill the slot after; an empty
-   capsule is harmless garbage. sidx: the bookkeeping (on the stack or CACHED), 0: looked up. */
-static void **new_capsule(lua_State *L, int versioned, int sidx) {
+   capsule is harmless garbage. sidx: the bookkeeping st (on the stack or CACHED), 0: looked up. */
+static void **new_capsule(lua_State *L, int versioned, int sidx, ltl_state *st) {
   void **p = lua_newuserdatauv(L, sizeof(void *), 0);
   *p = NULL;
   int which = LTL_MT_CAPSULE + (versioned ? 1 : 0);
@@ -94,7 +94,7 @@ static void **new_capsule(lua_State *L, int versioned, int sidx) {
   }
   lua_getiuservalue(L, sidx, which);
   lua_setmetatable(L, -2);
-  ltl_count_finalizable(L, lua_touserdata(L, sidx));
+  ltl_count_finalizable(L, st);
   return p;
 }
 
@@ -156,7 +156,8 @@ static lt_tensor *import_capsule(lua_State *L, int idx, int kind, uint64_t *flag
 static void get_fields(lua_State *L, int idx, const char *const *names, const unsigned char *lens,
                        int n, int *at) {
   idx = lua_absindex(L, idx);
-  luaL_checkstack(L, 2 * n + 2, "too many fields");
+  if (lua_gettop(L) + 2 * n + 2 > LUA_MINSTACK) /* room for LUA_MINSTACK values is ensured */
+    luaL_checkstack(L, 2 * n + 2, "too many fields");
   for (int i = 0; i < n; i++) at[i] = 0;
   if (lua_getmetatable(L, idx)) {
     lua_pop(L, 1);
@@ -215,8 +216,9 @@ _Static_assert(sizeof export_lens == sizeof export_keys / sizeof export_keys[0],
 
 ltl_dlpack_req ltl_dlpack_opts(lua_State *L, int idx, const lt_tensor *t) {
   ltl_dlpack_req r = {-1, -1, 0};
-  if (lua_isnoneornil(L, idx)) return r;
-  luaL_checktype(L, idx, LUA_TTABLE);
+  int type = lua_type(L, idx);
+  if (type == LUA_TNONE || type == LUA_TNIL) return r;
+  if (type != LUA_TTABLE) luaL_typeerror(L, idx, lua_typename(L, LUA_TTABLE));
   int top = lua_gettop(L), at[5]; /* the fields, in export_keys order */
   get_fields(L, idx, export_keys, export_lens, 5, at);
   lua_Integer major, minor, dtype, did;
@@ -240,28 +242,27 @@ ltl_dlpack_req ltl_dlpack_opts(lua_State *L, int idx, const lt_tensor *t) {
   return r;
 }
 
-/* Pushes a capsule exporting t; sidx as new_capsule's. */
+/* Pushes a capsule exporting t; sidx and st as new_capsule's. */
 static int export_capsule(lua_State *L, lt_tensor *t, int versioned, int copy, int read_only,
-                          int sidx) {
-  void **slot = new_capsule(L, versioned, sidx);
+                          int sidx, ltl_state *st) {
+  void **slot = new_capsule(L, versioned, sidx, st);
   lt_error err;
   if (lt_dlpack_export(t, versioned, copy, read_only, slot, &err)) ltl_raise(L, &err);
   return 1;
 }
 
 int ltl_export_capsule(lua_State *L, lt_tensor *t, int versioned, int copy, int read_only) {
-  return export_capsule(L, t, versioned, copy, read_only, 0);
+  return export_capsule(L, t, versioned, copy, read_only, 0, NULL);
 }
 
 /* t:__dlpack{max_version = {major, minor}, dl_device = {type, id}, copy = bool, stream = int,
    read_only = bool}: versioned from max_version 1.0 on, else legacy. */
 static int m_dlpack(lua_State *L) {
-  ltl_args(L, 1, 1, 0, "__dlpack");
+  if (lua_gettop(L) > 2) ltl_args(L, 1, 1, 0, "__dlpack"); /* a trailing nil opts reads as none */
   lt_tensor *t = ltl_check(L, 1);
   ltl_dlpack_req r = ltl_dlpack_opts(L, 2, t);
-  lua_settop(L, 1);
-  (void)cached_state(L);
-  return export_capsule(L, t, r.versioned == 1, r.copy == 1, r.read_only, CACHED);
+  ltl_state *st = cached_state(L);
+  return export_capsule(L, t, r.versioned == 1, r.copy == 1, r.read_only, CACHED, st);
 }
 
 int ltl_dlpack_device(lua_State *L, const lt_tensor *t) {

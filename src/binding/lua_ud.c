@@ -327,8 +327,9 @@ typedef struct {
 
 static int import_body(lua_State *L) {
   import_job *job = lua_touserdata(L, 1);
-  ltl_ud *ud = ltl_newud(L); /* may raise: the job is not consumed yet */
-  job->consumed = 1;         /* from here the import settles ownership */
+  (void)ltl_push_state(L);         /* at 2, below the result: lua_pcall keeps only the top */
+  ltl_ud *ud = ltl_newud_in(L, 2); /* may raise: the job is not consumed yet */
+  job->consumed = 1;               /* from here the import settles ownership */
   lt_error err;
   if (lt_dlpack_import(job->m, job->versioned, &ud->t, &err)) return ltl_raise(L, &err);
   if (job->readonly != LT_WRITABLE) ud->t->readonly = (lt_readonly)job->readonly;

@@ -293,8 +293,12 @@ lt_block *lt_block_wrap(void *data, size_t nbytes, size_t charge, lt_release_fn 
 
 void lt_block_release(lt_block *b) {
   if (!b) return;
-  /* acq_rel: the thread that frees must see every write made through other references. */
-  if (atomic_fetch_sub_explicit(&b->refs, 1, memory_order_acq_rel) != 1) return;
+  /* acq_rel: the thread that frees must see every write made through other references. The
+     last reference needs no locked read-modify-write: no other thread holds one to add or drop
+     (the acquire load sees their writes as the fetch_sub would). */
+  if (atomic_load_explicit(&b->refs, memory_order_acquire) != 1 &&
+      atomic_fetch_sub_explicit(&b->refs, 1, memory_order_acq_rel) != 1)
+    return;
   lt_account *acct = b->acct;
   size_t charged = b->charged;
   if (b->map_len) {

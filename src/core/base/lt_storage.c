@@ -66,7 +66,11 @@ static void release_kept(lt_storage *s) {
 
 void lt_storage_release(lt_storage *s) {
   if (!s) return;
-  if (atomic_fetch_sub_explicit(&s->refs, 1, memory_order_acq_rel) != 1) return;
+  /* the last reference (the usual case): no other thread holds one to add or drop, so a load
+     settles it without a locked read-modify-write */
+  if (atomic_load_explicit(&s->refs, memory_order_acquire) != 1 &&
+      atomic_fetch_sub_explicit(&s->refs, 1, memory_order_acq_rel) != 1)
+    return;
   lt_block_release(s->block); /* NULL once revoked */
   release_kept(s);
   free(s->home ? s->home : s);

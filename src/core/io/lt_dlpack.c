@@ -54,6 +54,31 @@ static void delete_legacy(DLManagedTensor *self) {
   free(export_base(b));
 }
 
+/* Copies t's shape and strides into b and sets the bytes its elements occupy (lo, hi: both NULL
+   when it is empty), as lt_numel and lt_byte_extent would, in one pass (on every export). */
+static void copy_dims(const lt_tensor *t, export_block *b) {
+  /* unsigned sums: an empty tensor's strides need not fit these products, and they are unused */
+  uint64_t es = lt_esize(t), lo = 0, hi = 0;
+  int n = t->ndim, empty = 0;
+  for (int i = 0; i < n; i++) {
+    int64_t size = t->shape[i], stride = t->strides[i];
+    uint64_t span = (uint64_t)(size - 1) * (uint64_t)stride * es;
+    b->dims[i] = size;
+    b->dims[n + i] = stride;
+    empty |= size == 0;
+    if (stride < 0 && size > 1)
+      lo += span;
+    else
+      hi += span;
+  }
+  if (empty) {
+    b->lo = b->hi = NULL;
+    return;
+  }
+  b->lo = lt_data(t) + (int64_t)lo;
+  b->hi = lt_data(t) + (int64_t)(hi + es);
+}
+
 int lt_dlpack_export(lt_tensor *t, int versioned, int copy, int read_only, void **out,
                      lt_error *err) {
   if (t->storage->revoked) return lt_fail(err, LT_EREVOKED, "tensor has been released");
@@ -79,13 +104,8 @@ int lt_dlpack_export(lt_tensor *t, int versioned, int copy, int read_only, void 
   export_block *b = (export_block *)(base + HEAD_ROOM);
   memset(&b->m, 0, sizeof b->m);
   b->block = lt_block_retain(t->storage->block);
-  b->lo = b->hi = NULL;
   b->ndim = t->ndim;
-  if (lt_numel(t) > 0) lt_byte_extent(t, &b->lo, &b->hi);
-  if (t->ndim > 0) {
-    memcpy(b->dims, t->shape, (size_t)t->ndim * sizeof(int64_t));
-    memcpy(b->dims + t->ndim, t->strides, (size_t)t->ndim * sizeof(int64_t));
-  }
+  copy_dims(t, b);
   DLTensor *dl = versioned ? &b->m.v.dl_tensor : &b->m.l.dl_tensor;
   dl->data = lt_data(t); /* never NULL, even when empty: torch before 2.3 never frees those */
   dl->device = t->storage->device;
@@ -170,6 +190,16 @@ typedef struct {
   int64_t lo, hi;
 } extent;
 
+/* The element count of a shape whose sizes are all positive, into *numel, when it fits: the
+   usual import's shape, checked without a call. 0 for anything else (lt_shape_numel says why). */
+static int positive_numel(int ndim, const int64_t *shape, int64_t *numel) {
+  int64_t n = 1;
+  for (int i = 0; i < ndim; i++)
+    if (shape[i] <= 0 || lt_mul_overflow(n, shape[i], &n)) return 0;
+  *numel = n;
+  return 1;
+}
+
 static int validate(const DLTensor *dl, uint64_t flags, int64_t *numel, lt_dtype *dtp, extent *ext,
                     lt_error *err) {
   if (dl->ndim < 0 || dl->ndim > LT_MAX_NDIM)
@@ -184,9 +214,11 @@ static int validate(const DLTensor *dl, uint64_t flags, int64_t *numel, lt_dtype
   if (!valid_device(dl->device.device_type))
     return lt_fail(err, LT_EARG, "DLPack tensor has an unknown device type %d",
                    (int)dl->device.device_type);
-  lt_error why; /* its own buffer: err->msg cannot be both the output and an argument */
-  int rc = lt_shape_numel(dl->ndim, dl->shape, numel, &why);
-  if (rc) return lt_fail(err, rc, "DLPack tensor: %s", why.msg);
+  if (!positive_numel(dl->ndim, dl->shape, numel)) { /* a zero, negative or huge size */
+    lt_error why; /* its own buffer: err->msg cannot be both the output and an argument */
+    int rc = lt_shape_numel(dl->ndim, dl->shape, numel, &why);
+    if (rc) return lt_fail(err, rc, "DLPack tensor: %s", why.msg);
+  }
   uint64_t bits = (uint64_t)dl->dtype.bits * dl->dtype.lanes;
   int packed = bits < 8 && !(flags & DLPACK_FLAG_BITMASK_IS_SUBBYTE_TYPE_PADDED);
   uint64_t esize = packed ? 1 : (bits + 7) / 8;
@@ -240,7 +272,7 @@ static _Alignas(64) unsigned char empty_data[64];
  * validated as any import (ext), and its elements must lie inside the bytes that were exported;
  * byte_offset counts.
  */
-static int import_own(DLManagedTensorVersioned *m, const extent *ext, lt_tensor **out,
+static int import_own(DLManagedTensorVersioned *m, const extent *ext, lt_dtype dt, lt_tensor **out,
                       lt_error *err) {
   export_block *b = m->manager_ctx;
   const DLTensor *dl = &m->dl_tensor;
@@ -274,7 +306,7 @@ static int import_own(DLManagedTensorVersioned *m, const extent *ext, lt_tensor 
   lt_storage_adopt(&b->handle, b->block, dl->device, t);
   t->storage = &b->handle;
   t->dl_dtype = dl->dtype;
-  t->dtype = lt_dtype_from_dl(dl->dtype);
+  t->dtype = dt;
   t->ndim = dl->ndim;
   t->packed = (size_t)dl->dtype.bits * dl->dtype.lanes < 8 &&
               !(m->flags & DLPACK_FLAG_BITMASK_IS_SUBBYTE_TYPE_PADDED);
@@ -310,7 +342,7 @@ int lt_dlpack_import(void *managed, int versioned, lt_tensor **out, lt_error *er
   extent ext;
   int rc = validate(dl, flags, &numel, &dt, &ext, err);
   if (!rc && versioned && ((DLManagedTensorVersioned *)managed)->deleter == delete_versioned)
-    return import_own(managed, &ext, out, err);
+    return import_own(managed, &ext, dt, out, err);
   lt_tensor *t = rc ? NULL : lt_tensor_alloc(dl->ndim);
   if (!rc && !t) rc = lt_fail(err, LT_ENOMEM, "not enough memory");
   if (rc) {
