@@ -8,7 +8,7 @@
  * -0.0 and NaN; the bitonic network against qsort for every row length up to LT_SORT_NET_MAX;
  * the AVX-512 quicksort (lt_sort_quick, where the path has it) against qsort for every length up
  * to 300 and longer runs to 1e6, of seven patterns, with its heap sort fallback forced, and its
- * split, and its pack and split in one pass (lt_sort_quick_pack_split) against the pack;
+ * split;
  * the read-off of values (bit for bit: -0.0, NaN payloads and signs) and positions after a
  * reference sort, and of both in one sweep (lt_sort_emit32, also in place). lt_sort: rows of
  * lengths around the network's and the radix sort's boundaries (15, 16, 17, 31..33, 63..65,
@@ -101,29 +101,6 @@ static int cmp_ref(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-/* lt_sort_quick_pack_split on the n elements x against lt_sort_pack32's items k and count
-   special: the same count, the same items, split at m (every item before m below every item
-   after it), and on a path without the quicksort, or n <= 256, k itself and m = n. */
-static void check_pack_split(int level, lt_dtype dt, const char *x, int64_t n, uint32_t flip,
-                             const uint64_t *k, int64_t special) {
-  uint64_t *a = malloc((size_t)n * 8 + 8), *b = malloc((size_t)n * 8 + 8);
-  int64_t sp = -1, m = lt_sort_quick_pack_split(level, dt, x, n, flip, a, &sp);
-  uint64_t lmax = 0, rmin = UINT64_MAX;
-  for (int64_t i = 0; i < m; i++) lmax = a[i] > lmax ? a[i] : lmax;
-  for (int64_t i = m; i < n; i++) rmin = a[i] < rmin ? a[i] : rmin;
-  int split = lt_sort_quick_takes(level) && n > 256;
-  CHECKF(sp == special && m >= 0 && m <= n && (m == n || lmax < rmin), "pack split n=%lld m=%lld",
-         (long long)n, (long long)m);
-  CHECKF(split ? m > 0 && m < n : m == n && (n == 0 || memcmp(a, k, (size_t)n * 8) == 0),
-         "pack split n=%lld m=%lld", (long long)n, (long long)m);
-  memcpy(b, k, (size_t)n * 8);
-  qsort(a, (size_t)n, 8, cmp_u64);
-  qsort(b, (size_t)n, 8, cmp_u64);
-  CHECKF(n == 0 || memcmp(a, b, (size_t)n * 8) == 0, "pack split items n=%lld", (long long)n);
-  free(a);
-  free(b);
-}
-
 static void test_pack(int level, lt_dtype dt, int kind, int64_t n, int desc) {
   size_t es = lt_dtypes[dt].size;
   char *x = malloc((size_t)n * es + 8);
@@ -144,7 +121,6 @@ static void test_pack(int level, lt_dtype dt, int kind, int64_t n, int desc) {
     uint32_t flip = desc ? 0xffffffffu : 0;
     uint32_t range[2], lo = 0xffffffffu, hi = 0;
     special = lt_sort_pack32(level, dt, x, n, flip, k, range);
-    check_pack_split(level, dt, x, n, flip, k, special);
     for (int64_t i = 0; i < n; i++) {
       uint32_t key = (uint32_t)(lt_order_key(dt, x + i * 4) ^ flip);
       lo = key < lo ? key : lo;
@@ -271,7 +247,8 @@ static void check_quick(int64_t n, int rep, int depth) {
 }
 
 /* The AVX-512 quicksort (lt_sort_quick.c), where level has it: every length up to 300 (both
-   sides of the network's 8, 16, 32, 64 and 128 and of the partition's 64 held items), longer
+   sides of the network's 8, 16, 32, 64 and 128, of its merge of two to 256, and of the
+   partition's 64 held items), longer
    runs, the heap sort past max_depth (0: all of it, 1 and 3: after a few partitions), and
    lt_sort_quick_split. */
 static void test_quick(int level) {

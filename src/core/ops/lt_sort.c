@@ -8,8 +8,7 @@
  * int32 and uint32): the items of a row are distinct, so any order of them is the stable one.
  * On the AVX-512 path they are sorted by lt_sort_quick.c's quicksort (quick_sort: a long run
  * first split into one range per thread, sorted over the pool), a full sort in place in the
- * positions' result (each item as wide as a position, read off in place), no scratch; rows of
- * float32, int32 and uint32 are packed and split once in one pass there (sort_row). On the
+ * positions' result (each item as wide as a position, read off in place), no scratch. On the
  * others by an MSD radix sort (msd_sort): rows too large for the cache first split into
  * 256 buckets of about equal counts (msd_split) sorted over the pool; then runs split by the top
  * 4 to 11 bits of those where their keys differ, down to runs of at most LT_SORT_NET_MAX items,
@@ -251,14 +250,13 @@ static int quick_piece(void *vq, int64_t lo, int64_t hi) {
   return 0;
 }
 
-/* Sorts the n packed items a by lt_sort_quick (the AVX-512 path), split at m already (m < n:
-   lt_sort_quick_pack_split's) or not (m = n): runs of at least MSD_PAR_MIN items with more than
-   one thread split into as many ranges as threads (a power of 2, at most QUICK_PARTS) by
-   lt_sort_quick_split, then sorted over the pool. Returns 0. */
-static int quick_sort(uint64_t *a, int64_t n, int64_t m) {
+/* Sorts the n packed items a by lt_sort_quick (the AVX-512 path): runs of at least MSD_PAR_MIN
+   items with more than one thread first split into as many ranges as threads (a power of 2, at
+   most QUICK_PARTS) by lt_sort_quick_split, then sorted over the pool. Returns 0. */
+static int quick_sort(uint64_t *a, int64_t n) {
   const int threads = lt_pool_threads();
-  quick_ctx q = {a, {0, m, n}};
-  int parts = m < n ? 2 : 1; /* split at m already */
+  quick_ctx q = {a, {0, n}};
+  int parts = 1;
   if (n >= MSD_PAR_MIN)
     for (; parts < threads && parts < QUICK_PARTS; parts *= 2)
       for (int p = parts - 1; p >= 0; p--) { /* range p becomes ranges 2p and 2p + 1 */
@@ -267,8 +265,7 @@ static int quick_sort(uint64_t *a, int64_t n, int64_t m) {
         q.at[2 * p + 1] = lo + lt_sort_quick_split(a + lo, hi - lo);
         q.at[2 * p] = lo;
       }
-  return parts > 1 && n >= MSD_PAR_MIN ? lt_pool_run(parts, 1, quick_piece, &q) >= 0
-                                       : quick_piece(&q, 0, parts);
+  return parts > 1 ? lt_pool_run(parts, 1, quick_piece, &q) >= 0 : quick_piece(&q, 0, 1);
 }
 
 /* Sorts the n packed items src by a most-significant-digit radix sort, the result in src, or
@@ -283,7 +280,7 @@ static int msd_sort(const rows_ctx *c, uint64_t *src, uint64_t *scr, int64_t n, 
   const int quick = lt_sort_quick_takes(c->level);
   if (quick && !range) { /* AVX-512: the quicksort, in the array the result goes to */
     if (into_scr) memcpy(scr, src, (size_t)n * sizeof *src);
-    return quick_sort(into_scr ? scr : src, n, n);
+    return quick_sort(into_scr ? scr : src, n);
   }
   if (n <= small_max(c)) {
     lt_sort_net(c->level, src, into_scr ? scr : src, n);
@@ -524,14 +521,6 @@ static int sort_row(const rows_ctx *c, int64_t r, uint64_t *k, uint32_t *ix, uin
                     uint32_t *tix, uint32_t *hist) {
   const int64_t n = c->n;
   const char *x = c->x + r * n * (int64_t)c->es;
-  if (!tk && n > LT_SORT_NET_MAX && lt_sort_simd_takes(c->dt)) { /* rows_piece's quicksort */
-    int64_t special; /* packed and split in one pass, sorted in place in the positions */
-    const int64_t m =
-        lt_sort_quick_pack_split(c->level, c->dt, x, n, (uint32_t)c->flip, k, &special);
-    if (quick_sort(k, n, m)) return 1;
-    emit_sorted(c, r, x, k, NULL, special);
-    return 0;
-  }
   uint32_t range[2];
   int has_range;
   const int64_t special = load_keys(c, x, k, ix, range, &has_range);

@@ -9,19 +9,18 @@
  * at a time (a compare into a mask, a permutation from a table of 256 that gathers the lanes below
  * the pivot first, and that vector stored whole on both sides: no vpcompressq into memory, slow on
  * AMD's Zen 4 and 5); the first and last 4 vectors are held in registers so that every store
- * lands on items already read (8 vectors of runs of 256 items and more). Runs of at most
- * QUICK_NET items are sorted by a bitonic network held in up to 16 zmm registers (the padding
- * lanes UINT64_MAX, after every item). Past max_depth levels a run is heap sorted, so that no
- * input takes more than O(n log n). lt_sort_quick_split partitions once around the median of
- * 128 samples, for lt_sort.c to sort the two sides on two threads; lt_sort_quick_pack_split
- * does the same while it packs a row (lt_sort_pack32, blocks of PACK_BLOCK elements packed into
- * the first-level cache, then split from there into the result, the sides growing from both
- * ends): one pass over memory instead of two.
+ * lands on items already read (8 vectors of runs of 256 items and more). Runs of at most 128
+ * items are sorted by a bitonic network held in up to 16 zmm registers (the padding lanes
+ * UINT64_MAX, after every item); runs of 129 to QUICK_NET (256) items, cheaper so than by one
+ * more partition, by the network on their first 128 items and on the others, then a bitonic
+ * merge of the two (net256: the first against the others reversed, then each half in registers).
+ * Past max_depth levels a run is heap sorted, so that no input takes more than O(n log n).
+ * lt_sort_quick_split partitions once around the median of 128 samples, for lt_sort.c to sort the
+ * two sides on two threads.
  *
  * Compiled for AVX-512 through function target attributes (as lt_sort_simd.c); where the
  * compiler is not GCC or clang for x86-64 there is no AVX-512 path and lt_sort_quick_takes says
- * so. Calls lt_cpu.h's levels and lt_sort_simd.c's pack. Called by lt_sort.c and
- * spec/c/test_sort.c.
+ * so. Calls lt_cpu.h's levels only. Called by lt_sort.c and spec/c/test_sort.c.
  */
 #include <stdint.h>
 
@@ -43,7 +42,7 @@
 #endif
 
 /* Runs of at most this many items go to the register network. */
-#define QUICK_NET 128
+#define QUICK_NET 256
 
 int lt_sort_quick_takes(int level) {
 #ifdef HAVE_QUICK
@@ -153,11 +152,61 @@ LT_QUICK_AVX512 static void net8(uint64_t *a, int64_t n) { net_regs(a, n, 1); }
 LT_QUICK_AVX512 static void net16(uint64_t *a, int64_t n) { net_regs(a, n, 2); }
 LT_QUICK_AVX512 static void net32(uint64_t *a, int64_t n) { net_regs(a, n, 4); }
 LT_QUICK_AVX512 static void net64(uint64_t *a, int64_t n) { net_regs(a, n, 8); }
-LT_QUICK_AVX512 static void net128(uint64_t *a, int64_t n) { net_regs(a, n, 16); }
+LT_QUICK_AVX512 __attribute__((noinline)) static void net128(uint64_t *a, int64_t n) {
+  net_regs(a, n, 16);
+}
+
+LT_QUICK_AVX512 static void net_sort(uint64_t *a, int64_t n);
+
+/* The steps of merge 256's half-cleaners within one ascending half of 16 vectors: j = 64, ..., 1
+   (k = 256: every lane ascending). */
+LT_QUICK_AVX512 INLINE void half_clean(__m512i *v) {
+  net_step(v, 16, 256, 64);
+  net_step(v, 16, 256, 32);
+  net_step(v, 16, 256, 16);
+  net_step(v, 16, 256, 8);
+  net_step(v, 16, 256, 4);
+  net_step(v, 16, 256, 2);
+  net_step(v, 16, 256, 1);
+}
+
+/* Sorts 128 < n <= 256 items: the first 128 and the others by the network, then merged: item i
+   of the first against item 127 - i of the others (the lanes of vectors q and 15 - q reversed;
+   the padding past n UINT64_MAX), the smaller to the first; then each half by its half-cleaner.
+   The others' half is held in b on the way. */
+LT_QUICK_AVX512 static void net256(uint64_t *a, int64_t n) {
+  const __m512i rev = _mm512_set_epi64(0, 1, 2, 3, 4, 5, 6, 7), pad = _mm512_set1_epi64(-1);
+  uint64_t b[128];
+  __m512i v[16];
+  net128(a, 128);
+  net_sort(a + 128, n - 128);
+  UNROLL for (int q = 0; q < 16; q++) {
+    const int64_t left = n - 128 - 8 * (15 - q);
+    const __mmask8 m = left >= 8 ? 0xFF : left <= 0 ? 0 : (__mmask8)((1u << left) - 1);
+    const __m512i x = _mm512_loadu_si512(a + 8 * q);
+    const __m512i y =
+        _mm512_permutexvar_epi64(rev, _mm512_mask_loadu_epi64(pad, m, a + 128 + 8 * (15 - q)));
+    v[q] = _mm512_min_epu64(x, y);
+    _mm512_storeu_si512(b + 8 * (15 - q), _mm512_permutexvar_epi64(rev, _mm512_max_epu64(x, y)));
+  }
+  half_clean(v);
+  UNROLL for (int q = 0; q < 16; q++) _mm512_storeu_si512(a + 8 * q, v[q]);
+  UNROLL for (int q = 0; q < 16; q++) v[q] = _mm512_loadu_si512(b + 8 * q);
+  half_clean(v);
+  UNROLL for (int q = 0; q < 16; q++) {
+    const int64_t left = n - 128 - 8 * q;
+    const __mmask8 m = left >= 8 ? 0xFF : left <= 0 ? 0 : (__mmask8)((1u << left) - 1);
+    _mm512_mask_storeu_epi64(a + 128 + 8 * q, m, v[q]);
+  }
+}
 
 /* Sorts n <= QUICK_NET items in place. */
 LT_QUICK_AVX512 static void net_sort(uint64_t *a, int64_t n) {
   if (n <= 1) return;
+  if (n > 128) {
+    net256(a, n);
+    return;
+  }
   if (n <= 8)
     net8(a, n);
   else if (n <= 16)
@@ -369,69 +418,7 @@ LT_QUICK_AVX512 static uint64_t wide_pivot(const uint64_t *a, int64_t n) {
   return smp[64];
 }
 
-/* lt_sort_quick_pack_split's split: items below the pivot stored from out[l] up, the others
-   down from out[r] (both in place in the caller's counters), the n items first read from a
-   (positions offset by `at`) in vectors: the free slots between l and r a multiple of 8. */
-LT_QUICK_AVX512 static void split_into(uint64_t *out, int64_t *l, int64_t *r, const uint64_t *a,
-                                       int64_t n, int64_t at, uint64_t pivot) {
-  const __m512i pv = _mm512_set1_epi64((long long)pivot), off = _mm512_set1_epi64(at);
-  int64_t ls = *l, rs = *r;
-  for (int64_t j = 0; j < n; j += 8) {
-    const __m512i x = _mm512_add_epi64(_mm512_loadu_si512(a + j), off);
-    const int cnt = split_store(out, ls, rs, x, _mm512_cmpge_epu64_mask(x, pv));
-    rs -= cnt;
-    ls += 8 - cnt;
-  }
-  *l = ls;
-  *r = rs;
-}
-
-/* Packs the n > 256 elements of x (lt_sort_pack32) into out split around the median of 128
-   sampled: blocks of PACK_BLOCK packed into the first-level cache, then split from there. */
-#define PACK_BLOCK 512
-LT_QUICK_AVX512 static int64_t pack_split(int level, lt_dtype dt, const char *x, int64_t n,
-                                          uint32_t flip, uint64_t *out, int64_t *special) {
-  uint64_t buf[PACK_BLOCK], smp[128];
-  uint32_t range[2];
-  const int64_t s = n / 128, tail = n % 8;
-  for (int i = 0; i < 128; i++) { /* the pivot: the median of 128 sampled */
-    const int64_t p = s / 2 + i * s;
-    lt_sort_pack32(level, dt, x + 4 * p, 1, flip, smp + i, range);
-    smp[i] |= (uint64_t)p;
-  }
-  net128(smp, 128);
-  const uint64_t pivot = smp[64];
-  int64_t l = 0, r = n, sp = 0;
-  if (tail) { /* the last n % 8 first, one by one: then whole vectors are left */
-    sp += lt_sort_pack32(level, dt, x + 4 * (n - tail), tail, flip, buf, range);
-    for (int64_t j = 0; j < tail; j++) {
-      const uint64_t item = buf[j] + (uint64_t)(n - tail);
-      if (item < pivot)
-        out[l++] = item;
-      else
-        out[--r] = item;
-    }
-  }
-  for (int64_t at = 0; at < n - tail; at += PACK_BLOCK) {
-    const int64_t len = n - tail - at < PACK_BLOCK ? n - tail - at : PACK_BLOCK;
-    sp += lt_sort_pack32(level, dt, x + 4 * at, len, flip, buf, range);
-    split_into(out, &l, &r, buf, len, at, pivot);
-  }
-  *special = sp;
-  return l;
-}
-
 #endif
-
-int64_t lt_sort_quick_pack_split(int level, lt_dtype dt, const void *x, int64_t n, uint32_t flip,
-                                 uint64_t *out, int64_t *special) {
-#ifdef HAVE_QUICK
-  if (n > 256 && level >= LT_CPU_AVX512) return pack_split(level, dt, x, n, flip, out, special);
-#endif
-  uint32_t range[2];
-  *special = lt_sort_pack32(level, dt, x, n, flip, out, range);
-  return n;
-}
 
 int64_t lt_sort_quick_split(uint64_t *a, int64_t n) {
 #ifdef HAVE_QUICK

@@ -58,12 +58,6 @@ void lt_sort_quick(uint64_t *a, int64_t n, int max_depth);
    and n >= 256; else nothing moves and n comes back): returns m, every item of a[0, m) below
    every item of a[m, n), so that both sides can be sorted apart (over the pool). */
 int64_t lt_sort_quick_split(uint64_t *a, int64_t n);
-/* lt_sort_pack32 (its count into *special) and a first split of the items as
-   lt_sort_quick_split's, in one pass: returns m, every item of out[0, m) below every item of
-   out[m, n). Where lt_sort_quick has no vector path at level, or n <= 256, only packs (in
-   order) and returns n. For float32, int32 and uint32. */
-int64_t lt_sort_quick_pack_split(int level, lt_dtype dt, const void *x, int64_t n, uint32_t flip,
-                                 uint64_t *out, int64_t *special);
 /* lt_sort_quick's max_depth for n items: 2 log2(n) + 4. */
 int lt_sort_quick_depth(int64_t n);
 
