@@ -247,7 +247,8 @@ static void check_quick(int64_t n, int rep, int depth) {
 }
 
 /* The AVX-512 quicksort (lt_sort_quick.c), where level has it: every length up to 300 (both
-   sides of the network's 8, 16, 32, 64 and 128 and of the partition's 64 held items), longer
+   sides of the network's 8, 16, 32, 64 and 128, of its merge of two to 256, and of the
+   partition's 64 held items), longer
    runs, the heap sort past max_depth (0: all of it, 1 and 3: after a few partitions), and
    lt_sort_quick_split. */
 static void test_quick(int level) {

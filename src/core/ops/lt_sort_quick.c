@@ -9,11 +9,14 @@
  * at a time (a compare into a mask, a permutation from a table of 256 that gathers the lanes below
  * the pivot first, and that vector stored whole on both sides: no vpcompressq into memory, slow on
  * AMD's Zen 4 and 5); the first and last 4 vectors are held in registers so that every store
- * lands on items already read (8 vectors of runs of 256 items and more). Runs of at most
- * QUICK_NET items are sorted by a bitonic network held in up to 16 zmm registers (the padding
- * lanes UINT64_MAX, after every item). Past max_depth levels a run is heap sorted, so that no
- * input takes more than O(n log n). lt_sort_quick_split partitions once around the median of
- * 128 samples, for lt_sort.c to sort the two sides on two threads.
+ * lands on items already read (8 vectors of runs of 256 items and more). Runs of at most 128
+ * items are sorted by a bitonic network held in up to 16 zmm registers (the padding lanes
+ * UINT64_MAX, after every item); runs of 129 to QUICK_NET (256) items, cheaper so than by one
+ * more partition, by the network on their first 128 items and on the others, then a bitonic
+ * merge of the two (net256: the first against the others reversed, then each half in registers).
+ * Past max_depth levels a run is heap sorted, so that no input takes more than O(n log n).
+ * lt_sort_quick_split partitions once around the median of 128 samples, for lt_sort.c to sort the
+ * two sides on two threads.
  *
  * Compiled for AVX-512 through function target attributes (as lt_sort_simd.c); where the
  * compiler is not GCC or clang for x86-64 there is no AVX-512 path and lt_sort_quick_takes says
@@ -39,7 +42,7 @@
 #endif
 
 /* Runs of at most this many items go to the register network. */
-#define QUICK_NET 128
+#define QUICK_NET 256
 
 int lt_sort_quick_takes(int level) {
 #ifdef HAVE_QUICK
@@ -149,11 +152,61 @@ LT_QUICK_AVX512 static void net8(uint64_t *a, int64_t n) { net_regs(a, n, 1); }
 LT_QUICK_AVX512 static void net16(uint64_t *a, int64_t n) { net_regs(a, n, 2); }
 LT_QUICK_AVX512 static void net32(uint64_t *a, int64_t n) { net_regs(a, n, 4); }
 LT_QUICK_AVX512 static void net64(uint64_t *a, int64_t n) { net_regs(a, n, 8); }
-LT_QUICK_AVX512 static void net128(uint64_t *a, int64_t n) { net_regs(a, n, 16); }
+LT_QUICK_AVX512 __attribute__((noinline)) static void net128(uint64_t *a, int64_t n) {
+  net_regs(a, n, 16);
+}
+
+LT_QUICK_AVX512 static void net_sort(uint64_t *a, int64_t n);
+
+/* The steps of merge 256's half-cleaners within one ascending half of 16 vectors: j = 64, ..., 1
+   (k = 256: every lane ascending). */
+LT_QUICK_AVX512 INLINE void half_clean(__m512i *v) {
+  net_step(v, 16, 256, 64);
+  net_step(v, 16, 256, 32);
+  net_step(v, 16, 256, 16);
+  net_step(v, 16, 256, 8);
+  net_step(v, 16, 256, 4);
+  net_step(v, 16, 256, 2);
+  net_step(v, 16, 256, 1);
+}
+
+/* Sorts 128 < n <= 256 items: the first 128 and the others by the network, then merged: item i
+   of the first against item 127 - i of the others (the lanes of vectors q and 15 - q reversed;
+   the padding past n UINT64_MAX), the smaller to the first; then each half by its half-cleaner.
+   The others' half is held in b on the way. */
+LT_QUICK_AVX512 static void net256(uint64_t *a, int64_t n) {
+  const __m512i rev = _mm512_set_epi64(0, 1, 2, 3, 4, 5, 6, 7), pad = _mm512_set1_epi64(-1);
+  uint64_t b[128];
+  __m512i v[16];
+  net128(a, 128);
+  net_sort(a + 128, n - 128);
+  UNROLL for (int q = 0; q < 16; q++) {
+    const int64_t left = n - 128 - 8 * (15 - q);
+    const __mmask8 m = left >= 8 ? 0xFF : left <= 0 ? 0 : (__mmask8)((1u << left) - 1);
+    const __m512i x = _mm512_loadu_si512(a + 8 * q);
+    const __m512i y =
+        _mm512_permutexvar_epi64(rev, _mm512_mask_loadu_epi64(pad, m, a + 128 + 8 * (15 - q)));
+    v[q] = _mm512_min_epu64(x, y);
+    _mm512_storeu_si512(b + 8 * (15 - q), _mm512_permutexvar_epi64(rev, _mm512_max_epu64(x, y)));
+  }
+  half_clean(v);
+  UNROLL for (int q = 0; q < 16; q++) _mm512_storeu_si512(a + 8 * q, v[q]);
+  UNROLL for (int q = 0; q < 16; q++) v[q] = _mm512_loadu_si512(b + 8 * q);
+  half_clean(v);
+  UNROLL for (int q = 0; q < 16; q++) {
+    const int64_t left = n - 128 - 8 * q;
+    const __mmask8 m = left >= 8 ? 0xFF : left <= 0 ? 0 : (__mmask8)((1u << left) - 1);
+    _mm512_mask_storeu_epi64(a + 128 + 8 * q, m, v[q]);
+  }
+}
 
 /* Sorts n <= QUICK_NET items in place. */
 LT_QUICK_AVX512 static void net_sort(uint64_t *a, int64_t n) {
   if (n <= 1) return;
+  if (n > 128) {
+    net256(a, n);
+    return;
+  }
   if (n <= 8)
     net8(a, n);
   else if (n <= 16)
