@@ -168,7 +168,10 @@ V512 __m512d expm1_d(__m512d v) {
   return _mm512_fmadd_pd(scale, p, _mm512_sub_pd(scale, SET1(1.0)));
 }
 
-/* cosh: (E + 1/E)/2, E = exp|x| (two stages, as below) */
+/* The two-stage bodies (the header says why): PRE up to and with the division or root, *a
+   keeping what POST needs; POST the rest. LT_V512_PIPE runs them. */
+
+/* cosh: (E + 1/E)/2, E = exp|x| */
 V512 __m512d cosh_pre(__m512d v, __m512d *e) {
   __m512d a = _mm512_min_pd(_mm512_abs_pd(v), SET1(90.0));
   __m512d scale, p = exp_parts(a, &scale);
@@ -176,9 +179,6 @@ V512 __m512d cosh_pre(__m512d v, __m512d *e) {
   return _mm512_div_pd(SET1(0.5), *e);
 }
 V512 __m512d cosh_post(__m512d q, __m512d e) { return _mm512_fmadd_pd(SET1(0.5), e, q); }
-
-/* The two-stage bodies (the header says why): PRE up to and with the division or root, *a
-   keeping what POST needs; POST the rest. LT_V512_PIPE runs them. */
 
 /* sinh |x|: (E' + E'/(E' + 1))/2, E' = expm1 a, a = min(|x|, 90) (relative for small x, as
    lt_vmath_funcs.c's) */
@@ -192,7 +192,7 @@ V512 __m512d sinh_post(__m512d q, __m512d e) {
   return _mm512_mul_pd(SET1(0.5), _mm512_add_pd(e, q));
 }
 
-/* asinh a and atanh a for a < 2^-5: their odd series to a^9 (lt_vmath_funcs.c's) */
+/* asinh a for a < 2^-5: its odd series to a^9 (lt_vmath_funcs.c's) */
 V512 __m512d asinh_series(__m512d a) {
   __m512d z = _mm512_mul_pd(a, a);
   __m512d s = _mm512_fmadd_pd(SET1(105.0 / 3456), z, SET1(-15.0 / 336));
@@ -228,10 +228,9 @@ V512 __m512d acosh_post(__m512d u, __m512d unused) {
   return ln_pd(u);
 }
 
-/* atanh |x|: log((1 + a) / (1 - a)) / 2, a = |x| (1 + a and 1 - a exact for a >= 2^-29, the
-   quotient's rounding 2^-53 relative, so 2^-54 absolute in the result, which is above a: 2^-26
-   relative at a = 2^-28 at worst); a itself below 2^-28 (a^3/3 is below 2^-56 a there); no series
- */
+/* atanh |x|: log((1 + a) / (1 - a)) / 2, a = |x|, without a series: 1 + a and 1 - a are exact
+   for a >= 2^-29 and the quotient's rounding costs 2^-54 absolute, below 2^-26 of the result (at
+   least a); a itself below 2^-28, where a^3/3 is below 2^-56 a */
 V512 __m512d atanh_pre(__m512d v, __m512d *a) {
   *a = _mm512_abs_pd(v);
   *a = _mm512_mask_blend_pd(CMPD(*a, SET1(1.0), _CMP_LT_OQ), SET1(0.5), *a);
@@ -256,7 +255,7 @@ V512 __m512d asin_small_pd(__m512d t) {
 }
 
 /* acos: pi/2 - asin x for |x| <= 1/2; above, with w = sqrt((1 - |x|)/2), 2 asin w (x > 0) or
-   pi - 2 asin w (lt_vmath_funcs.c's); two stages, *v keeping x */
+   pi - 2 asin w (lt_vmath_funcs.c's); *vk keeps x */
 V512 __m512d acos_pre(__m512d v, __m512d *vk) {
   __mmask8 big = CMPD(_mm512_abs_pd(v), SET1(0.5), _CMP_GT_OQ);
   *vk = v; /* the square root only where 8 arguments hold one above 1/2 */
@@ -274,7 +273,7 @@ V512 __m512d acos_post(__m512d t, __m512d v) {
 }
 
 /* atan |x| (lt_vmath_funcs.c's atan_pos): t = num / den in [-(sqrt2 - 1), sqrt2 - 1] plus *c = 0,
-   pi/4 or pi/2 (atan(inf): t = -1/inf = -0); two stages as the hyperbolic ones */
+   pi/4 or pi/2 (atan(inf): t = -1/inf = -0) */
 V512 __m512d atan_pre(__m512d v, __m512d *c) {
   __m512d a = _mm512_abs_pd(v);
   __mmask8 mid = CMPD(a, SET1(TAN_PI_8), _CMP_GT_OQ), hi = CMPD(a, SET1(TAN_3PI_8), _CMP_GT_OQ);
