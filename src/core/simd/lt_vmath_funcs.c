@@ -4,7 +4,7 @@
  * atan2, hypot, fmod) and remainder for lt_math.c; see lt_vmath.h. Built as lt_vmath.c's
  * functions are (the same compiler flags and vector paths, the reductions of lt_vmath_impl.h; its
  * header says how they are exact) and measured the same way, by spec/c/test_vmath.c. On the
- * AVX-512 path, log2, log10, log1p, exp2, expm1, cosh, asinh, acosh, atanh, acos and atan run
+ * AVX-512 path, log2, log10, log1p, exp2, expm1, sinh, cosh, asinh, acosh, atanh, acos and atan run
  * lt_vmath_funcs512.c's kernels instead (LT_VMATH_UN512): the same formulas on table-driven
  * reductions, with intrinsics; the bodies here are their plain and AVX2 paths.
  *
@@ -476,7 +476,7 @@ LT_VMATH_UN(gelu_f32, float)
 LT_VMATH_UN512(exp2_f32)
 LT_VMATH_UN512(log2_f32)
 LT_VMATH_UN512(log10_f32)
-LT_VMATH_UN(sinh_f32, float)
+LT_VMATH_UN512(sinh_f32)
 LT_VMATH_UN512(cosh_f32)
 LT_VMATH_UN512(acosh_f32)
 LT_VMATH_UN512(asinh_f32)

@@ -1,6 +1,6 @@
 /*
- * lt_vmath_funcs512.c -- the AVX-512 path of float32 log2, log10, log1p, exp2, expm1, cosh,
- * asinh, acosh, atanh, acos and atan (lt_vmath.h), written with intrinsics: 16 floats a step,
+ * lt_vmath_funcs512.c -- the AVX-512 path of float32 log2, log10, log1p, exp2, expm1, sinh,
+ * cosh, asinh, acosh, atanh, acos and atan (lt_vmath.h), written with intrinsics: 16 floats a step,
  * widened to double in two halves of 8, with table-driven reductions that need neither a
  * division nor a long series. Lua-free, internal.
  *
@@ -17,16 +17,33 @@
  *         (truncation 1.5e-13 relative); exp2 splits x = (16 k + i)/16 + f exactly first.
  * Around them the formulas, clamps and special values are lt_vmath_funcs.c's (asin and atan's
  * polynomials shared through lt_vmath_impl.h); the special values are put back per 16 floats by
- * vfixupimmps (from x's class) and a few blends. The result is rounded once to float, within 1
- * ulp as there: spec/c/test_vmath.c's default run takes this path on a processor with AVX-512 and
- * measures (every 97th bit pattern) 0.5000 ulp for each but expm1 (0.5001).
+ * vfixupimmps (from x's class) and a few blends. atanh differs: no series below 2^-5, the
+ * quotient's logarithm down to 2^-28 (see atanh_pre). The result is rounded once to float,
+ * within 1 ulp as there: spec/c/test_vmath.c's default run takes this path on a processor with
+ * AVX-512 and measures (every 97th bit pattern) 0.5000 ulp for each but expm1 and atanh (0.5001).
+ * Every one of the 2^32 floats against double libm (session 35, a harness outside the suite):
+ * atanh 0.50008, sinh 0.50007, asinh 0.50002, acosh, atan and acos 0.50001, cosh 0.50000 ulp,
+ * NaN and infinities where libm has them.
+ *
+ * The functions with a division or a square root (sinh, asinh, acosh, atanh, acos, atan; not
+ * cosh, whose division ends its chain) run in two stages (LT_V512_PIPE): the division or root of
+ * the next 32 floats is issued before the rest of these 32, whose chain waited on it; run through
+ * at once, the waiting work filled the scheduler (atanh took 0.75 ns/element where its division
+ * alone took 0.18 and its logarithm alone 0.44).
  *
  * Measured against lt_vmath_funcs.c's AVX-512 clones (one thread, 65536 floats in cache, best of
  * 30, on a loaded Zen 5), time per element before / after: log2 and log10 2.1x, expm1 1.5x,
  * log1p, cosh and acosh 1.4x, exp2 1.35x, asinh 1.2x, atanh 1.15x, atan 1.08x, acos 1.1x (on a
- * ramp: the square root only where 8 arguments need it). Division and square root stay the
- * instructions (vdivpd, vsqrtpd): Newton steps from rcp14 / rsqrt14, or from a float quotient or
- * root, measured slower here.
+ * ramp: the square root only where 8 arguments need it). Then the two stages (session 35, the
+ * same harness, best of 50, old kernel and new alternating): sinh 1.6x (from the C clone), asinh
+ * 1.55-1.65x, acosh 1.65-1.7x, atanh 1.4-1.55x, atan 1.35-1.4x, acos 1.2-1.3x (on (-1, 1)),
+ * cosh 1.02x, kept in one stage: at 16M floats no faster (4M floats, out of cache: atanh 1.9x,
+ * the others alike); bench_compute at 1 thread
+ * against NumPy, before / after: asinh 1.0-1.1x / 1.5-1.7x, acosh 1.0-1.15x / 1.55x, atanh
+ * 0.86x / 1.3-1.5x, sinh 0.9-1.1x / 1.3-1.4x, atan 1.0-1.1x / 1.3-1.6x. Division and square root
+ * stay the instructions (vdivpd, vsqrtpd): Newton steps from rcp14 / rsqrt14 (also tried again for
+ * asinh and acosh, 2^-40 from rsqrt14 and one second-order step), two logarithms for atanh's
+ * quotient, or a float quotient or root, measured slower here.
  *
  * Called by lt_vmath_funcs.c (LT_VMATH_UN512), at lt_cpu_level() >= LT_CPU_AVX512 only; built
  * where lt_simd.h's vector paths exist (GCC or clang, x86-64, outside Windows).
@@ -157,7 +174,7 @@ V512 __m512d expm1_d(__m512d v) {
   return _mm512_fmadd_pd(scale, p, _mm512_sub_pd(scale, SET1(1.0)));
 }
 
-/* cosh: (E + 1/E)/2, E = exp|x| */
+/* cosh: (E + 1/E)/2, E = exp|x| (one stage: two measured no faster out of cache) */
 V512 __m512d cosh_d(__m512d v) {
   __m512d a = _mm512_min_pd(_mm512_abs_pd(v), SET1(90.0));
   __m512d scale, p = exp_parts(a, &scale);
@@ -165,7 +182,22 @@ V512 __m512d cosh_d(__m512d v) {
   return _mm512_fmadd_pd(SET1(0.5), e, _mm512_div_pd(SET1(0.5), e));
 }
 
-/* asinh a and atanh a for a < 2^-5: their odd series to a^9 and a^11 (lt_vmath_funcs.c's) */
+/* The two-stage bodies (the header says why): PRE up to and with the division or root, *a
+   keeping what POST needs; POST the rest. LT_V512_PIPE runs them. */
+
+/* sinh |x|: (E' + E'/(E' + 1))/2, E' = expm1 a, a = min(|x|, 90) (relative for small x, as
+   lt_vmath_funcs.c's) */
+V512 __m512d sinh_pre(__m512d v, __m512d *e) {
+  __m512d a = _mm512_min_pd(_mm512_abs_pd(v), SET1(90.0)); /* NaN: 90, replaced */
+  __m512d scale, p = exp_parts(a, &scale);
+  *e = _mm512_fmadd_pd(scale, p, _mm512_sub_pd(scale, SET1(1.0)));
+  return _mm512_div_pd(*e, _mm512_add_pd(*e, SET1(1.0)));
+}
+V512 __m512d sinh_post(__m512d q, __m512d e) {
+  return _mm512_mul_pd(SET1(0.5), _mm512_add_pd(e, q));
+}
+
+/* asinh a for a < 2^-5: its odd series to a^9 (lt_vmath_funcs.c's) */
 V512 __m512d asinh_series(__m512d a) {
   __m512d z = _mm512_mul_pd(a, a);
   __m512d s = _mm512_fmadd_pd(SET1(105.0 / 3456), z, SET1(-15.0 / 336));
@@ -175,11 +207,13 @@ V512 __m512d asinh_series(__m512d a) {
 }
 /* asinh |x|: log(|x| + sqrt(x^2 + 1)) (log 2|x| from 2^30 on, where the difference is below
    2^-60), the series below 2^-5 (computed only where 8 arguments hold one) */
-V512 __m512d asinh_d(__m512d v) {
-  __m512d a = _mm512_abs_pd(v);
-  a = _mm512_mask_blend_pd(CMPD(a, SET1(0x1.fffffep127), _CMP_LE_OQ), SET1(1.0), a);
-  __m512d u = _mm512_add_pd(a, _mm512_sqrt_pd(_mm512_fmadd_pd(a, a, SET1(1.0))));
-  u = _mm512_mask_blend_pd(CMPD(a, SET1(0x1p30), _CMP_GE_OQ), u, _mm512_add_pd(a, a));
+V512 __m512d asinh_pre(__m512d v, __m512d *a) {
+  *a = _mm512_abs_pd(v);
+  *a = _mm512_mask_blend_pd(CMPD(*a, SET1(0x1.fffffep127), _CMP_LE_OQ), SET1(1.0), *a);
+  __m512d u = _mm512_add_pd(*a, _mm512_sqrt_pd(_mm512_fmadd_pd(*a, *a, SET1(1.0))));
+  return _mm512_mask_blend_pd(CMPD(*a, SET1(0x1p30), _CMP_GE_OQ), u, _mm512_add_pd(*a, *a));
+}
+V512 __m512d asinh_post(__m512d u, __m512d a) {
   __m512d l = ln_pd(u);
   __mmask8 small = CMPD(a, SET1(0x1p-5), _CMP_LT_OQ);
   if (small) l = _mm512_mask_blend_pd(small, l, asinh_series(a));
@@ -188,30 +222,28 @@ V512 __m512d asinh_d(__m512d v) {
 
 /* acosh: log(x + sqrt(x^2 - 1)) (x^2 exact; log 2x from 2^30 on); x < 1 (replaced) computed
    as 1 */
-V512 __m512d acosh_d(__m512d v) {
+V512 __m512d acosh_pre(__m512d v, __m512d *unused) {
   v = _mm512_mask_blend_pd(CMPD(v, SET1(1.0), _CMP_GE_OQ), SET1(1.0), v);
   __m512d u = _mm512_add_pd(v, _mm512_sqrt_pd(_mm512_fmsub_pd(v, v, SET1(1.0))));
-  u = _mm512_mask_blend_pd(CMPD(v, SET1(0x1p30), _CMP_GE_OQ), u, _mm512_add_pd(v, v));
+  *unused = v;
+  return _mm512_mask_blend_pd(CMPD(v, SET1(0x1p30), _CMP_GE_OQ), u, _mm512_add_pd(v, v));
+}
+V512 __m512d acosh_post(__m512d u, __m512d unused) {
+  (void)unused;
   return ln_pd(u);
 }
 
-V512 __m512d atanh_series(__m512d a) {
-  __m512d z = _mm512_mul_pd(a, a);
-  __m512d s = _mm512_fmadd_pd(SET1(1.0 / 11), z, SET1(1.0 / 9));
-  s = _mm512_fmadd_pd(s, z, SET1(1.0 / 7));
-  s = _mm512_fmadd_pd(s, z, SET1(1.0 / 5));
-  s = _mm512_fmadd_pd(s, z, SET1(1.0 / 3));
-  return _mm512_fmadd_pd(_mm512_mul_pd(a, z), s, a);
+/* atanh |x|: log((1 + a) / (1 - a)) / 2, a = |x|, without a series: 1 + a and 1 - a are exact
+   for a >= 2^-29 and the quotient's rounding costs 2^-54 absolute, below 2^-26 of the result (at
+   least a); a itself below 2^-28, where a^3/3 is below 2^-56 a */
+V512 __m512d atanh_pre(__m512d v, __m512d *a) {
+  *a = _mm512_abs_pd(v);
+  *a = _mm512_mask_blend_pd(CMPD(*a, SET1(1.0), _CMP_LT_OQ), SET1(0.5), *a);
+  return _mm512_div_pd(_mm512_add_pd(SET1(1.0), *a), _mm512_sub_pd(SET1(1.0), *a));
 }
-/* atanh |x|: log((1 + |x|) / (1 - |x|)) / 2, the series below 2^-5 (as asinh's) */
-V512 __m512d atanh_d(__m512d v) {
-  __m512d a = _mm512_abs_pd(v);
-  a = _mm512_mask_blend_pd(CMPD(a, SET1(1.0), _CMP_LT_OQ), SET1(0.5), a);
-  __m512d q = _mm512_div_pd(_mm512_add_pd(SET1(1.0), a), _mm512_sub_pd(SET1(1.0), a));
+V512 __m512d atanh_post(__m512d q, __m512d a) {
   __m512d l = _mm512_mul_pd(SET1(0.5), ln_pd(q));
-  __mmask8 small = CMPD(a, SET1(0x1p-5), _CMP_LT_OQ);
-  if (small) l = _mm512_mask_blend_pd(small, l, atanh_series(a));
-  return l;
+  return _mm512_mask_blend_pd(CMPD(a, SET1(0x1p-28), _CMP_LT_OQ), l, a);
 }
 
 /* asin t for |t| <= 1/2: lt_vmath_funcs.c's asin_small */
@@ -228,12 +260,16 @@ V512 __m512d asin_small_pd(__m512d t) {
 }
 
 /* acos: pi/2 - asin x for |x| <= 1/2; above, with w = sqrt((1 - |x|)/2), 2 asin w (x > 0) or
-   pi - 2 asin w (lt_vmath_funcs.c's) */
-V512 __m512d acos_d(__m512d v) {
-  __m512d a = _mm512_abs_pd(v);
-  __mmask8 big = CMPD(a, SET1(0.5), _CMP_GT_OQ);
-  __m512d t = v; /* the square root only where 8 arguments hold one above 1/2 */
-  if (big) t = _mm512_mask_sqrt_pd(v, big, _mm512_fnmadd_pd(SET1(0.5), a, SET1(0.5)));
+   pi - 2 asin w (lt_vmath_funcs.c's); *vk keeps x */
+V512 __m512d acos_pre(__m512d v, __m512d *vk) {
+  __mmask8 big = CMPD(_mm512_abs_pd(v), SET1(0.5), _CMP_GT_OQ);
+  *vk = v; /* the square root only where 8 arguments hold one above 1/2 */
+  if (big)
+    return _mm512_mask_sqrt_pd(v, big, _mm512_fnmadd_pd(SET1(0.5), _mm512_abs_pd(v), SET1(0.5)));
+  return v;
+}
+V512 __m512d acos_post(__m512d t, __m512d v) {
+  __mmask8 big = CMPD(_mm512_abs_pd(v), SET1(0.5), _CMP_GT_OQ);
   __m512d p = asin_small_pd(t);
   __m512d p2 = _mm512_add_pd(p, p);
   __m512d hi =
@@ -241,18 +277,20 @@ V512 __m512d acos_d(__m512d v) {
   return _mm512_mask_blend_pd(big, _mm512_sub_pd(SET1(PIO2), p), hi);
 }
 
-/* atan |x| (lt_vmath_funcs.c's atan_pos): t = num / den in [-(sqrt2 - 1), sqrt2 - 1] plus 0,
+/* atan |x| (lt_vmath_funcs.c's atan_pos): t = num / den in [-(sqrt2 - 1), sqrt2 - 1] plus *c = 0,
    pi/4 or pi/2 (atan(inf): t = -1/inf = -0) */
-V512 __m512d atan_d(__m512d v) {
+V512 __m512d atan_pre(__m512d v, __m512d *c) {
   __m512d a = _mm512_abs_pd(v);
   __mmask8 mid = CMPD(a, SET1(TAN_PI_8), _CMP_GT_OQ), hi = CMPD(a, SET1(TAN_3PI_8), _CMP_GT_OQ);
   __m512d num = _mm512_mask_blend_pd(mid, a, _mm512_sub_pd(a, SET1(1.0)));
   num = _mm512_mask_blend_pd(hi, num, SET1(-1.0));
   __m512d den = _mm512_mask_blend_pd(mid, SET1(1.0), _mm512_add_pd(a, SET1(1.0)));
   den = _mm512_mask_blend_pd(hi, den, a);
-  __m512d c = _mm512_mask_blend_pd(mid, SET1(0.0), SET1(PIO4));
-  c = _mm512_mask_blend_pd(hi, c, SET1(PIO2));
-  __m512d t = _mm512_div_pd(num, den);
+  *c = _mm512_mask_blend_pd(mid, SET1(0.0), SET1(PIO4));
+  *c = _mm512_mask_blend_pd(hi, *c, SET1(PIO2));
+  return _mm512_div_pd(num, den);
+}
+V512 __m512d atan_post(__m512d t, __m512d c) {
   __m512d z = _mm512_mul_pd(t, t);
   __m512d p = _mm512_fmadd_pd(SET1(ATAN_C6), z, SET1(ATAN_C5));
   p = _mm512_fmadd_pd(p, z, SET1(ATAN_C4));
@@ -317,6 +355,18 @@ V512 __m512 fix_atanh(__m512 r, __m512 x) {
   _mm512_insertf32x8(_mm512_castps256_ps512(_mm512_cvtpd_ps(lo)), _mm512_cvtpd_ps(hi), 1)
 #define LT_V512_16(BODY, FIX, xf) FIX(JOIN16(BODY(LO8(xf)), BODY(HI8(xf))), xf)
 
+/* the 16 and the fewer floats after x + i: ONE16 of xf, the tail through masked loads and stores */
+#define LT_V512_TAIL(ONE16)                         \
+  for (; i + 16 <= n; i += 16) {                    \
+    __m512 xf = _mm512_loadu_ps(x + i);             \
+    _mm512_storeu_ps(y + i, ONE16);                 \
+  }                                                 \
+  if (i < n) {                                      \
+    __mmask16 m = (__mmask16)((1u << (n - i)) - 1); \
+    __m512 xf = _mm512_maskz_loadu_ps(m, x + i);    \
+    _mm512_mask_storeu_ps(y + i, m, ONE16);         \
+  }
+
 /* lt_vmath512_NAME: BODY and FIX over x[0..n), 32 then 16 at a time, the tail through masked loads
    and stores (y may be x). */
 #define LT_V512_LOOP(NAME, ONE16)                                                      \
@@ -330,17 +380,44 @@ V512 __m512 fix_atanh(__m512 r, __m512 x) {
       _mm512_storeu_ps(y + i, r0);                                                     \
       _mm512_storeu_ps(y + i + 16, r1);                                                \
     }                                                                                  \
-    for (; i + 16 <= n; i += 16) {                                                     \
-      __m512 xf = _mm512_loadu_ps(x + i);                                              \
-      _mm512_storeu_ps(y + i, ONE16);                                                  \
-    }                                                                                  \
-    if (i < n) {                                                                       \
-      __mmask16 m = (__mmask16)((1u << (n - i)) - 1);                                  \
-      __m512 xf = _mm512_maskz_loadu_ps(m, x + i);                                     \
-      _mm512_mask_storeu_ps(y + i, m, ONE16);                                          \
-    }                                                                                  \
+    LT_V512_TAIL(ONE16)                                                                \
   }
 #define LT_V512_UN(NAME, BODY, FIX) LT_V512_LOOP(NAME, LT_V512_16(BODY, FIX, xf))
+
+/* PRE of 16 floats xf into q0, q1 (and a0, a1); POST of them, FIX applied */
+#define PIPE_PRE(xf, q0, a0, q1, a1, PRE) \
+  __m512d a0, a1, q0 = PRE(LO8(xf), &a0), q1 = PRE(HI8(xf), &a1)
+#define PIPE_POST(q0, a0, q1, a1, xf, POST, FIX) FIX(JOIN16(POST(q0, a0), POST(q1, a1)), xf)
+
+/* lt_vmath512_NAME for a two-stage BODY (see the bodies): while 64 floats remain, PRE of the next
+   32 then POST of the 32 before; what is left as LT_V512_LOOP's tail (y may be x: each block is
+   read before the store of the one before it, and stores go to floats already read). */
+#define LT_V512_PIPE(NAME, PRE, POST, FIX)                                              \
+  V512 __m512d NAME##_d(__m512d v) {                                                    \
+    __m512d a, q = PRE(v, &a);                                                          \
+    return POST(q, a);                                                                  \
+  }                                                                                     \
+  LT_TARGET_AVX512 void lt_vmath512_##NAME##_f32(float *y, const float *x, int64_t n) { \
+    int64_t i = 0;                                                                      \
+    if (n >= 32) {                                                                      \
+      __m512 xa = _mm512_loadu_ps(x), xb = _mm512_loadu_ps(x + 16);                     \
+      PIPE_PRE(xa, q0, a0, q1, a1, PRE);                                                \
+      PIPE_PRE(xb, q2, a2, q3, a3, PRE);                                                \
+      for (; i + 64 <= n; i += 32) {                                                    \
+        __m512 na = _mm512_loadu_ps(x + i + 32), nb = _mm512_loadu_ps(x + i + 48);      \
+        PIPE_PRE(na, p0, b0, p1, b1, PRE);                                              \
+        PIPE_PRE(nb, p2, b2, p3, b3, PRE);                                              \
+        _mm512_storeu_ps(y + i, PIPE_POST(q0, a0, q1, a1, xa, POST, FIX));              \
+        _mm512_storeu_ps(y + i + 16, PIPE_POST(q2, a2, q3, a3, xb, POST, FIX));         \
+        xa = na, xb = nb, q0 = p0, q1 = p1, q2 = p2, q3 = p3;                           \
+        a0 = b0, a1 = b1, a2 = b2, a3 = b3;                                             \
+      }                                                                                 \
+      _mm512_storeu_ps(y + i, PIPE_POST(q0, a0, q1, a1, xa, POST, FIX));                \
+      _mm512_storeu_ps(y + i + 16, PIPE_POST(q2, a2, q3, a3, xb, POST, FIX));           \
+      i += 32;                                                                          \
+    }                                                                                   \
+    LT_V512_TAIL(LT_V512_16(NAME##_d, FIX, xf))                                         \
+  }
 
 LT_V512_UN(log2_f32, log2_d, fix_log)
 LT_V512_UN(log10_f32, log10_d, fix_log)
@@ -348,11 +425,12 @@ LT_V512_UN(log1p_f32, log1p_d, fix_log1p)
 LT_V512_UN(exp2_f32, exp2_d, fix_nan)
 LT_V512_UN(expm1_f32, expm1_d, fix_expm1)
 LT_V512_UN(cosh_f32, cosh_d, fix_nan)
-LT_V512_UN(asinh_f32, asinh_d, fix_asinh)
-LT_V512_UN(acosh_f32, acosh_d, fix_acosh)
-LT_V512_UN(atanh_f32, atanh_d, fix_atanh)
-LT_V512_UN(acos_f32, acos_d, fix_acos)
-LT_V512_UN(atan_f32, atan_d, fix_atan)
+LT_V512_PIPE(sinh, sinh_pre, sinh_post, fix_atan)
+LT_V512_PIPE(asinh, asinh_pre, asinh_post, fix_asinh)
+LT_V512_PIPE(acosh, acosh_pre, acosh_post, fix_acosh)
+LT_V512_PIPE(atanh, atanh_pre, atanh_post, fix_atanh)
+LT_V512_PIPE(acos, acos_pre, acos_post, fix_acos)
+LT_V512_PIPE(atan, atan_pre, atan_post, fix_atan)
 
 #else
 typedef int lt_vmath_funcs512_none; /* ISO C: a translation unit declares something */

@@ -53,6 +53,7 @@ void lt_vmath512_log10_f32(float *y, const float *x, int64_t n);
 void lt_vmath512_log1p_f32(float *y, const float *x, int64_t n);
 void lt_vmath512_exp2_f32(float *y, const float *x, int64_t n);
 void lt_vmath512_expm1_f32(float *y, const float *x, int64_t n);
+void lt_vmath512_sinh_f32(float *y, const float *x, int64_t n);
 void lt_vmath512_cosh_f32(float *y, const float *x, int64_t n);
 void lt_vmath512_asinh_f32(float *y, const float *x, int64_t n);
 void lt_vmath512_acosh_f32(float *y, const float *x, int64_t n);
