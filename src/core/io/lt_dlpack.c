@@ -54,31 +54,6 @@ static void delete_legacy(DLManagedTensor *self) {
   free(export_base(b));
 }
 
-/* Copies t's shape and strides into b and sets the bytes its elements occupy (lo, hi: both NULL
-   when it is empty), as lt_numel and lt_byte_extent would, in one pass (on every export). */
-static void copy_dims(const lt_tensor *t, export_block *b) {
-  /* unsigned sums: an empty tensor's strides need not fit these products, and they are unused */
-  uint64_t es = lt_esize(t), lo = 0, hi = 0;
-  int n = t->ndim, empty = 0;
-  for (int i = 0; i < n; i++) {
-    int64_t size = t->shape[i], stride = t->strides[i];
-    uint64_t span = (uint64_t)(size - 1) * (uint64_t)stride * es;
-    b->dims[i] = size;
-    b->dims[n + i] = stride;
-    empty |= size == 0;
-    if (stride < 0 && size > 1)
-      lo += span;
-    else
-      hi += span;
-  }
-  if (empty) {
-    b->lo = b->hi = NULL;
-    return;
-  }
-  b->lo = lt_data(t) + (int64_t)lo;
-  b->hi = lt_data(t) + (int64_t)(hi + es);
-}
-
 int lt_dlpack_export(lt_tensor *t, int versioned, int copy, int read_only, void **out,
                      lt_error *err) {
   if (t->storage->revoked) return lt_fail(err, LT_EREVOKED, "tensor has been released");
@@ -104,8 +79,13 @@ int lt_dlpack_export(lt_tensor *t, int versioned, int copy, int read_only, void 
   export_block *b = (export_block *)(base + HEAD_ROOM);
   memset(&b->m, 0, sizeof b->m);
   b->block = lt_block_retain(t->storage->block);
+  b->lo = b->hi = NULL;
   b->ndim = t->ndim;
-  copy_dims(t, b);
+  if (lt_numel(t) > 0) lt_byte_extent(t, &b->lo, &b->hi);
+  if (t->ndim > 0) {
+    memcpy(b->dims, t->shape, (size_t)t->ndim * sizeof(int64_t));
+    memcpy(b->dims + t->ndim, t->strides, (size_t)t->ndim * sizeof(int64_t));
+  }
   DLTensor *dl = versioned ? &b->m.v.dl_tensor : &b->m.l.dl_tensor;
   dl->data = lt_data(t); /* never NULL, even when empty: torch before 2.3 never frees those */
   dl->device = t->storage->device;
