@@ -288,6 +288,53 @@ describe("avg_pool2d", function()
   end)
 end)
 
+describe("float32 average pools", function()
+  -- ltensor sums float32 windows in float32 (the window's rows first, with vector adds), as torch
+  -- does, and windows above 4096 elements in double: the float64 result is the reference.
+  local function agrees(f, x, ...)
+    local got, want = f(x, ...), f(x:double(), ...)
+    assert.equal("float32", got.dtype)
+    assert.same(want.shape, got.shape)
+    local err = (got:double() - want):abs():max()
+    assert.is_true(err <= 1e-5, ("off by %g"):format(err))
+  end
+  lt.manual_seed(36)
+  local x = lt.randn(2, 3, 23, 45) -- wider than a vector, with odd sizes
+
+  it("avg_pool2d agrees with float64 for each kernel, stride, padding and divisor", function()
+    for _, k in ipairs({ 1, 2, 3, { 2, 3 }, { 5, 2 }, { 1, 4 } }) do
+      for _, s in ipairs({ false, 1, 2, { 3, 2 }, { 1, 2 } }) do
+        local kh, kw = type(k) == "table" and k[1] or k, type(k) == "table" and k[2] or k
+        for _, p in ipairs({ { 0, 0 }, { kh // 2, 0 }, { kh // 2, kw // 2 } }) do
+          for _, ceil in ipairs({ false, true }) do
+            for _, cip in ipairs({ true, false }) do
+              for _, div in ipairs({ false, 3 }) do
+                agrees(F.avg_pool2d, x, k, s or nil, p, ceil, cip, div or nil)
+              end
+            end
+          end
+        end
+      end
+    end
+  end)
+  it("avg_pool1d and unbatched inputs take the same sums", function()
+    agrees(F.avg_pool1d, x[1][1], 2)
+    agrees(F.avg_pool1d, x[1][1], 3, 2, 1, true, false)
+    agrees(F.avg_pool2d, x[2], 2)
+  end)
+  it("adaptive_avg_pool2d agrees with float64, windows overlapping or not", function()
+    for _, o in ipairs({ 1, 2, 7, { 5, 11 }, { 23, 45 }, { 30, 60 }, { 1, 45 } }) do
+      agrees(F.adaptive_avg_pool2d, x, o)
+    end
+    agrees(F.adaptive_avg_pool2d, lt.randn(1, 2, 70, 80), 1) -- 5600 elements: summed in double
+  end)
+  it("2x2 windows sum in float32 in torch's order, giving torch's results to the bit", function()
+    local v = lt.tensor({ { { 1, 2 ^ -24, 2 ^ -24, 2 ^ -24 }, { 2 ^ -24, 0, 3, 5 } } }):float()
+    -- in float32 1 + 2^-24 rounds to 1 (ties to even), so the first window sums to 1 exactly
+    assert.same({ { { 0.25, 2 } } }, F.avg_pool2d(v, 2):tolist())
+  end)
+end)
+
 describe("avg_pool1d", function()
   it("averages along the last dim, ceil_mode keeping the partial window", function()
     local x = lt.tensor({ { { 1, 2, 3, 4, 5 } } }):float()

@@ -12,12 +12,14 @@
  * even and odd output sizes, asymmetric and large padding), one input channel a group (the direct
  * path), a kernel as large as the input; conv_transpose1d/2d with stride, padding, output_padding,
  * groups and dilation; max, avg and adaptive pools with ceil_mode, count_include_pad,
- * divisor_override, dilation and windows that do not divide the input; unfold and fold. Values
- * agree within 1e-5 relative and absolute for float32 (conv sums run in another order than torch's:
- * the BLAS's blocking against mkldnn's) and 1e-12 for float64; indices exactly (ltensor's are
- * torch's plus one). float16 inputs compute in float32 and come back as float16: checked against
- * torch's float32 result rounded to float16 (torch 1.13 has no float16 convolution on the CPU),
- * within 1e-2.
+ * divisor_override, dilation and windows that do not divide the input, average pools also over
+ * planes wider than a vector (37 x 70 and 37 x 71, the float32 row sums' vector loops and their
+ * tails) and one of 80 x 90 (a window above the float32 sums' limit, summed in double); unfold and
+ * fold. Values agree within 1e-5 relative and absolute for float32 (conv sums run in another order
+ * than torch's: the BLAS's blocking against mkldnn's) and 1e-12 for float64; indices exactly
+ * (ltensor's are torch's plus one). float16 inputs compute in float32 and come back as float16:
+ * checked against torch's float32 result rounded to float16 (torch 1.13 has no float16 convolution
+ * on the CPU), within 1e-2.
  */
 
 static const char *const nn_conv_cases[][2] = {
@@ -79,6 +81,24 @@ static const char *const nn_conv_cases[][2] = {
     {"F.adaptive_avg_pool1d(X1, 5)", "F.adaptive_avg_pool1d(X1, 5)"},
     {"F.adaptive_avg_pool2d(X2, {3, 5})", "F.adaptive_avg_pool2d(X2, (3, 5))"},
     {"F.adaptive_avg_pool2d(X2T, 1)", "F.adaptive_avg_pool2d(X2T, 1)"},
+    {"F.avg_pool1d(X1, 2)", "F.avg_pool1d(X1, 2)"},
+    {"F.avg_pool1d(X1, 2, {ceil_mode = true})", "F.avg_pool1d(X1, 2, ceil_mode=True)"},
+    {"F.avg_pool2d(XP, 2)", "F.avg_pool2d(XP, 2)"},
+    {"F.avg_pool2d(XP, 2, {ceil_mode = true})", "F.avg_pool2d(XP, 2, ceil_mode=True)"},
+    {"F.avg_pool2d(XP, {3, 2}, {1, 2})", "F.avg_pool2d(XP, (3, 2), (1, 2))"},
+    {"F.avg_pool2d(XP, 2, 2, {1, 0})", "F.avg_pool2d(XP, 2, 2, (1, 0))"},
+    {"F.avg_pool2d(XP, 2, 2, {1, 0}, false, false)",
+     "F.avg_pool2d(XP, 2, 2, (1, 0), False, False)"},
+    {"F.avg_pool2d(XP, 2, nil, 0, false, true, 3)", "F.avg_pool2d(XP, 2, None, 0, False, True, 3)"},
+    {"F.avg_pool2d(XP, 3, 1, 1)", "F.avg_pool2d(XP, 3, 1, 1)"},
+    {"F.avg_pool2d(XP, {5, 4}, {3, 2}, 2, true, false)",
+     "F.avg_pool2d(XP, (5, 4), (3, 2), 2, True, False)"},
+    {"F.avg_pool2d(XPT, 2)", "F.avg_pool2d(XPT, 2)"},
+    {"F.avg_pool2d(XPT, 2, {ceil_mode = true})", "F.avg_pool2d(XPT, 2, ceil_mode=True)"},
+    {"F.adaptive_avg_pool2d(XP, {7, 9})", "F.adaptive_avg_pool2d(XP, (7, 9))"},
+    {"F.adaptive_avg_pool2d(XP, 1)", "F.adaptive_avg_pool2d(XP, 1)"},
+    {"F.adaptive_avg_pool2d(XP, {40, 75})", "F.adaptive_avg_pool2d(XP, (40, 75))"},
+    {"F.adaptive_avg_pool2d(XL, 1)", "F.adaptive_avg_pool2d(XL, 1)"},
     {"F.adaptive_max_pool1d(X1, 4)", "F.adaptive_max_pool1d(X1, 4)"},
     {"F.adaptive_max_pool2d(X2, {3, 5})", "F.adaptive_max_pool2d(X2, (3, 5))"},
     {"F.adaptive_max_pool2d(X2T[2], 4)", "F.adaptive_max_pool2d(X2T[1], 4)"},
@@ -129,12 +149,13 @@ static void test_nn_conv(void) {
               "WT1, WT1G, WT2, WT2G = r(4, 3, 3), r(4, 2, 3), r(4, 3, 3, 3), r(4, 2, 3, 3)\n"
               "FX, FX2 = r(2, 24, 36), r(2, 24, 16)\n"
               "XW, WW, BW = r(2, 16, 9, 11), r(20, 16, 3, 3), r(20)\n"
-              "XWT = r(2, 16, 12, 9).transpose(2, 3)",
+              "XWT = r(2, 16, 12, 9).transpose(2, 3)\n"
+              "XP, XPT, XL = r(2, 3, 37, 70), r(1, 2, 71, 37).transpose(2, 3), r(1, 2, 80, 90)",
               dt));
-    static const char *const names[] = {"X1",  "W1",  "W1G", "B1",  "X2",  "W2",   "W2G", "B2",
-                                        "X2T", "W2E", "DW",  "DW2", "W11", "B11",  "W2F", "X2E",
-                                        "W2C", "X3",  "W3",  "B3",  "WT1", "WT1G", "WT2", "WT2G",
-                                        "FX",  "FX2", "XW",  "WW",  "BW",  "XWT"};
+    static const char *const names[] = {
+        "X1",  "W1",   "W1G", "B1",  "X2",  "W2",  "W2G", "B2",  "X2T", "W2E", "DW",
+        "DW2", "W11",  "B11", "W2F", "X2E", "W2C", "X3",  "W3",  "B3",  "WT1", "WT1G",
+        "WT2", "WT2G", "FX",  "FX2", "XW",  "WW",  "BW",  "XWT", "XP",  "XPT", "XL"};
     for (size_t i = 0; i < sizeof names / sizeof *names; i++)
       CHECK(torch_to_lua(names[i], "%s", names[i]));
     CHECK(py_ok("FTOL = %s", d ? "1e-12" : "1e-5"));
@@ -149,5 +170,6 @@ static void test_nn_conv(void) {
   set_context("%s", "");
   CHECK(lua_ok(
             "X1, W1, W1G, B1, X2, W2, W2G, B2, X2T, W2E, DW, DW2, W11, B11, W2F, X2E, W2C = nil") &&
-        lua_ok("X3, W3, B3, WT1, WT1G, WT2, WT2G, FX, FX2, XW, WW, BW, XWT, F, r = nil"));
+        lua_ok(
+            "X3, W3, B3, WT1, WT1G, WT2, WT2G, FX, FX2, XW, WW, BW, XWT, XP, XPT, XL, F, r = nil"));
 }

@@ -4,10 +4,14 @@
  * The input is made batched and contiguous in its computation dtype, then each (N, C) plane of
  * H x W (H = 1 for 1-d pools) is one item of the worker pool. Windows follow torch's CPU
  * kernels: a max window starts at its first in-range element and takes a later one when it is
- * larger or NaN; an average sums in double and divides by the window (padding included or
- * not) or the divisor given.
+ * larger or NaN; an average divides its window's sum by the window (padding included or not)
+ * or the divisor given. Averages sum by rows (avg_rows_T: a window's input rows added as
+ * vectors, then its columns), in float32 for float32 as torch does, and in double for float64
+ * and for float32 windows above AVG_F32_MAX elements (plane_float).
  */
 #include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lt_copy.h"
@@ -125,12 +129,118 @@ MAX2X2(double)
 MAX2X2_VALUES(float)
 MAX2X2_VALUES(double)
 
+/* {====== average pools by rows ======} */
+
+/* The largest window (elements) summed in float32 for a float32 pool; larger ones sum in double
+   (plane_float). */
+#define AVG_F32_MAX 4096
+/* Scratch on the stack (doubles) for a piece's row sums and column windows; more is allocated. */
+#define AVG_STACK 1024
+
+/* The column windows of an average pool, the same for every plane: output ow sums
+   r[lo[ow], hi[ow]) of a row of window sums; wn[ow] its width with padding. */
+typedef struct {
+  int32_t *lo, *hi, *wn;
+  void *acc; /* in[1] elements: the sums of a window's input rows */
+} avg_cols;
+
+/* The plane of an average pool: each output row first sums its window's input rows into one row
+   (vector adds over contiguous runs), then each output sums its window's columns of that row and
+   divides. A 2-wide window at stride 2 without padding (avg_pool2d(x, 2)'s) adds neighbours
+   pairwise over the whole row, and with 2 input rows adds its four elements in torch's order
+   ((r0 + r0') + r1) + r1'. Sums in T as torch's kernel does, with fewer roundings a window
+   (about kh + kw against torch's kh kw). */
+#define AVG_ROWS(T)                                                                             \
+  static void avg_rows_##T(const pool_ctx *c, const avg_cols *k, const T *x, T *y) {            \
+    int64_t w = c->in[1], n = c->out[1];                                                        \
+    int pairs = c->kind == P_AVG && c->k[1] == 2 && c->s[1] == 2 && c->p[1] == 0 && 2 * n <= w; \
+    for (int64_t oh = 0; oh < c->out[0]; oh++, y += n) {                                        \
+      int64_t h0, h1, hs, hn;                                                                   \
+      window(c, 0, oh, &h0, &h1, &hs, &hn);                                                     \
+      int64_t rows = h1 - h0, cnt = c->cip && c->kind == P_AVG ? hn : rows;                     \
+      if (rows <= 0) { /* no input row in the window (torch's checks leave none such) */        \
+        for (int64_t o = 0; o < n; o++) y[o] = 0;                                               \
+        continue;                                                                               \
+      }                                                                                         \
+      const T *r = x + h0 * w, *r1 = r + w;                                                     \
+      T d = (T)(c->div ? c->div : 2 * cnt); /* the pairs' divisor */                            \
+      if (pairs && rows == 2) {                                                                 \
+        for (int64_t o = 0; o < n; o++)                                                         \
+          y[o] = (((r[2 * o] + r[2 * o + 1]) + r1[2 * o]) + r1[2 * o + 1]) / d;                 \
+        continue;                                                                               \
+      }                                                                                         \
+      if (rows > 1) {                                                                           \
+        T *a = k->acc;                                                                          \
+        for (int64_t v = 0; v < w; v++) a[v] = r[v] + r1[v];                                    \
+        for (int64_t h = h0 + 2; h < h1; h++) {                                                 \
+          const T *rh = x + h * w;                                                              \
+          for (int64_t v = 0; v < w; v++) a[v] += rh[v];                                        \
+        }                                                                                       \
+        r = a;                                                                                  \
+      }                                                                                         \
+      if (pairs) {                                                                              \
+        for (int64_t o = 0; o < n; o++) y[o] = (r[2 * o] + r[2 * o + 1]) / d;                   \
+        continue;                                                                               \
+      }                                                                                         \
+      for (int64_t o = 0; o < n; o++) {                                                         \
+        T s = 0;                                                                                \
+        for (int64_t v = k->lo[o]; v < k->hi[o]; v++) s += r[v];                                \
+        int64_t m = c->div                       ? c->div                                       \
+                    : c->cip && c->kind == P_AVG ? hn * k->wn[o]                                \
+                                                 : rows * (k->hi[o] - k->lo[o]);                \
+        y[o] = k->hi[o] > k->lo[o] ? s / (T)m : 0;                                              \
+      }                                                                                         \
+    }                                                                                           \
+  }
+AVG_ROWS(float)
+AVG_ROWS(double)
+
+/* Whether the row sums take c: an average pool of float64, or of float32 whose windows hold at
+   most AVG_F32_MAX elements, with a width that fits the column windows' int32. */
+static int avg_rows_take(const pool_ctx *c) {
+  if ((c->kind != P_AVG && c->kind != P_AAVG) || c->in[1] > INT32_MAX) return 0;
+  if (c->f64) return 1;
+  int64_t kh = c->k[0], kw = c->k[1];
+  if (c->kind == P_AAVG) /* an adaptive window spans at most ceil(in / out) + 1 */
+    kh = c->in[0] / c->out[0] + 2, kw = c->in[1] / c->out[1] + 2;
+  return kh <= AVG_F32_MAX && kw <= AVG_F32_MAX && kh * kw <= AVG_F32_MAX;
+}
+
+/* Planes lo..hi-1 of the average pool c by rows; 0, or -1 when its scratch could not be had
+   (the caller then takes plane_T). */
+static int avg_rows_planes(const pool_ctx *c, int64_t lo, int64_t hi) {
+  int64_t w = c->in[1], n = c->out[1];
+  size_t esz = c->f64 ? sizeof(double) : sizeof(float), bytes = (size_t)w * esz + (size_t)n * 12;
+  double stack[AVG_STACK];
+  char *buf = bytes <= sizeof stack ? (char *)stack : malloc(bytes);
+  if (!buf) return -1;
+  int32_t *cols = (int32_t *)(void *)(buf + (size_t)w * esz);
+  avg_cols k = {cols, cols + n, cols + 2 * n, buf};
+  for (int64_t o = 0; o < n; o++) {
+    int64_t w0, w1, ws, wn = 0;
+    window(c, 1, o, &w0, &w1, &ws, &wn);
+    k.lo[o] = (int32_t)w0, k.hi[o] = (int32_t)w1, k.wn[o] = (int32_t)wn;
+  }
+  for (int64_t i = lo; i < hi; i++)
+    if (c->f64)
+      avg_rows_double(c, &k, (const double *)c->x + i * c->in[0] * w,
+                      (double *)c->y + i * c->out[0] * n);
+    else
+      avg_rows_float(c, &k, (const float *)c->x + i * c->in[0] * w,
+                     (float *)c->y + i * c->out[0] * n);
+  if (buf != (char *)stack) free(buf);
+  return 0;
+}
+
+/* }====== */
+
 static int pool_piece(void *ctx, int64_t lo, int64_t hi) {
   const pool_ctx *c = ctx;
   int64_t isz = c->in[0] * c->in[1], osz = c->out[0] * c->out[1];
   int fast = c->kind == P_MAX && c->k[0] == 2 && c->k[1] == 2 && c->s[0] == 2 && c->s[1] == 2 &&
              c->p[0] == 0 && c->p[1] == 0 && c->d[0] == 1 && c->d[1] == 1 &&
              2 * c->out[0] <= c->in[0] && 2 * c->out[1] <= c->in[1];
+  if (avg_rows_take(c) && avg_rows_planes(c, lo, hi) == 0) return 0;
   for (int64_t i = lo; i < hi; i++) {
     int64_t *ix = c->idx ? c->idx + i * osz : NULL;
     if (c->f64) {
