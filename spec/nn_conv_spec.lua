@@ -298,19 +298,33 @@ describe("float32 average pools", function()
     local err = (got:double() - want):abs():max()
     assert.is_true(err <= 1e-5, ("off by %g"):format(err))
   end
+  -- avg_pool2d without ceil_mode from unfold: each window's sum (zeros where padded) over its
+  -- divisor, the elements counted by the same sum over ones where padding does not count.
+  local function by_unfold(x, kh, kw, s, p, cip, div)
+    local n, ch, h, w = table.unpack(x.shape)
+    local oh, ow = (h + 2 * p[1] - kh) // s[1] + 1, (w + 2 * p[2] - kw) // s[2] + 1
+    local function sums(t)
+      return F.unfold(t, { kh, kw }, 1, p, s):reshape(n, ch, kh * kw, oh * ow):sum(3)
+    end
+    return (sums(x) / (div or cip and kh * kw or sums(lt.ones_like(x)))):reshape(n, ch, oh, ow)
+  end
   lt.manual_seed(36)
   local x = lt.randn(2, 3, 23, 45) -- wider than a vector, with odd sizes
 
   it("avg_pool2d agrees with float64 for each kernel, stride, padding and divisor", function()
+    local xd = x:double()
     for _, k in ipairs({ 1, 2, 3, { 2, 3 }, { 5, 2 }, { 1, 4 } }) do
       for _, s in ipairs({ false, 1, 2, { 3, 2 }, { 1, 2 } }) do
         local kh, kw = type(k) == "table" and k[1] or k, type(k) == "table" and k[2] or k
+        local sh, sw = type(s) == "table" and s[1] or s or kh, type(s) == "table" and s[2] or s or kw
         for _, p in ipairs({ { 0, 0 }, { kh // 2, 0 }, { kh // 2, kw // 2 } }) do
-          for _, ceil in ipairs({ false, true }) do
-            for _, cip in ipairs({ true, false }) do
-              for _, div in ipairs({ false, 3 }) do
-                agrees(F.avg_pool2d, x, k, s or nil, p, ceil, cip, div or nil)
-              end
+          for _, cip in ipairs({ true, false }) do
+            for _, div in ipairs({ false, 3 }) do
+              agrees(F.avg_pool2d, x, k, s or nil, p, true, cip, div or nil)
+              agrees(F.avg_pool2d, x, k, s or nil, p, false, cip, div or nil)
+              local err = (F.avg_pool2d(xd, k, s or nil, p, false, cip, div or nil)
+                - by_unfold(xd, kh, kw, { sh, sw }, p, cip, div or nil)):abs():max()
+              assert.is_true(err <= 1e-12, ("off by %g"):format(err))
             end
           end
         end

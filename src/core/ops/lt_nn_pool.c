@@ -21,12 +21,15 @@
 
 enum { P_MAX, P_AVG, P_AMAX, P_AAVG };
 
+typedef struct avg_cols avg_cols;
+
 typedef struct {
   int kind, f64, cip;
   int64_t in[2], out[2], k[2], s[2], p[2], d[2], div;
   const char *x;
   char *y;
-  int64_t *idx; /* NULL: no indices */
+  int64_t *idx;         /* NULL: no indices */
+  const avg_cols *cols; /* average pools by rows: their column windows; NULL: not by rows */
 } pool_ctx;
 
 /* The window of output position o along dim i: [*lo, *hi) in the input, step *st; *n the
@@ -134,24 +137,29 @@ MAX2X2_VALUES(double)
 /* The largest window (elements) summed in float32 for a float32 pool; larger ones sum in double
    (plane_float). */
 #define AVG_F32_MAX 4096
-/* Scratch on the stack (doubles) for a piece's row sums and column windows; more is allocated. */
+/* Scratch on the stack (doubles) for a piece's row and window sums; more is allocated. */
 #define AVG_STACK 1024
 
 /* The column windows of an average pool, the same for every plane: output ow sums
-   r[lo[ow], hi[ow]) of a row of window sums; wn[ow] its width with padding. */
-typedef struct {
-  int32_t *lo, *hi, *wn;
-  void *acc; /* in[1] elements: the sums of a window's input rows */
-} avg_cols;
+   r[lo[ow], hi[ow]) of a row of window sums and divides by cf[ow] (its width, padding counted
+   or not; 1 for an empty window) times the rows' count. [oa, ob): the outputs whose avg_pool
+   window lies whole in the row (empty for adaptive pools), summed with vector adds. */
+struct avg_cols {
+  int32_t *lo, *hi, *cf;
+  int64_t oa, ob;
+};
 
 /* The plane of an average pool: each output row first sums its window's input rows into one row
-   (vector adds over contiguous runs), then each output sums its window's columns of that row and
-   divides. A 2-wide window at stride 2 without padding (avg_pool2d(x, 2)'s) adds neighbours
-   pairwise over the whole row, and with 2 input rows adds its four elements in torch's order
+   (vector adds over contiguous runs), then sums each window's columns of that row into sum (the
+   windows whole in the row, [oa, ob), with vector adds of strided runs, one kernel column at a
+   time), then divides them all. A 2-wide window at stride 2 without padding (avg_pool2d(x, 2)'s)
+   adds neighbours pairwise over the whole row, and with 2 input rows adds its four elements in
+   torch's order
    ((r0 + r0') + r1) + r1'. Sums in T as torch's kernel does, with fewer roundings a window
    (about kh + kw against torch's kh kw). */
 #define AVG_ROWS(T)                                                                             \
-  static void avg_rows_##T(const pool_ctx *c, const avg_cols *k, const T *x, T *y) {            \
+  static void avg_rows_##T(const pool_ctx *c, T *acc, T *sum, const T *x, T *y) {               \
+    const avg_cols *k = c->cols;                                                                \
     int64_t w = c->in[1], n = c->out[1];                                                        \
     int pairs = c->kind == P_AVG && c->k[1] == 2 && c->s[1] == 2 && c->p[1] == 0 && 2 * n <= w; \
     for (int64_t oh = 0; oh < c->out[0]; oh++, y += n) {                                        \
@@ -170,7 +178,7 @@ typedef struct {
         continue;                                                                               \
       }                                                                                         \
       if (rows > 1) {                                                                           \
-        T *a = k->acc;                                                                          \
+        T *a = acc;                                                                             \
         for (int64_t v = 0; v < w; v++) a[v] = r[v] + r1[v];                                    \
         for (int64_t h = h0 + 2; h < h1; h++) {                                                 \
           const T *rh = x + h * w;                                                              \
@@ -183,12 +191,25 @@ typedef struct {
         continue;                                                                               \
       }                                                                                         \
       for (int64_t o = 0; o < n; o++) {                                                         \
-        T s = 0;                                                                                \
-        for (int64_t v = k->lo[o]; v < k->hi[o]; v++) s += r[v];                                \
-        int64_t m = c->div                       ? c->div                                       \
-                    : c->cip && c->kind == P_AVG ? hn * k->wn[o]                                \
-                                                 : rows * (k->hi[o] - k->lo[o]);                \
-        y[o] = k->hi[o] > k->lo[o] ? s / (T)m : 0;                                              \
+        if (o == k->oa) o = k->ob;                                                              \
+        if (o == n) break;                                                                      \
+        T t = 0;                                                                                \
+        for (int64_t v = k->lo[o]; v < k->hi[o]; v++) t += r[v];                                \
+        sum[o] = t;                                                                             \
+      }                                                                                         \
+      if (k->ob > k->oa) { /* sums over j of ra[o sw + j], the window's order */                \
+        const T *ra = r + k->lo[k->oa];                                                         \
+        T *sa = sum + k->oa;                                                                    \
+        int64_t sw = c->s[1], m = k->ob - k->oa;                                                \
+        for (int64_t o = 0; o < m; o++) sa[o] = ra[o * sw];                                     \
+        for (int64_t j = 1; j < c->k[1]; j++)                                                   \
+          for (int64_t o = 0; o < m; o++) sa[o] += ra[o * sw + j];                              \
+      }                                                                                         \
+      if (c->div) {                                                                             \
+        for (int64_t o = 0; o < n; o++) y[o] = sum[o] / (T)c->div;                              \
+      } else { /* (T)cnt * cf[o] is the integer divisor exactly: below 2^24 for float32 */      \
+        T f = (T)cnt;                                                                           \
+        for (int64_t o = 0; o < n; o++) y[o] = sum[o] / (f * (T)k->cf[o]);                      \
       }                                                                                         \
     }                                                                                           \
   }
@@ -196,9 +217,11 @@ AVG_ROWS(float)
 AVG_ROWS(double)
 
 /* Whether the row sums take c: an average pool of float64, or of float32 whose windows hold at
-   most AVG_F32_MAX elements, with a width that fits the column windows' int32. */
+   most AVG_F32_MAX elements, with a padded width that fits the column windows' int32. */
 static int avg_rows_take(const pool_ctx *c) {
-  if ((c->kind != P_AVG && c->kind != P_AAVG) || c->in[1] > INT32_MAX) return 0;
+  if ((c->kind != P_AVG && c->kind != P_AAVG) || c->in[1] > INT32_MAX ||
+      c->p[1] > (INT32_MAX - c->in[1]) / 2)
+    return 0;
   if (c->f64) return 1;
   int64_t kh = c->k[0], kw = c->k[1];
   if (c->kind == P_AAVG) /* an adaptive window spans at most ceil(in / out) + 1 */
@@ -206,28 +229,40 @@ static int avg_rows_take(const pool_ctx *c) {
   return kh <= AVG_F32_MAX && kw <= AVG_F32_MAX && kh * kw <= AVG_F32_MAX;
 }
 
+/* The column windows of the average pool c into k, its arrays in buf (3 out[1] int32); k. */
+static const avg_cols *avg_cols_init(const pool_ctx *c, int32_t *buf, avg_cols *k) {
+  int64_t n = c->out[1];
+  *k = (avg_cols){buf, buf + n, buf + 2 * n, 0, 0};
+  for (int64_t o = 0; o < n; o++) {
+    int64_t w0, w1, ws, wn = 0;
+    window(c, 1, o, &w0, &w1, &ws, &wn);
+    k->lo[o] = (int32_t)w0, k->hi[o] = (int32_t)w1;
+    k->cf[o] = w1 <= w0 ? 1 : (int32_t)(c->cip && c->kind == P_AVG ? wn : w1 - w0);
+    int whole = c->kind == P_AVG && o * c->s[1] - c->p[1] >= 0 && w1 - w0 == c->k[1];
+    if (whole && k->ob == k->oa)
+      k->oa = o, k->ob = o + 1;
+    else if (whole && k->ob == o)
+      k->ob = o + 1;
+  }
+  return k;
+}
+
 /* Planes lo..hi-1 of the average pool c by rows; 0, or -1 when its scratch could not be had
    (the caller then takes plane_T). */
 static int avg_rows_planes(const pool_ctx *c, int64_t lo, int64_t hi) {
   int64_t w = c->in[1], n = c->out[1];
-  size_t esz = c->f64 ? sizeof(double) : sizeof(float), bytes = (size_t)w * esz + (size_t)n * 12;
+  size_t esz = c->f64 ? sizeof(double) : sizeof(float), bytes = (size_t)(w + n) * esz;
   double stack[AVG_STACK];
-  char *buf = bytes <= sizeof stack ? (char *)stack : malloc(bytes);
+  char *buf = bytes <= sizeof stack ? (char *)stack : malloc(bytes), *sum;
   if (!buf) return -1;
-  int32_t *cols = (int32_t *)(void *)(buf + (size_t)w * esz);
-  avg_cols k = {cols, cols + n, cols + 2 * n, buf};
-  for (int64_t o = 0; o < n; o++) {
-    int64_t w0, w1, ws, wn = 0;
-    window(c, 1, o, &w0, &w1, &ws, &wn);
-    k.lo[o] = (int32_t)w0, k.hi[o] = (int32_t)w1, k.wn[o] = (int32_t)wn;
-  }
+  sum = buf + (size_t)w * esz;
   for (int64_t i = lo; i < hi; i++)
     if (c->f64)
-      avg_rows_double(c, &k, (const double *)c->x + i * c->in[0] * w,
-                      (double *)c->y + i * c->out[0] * n);
+      avg_rows_double(c, (double *)(void *)buf, (double *)(void *)sum,
+                      (const double *)c->x + i * c->in[0] * w, (double *)c->y + i * c->out[0] * n);
     else
-      avg_rows_float(c, &k, (const float *)c->x + i * c->in[0] * w,
-                     (float *)c->y + i * c->out[0] * n);
+      avg_rows_float(c, (float *)(void *)buf, (float *)(void *)sum,
+                     (const float *)c->x + i * c->in[0] * w, (float *)c->y + i * c->out[0] * n);
   if (buf != (char *)stack) free(buf);
   return 0;
 }
@@ -240,7 +275,7 @@ static int pool_piece(void *ctx, int64_t lo, int64_t hi) {
   int fast = c->kind == P_MAX && c->k[0] == 2 && c->k[1] == 2 && c->s[0] == 2 && c->s[1] == 2 &&
              c->p[0] == 0 && c->p[1] == 0 && c->d[0] == 1 && c->d[1] == 1 &&
              2 * c->out[0] <= c->in[0] && 2 * c->out[1] <= c->in[1];
-  if (avg_rows_take(c) && avg_rows_planes(c, lo, hi) == 0) return 0;
+  if (c->cols && avg_rows_planes(c, lo, hi) == 0) return 0;
   for (int64_t i = lo; i < hi; i++) {
     int64_t *ix = c->idx ? c->idx + i * osz : NULL;
     if (c->f64) {
@@ -287,7 +322,11 @@ static int run_pool(pool_ctx *c, const lt_tensor *x, int nsp, lt_tensor **out, l
     c->idx = ix ? (int64_t *)lt_data(ix) : NULL;
     double bytes =
         (double)(c->in[0] * c->in[1] + c->out[0] * c->out[1] * (ix ? 3 : 1)) * (c->f64 ? 8 : 4);
+    avg_cols cols; /* no memory for the windows: the pool runs as plane_T */
+    int32_t *cw = avg_rows_take(c) ? malloc((size_t)c->out[1] * 3 * sizeof(int32_t)) : NULL;
+    c->cols = cw ? avg_cols_init(c, cw, &cols) : NULL;
     lt_pool_run(planes, lt_pool_grain(planes, bytes), pool_piece, c);
+    free(cw);
   }
   lt_tensor_free(xo);
   if (rc) {
