@@ -288,9 +288,10 @@ describe("avg_pool2d", function()
   end)
 end)
 
-describe("float32 average pools", function()
+describe("average pools' sums", function()
   -- ltensor sums float32 windows in float32 (the window's rows first, with vector adds), as torch
-  -- does, and windows above 4096 elements in double: the float64 result is the reference.
+  -- does, and windows above 4096 elements in double: the float64 result is the reference, itself
+  -- checked against unfold's windows.
   local function agrees(f, x, ...)
     local got, want = f(x, ...), f(x:double(), ...)
     assert.equal("float32", got.dtype)
@@ -311,12 +312,13 @@ describe("float32 average pools", function()
   lt.manual_seed(36)
   local x = lt.randn(2, 3, 23, 45) -- wider than a vector, with odd sizes
 
-  it("avg_pool2d agrees with float64 for each kernel, stride, padding and divisor", function()
+  it("avg_pool2d matches float64 and unfold for any kernel, stride, padding, divisor", function()
     local xd = x:double()
     for _, k in ipairs({ 1, 2, 3, { 2, 3 }, { 5, 2 }, { 1, 4 } }) do
       for _, s in ipairs({ false, 1, 2, { 3, 2 }, { 1, 2 } }) do
         local kh, kw = type(k) == "table" and k[1] or k, type(k) == "table" and k[2] or k
-        local sh, sw = type(s) == "table" and s[1] or s or kh, type(s) == "table" and s[2] or s or kw
+        local sh = type(s) == "table" and s[1] or s or kh
+        local sw = type(s) == "table" and s[2] or s or kw
         for _, p in ipairs({ { 0, 0 }, { kh // 2, 0 }, { kh // 2, kw // 2 } }) do
           for _, cip in ipairs({ true, false }) do
             for _, div in ipairs({ false, 3 }) do
