@@ -6,7 +6,8 @@
  * kernels of lt_funcs.c (sigmoid, silu, expm1, log1p, erf, erfc, gelu, exp2, log2, log10, sinh,
  * cosh, asinh, acosh, atanh, asin, acos, atan, tan) are swept the same way, against double formulas
  * (torch's) or double libm; the binary hypot, atan2, fmod and remainder on pairs (fmod and
- * remainder exactly).
+ * remainder exactly); tan also over every float of a few ranges (within 0.5001 ulp) and with
+ * arguments for libm beside others in one vector.
  *
  * Fails where an error exceeds LT_VMATH_MAX_ULP (1 ulp; the project's bound is 2) and prints the
  * largest error of each function (lt_vmath.c's header and docs/PERFORMANCE.md quote these numbers).
@@ -424,6 +425,57 @@ static void through_lt_unary(void) {
   lt_tensor_free(t);
 }
 
+/* {====== tan: dense ranges, the kernel's limits, huge arguments beside small ones ====== */
+
+#define LT_TAN_MAX_ULP 0.5001
+
+/* Every float with bits in [lo, hi) (positive) and every 7th negated, through lt_vmath_tan_f32,
+   within LT_TAN_MAX_ULP of double libm's tan: the largest error. */
+static double tan_dense(uint32_t lo, uint32_t hi) {
+  static float x[BLOCK], y[BLOCK];
+  double worst = 0;
+  for (uint32_t b0 = lo; b0 < hi; b0 += BLOCK) {
+    int n = 0;
+    for (uint32_t b = b0; n < BLOCK && b < hi; b++, n++)
+      x[n] = (b - lo) % 7 ? from_bits(b) : -from_bits(b);
+    lt_vmath_tan_f32(y, x, n);
+    for (int i = 0; i < n; i++) {
+      double e = ulp_error(y[i], tan((double)x[i]));
+      worst = e > worst ? e : worst;
+      if (!(e <= LT_TAN_MAX_ULP))
+        CHECKF(0, "tan(%a) = %a, libm %a: %.5f ulp", (double)x[i], (double)y[i], tan((double)x[i]),
+               e);
+    }
+  }
+  return worst;
+}
+
+/* Every float of [1, 2) (the quadrant beyond pi/2, -1/tan r for small r), of [2^20, 2^21) and
+   [2^29, 2^30) (inside the AVX-512 kernel's reduction, beyond the other paths'), and the first
+   2^20 from 2^30 on (libm's on every path); then arguments for libm (|x| >= 2^30, inf, NaN) in
+   the same blocks of 16 as others, each lane its own value; subnormals and signed zeros. */
+static void tan_checks(void) {
+  double w = tan_dense(0x3f800000u, 0x40000000u);
+  double w2 = tan_dense(0x49800000u, 0x4a000000u);
+  w2 = fmax(w2, tan_dense(0x4e000000u, 0x4e800000u));
+  w2 = fmax(w2, tan_dense(0x4e800000u, 0x4e900000u));
+  printf("tan     max error %.5f ulp on [1, 2), %.5f on [2^20, 2^21) and [2^29, 1.125 2^30)\n", w,
+         w2);
+  static const float odd[] = {0x1p30f, -1e30f,    3.4e38f, INFINITY, 0x1.fffffep29f,
+                              NAN,     -INFINITY, 1e10f,   -0.0f,    0x1p-149f};
+  float x[53], y[53];
+  for (int i = 0; i < 53; i++) x[i] = i % 4 == 1 ? odd[(i / 4) % 10] : (float)(i - 26) * 0.7f;
+  lt_vmath_tan_f32(y, x, 53);
+  for (int i = 0; i < 53; i++)
+    CHECKF(ulp_error(y[i], tan((double)x[i])) <= LT_TAN_MAX_ULP,
+           "tan(%a) in a mixed block = %a, libm %a", (double)x[i], (double)y[i], tan((double)x[i]));
+  CHECK(same_float(at(lt_vmath_tan_f32, -0x1p-149f), -0x1p-149f));
+  CHECK(same_float(at(lt_vmath_tan_f32, 0.0f), 0.0f));
+  CHECK(same_float(at(lt_vmath_tan_f32, -0.0f), -0.0f));
+}
+
+/* }====== */
+
 /* {====== float64 ====== */
 
 #define LT_VMATH64_MAX_ULP 2.0
@@ -556,6 +608,7 @@ int main(int argc, char **argv) {
   through_lt_unary();
   sweep2();
   specials2();
+  tan_checks();
   for (size_t k = 0; k < sizeof fns64 / sizeof fns64[0]; k++) sweep64((int)k);
   specials64();
   return tu_finish("test_vmath");

@@ -27,7 +27,8 @@
  *         |x| < 2^20), then the sine and cosine series of r to r^11 and r^12 and q's quadrant.
  *         |x| >= 2^20, inf and NaN go to libm's sinf/cosf (a block of 256 that holds one runs
  *         libm for the whole block). tan (for lt_funcs.c) is sin r / cos r or -cos r / sin r
- *         from the same reduction, libm's double tan rounded once beyond it.
+ *         from the same reduction, libm's double tan rounded once beyond it (the AVX-512 path:
+ *         lt_vmath_funcs512.c's kernel).
  *   sqrt: the instruction (sqrtf without errno), correctly rounded.
  * Special values are libm's: exp(+-inf) = inf, 0; exp overflows to inf and underflows to 0;
  * log(0) = -inf, log(x < 0) = NaN, log(inf) = inf; tanh(+-inf) = +-1; NaN propagates; signed
@@ -192,7 +193,7 @@ LT_VMATH_UN(exp_f32, float)
 LT_VMATH_UN(log_f32, float)
 LT_VMATH_UN(tanh_f32, float)
 LT_VMATH_UN(sin_f32, float)
-LT_VMATH_UN(tan_f32, float)
+LT_VMATH_UN512(tan_f32)
 LT_VMATH_UN(cos_f32, float)
 LT_VMATH_UN(sqrt_f32, float)
 LT_VMATH_UN(exp_f64, double)

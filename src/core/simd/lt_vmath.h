@@ -54,8 +54,8 @@ void lt_vmath_atanh_f32(float *y, const float *x, int64_t n);
 void lt_vmath_asin_f32(float *y, const float *x, int64_t n);
 void lt_vmath_acos_f32(float *y, const float *x, int64_t n);
 void lt_vmath_atan_f32(float *y, const float *x, int64_t n);
-/* tan, by sin and cos's reduction (within 1 ulp); libm's double tan for |x| >= 2^20, inf and
-   NaN. */
+/* tan, by sin and cos's reduction (within 1 ulp); libm's double tan for |x| >= 2^20 (2^30 on the
+   AVX-512 path, lt_vmath_funcs512.c), inf and NaN. */
 void lt_vmath_tan_f32(float *y, const float *x, int64_t n);
 
 /* float32 binary functions, y[i] = f(a[i], b[i]) (y may be a or b): hypot (within 1 ulp, an

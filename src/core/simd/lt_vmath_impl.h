@@ -60,6 +60,7 @@ void lt_vmath512_acosh_f32(float *y, const float *x, int64_t n);
 void lt_vmath512_atanh_f32(float *y, const float *x, int64_t n);
 void lt_vmath512_acos_f32(float *y, const float *x, int64_t n);
 void lt_vmath512_atan_f32(float *y, const float *x, int64_t n);
+void lt_vmath512_tan_f32(float *y, const float *x, int64_t n);
 #else
 #define LT_VMATH_UN512(NAME) LT_VMATH_UN(NAME, float)
 #endif
