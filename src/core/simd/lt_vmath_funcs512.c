@@ -29,7 +29,7 @@
  * C body's three-part pi/2 stops at 2^20), and takes tan r = r N(r^2)/D(r^2), a rational fit of
  * degree 2 over 3 (2.4e-14 relative), or -D/(r N) in an odd quadrant: one division, no sine and
  * cosine series; |x| >= 2^30 goes to double libm's tan lane by lane (tan_libm). Every one of the
- * 2^32 floats against double libm's tan rounded once (session 36, a harness outside the suite):
+ * 2^32 floats against double libm's tan rounded once (a harness outside the suite):
  * 0.500000 ulp at most, 132 of them not the nearest float (all within 5e-7 ulp of a midpoint);
  * spec/c/test_vmath.c checks every float of [1, 2), [2^20, 2^21) and [2^29, 1.125 2^30) within
  * 0.5001 ulp. One stage, two blocks in flight: the division ends the chain, and what it costs is
