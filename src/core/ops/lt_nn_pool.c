@@ -154,9 +154,8 @@ struct avg_cols {
    windows whole in the row, [oa, ob), with vector adds of strided runs, one kernel column at a
    time), then divides them all. A 2-wide window at stride 2 without padding (avg_pool2d(x, 2)'s)
    adds neighbours pairwise over the whole row, and with 2 input rows adds its four elements in
-   torch's order
-   ((r0 + r0') + r1) + r1'. Sums in T as torch's kernel does, with fewer roundings a window
-   (about kh + kw against torch's kh kw). */
+   torch's order, ((r0 + r0') + r1) + r1'. Sums in T as torch's kernel does, with fewer
+   roundings a window (about kh + kw against torch's kh kw). */
 #define AVG_ROWS(T)                                                                             \
   static void avg_rows_##T(const pool_ctx *c, T *acc, T *sum, const T *x, T *y) {               \
     const avg_cols *k = c->cols;                                                                \
