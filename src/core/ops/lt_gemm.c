@@ -309,7 +309,7 @@ int lt_gemm_f32_pack(const lt_gemm_f32_args *g, float **packed, lt_error *err) {
 void lt_gemm_f32_layout_of(const lt_gemm_f32_args *g, lt_gemm_f32_layout *l) {
   gemm_ctx c;
   plan(g, &c);
-  l->mr = c.kr.mr, l->kc = c.kc, l->mpad = c.mpad;
+  l->mr = c.kr.mr, l->nr = c.kr.nr, l->kc = c.kc, l->mpad = c.mpad;
 }
 
 int lt_gemm_f32(const lt_gemm_f32_args *g, lt_error *err) {

@@ -57,9 +57,10 @@ int lt_gemm_f32_pack(const lt_gemm_f32_args *g, float **packed, lt_error *err);
    the packed form itself (lt_nn_winograd.c, from the weights' transforms): A_i[r][p] at
    i mpad k + p0 mpad + (r / mr) mr kb + (p - p0) mr + r % mr, where p0 = p - p % kc and
    kb = min(kc, k - p0); rows m .. mpad - 1 of the last panel are zero. na mpad k floats in all,
-   for any na. */
+   for any na. nr: the kernel's columns; a product whose n is a multiple of it has no partial
+   panel of B (packed, and its tile written through a buffer, on every row of A). */
 typedef struct {
-  int64_t mr, kc, mpad;
+  int64_t mr, nr, kc, mpad;
 } lt_gemm_f32_layout;
 void lt_gemm_f32_layout_of(const lt_gemm_f32_args *g, lt_gemm_f32_layout *l);
 

@@ -308,101 +308,128 @@ static int whole(wino_ctx *c, const lt_tensor *w, lt_dtype ct, int64_t n, lt_ten
 /* {====== a block of tile rows at a time: lt_gemm_f32 ======
  *
  * float32 through lt_gemm_f32: an item of the pool is a block of `rows` rows of tiles of one
- * image, about 1 MiB of V and M together so that they stay in the core's L2: the input's
+ * image, at most 2.5 MiB of V and M together (blocked() says how many rows): the input's
  * transform of every channel (V, the 16 matrices PAD apart), the 16 products with U, the
  * output's transform, all on the item's thread. U is written packed (lt_gemm_f32_layout) by
- * the same job, one output channel a step: every piece first takes steps until none is left,
- * then waits until the others' steps are done. So the conv is one job of the pool, and a worker
- * that wakes late still finds blocks to share. */
+ * the same job, one panel of output channels a step: every piece first takes steps until none is
+ * left, then waits until the others' steps are done. So the conv is one job of the pool, and a
+ * worker that wakes late still finds blocks to share.
+ *
+ * A block's rows of V and M hold its T tiles padded to ldt (padded()): a multiple of the
+ * kernel's columns, so that lt_gemm_f32 reads every panel of B straight from V and writes every
+ * tile of M in place, where a partial last panel is packed and its tiles go through a buffer on
+ * each of the 8 row panels of U (with 28 tiles a row of 56 outputs: 24 of a block's 56 tiles).
+ * The padding columns of V are zeroed once per buffer and tile count; those of M are not read. */
 
-/* The largest K block of lt_gemm_f32's packing (lt_gemm.c's KC; checked by blocked()). */
-#define PACK_KC 256
+/* The kernels a chunk of U's packing transforms at once (pack_panel). */
+#define PACK_N 256
 
 typedef struct {
   const wino_ctx *c;
   const float *w; /* the weight (C_out, C_in, 3, 3), contiguous */
   float *up;      /* U, packed: 16 of lay.mpad x C_in */
   lt_gemm_f32_layout lay;
-  atomic_int_fast64_t next, done; /* U's steps (rows oc of the 16 matrices) taken, done */
+  atomic_int_fast64_t next, done; /* U's steps (panels of mr output channels) taken, done */
   int64_t cin, cout, rows, nblk;
   float *bufs;        /* nslots buffers of bsize floats, made once by the caller */
+  int64_t *zeroed;    /* per slot: the tile count whose padding columns of V are zero, or 0 */
   atomic_char *taken; /* per slot: a piece is using it */
   int nslots;
   size_t bsize;
 } block_ctx;
 
-/* Block it % nblk of image it / nblk, with v, m and scratch from buf. */
-static int block_item(const block_ctx *b, int64_t it, float *buf) {
+/* The row length of V and M for nt tiles: nt up to a multiple of the kernel's columns, and not
+   a multiple of 256 floats (lt_gemm_f32 packs such rows of B rather than read them in place:
+   they would fall into a few cache sets). */
+static int64_t padded(const block_ctx *b, int64_t nt) {
+  int64_t nr = b->lay.nr, p = (nt + nr - 1) / nr * nr;
+  return p <= 1024 && p % 256 == 0 ? p + nr : p;
+}
+
+/* Block it % nblk of image it / nblk, with v, m and scratch from buf; *zeroed: the tile count
+   whose padding columns of buf's V are zero (updated), or NULL (a buffer of this item only). */
+static int block_item(const block_ctx *b, int64_t it, float *buf, int64_t *zeroed) {
   const wino_ctx *c = b->c;
   int64_t tw = c->tw, n = it / b->nblk, r0 = it % b->nblk * b->rows;
   int64_t r1 = r0 + b->rows < c->th ? r0 + b->rows : c->th, nt = (r1 - r0) * tw;
-  int64_t plane = c->h * c->w, oplane = c->oh * c->ow, tb = b->rows * tw;
+  int64_t plane = c->h * c->w, oplane = c->oh * c->ow, tb = padded(b, b->rows * tw);
+  int64_t ldt = padded(b, nt);
   float *v = buf, *m = v + 16 * (b->cin * tb + PAD), *scratch = m + 16 * (b->cout * tb + PAD);
   wino_ctx lc = *c;
-  lc.es = b->cin * nt + PAD;
+  lc.es = b->cin * ldt + PAD;
+  if (!zeroed || *zeroed != nt) {
+    for (int64_t e = 0; e < 16; e++)
+      for (int64_t ch = 0; ch < b->cin; ch++)
+        memset(v + e * lc.es + ch * ldt + nt, 0, (size_t)(ldt - nt) * sizeof(float));
+    if (zeroed) *zeroed = nt;
+  }
   for (int64_t ch = 0; ch < b->cin; ch++)
-    in_float(&lc, (const float *)c->x + (n * b->cin + ch) * plane, v + ch * nt, scratch, r0, r1);
+    in_float(&lc, (const float *)c->x + (n * b->cin + ch) * plane, v + ch * ldt, scratch, r0, r1);
   lt_gemm_f32_args g = {.batch = 16,
                         .m = b->cout,
-                        .n = nt,
+                        .n = ldt,
                         .k = b->cin,
                         .na = 16,
                         .b = v,
                         .bsb = lc.es,
-                        .rsb = nt,
+                        .rsb = ldt,
                         .csb = 1,
                         .c = m,
-                        .bsc = b->cout * nt + PAD,
-                        .ldc = nt,
+                        .bsc = b->cout * ldt + PAD,
+                        .ldc = ldt,
                         .packed = b->up};
   lt_error err;
   if (lt_gemm_f32(&g, &err) != LT_OK) return 1;
   lc.es = g.bsc;
   const float *bias = (const float *)c->bias;
   for (int64_t oc = 0; oc < b->cout; oc++)
-    out_float(&lc, m + oc * nt, (float *)c->y + (n * b->cout + oc) * oplane, scratch, r0, r1,
+    out_float(&lc, m + oc * ldt, (float *)c->y + (n * b->cout + oc) * oplane, scratch, r0, r1,
               bias ? bias[oc] : 0);
   return 0;
 }
 
-/* G g G^T (kernel_float's sums) of the kb kernels g[j][p] (values j = 0..8 of kernel p, one
-   row per j) to u[e][p] (rows PACK_KC apart): a vector loop over the kernels. */
-static void kernels_cols(float (*g)[PACK_KC], float *u, int64_t kb) {
-  for (int64_t p = 0; p < kb; p++) {
-    float t[4][3];
+/* G g G^T (kernel_float's sums) of the n kernels g[j PACK_N + t] (values j = 0..8 of kernel t,
+   a row per j) to the 16 rows u + e us (e = 4 a + b): one vector loop over the kernels. */
+static void kernels_vec(const float *restrict g, int64_t n, float *restrict u, int64_t us) {
+  for (int64_t t = 0; t < n; t++) {
+    float k[4][3];
     for (int j = 0; j < 3; j++) {
-      t[0][j] = g[j][p], t[3][j] = g[6 + j][p];
-      t[1][j] = 0.5f * (g[j][p] + g[3 + j][p] + g[6 + j][p]);
-      t[2][j] = 0.5f * (g[j][p] - g[3 + j][p] + g[6 + j][p]);
+      k[0][j] = g[j * PACK_N + t], k[3][j] = g[(6 + j) * PACK_N + t];
+      k[1][j] = 0.5f * (g[j * PACK_N + t] + g[(3 + j) * PACK_N + t] + g[(6 + j) * PACK_N + t]);
+      k[2][j] = 0.5f * (g[j * PACK_N + t] - g[(3 + j) * PACK_N + t] + g[(6 + j) * PACK_N + t]);
     }
     for (int i = 0; i < 4; i++) {
-      u[(4 * i + 0) * PACK_KC + p] = t[i][0], u[(4 * i + 3) * PACK_KC + p] = t[i][2];
-      u[(4 * i + 1) * PACK_KC + p] = 0.5f * (t[i][0] + t[i][1] + t[i][2]);
-      u[(4 * i + 2) * PACK_KC + p] = 0.5f * (t[i][0] - t[i][1] + t[i][2]);
+      u[(4 * i + 0) * us + t] = k[i][0], u[(4 * i + 3) * us + t] = k[i][2];
+      u[(4 * i + 1) * us + t] = 0.5f * (k[i][0] + k[i][1] + k[i][2]);
+      u[(4 * i + 2) * us + t] = 0.5f * (k[i][0] - k[i][1] + k[i][2]);
     }
   }
 }
 
-/* Row oc of U's 16 packed matrices (zeros for oc >= C_out, the panels' padding): a block of K
-   at a time, its kernels' values gathered by position (g) and transformed together into a
-   buffer, so that the 16 matrices (mpad C_in apart: one cache set for 64 channels) are written
-   one after the other. */
-static void pack_row(block_ctx *b, int64_t oc) {
+/* Panel q of U's 16 packed matrices (output channels q mr .. q mr + mr - 1; zeros past C_out):
+   for a panel and a block of K, each matrix's values lie together, kb mr floats in the order
+   (input channel, lane), so the kernels are gathered into g in that order, a chunk of input
+   channels at a time, transformed into u, and copied to the 16 matrices one after the other:
+   they lie mpad C_in apart (one cache set for 64 channels), and 16 streams of stores into them
+   at once made the conv 0.1 ms slower. A panel a step: two threads never write the same cache
+   line of U (a row a step, they wrote the lanes of the same lines, 0.1 ms slower at 2 threads). */
+static void pack_panel(block_ctx *b, int64_t q) {
   const lt_gemm_f32_layout *l = &b->lay;
-  int64_t cin = b->cin, size = l->mpad * cin, lane = oc % l->mr, panel = oc - lane;
-  float g[9][PACK_KC], buf[16 * PACK_KC];
+  int64_t cin = b->cin, mr = l->mr, size = l->mpad * cin, oc0 = q * mr, step = PACK_N / mr;
+  float g[9][PACK_N], u[16][PACK_N];
   for (int64_t p0 = 0; p0 < cin; p0 += l->kc) {
     int64_t kb = cin - p0 < l->kc ? cin - p0 : l->kc;
-    if (oc < b->cout) {
-      const float *w = b->w + 9 * (oc * cin + p0);
-      for (int64_t p = 0; p < kb; p++)
-        for (int j = 0; j < 9; j++) g[j][p] = w[9 * p + j];
-      kernels_cols(g, buf, kb);
-    } else
-      for (int e = 0; e < 16; e++) memset(buf + e * PACK_KC, 0, (size_t)kb * sizeof(float));
-    for (int e = 0; e < 16; e++) {
-      float *d = b->up + e * size + p0 * l->mpad + panel * kb + lane;
-      for (int64_t p = 0; p < kb; p++) d[p * l->mr] = buf[e * PACK_KC + p];
+    float *d = b->up + p0 * l->mpad + oc0 * kb;
+    for (int64_t pc = 0; pc < kb; pc += step) {
+      int64_t np = kb - pc < step ? kb - pc : step;
+      for (int64_t r = 0; r < mr; r++) {
+        const float *w = oc0 + r < b->cout ? b->w + 9 * ((oc0 + r) * cin + p0 + pc) : NULL;
+        for (int64_t p = 0; p < np; p++)
+          for (int j = 0; j < 9; j++) g[j][p * mr + r] = w ? w[9 * p + j] : 0;
+      }
+      kernels_vec(&g[0][0], np * mr, &u[0][0], PACK_N);
+      for (int e = 0; e < 16; e++)
+        memcpy(d + e * size + pc * mr, u[e], (size_t)(np * mr) * sizeof(float));
     }
   }
 }
@@ -410,9 +437,9 @@ static void pack_row(block_ctx *b, int64_t oc) {
 /* Takes U's steps until none is left, then waits for those of the other pieces (taken by
    threads that are running them, so the wait ends). */
 static void pack_help(block_ctx *b) {
-  int64_t rows = b->lay.mpad, k;
+  int64_t rows = b->lay.mpad / b->lay.mr, k;
   while ((k = atomic_fetch_add(&b->next, 1)) < rows) {
-    pack_row(b, k);
+    pack_panel(b, k);
     atomic_fetch_add_explicit(&b->done, 1, memory_order_release);
   }
   while (atomic_load_explicit(&b->done, memory_order_acquire) < rows) sched_yield();
@@ -429,7 +456,8 @@ static int block_piece(void *ctx, int64_t lo, int64_t hi) {
   float *own = NULL, *buf = slot < b->nslots ? b->bufs + (size_t)slot * b->bsize : NULL;
   if (!buf && !(buf = own = malloc(b->bsize * sizeof(float)))) return 1;
   int failed = 0;
-  for (int64_t it = lo; it < hi && !failed; it++) failed = block_item(b, it, buf);
+  int64_t *zeroed = own ? NULL : &b->zeroed[slot];
+  for (int64_t it = lo; it < hi && !failed; it++) failed = block_item(b, it, buf, zeroed);
   if (own)
     free(own);
   else
@@ -440,31 +468,41 @@ static int block_piece(void *ctx, int64_t lo, int64_t hi) {
 static int blocked(wino_ctx *c, const float *w, int64_t cout, int64_t cin, int64_t n,
                    lt_tensor *res, lt_error *err) {
   block_ctx b = {.c = c, .w = w, .cin = cin, .cout = cout, .rows = 1};
-  /* at most 1 MiB of V and M a block; of the row counts up to that, the one whose blocks spread
-     best over the threads (the fewest rows on the busiest thread; the larger on a tie) */
-  int64_t fit = ((int64_t)1 << 20) / (64 * (cin + cout)) / c->tw, threads = lt_pool_threads();
+  lt_gemm_f32_args g = {.m = cout, .k = cin, .na = 16};
+  lt_gemm_f32_layout_of(&g, &b.lay);
+  /* at most 2.5 MiB of V and M a block; of the row counts up to that, the one whose blocks
+     spread best over the threads: the fewest padded tiles on the busiest thread (one thread:
+     all the blocks; more: as many full blocks as the most any thread gets), the larger on a
+     tie. Measured on 64 channels of 56 x 56 (issue 28): at 1 thread blocks of 10 rows (288
+     padded tiles, 2.3 MiB) took 0.80-0.83 ms, of 4 rows (the 1 MiB that fits the core's L2)
+     0.88-0.91, of 9 0.89 (252 tiles padded to 288): the padding and a pass over U a block
+     count, not the L2; at 2 threads 7 and 2 rows were alike. */
+  int64_t fit = ((int64_t)5 << 19) / (64 * (cin + cout)) / c->tw, threads = lt_pool_threads();
   for (int64_t r = 1, best = 0; r <= fit && r <= c->th; r++) {
-    int64_t items = n * ((c->th + r - 1) / r), load = (items + threads - 1) / threads * r;
+    int64_t nblk = (c->th + r - 1) / r, full = padded(&b, r * c->tw), load;
+    if (threads == 1)
+      load = n * ((nblk - 1) * full + padded(&b, (c->th - (nblk - 1) * r) * c->tw));
+    else
+      load = (n * nblk + threads - 1) / threads * full;
     if (r == 1 || load <= best) best = load, b.rows = r;
   }
   b.nblk = (c->th + b.rows - 1) / b.rows;
-  lt_gemm_f32_args g = {.m = cout, .k = cin, .na = 16};
-  lt_gemm_f32_layout_of(&g, &b.lay);
-  if (b.lay.kc > PACK_KC) return lt_fail(err, LT_EARG, "winograd: K blocks of over %d", PACK_KC);
   atomic_init(&b.next, 0);
   atomic_init(&b.done, 0);
   c->y = lt_data(res);
-  int64_t tb = b.rows * c->tw, items = n * b.nblk;
+  int64_t tb = padded(&b, b.rows * c->tw), items = n * b.nblk;
   b.bsize = (size_t)(16 * (cin * tb + PAD) + 16 * (cout * tb + PAD) + SCRATCH(c->tw, b.rows));
   b.nslots = (int)(items < threads ? items : threads);
-  /* U, then the slots' buffers, then their flags (float multiples before them: aligned) */
+  /* U, then the slots' buffers, their tile counts, their flags (each aligned to its type) */
   size_t usize = (size_t)(16 * b.lay.mpad * cin), fsize = usize + b.bsize * (size_t)b.nslots;
-  char *raw = malloc(fsize * sizeof(float) + (size_t)b.nslots);
+  size_t zat = (fsize * sizeof(float) + 7) / 8 * 8, fat = zat + (size_t)b.nslots * sizeof(int64_t);
+  char *raw = malloc(fat + (size_t)b.nslots);
   if (!raw) return lt_fail(err, LT_ENOMEM, "not enough memory for a block of the transforms");
   b.up = (float *)(void *)raw;
   b.bufs = b.up + usize;
-  b.taken = (atomic_char *)(void *)(raw + fsize * sizeof(float));
-  for (int i = 0; i < b.nslots; i++) atomic_init(&b.taken[i], 0);
+  b.zeroed = (int64_t *)(void *)(raw + zat);
+  b.taken = (atomic_char *)(void *)(raw + fat);
+  for (int i = 0; i < b.nslots; i++) b.zeroed[i] = 0, atomic_init(&b.taken[i], 0);
   int rc = LT_OK;
   if (lt_pool_run(items, 1, block_piece, &b) >= 0)
     rc = lt_fail(err, LT_ENOMEM, "not enough memory for a block of the transforms");
