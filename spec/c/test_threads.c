@@ -7,10 +7,11 @@
  * 1 thread, then at 2, 3 and 4, twice at 4, and at 4 from two host threads at once: every
  * result, floating ones included, must be the same bytes as at 1 thread (the documented
  * tolerance of ltensor's thread counts is none: pieces depend on sizes alone), every error the
- * same message. Also: no thread exists before the first large operation (/proc/self/task),
- * small operations start none, a job started inside a piece runs serially, and after fork the
- * child computes the same results with workers of its own (not under ThreadSanitizer, which
- * does not follow threads started after a fork).
+ * same message; with the workers watching for the next job (the default) and, in c_threads_env,
+ * sleeping at once (LTENSOR_SPIN_US=0). Also: no thread exists before the first large operation
+ * (/proc/self/task), small operations start none, a job started inside a piece runs serially, and
+ * after fork the child computes the same results with workers of its own (not under
+ * ThreadSanitizer, which does not follow threads started after a fork).
  */
 #define _POSIX_C_SOURCE 200809L /* fork, waitpid, opendir */
 #include <dirent.h>
@@ -285,9 +286,12 @@ static void check_fork(void) {
 }
 
 int main(void) {
-  const char *env = getenv("LTENSOR_NUM_THREADS");
+  const char *env = getenv("LTENSOR_NUM_THREADS"), *spin = getenv("LTENSOR_SPIN_US");
   CHECKF(lt_pool_threads() >= 1, "default count %d", lt_pool_threads());
   if (env && atoi(env) >= 1) CHECK(lt_pool_threads() == atoi(env));
+  /* the watch before sleeping: 200 us unless LTENSOR_SPIN_US says (c_threads_env: 0) */
+  CHECKF(lt_pool_spin_ns() == (spin ? atol(spin) * 1000 : 200000), "spin %ld ns",
+         lt_pool_spin_ns());
   make_inputs();
   int tasks0 = task_count();
   CHECKF(tasks0 == 1, "%d threads before any operation", tasks0);

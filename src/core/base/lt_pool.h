@@ -55,5 +55,10 @@ int lt_pool_threads(void);
 int lt_pool_set_threads(int n);
 /* Threads the pool has started (0 before the first job with more than one piece). */
 int lt_pool_started(void);
+/* How long, in ns, a worker that leaves a job watches for the next before it sleeps, and a
+   caller watches its workers leave before it waits (lt_pool.c says why): LTENSOR_SPIN_US
+   microseconds (0: never; at most 1 s; read once), else 200 us; 0 where there is no monotonic
+   clock to bound it (Windows). */
+long lt_pool_spin_ns(void);
 
 #endif
