@@ -187,6 +187,19 @@ int ltl_bool_option(lua_State *L, int idx, int def, const char *fname, const cha
   return lua_toboolean(L, idx);
 }
 
+int ltl_dim_option(lua_State *L, int idx, int ndim, int def, const char *fname) {
+  if (lua_isnil(L, idx)) return def;
+  int ok;
+  lua_Integer d = lua_tointegerx(L, idx, &ok), n = ndim > 0 ? ndim : 1;
+  if (!ok || lua_type(L, idx) != LUA_TNUMBER)
+    ltl_error(L, "%s: dim must be an integer, got %s", fname,
+              lua_type(L, idx) == LUA_TNUMBER ? "a non-integer number" : luaL_typename(L, idx));
+  if (d < -n || d > n || d == 0)
+    ltl_error(L, "%s: dim %I out of range (expected 1 to %d%s)", fname, d, (int)n,
+              d == 0 ? "; dims are 1-based" : "");
+  return (int)(d < 0 ? d + n : d - 1);
+}
+
 int ltl_choice_option(lua_State *L, int idx, int def, const char *fname, const char *key,
                       const char *const *choices) {
   if (lua_isnil(L, idx)) return def;

@@ -62,12 +62,6 @@ static lt_tensor *tensor_arg(lua_State *L, int idx, int required, const char *fn
   return ltl_check(L, idx);
 }
 
-/* The 1-based dim at idx of a tensor of ndim dims, 0-based; def when nil. A 0-d tensor takes
-   dim 1 or -1, as torch's. */
-static int dim_arg(lua_State *L, int idx, int ndim, int def) {
-  return ltl_opt_dim(L, idx, ndim ? ndim : 1, def);
-}
-
 /* The result of a core call: its tensor (made in the slot on top), or the input itself. */
 static int done(lua_State *L, int rc, const lt_error *err, const char *fname, int inplace) {
   if (rc) return ltl_fail(L, fname, err);
@@ -174,7 +168,7 @@ static int softmax_like(lua_State *L, int op, const char *fname) {
   lt_dtype dt = ltl_dtype_option(L, base + 2, fname, LT_NDTYPES);
   lt_tensor *t = ltl_check(L, 1);
   int implicit = t->ndim == 0 || t->ndim == 1 || t->ndim == 3 ? 0 : 1;
-  int dim = dim_arg(L, base, t->ndim, implicit);
+  int dim = ltl_dim_option(L, base, t->ndim, implicit, fname);
   lt_error err;
   lt_tensor **out = ltl_out(L);
   int rc = op < 0 ? lt_nn_softmin(t, dim, dt, out, &err)
@@ -190,7 +184,7 @@ static int f_glu(lua_State *L) {
   static const char *const keys[] = {"dim"};
   int base = named_args(L, "glu", 2, keys, 1);
   lt_tensor *t = ltl_check(L, 1);
-  int dim = dim_arg(L, base, t->ndim, t->ndim ? t->ndim - 1 : 0);
+  int dim = ltl_dim_option(L, base, t->ndim, t->ndim ? t->ndim - 1 : 0, "glu");
   lt_error err;
   return done(L, lt_nn_glu(t, dim, ltl_out(L), &err), &err, "glu", 0);
 }

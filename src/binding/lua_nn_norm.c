@@ -103,16 +103,6 @@ static int ints_at(lua_State *L, int idx, int64_t *v, int max, int repeat, const
   return n;
 }
 
-/* A 1-based dim at idx (def: 0-based) of a tensor of ndim dims (0-d: as 1). */
-static int dim_at(lua_State *L, int idx, int ndim, int def, const char *fname) {
-  if (lua_isnoneornil(L, idx)) return def;
-  int64_t d = int_at(L, idx, 0, fname, "dim"), n = ndim > 0 ? ndim : 1;
-  if (d < -n || d > n || d == 0)
-    ltl_error(L, "%s: dim %I out of range (expected 1 to %d%s)", fname, (lua_Integer)d, (int)n,
-              d == 0 ? "; dims are 1-based" : "");
-  return (int)(d < 0 ? d + n : d - 1);
-}
-
 /* }====== */
 
 /* {====== linear, bilinear, attention, dropout ====== */
@@ -255,7 +245,7 @@ static int f_normalize(lua_State *L) {
   int a = read_args(L, "normalize", 1, keys, 3, 3);
   double p = num_at(L, a, 2, "normalize", "p"), eps = num_at(L, a + 2, 1e-12, "normalize", "eps");
   lt_tensor *x = tensor_at(L, 1, "normalize", "input", 0);
-  int dim = dim_at(L, a + 1, x->ndim, 1, "normalize");
+  int dim = ltl_dim_option(L, a + 1, x->ndim, 1, "normalize");
   lt_error err;
   lt_tensor **out = ltl_out(L);
   return ltl_result(L, lt_nn_normalize(x, p, dim, eps, out, &err), &err, "normalize");
@@ -268,7 +258,7 @@ static int f_cosine_similarity(lua_State *L) {
   double eps = num_at(L, a + 1, 1e-8, f, "eps");
   lt_tensor *x1 = tensor_at(L, 1, f, "x1", 0), *x2 = tensor_at(L, 2, f, "x2", 0);
   int nd = x1->ndim > x2->ndim ? x1->ndim : x2->ndim;
-  int dim = dim_at(L, a, nd, 1, f);
+  int dim = ltl_dim_option(L, a, nd, 1, f);
   lt_error err;
   lt_tensor **out = ltl_out(L);
   return ltl_result(L, lt_nn_cosine_similarity(x1, x2, dim, eps, out, &err), &err, f);

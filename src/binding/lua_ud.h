@@ -260,6 +260,9 @@ int ltl_opt_bool(lua_State *L, int arg, int def, const char *what);
 /* The boolean option `key` of fname at idx (a value ltl_opts pushed): def when it is nil;
    raises "fname: key must be a boolean, got T" for anything else. */
 int ltl_bool_option(lua_State *L, int idx, int def, const char *fname, const char *key);
+/* The dim option of fname at idx (1-based, negative from the end) of a tensor of ndim dims (0-d:
+   as 1): 0-based, def when it is nil; raises "fname: dim D out of range (expected 1 to N)". */
+int ltl_dim_option(lua_State *L, int idx, int ndim, int def, const char *fname);
 /* The string option `key` of fname at idx: the index in choices (NULL-terminated) of its value,
    def when it is nil; raises "fname: key must be 'a', 'b' or 'c', got X" for anything else. */
 int ltl_choice_option(lua_State *L, int idx, int def, const char *fname, const char *key,
