@@ -108,6 +108,23 @@ describe("interpolate", function()
     assert.truthy(near(F.interpolate(x, nil, 2),
       { { { { 1, 1, 2, 2 }, { 1, 1, 2, 2 }, { 3, 3, 4, 4 }, { 3, 3, 4, 4 } } } }))
   end)
+  it("repeats the nearest sample of any dtype (uint8 images, int64 labels, masks)", function()
+    local u = lt.tensor({ { { { 10, 20 }, { 30, 40 } } } }, "uint8")
+    local up = F.interpolate(u, nil, 2)
+    assert.equal("uint8", up.dtype)
+    assert.same({ { { { 10, 10, 20, 20 }, { 10, 10, 20, 20 }, { 30, 30, 40, 40 },
+      { 30, 30, 40, 40 } } } }, up:tolist())
+    assert.same({ { { 10, 20, 20 } } }, F.interpolate(u[1]:narrow(2, 1, 1):view(1, 1, 2),
+      3, nil, "nearest-exact"):tolist())
+    local labels = lt.tensor({ { { 1, 7, 3 } } }, "int64")
+    assert.same({ { { 1, 1, 7, 7, 3, 3 } } }, F.interpolate(labels, 6):tolist())
+    local mask = lt.tensor({ { { true, false } } })
+    assert.same({ { { true, true, false, false } } }, F.interpolate(mask, nil, 2):tolist())
+    local lt2 = lt.tensor({ { { 1, 2 }, { 7, 8 }, { 3, 4 } } }, "int64"):transpose(2, 3)
+    assert.same({ { { 1, 7 }, { 2, 8 } } }, F.interpolate(lt2, 2):tolist())
+    raises("interpolate: input: expected a floating-point tensor, got uint8", F.interpolate, u,
+      nil, 2, "bilinear")
+  end)
   it("interpolates bilinearly with and without align_corners", function()
     assert.truthy(near(F.interpolate(x, { 3, 3 }, nil, "bilinear", true),
       { { { { 1, 1.5, 2 }, { 2, 2.5, 3 }, { 3, 3.5, 4 } } } }))
@@ -138,7 +155,7 @@ describe("interpolate", function()
     raises("interpolate: mode 'bilinear' needs a 4-d input, got 3-d", F.interpolate,
       lt.ones(1, 1, 2), 4, nil, "bilinear")
     raises("interpolate: input: expected a floating-point tensor, got int64", F.interpolate,
-      lt.ones(1, 1, 2, "int64"), 4)
+      lt.ones(1, 1, 2, "int64"), 4, nil, "linear")
     raises("interpolate: give exactly one of size and scale_factor", F.interpolate, x, 2, 2)
     raises("interpolate: align_corners can only be set", F.interpolate, x, 2, nil, "nearest",
       false)

@@ -146,6 +146,12 @@ static const char *const nn_norm_exact[][2] = {
      "F.pad(IDX.view(1, 3, 4).double(), (2, 3), "
      "'reflect').long()"},
     {"F.linear(IDX, IDX)", "F.linear(IDX, IDX)"},
+    /* nearest of integers: torch 1.13 takes uint8 (other integers through float64 there) */
+    {"F.interpolate(MBU:view(1, 1, 6, 7), nil, 1.7)",
+     "F.interpolate(MBU.view(1, 1, 6, 7), None, 1.7)"},
+    {"F.interpolate(MBU:view(2, 3, 7):transpose(2, 3), {5}, nil, 'nearest-exact')",
+     "F.interpolate(MBU.view(2, 3, 7).transpose(1, 2), 5, None, 'nearest-exact')"},
+    {"F.interpolate(IDX:view(1, 3, 4), 9)", "F.interpolate(IDX.view(1, 3, 4).double(), 9).long()"},
 };
 
 static void test_nn_norm(void) {

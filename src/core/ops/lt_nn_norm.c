@@ -23,9 +23,13 @@
 
 /* {====== input rules ====== */
 
+int lt_nn_is_float(lt_dtype d) {
+  return d == LT_FLOAT32 || d == LT_FLOAT64 || d == LT_FLOAT16 || d == LT_BFLOAT16;
+}
+
 int lt_nn_float(const lt_tensor *t, const char *what, lt_error *err) {
   lt_dtype d = t->dtype;
-  if (d == LT_FLOAT32 || d == LT_FLOAT64 || d == LT_FLOAT16 || d == LT_BFLOAT16) return LT_OK;
+  if (lt_nn_is_float(d)) return LT_OK;
   return lt_fail(err, LT_EARG, "%s: expected a floating-point tensor, got %s", what,
                  d == LT_OPAQUE ? "an opaque dtype" : lt_dtypes[d].name);
 }

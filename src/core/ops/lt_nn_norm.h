@@ -18,6 +18,8 @@
 /* LT_EARG "<what>: expected a floating-point tensor, got <dtype>" unless t is float16,
    bfloat16, float32 or float64: the one wording of every nn function's refusal. */
 int lt_nn_float(const lt_tensor *t, const char *what, lt_error *err);
+/* Whether dt is one of those floating dtypes. */
+int lt_nn_is_float(lt_dtype dt);
 /* The computation dtype of inputs of dtype dt: float64 for float64, else float32. */
 lt_dtype lt_nn_compute(lt_dtype dt);
 /* *r cast to dt unless it has it (the old one freed); on failure *r is freed and NULL. */

@@ -5,7 +5,8 @@
  * inner): output position o is the sum of k taps w[o k + t] x[idx[o k + t]] (interpolate, in
  * the computation dtype; whole rows per item along the last dim, rows of inner elements per
  * item along the others), or the copy of one position map[o] (pad, any dtype, elements moved
- * as bytes). Positions follow torch's CPU kernels: nearest in float (floorf(o * scale)), the
+ * as bytes; so is nearest interpolation of a non-float dtype, which torch allows for uint8).
+ * Positions follow torch's CPU kernels: nearest in float (floorf(o * scale)), the
  * linear and cubic source index (o + 0.5) scale - 0.5 (linear clamped at 0), cubic weights of
  * A = -0.75 with taps clamped to the edge, area the bins of adaptive average pooling; with
  * antialias, torch's (and Pillow's) filters stretched over the input positions an output
@@ -369,7 +370,10 @@ static int out_sizes(const lt_tensor *x, const int64_t *size, const double *scal
 int lt_nn_interpolate(const lt_tensor *x, const int64_t *size, const double *scales,
                       lt_interp_mode mode, int align_corners, int recompute, int antialias,
                       lt_tensor **out, lt_error *err) {
-  int rc = lt_nn_float(x, "input", err);
+  /* nearest of a non-float dtype (uint8 images, masks, labels): positions copied as bytes */
+  int bycopy = (mode == LT_INTERP_NEAREST || mode == LT_INTERP_NEAREST_EXACT) &&
+               x->dtype != LT_OPAQUE && !lt_nn_is_float(x->dtype);
+  int rc = bycopy ? LT_OK : lt_nn_float(x, "input", err);
   if (rc) return rc;
   if (antialias && mode != LT_INTERP_LINEAR && mode != LT_INTERP_BICUBIC)
     return lt_fail(err, LT_EARG, "antialias is only supported for the modes bilinear and bicubic");
@@ -385,7 +389,8 @@ int lt_nn_interpolate(const lt_tensor *x, const int64_t *size, const double *sca
   if (mode != LT_INTERP_LINEAR && mode != LT_INTERP_BICUBIC) align_corners = 0;
   const lt_tensor *c;
   lt_tensor *owned = NULL, *cur;
-  if ((rc = lt_contiguous_as(x, lt_nn_compute(x->dtype), &c, &owned, err))) return rc;
+  if ((rc = lt_contiguous_as(x, bycopy ? x->dtype : lt_nn_compute(x->dtype), &c, &owned, err)))
+    return rc;
   const lt_tensor *keep = owned ? NULL : c;
   cur = owned ? owned : (lt_tensor *)(uintptr_t)c;
   for (int i = k - 1; !rc && i >= 0; i--) {
@@ -405,7 +410,7 @@ int lt_nn_interpolate(const lt_tensor *x, const int64_t *size, const double *sca
       make_taps_aa(mode, in, o, sf, align_corners, nt, idx, w);
     else
       make_taps(mode, in, o, sf, align_corners, nt, idx, w);
-    rc = pass_done(run_pass(cur, 2 + i, nt, idx, w, y, err), &cur, keep, y);
+    rc = pass_done(run_pass(cur, 2 + i, nt, idx, bycopy ? NULL : w, y, err), &cur, keep, y);
     free(idx);
   }
   if (rc) {

@@ -64,7 +64,8 @@ function F.pad(input, pad, mode, value) end
 --- align_corners (false) for the linear and cubic ones only. antialias (false) for "bilinear"
 --- and "bicubic": downsampling filters every input sample an output covers (torch's filters,
 --- as Pillow's), not only the nearest two or four.
---- Floating inputs; an empty batch gives an empty result.
+--- Floating inputs; the nearest modes take any dtype (uint8 images, int64 labels, bool masks:
+--- samples copied, as torch for uint8). An empty batch gives an empty result.
 ---@param input ltensor.Tensor (N, C, ...)
 ---@param size? integer|integer[]|{size?:integer|integer[],scale_factor?:number|number[],mode?:string,align_corners?:boolean,recompute_scale_factor?:boolean,antialias?:boolean}
 ---@param scale_factor? number|number[]
