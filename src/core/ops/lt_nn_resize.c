@@ -77,8 +77,27 @@ typedef struct {
 TAPS_FN(taps_f32, float)
 TAPS_FN(taps_f64, double)
 
+/* Along the last dim (inner 1): whole rows gathered by element size. */
+#define GATHER_ROWS(T)                                        \
+  for (int64_t r = lo / out; r < (hi + out - 1) / out; r++) { \
+    const T *x = (const T *)(const void *)c->x + r * c->in;   \
+    T *y = (T *)(void *)c->y + r * out;                       \
+    int64_t o0 = r * out < lo ? lo - r * out : 0;             \
+    int64_t o1 = (r + 1) * out > hi ? hi - r * out : out;     \
+    for (int64_t o = o0; o < o1; o++) y[o] = x[idx[o]];       \
+  }                                                           \
+  return 0
+
 static int copy_pass(void *vc, int64_t lo, int64_t hi) {
   const pass_ctx *c = vc;
+  const int64_t out = c->out, *idx = c->idx;
+  if (c->inner == 1) switch (c->es) {
+      case 1: GATHER_ROWS(uint8_t);
+      case 2: GATHER_ROWS(uint16_t);
+      case 4: GATHER_ROWS(uint32_t);
+      case 8: GATHER_ROWS(uint64_t);
+      default: break;
+    }
   size_t row = (size_t)(c->inner * c->es);
   for (int64_t it = lo; it < hi; it++) {
     int64_t o = it % c->out;
