@@ -54,4 +54,34 @@ describe("driver regressions", function()
     raises("cannot be read or written", lt.where, cond, 1, t)
     raises("cannot be read or written", lt.where, t, 1, 2)
   end)
+
+  -- seed 70029, call 1773: `F.embedding(idx, w)` with an out-of-range index in an int32 (or
+  -- non-contiguous) idx freed its int64 copy, then read the bad index from it for the message
+  -- (heap-use-after-free under AddressSanitizer).
+  it("names an out-of-range class index of a converted index tensor", function()
+    local F = lt.nn.functional
+    raises("^embedding: index 11 is out of range 1 to 10$", F.embedding,
+      lt.tensor({ 1, 11 }, "int32"), lt.ones(10, 3))
+    raises("^embedding: index 0 is out of range 1 to 10 %(indices are 1%-based%)$", F.embedding,
+      lt.tensor({ { 1, 2 }, { 0, 3 } }, "int64"):t(), lt.ones(10, 3))
+    raises("^one_hot: class value 5 is out of range 1 to 4", F.one_hot,
+      lt.tensor({ { 1, 2 }, { 5, 3 } }, "int64"):t(), 4)
+  end)
+
+  -- seeds 70035, 70045, 70054, 70062, 70069, 70105: an opaque tensor reached messages and checks
+  -- that read lt_dtypes[LT_OPAQUE], one past the table's end (UBSan: index 15 out of bounds):
+  -- F.pad's constant mode, linalg's dtype check, attention's and embedding's dtype messages.
+  it("refuses an opaque tensor in nn and linalg functions, naming it", function()
+    local F, t = lt.nn.functional, float8(4)
+    local opaque = { "opaque", "cannot be read or written" }
+    raises(opaque, F.pad, t, {})
+    raises(opaque, F.pad, t, { 1, 1 }, "constant", 2)
+    raises(opaque, F.pad, t:view(1, 1, 4), { 1, 1 }, "reflect")
+    raises(opaque, lt.linalg.det, t:view(2, 2))
+    raises(opaque, lt.linalg.inv, t:view(2, 2))
+    raises(opaque, F.scaled_dot_product_attention, lt.ones(1, 2, 2), t:view(1, 2, 2),
+      lt.ones(1, 2, 2))
+    raises(opaque, F.embedding, lt.tensor({ 1 }), t:view(2, 2), nil, 1.0)
+    raises(opaque, F.interpolate, t:view(1, 1, 4), nil, 2)
+  end)
 end)

@@ -926,6 +926,29 @@ static void test_frames(void) {
         "g.device == 'cuda:1' and same(g.shape, {2, 4}) and g:transpose(1, 2).device == 'cuda:1'");
   LERR(L, "return g[1][1]", "cuda:1");
   LERR(L, "g:fill_(0)", "cuda:1");
+  /* functions that took a contiguous input as it was read it (a segfault before) */
+  static const char *const device_reads[] = {
+      "F.layer_norm(g, {4})",
+      "F.rms_norm(g, 4)",
+      "F.group_norm(g:view(1, 2, 4), 1)",
+      "F.interpolate(g:view(1, 2, 4), 8)",
+      "F.embedding(lt.tensor({1, 2}), g)",
+      "F.one_hot(gi)",
+      "F.embedding(gi, lt.ones(3, 2))",
+      "F.scaled_dot_product_attention(g:view(1, 2, 4), g:view(1, 2, 4), g:view(1, 2, 4))",
+      "F.pad(g, {1, 1}, 'reflect')",
+  };
+  hbuf hi;
+  hb_init(&hi, 1);
+  DLTensor di = tm_desc(fake_device_memory, dt_of(kDLInt, 64, 1), 1, A(8), NULL);
+  di.device = d.device;
+  CHECK_RC(ltensor_push_borrowed(L, &di, 0, hb_release, &hi, NULL), LTENSOR_OK);
+  lua_setglobal(L, "gi");
+  LOK(L, "F = lt.nn.functional");
+  for (size_t i = 0; i < sizeof device_reads / sizeof *device_reads; i++)
+    LERR(L, device_reads[i], "cuda:1");
+  LOK(L, "gi = nil; collectgarbage()");
+  CHECK(hi.released == 1);
   LOK(L, "gv = g:view(8)");
   ltensor_revoke_lease(lease);
   CHECK(h.released == 0); /* the export holds it */

@@ -226,7 +226,7 @@ static void index_key(lua_State *L, lt_tensor *v, int kidx, lt_adv_key *k) {
         dim++;
       } else {
         ltl_error(L, "key entry #%d: an index tensor must be bool, int64 or int32, got %s", (int)e,
-                  x->dtype < LT_NDTYPES ? lt_dtypes[x->dtype].name : "an opaque dtype");
+                  lt_dtype_name(x->dtype));
       }
     } else if (lua_type(L, at) == LUA_TNUMBER) {
       int64_t i = ltl_norm_index(L, key_int(L, at, (int)e, "index"), v->shape[dim], dim + selected);

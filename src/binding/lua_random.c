@@ -242,7 +242,7 @@ static int check_shape(lua_State *L, int arg, int last, int64_t *shape, const rn
 
 static lt_dtype float_dtype(lua_State *L, lt_dtype dt, const char *fname) {
   if (!lt_dtypes[dt].is_float)
-    ltl_error(L, "%s: dtype must be a floating dtype, got %s", fname, lt_dtypes[dt].name);
+    ltl_error(L, "%s: dtype must be a floating dtype, got %s", fname, lt_dtype_name(dt));
   return dt;
 }
 
@@ -286,7 +286,7 @@ static lt_rand_dist int_range(lua_State *L, lt_dtype dt, lua_Integer low, lua_In
     ltl_error(L, "%s: low must be below high, got low = %I, high = %I", fname, low, high);
   if (low < lo || high - 1 > hi)
     ltl_error(L, "%s: [%I, %I) does not fit %s (which holds %I to %I)", fname, low, high,
-              lt_dtypes[dt].name, (lua_Integer)lo, (lua_Integer)hi);
+              lt_dtype_name(dt), (lua_Integer)lo, (lua_Integer)hi);
   lt_rand_dist d = {.kind = LT_RAND_INT, .low = low, .range = (uint64_t)high - (uint64_t)low};
   return d;
 }
@@ -397,8 +397,8 @@ static int f_randperm(lua_State *L) {
   lt_error err;
   if (lt_random_int_bounds(dt, &lo, &hi, &err) || dt == LT_BOOL)
     return ltl_error(L, "randperm: dtype must be an integer or floating dtype, got %s",
-                     lt_dtypes[dt].name);
-  if (n > hi) return ltl_error(L, "randperm: %s cannot hold %I", lt_dtypes[dt].name, n);
+                     lt_dtype_name(dt));
+  if (n > hi) return ltl_error(L, "randperm: %s cannot hold %I", lt_dtype_name(dt), n);
   lt_tensor **p = ltl_out(L);
   if (lt_randperm(n, o.g, p, &err)) return ltl_fail(L, "randperm", &err);
   if (dt == LT_INT64) return 1;

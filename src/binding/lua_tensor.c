@@ -165,14 +165,14 @@ static void check_bytes_shape(lua_State *L, int arg, const int64_t *shape, int n
     luaL_argerror(
         L, arg,
         lua_pushfstring(L, "shape has %I elements but the string holds %I (%I bytes of %s)",
-                        (lua_Integer)known, (lua_Integer)n, (lua_Integer)len, lt_dtypes[dt].name));
+                        (lua_Integer)known, (lua_Integer)n, (lua_Integer)len, lt_dtype_name(dt)));
   if (infer == 1 && (known == 0 || n % known != 0))
     luaL_argerror(
         L, arg,
         lua_pushfstring(L,
                         "cannot infer -1: the other sizes make %I elements, the string "
                         "holds %I (%I bytes of %s)",
-                        (lua_Integer)known, (lua_Integer)n, (lua_Integer)len, lt_dtypes[dt].name));
+                        (lua_Integer)known, (lua_Integer)n, (lua_Integer)len, lt_dtype_name(dt)));
 }
 
 /* lt.from_bytes(string, dtype [, shape]): a copy of the raw bytes. The shape is a table or the
@@ -194,7 +194,7 @@ static int lt_from_bytes(lua_State *L) {
     return luaL_argerror(
         L, 1,
         lua_pushfstring(L, "%I bytes is not a multiple of the %s element size (%d)",
-                        (lua_Integer)len, lt_dtypes[dt].name, (int)es));
+                        (lua_Integer)len, lt_dtype_name(dt), (int)es));
   int64_t n = (int64_t)(len / es), shape[LT_MAX_NDIM];
   int ndim = 1, next = sarg, ty = lua_type(L, sarg);
   shape[0] = n;
@@ -562,7 +562,7 @@ static int p_dtype(lua_State *L) {
     lua_pushfstring(L, "dlpack(code=%d,bits=%d,lanes=%d)", t->dl_dtype.code, t->dl_dtype.bits,
                     t->dl_dtype.lanes);
   else
-    lua_pushstring(L, lt_dtypes[t->dtype].name);
+    lua_pushstring(L, lt_dtype_name(t->dtype));
   return 1;
 }
 

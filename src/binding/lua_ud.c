@@ -420,14 +420,14 @@ int ltl_to_scalar(lua_State *L, int idx, lt_dtype dt, lt_scalar *s) {
 void ltl_scalar_error(lua_State *L, const lt_scalar *s, lt_dtype dt) {
   char str[64];
   lt_scalar_str(s, str, sizeof str);
-  ltl_error(L, LT_STORE_RANGE_FMT, str, lt_dtypes[dt].name);
+  ltl_error(L, LT_STORE_RANGE_FMT, str, lt_dtype_name(dt));
 }
 
 void ltl_store_value(lua_State *L, int idx, lt_dtype dt, char *p) {
   lt_scalar s;
   if (!ltl_to_scalar(L, idx, dt, &s))
     ltl_error(L, "cannot write a %s into a %s tensor (number or boolean expected)",
-              luaL_typename(L, idx), lt_dtypes[dt].name);
+              luaL_typename(L, idx), lt_dtype_name(dt));
   if (lt_store(dt, p, &s) != LT_STORE_OK) ltl_scalar_error(L, &s, dt);
 }
 

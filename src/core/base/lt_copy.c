@@ -204,7 +204,7 @@ static int convert_run(void *ud, char *const *p, const int64_t *st, int64_t n) {
       lt_load(cx->from, s + bad * ss, &v);
       lt_scalar_str(&v, str, sizeof str);
       return lt_fail(cx->err, LT_ERANGE, "value %s cannot be converted to %s", str,
-                     lt_dtypes[cx->to].name);
+                     lt_dtype_name(cx->to));
     }
     d += cnt * ds;
     s += cnt * ss;
@@ -386,7 +386,7 @@ int lt_fill(lt_tensor *dst, const lt_scalar *v, lt_error *err) {
   if (lt_store(dst->dtype, &f.elem, v) != LT_STORE_OK) {
     char str[64];
     lt_scalar_str(v, str, sizeof str);
-    return lt_fail(err, LT_ERANGE, LT_STORE_RANGE_FMT, str, lt_dtypes[dst->dtype].name);
+    return lt_fail(err, LT_ERANGE, LT_STORE_RANGE_FMT, str, lt_dtype_name(dst->dtype));
   }
   if (lt_numel(dst) == 0) return LT_OK;
   lt_iter it;
@@ -433,8 +433,9 @@ int lt_contiguous_as(const lt_tensor *t, lt_dtype dt, const lt_tensor **res, lt_
                      lt_error *err) {
   *owned = NULL;
   *res = t;
-  if (t->dtype == dt && lt_is_contiguous(t)) return LT_OK;
-  int rc = lt_cast(t, dt, owned, err);
+  int rc = lt_check_readable(t, err); /* t itself is read too: not on a device, not opaque */
+  if (rc || (t->dtype == dt && lt_is_contiguous(t))) return rc;
+  rc = lt_cast(t, dt, owned, err);
   *res = *owned;
   return rc;
 }
@@ -544,7 +545,7 @@ static int arange_fill(lt_dtype dt, int64_t count, int isint, int64_t istart, in
       char str[64];
       lt_scalar_str(&s, str, sizeof str);
       lt_tensor_free(t);
-      return lt_fail(err, LT_ERANGE, LT_STORE_RANGE_FMT, str, lt_dtypes[dt].name);
+      return lt_fail(err, LT_ERANGE, LT_STORE_RANGE_FMT, str, lt_dtype_name(dt));
     }
   }
   *out = t;

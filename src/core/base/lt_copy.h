@@ -37,7 +37,8 @@ int lt_clone(const lt_tensor *t, lt_tensor **out, lt_error *err);
    (an expanded view: its clone's elements must be distinct). */
 int lt_clone_lazy(const lt_tensor *t, lt_tensor **out, lt_error *err);
 /* t as a contiguous tensor of dtype dt: t itself (*owned NULL) or a new copy (*owned, which the
-   caller frees; *res points to it). */
+   caller frees; *res points to it). Refuses a t the host cannot read (lt_check_readable), so
+   *res's data can be read in every case. */
 int lt_contiguous_as(const lt_tensor *t, lt_dtype dt, const lt_tensor **res, lt_tensor **owned,
                      lt_error *err);
 

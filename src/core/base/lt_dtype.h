@@ -114,6 +114,11 @@ typedef struct {
 } lt_dtype_info;
 
 extern const lt_dtype_info lt_dtypes[LT_NDTYPES];
+/* dt's name for messages: "float32", or "an opaque dtype" for LT_OPAQUE (lt_dtypes has no entry
+   for it: index it only with a dtype known not to be opaque). */
+static inline const char *lt_dtype_name(lt_dtype dt) {
+  return dt < LT_NDTYPES ? lt_dtypes[dt].name : "an opaque dtype";
+}
 
 /* torch's other names of dtypes: float, double, half, long, int (int32), short, cfloat, cdouble. */
 typedef struct {

@@ -236,7 +236,7 @@ int lt_tensor_new(lt_dtype dt, int ndim, const int64_t *shape, int zero, lt_tens
   if (lt_size_mul(n, (int64_t)lt_dtypes[dt].size, &bytes, NULL) ||
       (uint64_t)bytes > (uint64_t)(PTRDIFF_MAX - 2 * LT_ALIGN))
     return lt_fail(err, LT_ERANGE, "tensor of %lld elements of %s is too large", (long long)n,
-                   lt_dtypes[dt].name);
+                   lt_dtype_name(dt));
   lt_tensor *t = lt_tensor_alloc(ndim);
   if (!t) return lt_fail(err, LT_ENOMEM, "not enough memory");
   t->storage = lt_storage_new((size_t)bytes, zero);

@@ -166,7 +166,7 @@ static int pixels_of(const char *name, const lt_tensor *t, lt_image_format fmt, 
     src = px->owned;
   } else if (t->dtype != LT_UINT8) {
     return lt_fail(err, LT_EARG, "%s: %s takes uint8%s or floating-point tensors, got %s", name,
-                   fname, fmt == LT_IMG_PNG ? ", uint16" : "", lt_dtypes[t->dtype].name);
+                   fname, fmt == LT_IMG_PNG ? ", uint16" : "", lt_dtype_name(t->dtype));
   }
   if (src == t) {
     const lt_tensor *res;

@@ -307,7 +307,7 @@ int lt_npy_load(const char *path, int map, lt_tensor **out, lt_error *err) {
       rc = lt_fail(err, LT_EARG,
                    "%s: data at byte %llu is not aligned for %s, so it cannot be "
                    "mapped; load it without mmap",
-                   path, (unsigned long long)off, lt_dtypes[h.dtype].name);
+                   path, (unsigned long long)off, lt_dtype_name(h.dtype));
       goto done;
     }
     if ((rc = lt_file_map(&f, &st, err))) goto done;

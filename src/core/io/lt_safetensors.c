@@ -207,7 +207,7 @@ int lt_safetensors_save(const char *path, int n, const char **names, const lt_te
       rc = lt_fail(err, LT_EARG,
                    "%s: '%s' is %s, which safetensors has no dtype for (it has C64: "
                    "t:to('complex64'), or save the real and imaginary parts as two tensors)",
-                   path, names[i], lt_dtypes[t->dtype].name);
+                   path, names[i], lt_dtype_name(t->dtype));
     else if (!it[i].d)
       rc = lt_fail(err, LT_EARG,
                    "%s: '%s' has DLPack type (code %d, bits %d, lanes %d), which "

@@ -172,8 +172,6 @@ static int square_norms(lt_dtype dt, const char *x, int64_t n, int64_t m, void *
 
 /* {====== checks ====== */
 
-static const char *dt_name(lt_dtype dt) { return dt < LT_NDTYPES ? lt_dtypes[dt].name : "opaque"; }
-
 /* x (named what) readable, of at least 2 dims (exactly 2: exact), float32 or float64. */
 static int check_operand(const lt_tensor *x, const char *what, int exact, lt_error *err) {
   int rc = lt_check_readable(x, err);
@@ -183,7 +181,7 @@ static int check_operand(const lt_tensor *x, const char *what, int exact, lt_err
                    x->ndim);
   if (x->dtype != LT_FLOAT32 && x->dtype != LT_FLOAT64)
     return lt_fail(err, LT_EARG, "only float32 and float64 are supported, %s got %s", what,
-                   dt_name(x->dtype));
+                   lt_dtype_name(x->dtype));
   return LT_OK;
 }
 
@@ -294,7 +292,7 @@ int lt_cdist(const lt_tensor *x1, const lt_tensor *x2, double p, lt_cdist_mode m
     return rc;
   if (x1->dtype != x2->dtype)
     return lt_fail(err, LT_EARG, "x1 and x2 must have the same dtype, got %s and %s",
-                   dt_name(x1->dtype), dt_name(x2->dtype));
+                   lt_dtype_name(x1->dtype), lt_dtype_name(x2->dtype));
   rows_ctx c = {.dt = x1->dtype, .k = kind_of(p, x1->dtype)};
   c.p = c.k == P_ANY ? p : 0; /* then within T's range */
   c.P = x1->shape[x1->ndim - 2], c.R = x2->shape[x2->ndim - 2], c.M = x1->shape[x1->ndim - 1];

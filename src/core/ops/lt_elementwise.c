@@ -48,7 +48,7 @@ int lt_operand_as(const lt_operand *o, lt_dtype dt, const lt_tensor **t, lt_tens
   if (store(dt, &elem, &o->s) != LT_STORE_OK) {
     char str[64];
     lt_scalar_str(&o->s, str, sizeof str);
-    return lt_fail(err, LT_ERANGE, LT_STORE_RANGE_FMT, str, lt_dtypes[dt].name);
+    return lt_fail(err, LT_ERANGE, LT_STORE_RANGE_FMT, str, lt_dtype_name(dt));
   }
   int rc = lt_tensor_new(dt, 0, NULL, 0, owned, err);
   if (rc) return rc;

@@ -193,14 +193,14 @@ static int check_kind(const lt_tensor *in, lt_fft_kind kind, int *f64, lt_dtype 
   if (kind == LT_FFT_R2C) {
     if (dt != LT_FLOAT32 && dt != LT_FLOAT64)
       return lt_fail(err, LT_EARG, "fft: expected a float32 or float64 input, got %s",
-                     lt_dtypes[dt].name);
+                     lt_dtype_name(dt));
     *f64 = dt == LT_FLOAT64;
     *odt = *f64 ? LT_COMPLEX128 : LT_COMPLEX64;
     return LT_OK;
   }
   if (dt != LT_COMPLEX64 && dt != LT_COMPLEX128)
     return lt_fail(err, LT_EARG, "fft: expected a complex64 or complex128 input, got %s",
-                   lt_dtypes[dt].name);
+                   lt_dtype_name(dt));
   *f64 = dt == LT_COMPLEX128;
   *odt = kind == LT_FFT_C2C ? dt : (*f64 ? LT_FLOAT64 : LT_FLOAT32);
   return LT_OK;

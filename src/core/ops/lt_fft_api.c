@@ -44,11 +44,11 @@ static int work_dtype(lt_dtype dt, lt_fft_func f, lt_dtype *wdt, lt_error *err) 
     return lt_fail(err, LT_EARG,
                    "input: %s is not supported (torch refuses it on the CPU too): convert to "
                    "float32",
-                   lt_dtypes[dt].name);
+                   lt_dtype_name(dt));
   int f64 = dt == LT_FLOAT64 || dt == LT_COMPLEX128;
   if (lt_dtypes[dt].is_complex && real_in(f))
     return lt_fail(err, LT_EARG, "input: expected a real tensor, got %s (fft takes complex ones)",
-                   lt_dtypes[dt].name);
+                   lt_dtype_name(dt));
   if (real_in(f))
     *wdt = f64 ? LT_FLOAT64 : LT_FLOAT32;
   else
@@ -163,7 +163,7 @@ int lt_fftfreq(int64_t n, double d, lt_dtype dt, int onesided, lt_tensor **out, 
   if (n < 0) return lt_fail(err, LT_EARG, "n must be non-negative, got %lld", (long long)n);
   if (dt >= LT_NDTYPES || !(lt_dtypes[dt].is_float || lt_dtypes[dt].is_complex))
     return lt_fail(err, LT_EARG, "dtype: expected a floating-point or complex dtype, got %s",
-                   dt < LT_NDTYPES ? lt_dtypes[dt].name : "an opaque dtype");
+                   lt_dtype_name(dt));
   int64_t m = onesided ? n / 2 + 1 : n;
   lt_tensor *y = NULL;
   int rc = lt_tensor_new(LT_FLOAT64, 1, &m, 0, &y, err);

@@ -324,7 +324,7 @@ static int convert(int n, const lt_operand *const *ops, lt_dtype ct, const lt_te
 static int check_cast(lt_dtype rt, const lt_tensor *inplace, lt_error *err) {
   if (inplace && !lt_can_cast(rt, inplace->dtype))
     return lt_fail(err, LT_EARG, "result type %s can't be cast to the tensor's dtype %s",
-                   lt_dtypes[rt].name, lt_dtypes[inplace->dtype].name);
+                   lt_dtype_name(rt), lt_dtype_name(inplace->dtype));
   return LT_OK;
 }
 
@@ -430,7 +430,7 @@ int lt_lerp(const lt_operand *a, const lt_operand *end, const lt_operand *weight
   lt_dtype rt = lt_result_type(2, ops); /* a float weight does not make integers lerp */
   if (weight->t) rt = lt_promote(rt, weight->t->dtype);
   if (lt_category_of(rt) != LT_CAT_FLOAT)
-    return lt_fail(err, LT_EARG, "not supported for %s", lt_dtypes[rt].name);
+    return lt_fail(err, LT_EARG, "not supported for %s", lt_dtype_name(rt));
   lt_dtype ct = lt_compute_type(rt);
   if ((rc = check_cast(rt, inplace, err))) return rc;
   return run_converted(ct == LT_FLOAT32 ? lerp_FLOAT32 : lerp_FLOAT64, NULL, NULL, 3, ops, ct, ct,
@@ -469,7 +469,7 @@ int lt_nan_to_num(const lt_tensor *a, const double *nan, const double *posinf, c
   if (rc) return rc;
   lt_category cat = lt_category_of(a->dtype);
   if (cat == LT_CAT_COMPLEX)
-    return lt_fail(err, LT_EARG, "not supported for %s", lt_dtypes[a->dtype].name);
+    return lt_fail(err, LT_EARG, "not supported for %s", lt_dtype_name(a->dtype));
   if (cat <= LT_CAT_INT) { /* nothing to replace */
     if (inplace) {
       if ((rc = lt_prepare_write(inplace, err))) return rc;
@@ -509,8 +509,7 @@ int lt_polar(const lt_tensor *abs, const lt_tensor *angle, lt_tensor **out, lt_e
   if ((dt != LT_FLOAT32 && dt != LT_FLOAT64) || angle->dtype != dt)
     return lt_fail(err, LT_EARG,
                    "expected abs and angle both float32 or both float64, got %s and %s",
-                   dt < LT_NDTYPES ? lt_dtypes[dt].name : "opaque",
-                   angle->dtype < LT_NDTYPES ? lt_dtypes[angle->dtype].name : "opaque");
+                   lt_dtype_name(dt), lt_dtype_name(angle->dtype));
   const lt_operand oa = {abs, {LT_SK_INT, {0}, 0}, 0}, ob = {angle, {LT_SK_INT, {0}, 0}, 0};
   const lt_operand *ops[2] = {&oa, &ob};
   int rc = check_readable(2, ops, err);

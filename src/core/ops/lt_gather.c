@@ -21,7 +21,7 @@
 int lt_check_index_dtype(const lt_tensor *idx, const char *what, lt_error *err) {
   if (idx->dtype == LT_INT64 || idx->dtype == LT_INT32) return lt_check_readable(idx, err);
   return lt_fail(err, LT_EARG, "%s must be an int64 or int32 tensor (got %s)", what,
-                 idx->dtype < LT_NDTYPES ? lt_dtypes[idx->dtype].name : "an opaque dtype");
+                 lt_dtype_name(idx->dtype));
 }
 
 static const char *const putop_names[] = {"copy", "sum", "prod", "mean", "amax", "amin"};
@@ -33,7 +33,7 @@ int lt_check_putop(lt_putop op, lt_dtype dt, lt_error *err) {
             (dt == LT_BOOL && op == LT_PUT_MEAN);
   if (bad)
     return lt_fail(err, LT_EARG, "reduce '%s' is not supported for %s", putop_names[op],
-                   lt_dtypes[dt].name);
+                   lt_dtype_name(dt));
   return LT_OK;
 }
 
@@ -160,7 +160,7 @@ static int store_scalar(lt_dtype dt, elem_buf *buf, const lt_scalar *s, lt_error
   if (lt_store(dt, buf->b, s) == LT_STORE_OK) return LT_OK;
   char sv[64];
   lt_scalar_str(s, sv, sizeof sv);
-  return lt_fail(err, LT_ERANGE, LT_STORE_RANGE_FMT, sv, lt_dtypes[dt].name);
+  return lt_fail(err, LT_ERANGE, LT_STORE_RANGE_FMT, sv, lt_dtype_name(dt));
 }
 
 /* src as a tensor of dt that shares no memory with t: src itself, or a new copy (*conv). */
@@ -514,8 +514,7 @@ static int64_t mask_scan(const lt_tensor *m, const lt_tensor *t, int64_t *off) {
 
 static int check_mask(const lt_tensor *mask, lt_error *err) {
   if (mask->dtype != LT_BOOL)
-    return lt_fail(err, LT_EARG, "mask must be a bool tensor (got %s)",
-                   mask->dtype < LT_NDTYPES ? lt_dtypes[mask->dtype].name : "an opaque dtype");
+    return lt_fail(err, LT_EARG, "mask must be a bool tensor (got %s)", lt_dtype_name(mask->dtype));
   return lt_check_readable(mask, err);
 }
 

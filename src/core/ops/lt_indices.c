@@ -123,8 +123,7 @@ int lt_tri_indices(int64_t row, int64_t col, int64_t offset, int upper, lt_dtype
   if (row < 0) return lt_fail(err, LT_EARG, "row must be non-negative, got %lld", (long long)row);
   if (col < 0) return lt_fail(err, LT_EARG, "col must be non-negative, got %lld", (long long)col);
   if (dt >= LT_NDTYPES || !lt_dtypes[dt].is_int)
-    return lt_fail(err, LT_EARG, "dtype must be an integer dtype, got %s",
-                   dt < LT_NDTYPES ? lt_dtypes[dt].name : "an opaque dtype");
+    return lt_fail(err, LT_EARG, "dtype must be an integer dtype, got %s", lt_dtype_name(dt));
   int rc = lt_size_mul(row, col, &total, err);
   if (rc || (rc = lt_size_mul(total, 2, &twice, err))) return rc;
   if (offset < -row - 1) offset = -row - 1; /* beyond these, every row is empty or full */
@@ -156,7 +155,7 @@ int lt_unravel_index(const lt_tensor *idx, int nd, const int64_t *shape, int bas
   if ((rc = lt_check_readable(idx, err))) return rc;
   if (!lt_dtypes[idx->dtype].is_int)
     return lt_fail(err, LT_EARG, "indices must be an integer tensor, got %s",
-                   lt_dtypes[idx->dtype].name);
+                   lt_dtype_name(idx->dtype));
   if ((rc = lt_shape_numel(nd, shape, &total, err))) return rc;
   const lt_tensor *c = NULL;
   lt_tensor *owned = NULL;

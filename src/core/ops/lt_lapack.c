@@ -201,7 +201,7 @@ int lt_lapack_dtype(lt_dtype in, const char *fname, lt_dtype *out, lt_error *err
     default:
       return lt_fail(err, LT_EARG,
                      "%s: expected a floating point or complex tensor as input (got %s)", fname,
-                     lt_dtypes[in].name);
+                     lt_dtype_name(in));
   }
 }
 

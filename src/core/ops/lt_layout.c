@@ -179,7 +179,7 @@ static int read_repeats(const lt_tensor *r, int64_t n, const int64_t **vals, int
   const lt_tensor *c = NULL;
   if (!lt_dtypes[r->dtype < LT_NDTYPES ? r->dtype : LT_BOOL].is_int)
     return lt_fail(err, LT_EARG, "repeats must be an integer tensor, got %s",
-                   r->dtype < LT_NDTYPES ? lt_dtypes[r->dtype].name : "an opaque dtype");
+                   lt_dtype_name(r->dtype));
   if (r->ndim > 1)
     return lt_fail(err, LT_EARG, "repeats must be a 0-d or 1-d tensor, got %d dims", r->ndim);
   int64_t m = lt_numel(r);

@@ -289,7 +289,7 @@ static int matmul_dims(const lt_tensor *a, const lt_tensor *b, mm_dims *d, lt_dt
                    a->ndim, b->ndim);
   *rt = lt_promote(a->dtype, b->dtype);
   if (!mm_kernels[lt_compute_type(*rt)])
-    return lt_fail(err, LT_EARG, "matmul is not supported for %s", lt_dtypes[*rt].name);
+    return lt_fail(err, LT_EARG, "matmul is not supported for %s", lt_dtype_name(*rt));
   /* (n x k) times (k x m); a 1-d a is one row, a 1-d b one column */
   d->n = a->ndim > 1 ? a->shape[a->ndim - 2] : 1;
   d->k = a->shape[a->ndim - 1];
@@ -483,10 +483,10 @@ static int scalar_is(const lt_scalar *s, double v) {
    for real ones (torch's rule). */
 static int check_coef(const char *name, const lt_scalar *s, lt_dtype rt, lt_error *err) {
   if (lt_dtypes[rt].is_int && s->kind != LT_SK_INT && s->kind != LT_SK_UINT)
-    return lt_fail(err, LT_EARG, "%s must be an integer for %s tensors", name, lt_dtypes[rt].name);
+    return lt_fail(err, LT_EARG, "%s must be an integer for %s tensors", name, lt_dtype_name(rt));
   if (s->kind == LT_SK_COMPLEX && !lt_dtypes[rt].is_complex)
     return lt_fail(err, LT_EARG, "%s must be a real number for %s tensors", name,
-                   lt_dtypes[rt].name);
+                   lt_dtype_name(rt));
   return LT_OK;
 }
 

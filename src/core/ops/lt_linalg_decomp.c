@@ -539,7 +539,7 @@ static int lstsq_prepare(const lt_tensor *a, const lt_tensor *b, lstsq_plan *p, 
     return lt_fail(err, LT_EARG,
                    "%s: expected A and B to have the same dtype, but got A's dtype %s and B's "
                    "dtype %s",
-                   fn, lt_dtypes[a->dtype].name, lt_dtypes[b->dtype].name);
+                   fn, lt_dtype_name(a->dtype), lt_dtype_name(b->dtype));
   int vec = b->ndim == a->ndim - 1, bnd = vec ? b->ndim - 1 : b->ndim - 2;
   if (bnd < 0)
     return lt_fail(err, LT_EARG, "%s: the input tensor B must have at least 2 dimensions", fn);

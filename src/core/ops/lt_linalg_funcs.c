@@ -290,12 +290,12 @@ int lt_vecdot(const lt_tensor *x, const lt_tensor *y, int dim, lt_tensor **out, 
   if (rc) return named(rc, err, fn);
   if (x->dtype != y->dtype)
     return lt_fail(err, LT_EARG, "%s: x and y must have the same dtype, but x is %s and y is %s",
-                   fn, lt_dtypes[x->dtype].name, lt_dtypes[y->dtype].name);
+                   fn, lt_dtype_name(x->dtype), lt_dtype_name(y->dtype));
   lt_dtype dt = x->dtype;
   if (dt != LT_FLOAT32 && dt != LT_FLOAT64 && !lt_dtypes[dt].is_complex)
     return lt_fail(err, LT_EARG,
                    "%s: expected a floating point or complex tensor as input (got %s)", fn,
-                   lt_dtypes[dt].name);
+                   lt_dtype_name(dt));
   const lt_tensor *ts[2] = {x, y};
   int64_t shape[LT_MAX_NDIM + 1], rshape[LT_MAX_NDIM];
   int nd, perm[LT_MAX_NDIM], rnd = 0;

@@ -146,7 +146,7 @@ static int lu_solve_check(const lt_tensor *lu, const lt_tensor *piv, const lt_te
   if (rc) return rc;
   if (piv->dtype != LT_INT32)
     return lt_fail(err, LT_EARG, "%s: pivots must be an int32 tensor (got %s)", fname,
-                   lt_dtypes[piv->dtype].name);
+                   lt_dtype_name(piv->dtype));
   if (piv->ndim != lu->ndim - 1 ||
       memcmp(piv->shape, lu->shape, (size_t)piv->ndim * sizeof piv->shape[0])) {
     char s[200];
@@ -160,7 +160,7 @@ static int lu_solve_check(const lt_tensor *lu, const lt_tensor *piv, const lt_te
     return lt_fail(err, LT_EARG,
                    "%s: expected LU and B to have the same dtype, but found LU of type %s and B "
                    "of type %s instead",
-                   fname, lt_dtypes[lu->dtype].name, lt_dtypes[b->dtype].name);
+                   fname, lt_dtype_name(lu->dtype), lt_dtype_name(b->dtype));
   int64_t n = lu->shape[lu->ndim - 1], r = b->shape[b->ndim - 2], c = b->shape[b->ndim - 1];
   return lt_la_rhs_check(n, r, c, left, fname, err);
 }

@@ -404,7 +404,7 @@ int lt_linalg_solve(const lt_tensor *a, const lt_tensor *b, int left, const char
     return lt_fail(err, LT_EARG,
                    "%s: expected A and B to have the same dtype, but found A of type %s and B of "
                    "type %s instead",
-                   fname, lt_dtypes[a->dtype].name, lt_dtypes[b->dtype].name);
+                   fname, lt_dtype_name(a->dtype), lt_dtype_name(b->dtype));
   lt_tensor *bm = NULL, *av = NULL, *bv = NULL, *xm = NULL, *inf = NULL, *xs = NULL;
   rc = solve_rhs(a, b, left, fname, &bm, &vec, err);
   if (!rc) rc = lt_la_broadcast(a, 2, bm, 2, fname, &av, &bv, err);

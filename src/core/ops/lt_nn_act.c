@@ -84,7 +84,7 @@ static int store_param(lt_dtype ct, double v, unsigned char *p, lt_error *err) {
   if (lt_dtypes[ct].is_float) return lt_store_wrap(ct, p, &s) ? LT_EARG : LT_OK;
   if (lt_store(ct, p, &s) == LT_STORE_OK) return LT_OK;
   return lt_fail(err, LT_ERANGE, "value %.17g cannot be converted to %s without overflow", v,
-                 lt_dtypes[ct].name);
+                 lt_dtype_name(ct));
 }
 
 int lt_nn_act(lt_act act, const lt_tensor *a, double p0, double p1, lt_tensor *inplace,
@@ -96,7 +96,7 @@ int lt_nn_act(lt_act act, const lt_tensor *a, double p0, double p1, lt_tensor *i
   lt_kernel k = ct == LT_OPAQUE ? NULL : act_kernels[act][ct];
   if (!k)
     return lt_fail(err, LT_EARG, "not supported for %s",
-                   a->dtype == LT_OPAQUE ? "this dtype" : lt_dtypes[a->dtype].name);
+                   a->dtype == LT_OPAQUE ? "this dtype" : lt_dtype_name(a->dtype));
   if (act == LT_ACT_CELU && p0 == 0) return lt_fail(err, LT_EARG, "alpha cannot be 0");
   act_ctx c;
   memset(&c, 0, sizeof c);
@@ -124,7 +124,7 @@ int lt_nn_glu(const lt_tensor *a, int dim, lt_tensor **out, lt_error *err) {
   if (rc) return rc;
   if (a->dtype == LT_OPAQUE || !lt_dtypes[a->dtype].is_float)
     return lt_fail(err, LT_EARG, "not supported for %s",
-                   a->dtype == LT_OPAQUE ? "this dtype" : lt_dtypes[a->dtype].name);
+                   a->dtype == LT_OPAQUE ? "this dtype" : lt_dtype_name(a->dtype));
   if (a->ndim == 0)
     return lt_fail(err, LT_EARG, "a 0-d input has no dimension to halve (glu needs an even size)");
   if ((rc = lt_check_dim(a, dim, err))) return rc;

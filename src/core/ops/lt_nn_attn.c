@@ -40,7 +40,7 @@ static lt_operand tensor_op(const lt_tensor *t) {
 static int same_dtype(const lt_tensor *a, const lt_tensor *b, const char *what, lt_error *err) {
   if (a->dtype == b->dtype) return LT_OK;
   return lt_fail(err, LT_EARG, "%s of dtype %s does not match input's dtype %s", what,
-                 lt_dtypes[b->dtype].name, lt_dtypes[a->dtype].name);
+                 lt_dtype_name(b->dtype), lt_dtype_name(a->dtype));
 }
 
 static int shape_error(lt_error *err, const char *fmt, const lt_tensor *a, const lt_tensor *b) {
@@ -434,10 +434,11 @@ static int class_values(const lt_tensor *idx, int64_t n, const char *what, const
   const int64_t *p = (const int64_t *)(const void *)lt_data(*c);
   for (int64_t i = 0, cnt = lt_numel(*c); i < cnt; i++)
     if (p[i] < 1 || p[i] > n) {
+      long long v = (long long)p[i]; /* p may be *owned's */
       lt_tensor_free(*owned);
       *owned = NULL;
-      return lt_fail(err, LT_ERANGE, "%s %lld is out of range 1 to %lld%s", what, (long long)p[i],
-                     (long long)n, p[i] == 0 ? " (indices are 1-based)" : "");
+      return lt_fail(err, LT_ERANGE, "%s %lld is out of range 1 to %lld%s", what, v, (long long)n,
+                     v == 0 ? " (indices are 1-based)" : "");
     }
   return LT_OK;
 }
@@ -447,7 +448,7 @@ static int renorm_rows(lt_tensor *w, const int64_t *idx, int64_t cnt, double max
                        double norm_type, lt_error *err) {
   if (w->dtype != LT_FLOAT32 && w->dtype != LT_FLOAT64)
     return lt_fail(err, LT_EARG, "max_norm needs a float32 or float64 weight, got %s",
-                   lt_dtypes[w->dtype].name);
+                   lt_dtype_name(w->dtype));
   int rc = lt_prepare_write(w, err);
   if (rc) return rc;
   char *base = lt_data(w);
@@ -478,7 +479,7 @@ int lt_nn_embedding(const lt_tensor *idx, lt_tensor *weight, double max_norm, do
                     lt_tensor **out, lt_error *err) {
   if (idx->dtype != LT_INT64 && idx->dtype != LT_INT32)
     return lt_fail(err, LT_EARG, "input must be an int64 or int32 tensor of indices, got %s",
-                   idx->dtype == LT_OPAQUE ? "an opaque dtype" : lt_dtypes[idx->dtype].name);
+                   lt_dtype_name(idx->dtype));
   if (weight->ndim != 2) {
     char s[128];
     lt_shape_str(weight->ndim, weight->shape, s, sizeof s);
@@ -507,7 +508,7 @@ int lt_nn_embedding(const lt_tensor *idx, lt_tensor *weight, double max_norm, do
 int lt_nn_one_hot(const lt_tensor *idx, int64_t classes, lt_tensor **out, lt_error *err) {
   if (idx->dtype != LT_INT64)
     return lt_fail(err, LT_EARG, "input must be an int64 tensor of class indices, got %s",
-                   idx->dtype == LT_OPAQUE ? "an opaque dtype" : lt_dtypes[idx->dtype].name);
+                   lt_dtype_name(idx->dtype));
   if (idx->ndim >= LT_MAX_NDIM) return lt_fail(err, LT_EARG, "too many dims");
   const lt_tensor *c;
   lt_tensor *owned = NULL, *r = NULL;

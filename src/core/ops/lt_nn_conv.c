@@ -322,8 +322,8 @@ int lt_nn_give(lt_tensor *res, int batched, int ndim, const int64_t *shape, lt_d
 static int same_dtype(const lt_tensor *t, const lt_tensor *x, const char *what, lt_error *err) {
   int rc = lt_check_readable(t, err);
   if (rc == LT_OK && t->dtype != x->dtype)
-    rc = lt_fail(err, LT_EARG, "%s: expected %s like input, got %s", what, lt_dtypes[x->dtype].name,
-                 lt_dtypes[t->dtype].name);
+    rc = lt_fail(err, LT_EARG, "%s: expected %s like input, got %s", what, lt_dtype_name(x->dtype),
+                 lt_dtype_name(t->dtype));
   return rc;
 }
 

@@ -28,7 +28,7 @@
 /* {====== operands and results ====== */
 
 static const char *dtype_name(lt_dtype dt) {
-  return dt == LT_OPAQUE ? "this dtype" : lt_dtypes[dt].name;
+  return dt == LT_OPAQUE ? "this dtype" : lt_dtype_name(dt);
 }
 
 static int is_floating(lt_dtype dt) { return dt != LT_OPAQUE && lt_dtypes[dt].is_float; }

@@ -31,7 +31,7 @@ int lt_nn_float(const lt_tensor *t, const char *what, lt_error *err) {
   lt_dtype d = t->dtype;
   if (lt_nn_is_float(d)) return LT_OK;
   return lt_fail(err, LT_EARG, "%s: expected a floating-point tensor, got %s", what,
-                 d == LT_OPAQUE ? "an opaque dtype" : lt_dtypes[d].name);
+                 lt_dtype_name(d));
 }
 
 lt_dtype lt_nn_compute(lt_dtype dt) { return dt == LT_FLOAT64 ? LT_FLOAT64 : LT_FLOAT32; }

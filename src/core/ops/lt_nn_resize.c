@@ -198,7 +198,7 @@ static int pad_constant(const lt_tensor *x, int npad, const int64_t *pad, double
   if (x->dtype == LT_BOOL || lt_dtypes[x->dtype].is_float == 0) {
     if (!(fabs(value) < 9.2e18)) /* torch truncates toward zero */
       return lt_fail(err, LT_EARG, "value %g cannot be written to a %s tensor", value,
-                     lt_dtypes[x->dtype].name);
+                     lt_dtype_name(x->dtype));
     v.kind = LT_SK_INT;
     v.v.i = (int64_t)trunc(value);
   }
@@ -224,7 +224,8 @@ static int pad_constant(const lt_tensor *x, int npad, const int64_t *pad, double
 
 int lt_nn_pad(const lt_tensor *x, int npad, const int64_t *pad, lt_pad_mode mode, double value,
               lt_tensor **out, lt_error *err) {
-  int rc = pad_checks(x, npad, pad, mode, err);
+  int rc = lt_check_readable(x, err); /* an opaque x has no value to pad with */
+  if (!rc) rc = pad_checks(x, npad, pad, mode, err);
   if (rc) return rc;
   if (mode == LT_PAD_CONSTANT) return pad_constant(x, npad, pad, value, out, err);
   const lt_tensor *c;

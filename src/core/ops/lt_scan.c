@@ -294,7 +294,7 @@ int lt_logcumsumexp(const lt_tensor *t, int dim, lt_tensor **out, lt_error *err)
   if (rc || (rc = check_scan_dim(t, dim, err))) return rc;
   if (!lt_dtypes[t->dtype].is_float)
     return lt_fail(err, LT_EARG, "not supported for %s (floating point expected)",
-                   lt_dtypes[t->dtype].name);
+                   lt_dtype_name(t->dtype));
   lt_tensor *y = NULL;
   if ((rc = lt_cast(t, LT_FLOAT64, &y, err))) return rc; /* scanned in place */
   int64_t outer = 1, n = 1, inner = 1;
@@ -469,7 +469,7 @@ int lt_bincount(const lt_tensor *t, const lt_tensor *weights, int64_t minlength,
   if (rc || (weights && (rc = lt_check_readable(weights, err)))) return rc;
   if (t->ndim != 1 || !lt_dtypes[t->dtype].is_int)
     return lt_fail(err, LT_EARG, "expected a 1-d tensor of non-negative integers, got %d-d %s",
-                   t->ndim, lt_dtypes[t->dtype].name);
+                   t->ndim, lt_dtype_name(t->dtype));
   if (minlength < 0)
     return lt_fail(err, LT_ERANGE, "minlength must be non-negative, got %lld",
                    (long long)minlength);
@@ -477,7 +477,7 @@ int lt_bincount(const lt_tensor *t, const lt_tensor *weights, int64_t minlength,
     return lt_fail(err, LT_EARG, "weights must be 1-d of the input's length %lld",
                    (long long)t->shape[0]);
   if (weights && lt_dtypes[weights->dtype].is_complex)
-    return lt_fail(err, LT_EARG, "weights must be real, got %s", lt_dtypes[weights->dtype].name);
+    return lt_fail(err, LT_EARG, "weights must be real, got %s", lt_dtype_name(weights->dtype));
   const lt_tensor *x = NULL, *w = NULL;
   lt_tensor *ox = NULL, *ow = NULL, *r = NULL;
   lt_dtype rd = !weights ? LT_INT64 : weights->dtype == LT_FLOAT32 ? LT_FLOAT32 : LT_FLOAT64;
@@ -531,7 +531,7 @@ int lt_histc(const lt_tensor *t, int64_t bins, double lo, double hi, lt_tensor *
   if (rc) return rc;
   if (!lt_dtypes[t->dtype].is_float)
     return lt_fail(err, LT_EARG, "not implemented for %s (a floating dtype is expected)",
-                   lt_dtypes[t->dtype].name);
+                   lt_dtype_name(t->dtype));
   if (bins <= 0) return lt_fail(err, LT_ERANGE, "bins must be positive, got %lld", (long long)bins);
   if (lo > hi) return lt_fail(err, LT_EARG, "max must be larger than min");
   const lt_tensor *x = NULL;

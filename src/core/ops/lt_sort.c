@@ -43,7 +43,7 @@ int lt_check_ordered(const lt_tensor *t, lt_error *err) {
   int rc = lt_check_readable(t, err);
   if (rc) return rc;
   if (!lt_key_bits(t->dtype))
-    return lt_fail(err, LT_EARG, "not implemented for %s", lt_dtypes[t->dtype].name);
+    return lt_fail(err, LT_EARG, "not implemented for %s", lt_dtype_name(t->dtype));
   return LT_OK;
 }
 

@@ -109,7 +109,7 @@ static int quantile_qs(const lt_tensor *t, const lt_tensor *q, double qv, double
     if (q->ndim > 1) return lt_fail(err, LT_EARG, "q must be a number or a 0-d or 1-d tensor");
     if (q->dtype != t->dtype)
       return lt_fail(err, LT_EARG, "q must have the input's dtype (%s), got %s",
-                     lt_dtypes[t->dtype].name, lt_dtypes[q->dtype].name);
+                     lt_dtype_name(t->dtype), lt_dtype_name(q->dtype));
     if ((rc = lt_cast(q, LT_FLOAT64, &qd, err))) return rc;
     *nq = lt_numel(q);
   }
@@ -135,7 +135,7 @@ int lt_quantile(const lt_tensor *t, const lt_tensor *q, double qv, int dim, int 
   if (rc) return rc;
   if (t->dtype != LT_FLOAT32 && t->dtype != LT_FLOAT64)
     return lt_fail(err, LT_EARG, "not supported for %s (float32 or float64 expected)",
-                   lt_dtypes[t->dtype].name);
+                   lt_dtype_name(t->dtype));
   if ((rc = check_stat_dim(t, dim, err))) return rc;
   if (lt_numel(t) == 0) return lt_fail(err, LT_EARG, "input tensor must be non-empty");
   double *qs = NULL, *buf = NULL;
@@ -542,7 +542,7 @@ static int hist_edges(const lt_tensor *t, const double *x, int64_t bins, const l
       return lt_fail(err, LT_EARG, "bins tensor must be 1-d, got %d dims", edges->ndim);
     if (edges->dtype != t->dtype)
       return lt_fail(err, LT_EARG, "bins tensor must have the input's dtype (%s), got %s",
-                     lt_dtypes[t->dtype].name, lt_dtypes[edges->dtype].name);
+                     lt_dtype_name(t->dtype), lt_dtype_name(edges->dtype));
     if (lt_numel(edges) < 1) return lt_fail(err, LT_EARG, "bins tensor must have an edge");
     if ((rc = lt_cast(edges, LT_FLOAT64, et, err))) return rc;
     const double *e = (const double *)lt_data(*et);
@@ -575,13 +575,13 @@ int lt_histogram(const lt_tensor *t, int64_t bins, const lt_tensor *edges, const
   if (rc || (weight && (rc = lt_check_readable(weight, err)))) return rc;
   if (t->dtype != LT_FLOAT32 && t->dtype != LT_FLOAT64)
     return lt_fail(err, LT_EARG, "not supported for %s (float32 or float64 expected)",
-                   lt_dtypes[t->dtype].name);
+                   lt_dtype_name(t->dtype));
   if (weight) {
     int same = weight->ndim == t->ndim;
     for (int d = 0; same && d < t->ndim; d++) same = weight->shape[d] == t->shape[d];
     if (!same || weight->dtype != t->dtype)
       return lt_fail(err, LT_EARG, "weight must have the input's shape and dtype (%s)",
-                     lt_dtypes[t->dtype].name);
+                     lt_dtype_name(t->dtype));
   }
   lt_tensor *x = NULL, *w = NULL, *et = NULL, *h = NULL;
   if ((rc = lt_cast(t, LT_FLOAT64, &x, err)) ||

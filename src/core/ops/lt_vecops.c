@@ -59,7 +59,7 @@ int lt_isclose(const lt_tensor *a, const lt_tensor *b, double rtol, double atol,
   if (rc || (rc = lt_check_readable(b, err))) return rc;
   if (a->dtype != b->dtype)
     return lt_fail(err, LT_EARG, "inputs must have the same dtype, got %s and %s",
-                   lt_dtypes[a->dtype].name, lt_dtypes[b->dtype].name);
+                   lt_dtype_name(a->dtype), lt_dtype_name(b->dtype));
   if (!(rtol >= 0)) return lt_fail(err, LT_EARG, "rtol must be >= 0, got %g", rtol);
   if (!(atol >= 0)) return lt_fail(err, LT_EARG, "atol must be >= 0, got %g", atol);
   if (equal_nan && lt_dtypes[a->dtype].is_complex)
@@ -192,7 +192,7 @@ int lt_cross(const lt_tensor *a, const lt_tensor *b, int dim, lt_tensor **out, l
                    b->ndim);
   if (a->dtype != b->dtype)
     return lt_fail(err, LT_EARG, "inputs must have the same dtype, got %s and %s",
-                   lt_dtypes[a->dtype].name, lt_dtypes[b->dtype].name);
+                   lt_dtype_name(a->dtype), lt_dtype_name(b->dtype));
   const lt_tensor *ts[2] = {a, b};
   int nd;
   int64_t shape[LT_MAX_NDIM];
