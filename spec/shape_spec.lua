@@ -400,6 +400,12 @@ describe("tril_ and triu_", function()
   it("refuse a read-only tensor and fewer than 2 dims, and keep a clone apart", function()
     helpers.raises("read%-only", function() read_only(m23()):tril_() end)
     helpers.raises("tril_: input must have at least 2 dims", function() lt.ones(3):tril_() end)
+    -- an expanded view: clearing part of a row would clear the one row they all share
+    local row = lt.tensor({ { 1, 2, 3 } })
+    helpers.raises("tril_: unsupported operation: more than one element of the written%-to tensor",
+      function() row:expand(4, 3):tril_() end)
+    helpers.raises("triu_: unsupported operation", function() row:expand(3, 3):triu_(1) end)
+    assert.same({ { 1, 2, 3 } }, row:tolist())
     local t = lt.ones(2, 2)
     local c = t:clone()
     c:triu_()

@@ -323,6 +323,7 @@ int lt_tri(const lt_tensor *t, int64_t k, int upper, lt_tensor **out, lt_error *
 int lt_tri_(lt_tensor *t, int64_t k, int upper, lt_error *err) {
   if (t->ndim < 2) return lt_fail(err, LT_EARG, "input must have at least 2 dims, got %d", t->ndim);
   int rc = lt_check_readable(t, err);
+  if (!rc) rc = lt_check_no_internal_overlap(t, err); /* as every other in-place write */
   if (rc) return rc;
   tri_clear(t, k, upper);
   return LT_OK;
