@@ -341,7 +341,7 @@ static int f_meshgrid(lua_State *L) {
     ltl_check_readable(L, t);
     if (t->dtype != ts[0]->dtype)
       return ltl_error(L, "meshgrid: tensor %d is %s, tensor 1 is %s (all must have one dtype)",
-                       i + 1, lt_dtype_name(t->dtype), lt_dtypes[ts[0]->dtype].name);
+                       i + 1, lt_dtype_name(t->dtype), lt_dtype_name(ts[0]->dtype));
     int pos = xy && n > 1 && i < 2 ? 1 - i : i;
     shape[pos] = t->ndim ? t->shape[0] : 1;
   }

@@ -562,7 +562,7 @@ static int p_dtype(lua_State *L) {
     lua_pushfstring(L, "dlpack(code=%d,bits=%d,lanes=%d)", t->dl_dtype.code, t->dl_dtype.bits,
                     t->dl_dtype.lanes);
   else
-    lua_pushstring(L, lt_dtype_name(t->dtype));
+    lua_pushstring(L, lt_dtypes[t->dtype].name); /* not opaque here */
   return 1;
 }
 

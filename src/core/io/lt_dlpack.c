@@ -216,7 +216,7 @@ static int validate(const DLTensor *dl, uint64_t flags, int64_t *numel, lt_dtype
     return lt_fail(err, LT_EARG,
                    "DLPack tensor data is not aligned for %s (address %% %d != 0); copy it to "
                    "an aligned buffer first",
-                   lt_dtype_name(dt), (int)lt_dtypes[dt].align);
+                   lt_dtypes[dt].name, (int)lt_dtypes[dt].align);
   if (*numel > 0) { /* the farthest element from the start, in bytes, must be addressable */
     int64_t span = 0, back = 0, part; /* back: how far negative strides walk below the start */
     for (int i = 0; i < dl->ndim; i++) {

@@ -94,9 +94,7 @@ int lt_nn_act(lt_act act, const lt_tensor *a, double p0, double p1, lt_tensor *i
   if ((unsigned)act >= (unsigned)LT_NACTS) return lt_fail(err, LT_EARG, "not an activation");
   lt_dtype ct = a->dtype == LT_OPAQUE ? LT_OPAQUE : lt_compute_type(a->dtype);
   lt_kernel k = ct == LT_OPAQUE ? NULL : act_kernels[act][ct];
-  if (!k)
-    return lt_fail(err, LT_EARG, "not supported for %s",
-                   a->dtype == LT_OPAQUE ? "this dtype" : lt_dtype_name(a->dtype));
+  if (!k) return lt_fail(err, LT_EARG, "not supported for %s", lt_dtype_name(a->dtype));
   if (act == LT_ACT_CELU && p0 == 0) return lt_fail(err, LT_EARG, "alpha cannot be 0");
   act_ctx c;
   memset(&c, 0, sizeof c);
@@ -123,8 +121,7 @@ int lt_nn_glu(const lt_tensor *a, int dim, lt_tensor **out, lt_error *err) {
   int rc = lt_check_readable(a, err);
   if (rc) return rc;
   if (a->dtype == LT_OPAQUE || !lt_dtypes[a->dtype].is_float)
-    return lt_fail(err, LT_EARG, "not supported for %s",
-                   a->dtype == LT_OPAQUE ? "this dtype" : lt_dtype_name(a->dtype));
+    return lt_fail(err, LT_EARG, "not supported for %s", lt_dtype_name(a->dtype));
   if (a->ndim == 0)
     return lt_fail(err, LT_EARG, "a 0-d input has no dimension to halve (glu needs an even size)");
   if ((rc = lt_check_dim(a, dim, err))) return rc;

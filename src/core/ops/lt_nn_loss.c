@@ -27,10 +27,6 @@
 
 /* {====== operands and results ====== */
 
-static const char *dtype_name(lt_dtype dt) {
-  return dt == LT_OPAQUE ? "this dtype" : lt_dtype_name(dt);
-}
-
 static int is_floating(lt_dtype dt) { return dt != LT_OPAQUE && lt_dtypes[dt].is_float; }
 
 /* An operand as it is: float32 or float64, contiguous (p NULL: absent). */
@@ -261,9 +257,9 @@ static int check_loss(lt_loss loss, const lt_tensor *x, const lt_tensor *y, doub
                       lt_reduction red, lt_dtype *rt, lt_error *err) {
   if ((unsigned)loss >= (unsigned)LT_NLOSSES) return lt_fail(err, LT_EARG, "not a loss");
   if (!is_floating(x->dtype))
-    return lt_fail(err, LT_EARG, "not supported for %s", dtype_name(x->dtype));
+    return lt_fail(err, LT_EARG, "not supported for %s", lt_dtype_name(x->dtype));
   if (y->dtype == LT_OPAQUE || lt_dtypes[y->dtype].is_complex)
-    return lt_fail(err, LT_EARG, "target: not supported for %s", dtype_name(y->dtype));
+    return lt_fail(err, LT_EARG, "target: not supported for %s", lt_dtype_name(y->dtype));
   *rt = lt_promote(x->dtype, y->dtype);
   if (red == LT_REDUCE_BATCHMEAN && loss != LT_LOSS_KL_DIV && loss != LT_LOSS_KL_DIV_LOG)
     return lt_fail(err, LT_EARG, "reduction 'batchmean' is kl_div's only");
@@ -286,7 +282,7 @@ int lt_nn_loss(lt_loss loss, const lt_tensor *x, const lt_tensor *y, const lt_te
   for (int i = 2; i < 4; i++)
     if (ts[i] && (ts[i]->dtype == LT_OPAQUE || lt_dtypes[ts[i]->dtype].is_complex))
       return lt_fail(err, LT_EARG, "%s: not supported for %s", i == 2 ? "weight" : "pos_weight",
-                     dtype_name(ts[i]->dtype));
+                     lt_dtype_name(ts[i]->dtype));
   int ndim;
   int64_t shape[LT_MAX_NDIM];
   if ((rc = lt_broadcast_shape(2, ts, &ndim, shape, err))) return rc;
@@ -337,7 +333,7 @@ static int layout_of(const lt_tensor *x, layout *lay, lt_error *err) {
     return lt_fail(err, LT_EARG,
                    "input must have a class dim (C or N x C x ...), got a 0-d tensor");
   if (!is_floating(x->dtype))
-    return lt_fail(err, LT_EARG, "not supported for %s", dtype_name(x->dtype));
+    return lt_fail(err, LT_EARG, "not supported for %s", lt_dtype_name(x->dtype));
   int cd = x->ndim == 1 ? 0 : 1;
   lay->n = x->ndim == 1 ? 1 : x->shape[0];
   lay->c = x->shape[cd];
@@ -355,7 +351,7 @@ static int class_indices(const lt_tensor *target, const layout *lay, lt_tensor *
   if (target->dtype == LT_OPAQUE || !lt_dtypes[target->dtype].is_int)
     return lt_fail(err, LT_EARG,
                    "target must be an integer tensor of class indices (1-based), got %s",
-                   dtype_name(target->dtype));
+                   lt_dtype_name(target->dtype));
   if (target->ndim != lay->ndim ||
       memcmp(target->shape, lay->shape, sizeof(int64_t) * (size_t)lay->ndim))
     return shape_mismatch(err, "target", target, "the input's shape without its class dim",
@@ -368,7 +364,7 @@ static int class_weights(const lt_tensor *w, int64_t c, lt_tensor **d, lt_error 
   *d = NULL;
   if (!w) return LT_OK;
   if (!is_floating(w->dtype))
-    return lt_fail(err, LT_EARG, "weight: not supported for %s", dtype_name(w->dtype));
+    return lt_fail(err, LT_EARG, "weight: not supported for %s", lt_dtype_name(w->dtype));
   if (w->ndim != 1 || w->shape[0] != c)
     return shape_mismatch(err, "weight", w, "one per class:", 1, &c);
   return lt_cast(w, LT_FLOAT64, d, err);

@@ -563,7 +563,7 @@ int lt_multinomial(const lt_tensor *probs, int64_t n, int replacement, lt_genera
   int rc;
   if (probs->dtype == LT_OPAQUE || !lt_dtypes[probs->dtype].is_float)
     return lt_fail(err, LT_EARG, "probabilities must have a floating dtype, got %s",
-                   probs->dtype == LT_OPAQUE ? "an opaque one" : lt_dtype_name(probs->dtype));
+                   lt_dtype_name(probs->dtype));
   if (probs->ndim < 1 || probs->ndim > 2)
     return lt_fail(err, LT_EARG, "probabilities must be 1-d or 2-d, got %d dims", probs->ndim);
   if (n < 1)

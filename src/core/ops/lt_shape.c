@@ -59,8 +59,7 @@ int lt_diagonal(const lt_tensor *t, int64_t offset, int d1, int d2, lt_tensor **
 }
 
 int lt_view_dtype(const lt_tensor *t, lt_dtype dt, lt_tensor **out, lt_error *err) {
-  const char *from = t->dtype == LT_OPAQUE ? "this DLPack type" : lt_dtype_name(t->dtype),
-             *to = lt_dtype_name(dt);
+  const char *from = lt_dtype_name(t->dtype), *to = lt_dtype_name(dt);
   if (t->packed)
     return lt_fail(err, LT_EARG, "a packed sub-byte tensor cannot be viewed as %s", to);
   lt_frame f;
